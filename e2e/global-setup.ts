@@ -1,0 +1,76 @@
+/**
+ * Starts the product the way `npm start` does (on a free port, with an empty database of its own) and creates
+ * an admin, for the end-to-end tests.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { freePort, root } from "../scripts/lib.mjs";
+
+export const ADMIN = { email: "admin@e2e.test", password: "e2e-admin-password" };
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseURL: string;
+    admin: { email: string; password: string };
+  }
+}
+
+let server: ChildProcess | undefined;
+let stateDir: string | undefined;
+
+async function waitForServer(url: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server?.exitCode !== null && server?.exitCode !== undefined)
+      throw new Error("The product exited while starting");
+    try {
+      const res = await fetch(url);
+      if (res.status === 401) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`The product did not answer at ${url} within ${timeoutMs} ms`);
+}
+
+export async function setup(project: TestProject) {
+  stateDir = mkdtempSync(join(tmpdir(), "dc-e2e-"));
+  const env = { ...process.env, DC_STATE_DIR: stateDir, DC_SKIP_BUILD: "1" };
+  const created = spawnSync(
+    process.execPath,
+    ["node_modules/.bin/tsx", "scripts/admin-create.ts", ADMIN.email, ADMIN.password],
+    {
+      cwd: root,
+      env,
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  if (created.status !== 0) throw new Error("admin:create failed");
+
+  const port = await freePort();
+  server = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  await waitForServer(`${baseURL}/api/auth`, 120_000);
+  project.provide("baseURL", baseURL);
+  project.provide("admin", ADMIN);
+}
+
+export async function teardown() {
+  if (server?.pid) {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+}

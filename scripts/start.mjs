@@ -1,0 +1,55 @@
+// `npm start`: builds the SPA and the snippet, applies migrations to the local D1, and serves the whole product
+// with `wrangler dev` (workerd + Miniflare: local D1, KV and Queue) at http://127.0.0.1:${PORT:-8787}.
+// `npm run dev` (--dev): the same Worker plus Vite's dev server with hot reload in front of it on PORT.
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { applyLocalMigrations, ensureDevVars, freePort, root, run, start, stateDir } from "./lib.mjs";
+
+const dev = process.argv.includes("--dev");
+const port = Number(process.env.PORT ?? 8787);
+const host = process.env.HOST ?? "127.0.0.1";
+
+// The end-to-end tests build once, then start the product with DC_SKIP_BUILD=1.
+const build = !process.env.DC_SKIP_BUILD;
+
+ensureDevVars();
+if (build) run("node", ["scripts/build-snippet.mjs"]);
+if (build && !dev) run("vite", ["build", "--logLevel", "warn"]);
+if (dev) mkdirSync(resolve(root, "dist/web"), { recursive: true });
+applyLocalMigrations();
+
+const workerPort = dev ? await freePort() : port;
+const children = [
+  start("wrangler", [
+    "dev",
+    "--ip",
+    host,
+    "--port",
+    String(workerPort),
+    "--inspector-port",
+    String(await freePort()),
+    "--persist-to",
+    stateDir,
+    "--show-interactive-dev-session=false",
+    ...(dev ? ["--var", `PUBLIC_ORIGIN:http://${host}:${port}`] : []),
+  ]),
+];
+if (dev) {
+  children.push(
+    start("vite", ["--host", host, "--port", String(port), "--strictPort"], {
+      env: { ...process.env, PATH: process.env.PATH, WORKER_PORT: String(workerPort) },
+    }),
+  );
+}
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    for (const child of children) child.kill(signal);
+  });
+}
+for (const child of children) {
+  child.on("exit", (code) => {
+    for (const other of children) if (other !== child) other.kill("SIGTERM");
+    process.exit(code ?? 0);
+  });
+}

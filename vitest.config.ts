@@ -1,0 +1,52 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import react from "@vitejs/plugin-react";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// Three projects: the Worker inside workerd, the SPA in jsdom, and end-to-end tests in Chromium.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                APP_SECRET: "test-secret-0123456789abcdef0123456789abcdef",
+                TEST_MIGRATIONS: await readD1Migrations(path("./migrations")),
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "worker",
+          include: ["worker/**/*.test.ts"],
+          setupFiles: ["./worker/test/apply-migrations.ts"],
+        },
+      },
+      {
+        plugins: [react()],
+        resolve: { alias: { "@": path("./web/src") } },
+        test: {
+          name: "web",
+          environment: "jsdom",
+          include: ["web/**/*.test.{ts,tsx}"],
+          setupFiles: ["./web/src/test/setup.ts"],
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["e2e/**/*.test.ts"],
+          globalSetup: ["./e2e/global-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,46 @@
+import type { ReactNode } from "react";
+import { Navigate, Route, Routes } from "react-router-dom";
+import { AdminGuard } from "@/components/auth/admin-guard";
+import { SiteLayout } from "@/components/layout/site-layout";
+import { DashboardPage } from "@/features/dashboard/dashboard-page";
+import { LoginPage } from "@/features/login/login-page";
+import { NotFoundPage } from "@/features/not-found/not-found-page";
+import { ScreenPlaceholderPage } from "@/features/placeholder/screen-placeholder-page";
+import { RegisterLandingPage } from "@/features/registration/register-landing-page";
+import { RegisterPage } from "@/features/registration/register-page";
+import { SnippetPage } from "@/features/snippet/snippet-page";
+import { AdminDashboardPage, AdminLoginPage, IndexPage, SmtpConfigPage } from "./admin-pages";
+
+const adminOnly = (screen: ReactNode) => <AdminGuard>{screen}</AdminGuard>;
+
+/** The route table of SPEC.md §2. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<SiteLayout />}>
+        <Route path="/" element={adminOnly(<IndexPage />)} />
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/snippet" element={<SnippetPage />} />
+        <Route path="/dashboard" element={<DashboardPage />} />
+        <Route path="/register" element={<RegisterPage />} />
+        <Route path="/register-form" element={<RegisterLandingPage />} />
+        <Route path="/verify-email" element={<RegisterPage />} />
+        <Route path="/smtp-config" element={<SmtpConfigPage />} />
+        <Route path="/admin-login" element={<AdminLoginPage />} />
+        <Route path="/admin" element={adminOnly(<AdminDashboardPage />)} />
+        <Route path="/admin/users" element={adminOnly(<ScreenPlaceholderPage title="User Management" />)} />
+        <Route path="/admin/billing" element={adminOnly(<ScreenPlaceholderPage title="Billing Dashboard" />)} />
+        <Route
+          path="/admin/billing/transaction/:id"
+          element={adminOnly(<ScreenPlaceholderPage title="Transaction Details" />)}
+        />
+        <Route path="/admin/product-versions" element={adminOnly(<ScreenPlaceholderPage title="Product Versions" />)} />
+        {/* The index links Product Versions here (SPEC.md §2); send it on rather than to the 404. */}
+        <Route path="/product-versions" element={<Navigate to="/admin/product-versions" replace />} />
+        <Route path="/users" element={adminOnly(<AdminDashboardPage />)} />
+        <Route path="/user-dashboard" element={<ScreenPlaceholderPage title="Customer Dashboard" />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,16 @@
+import { PageContainer } from "@/components/layout/page-container";
+import { AdminHeader } from "./admin-header";
+import { AdminTiles } from "./admin-tiles";
+
+/** /admin (and /users): the admin's start screen. */
+export function AdminDashboardPage() {
+  return (
+    <>
+      <AdminHeader />
+      <PageContainer className="space-y-6">
+        <h1 className="text-3xl font-bold">Admin Dashboard</h1>
+        <AdminTiles />
+      </PageContainer>
+    </>
+  );
+}

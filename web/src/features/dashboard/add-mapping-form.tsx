@@ -1,0 +1,50 @@
+import { useState, type FormEvent } from "react";
+import { mappingBody } from "../../../../worker/contract/schemas";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+import { fieldErrors } from "@/lib/field-errors";
+import { useAddMapping } from "@/queries/mappings";
+
+export function AddMappingForm() {
+  const [url, setUrl] = useState("");
+  const [htmlContent, setHtmlContent] = useState("");
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const addMapping = useAddMapping();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = mappingBody.safeParse({ url, htmlContent });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    addMapping.mutate(parsed.data, {
+      onSuccess: () => {
+        setUrl("");
+        setHtmlContent("");
+      },
+    });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <FormField label="URL" error={errors.url}>
+        <Input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/page" />
+      </FormField>
+      <FormField label="HTML Content" error={errors.htmlContent}>
+        <Textarea
+          value={htmlContent}
+          onChange={(e) => setHtmlContent(e.target.value)}
+          placeholder="<div>Your content here</div>"
+          rows={5}
+        />
+      </FormField>
+      <Button type="submit" disabled={addMapping.isPending}>
+        {addMapping.isPending ? "Adding..." : "Add Mapping"}
+      </Button>
+    </form>
+  );
+}

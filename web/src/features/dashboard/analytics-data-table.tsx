@@ -1,0 +1,26 @@
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { useAnalytics } from "@/queries/analytics";
+import { AnalyticsTable } from "./analytics-table";
+
+/** The Analytics tab; it exists only while a key is stored. */
+export function AnalyticsDataTable() {
+  const analytics = useAnalytics({ enabled: true });
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-xl">Analytics</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {analytics.isPending ? (
+          <div className="flex justify-center py-8">
+            <Spinner />
+          </div>
+        ) : (
+          <AnalyticsTable rows={analytics.data ?? []} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,187 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Mapping } from "../../../../worker/contract/responses";
+import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { renderApp } from "@/test/render-app";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const mapping = (overrides: Partial<Mapping>): Mapping => ({
+  id: 1,
+  userId: "u1",
+  url: "https://example.com/a",
+  htmlContent: "<p>a</p>",
+  createdAt: "2025-03-05T10:00:00.000Z",
+  publishedAt: "2025-03-06T10:00:00.000Z",
+  totalRequests: 0,
+  contentDeliveryCount: 0,
+  ...overrides,
+});
+
+function openTab(name: string) {
+  // Radix tabs switch on mouse down (and keyboard focus), not on click.
+  fireEvent.mouseDown(screen.getByRole("tab", { name }));
+}
+
+describe("dashboard without a stored api key", () => {
+  it("hides Analytics, the add form and Actions, and points to /register in the empty state", async () => {
+    const fetchMock = mockFetch(({ url }) =>
+      url === "/api/mappings"
+        ? jsonResponse({ error: "Invalid or missing API key" }, 401)
+        : jsonResponse({ error: "unexpected" }, 500),
+    );
+    renderApp("/dashboard");
+
+    expect(screen.getByRole("heading", { name: "Dynamic Content Manager" })).toBeInTheDocument();
+    expect(screen.getByRole("tab", { name: "Overview" })).toBeInTheDocument();
+    expect(screen.queryByRole("tab", { name: "Analytics" })).not.toBeInTheDocument();
+    expect(screen.getByText("Request Limit").closest("div")?.parentElement).toHaveTextContent("∞");
+
+    openTab("URL Mappings");
+
+    expect(await screen.findByText("No mappings found.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Register to get an API key" })).toHaveAttribute("href", "/register");
+    expect(screen.queryByText("Add URL Mapping")).not.toBeInTheDocument();
+    expect(screen.queryByRole("columnheader", { name: "Actions" })).not.toBeInTheDocument();
+    // A 401 is "no key", not a failure: no error toast, and stats/analytics are never asked for.
+    expect(screen.queryByText("Error")).not.toBeInTheDocument();
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(["/api/mappings"]);
+  });
+
+  it("refuses to add a mapping when the key has gone, without calling the API", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    const fetchMock = mockFetch(({ url }) => {
+      if (url === "/api/mappings") return jsonResponse([]);
+      if (url === "/api/user/stats")
+        return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+      return jsonResponse([]);
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+    await screen.findByText("Add URL Mapping");
+
+    // Another tab cleared the key after this page rendered.
+    window.localStorage.removeItem("apiKey");
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: "https://example.com/x" } });
+    fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
+
+    expect(await screen.findByText("Please register and verify your email to get an API key.")).toBeInTheDocument();
+    expect(screen.getByText("Error")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(false);
+  });
+});
+
+describe("dashboard with a stored api key", () => {
+  it("groups mappings by normalised URL, shows HTML as text, and adds a mapping", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    let mappings: Mapping[] = [
+      mapping({
+        id: 2,
+        url: "https://www.example.com/a/",
+        htmlContent: "<b>newest</b>",
+        createdAt: "2025-03-05T10:00:00.000Z",
+      }),
+      mapping({
+        id: 1,
+        url: "http://example.com/a",
+        htmlContent: "<b>older</b>",
+        createdAt: "2025-01-05T10:00:00.000Z",
+      }),
+      mapping({ id: 3, url: "https://example.com/draft", publishedAt: null, createdAt: "2025-02-01T10:00:00.000Z" }),
+    ];
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url === "/api/mappings" && init.method === "POST") {
+        const created = mapping({
+          id: 4,
+          ...(JSON.parse(String(init.body)) as Partial<Mapping>),
+          createdAt: "2025-04-01T10:00:00.000Z",
+        });
+        mappings = [created, ...mappings];
+        return jsonResponse(created, 201);
+      }
+      if (url === "/api/mappings") return jsonResponse(mappings);
+      if (url === "/api/user/stats")
+        return jsonResponse({ totalRequests: 42, requestLimit: 1000, lastMonthRequests: 7 });
+      return jsonResponse([]);
+    });
+    renderApp("/dashboard");
+
+    expect(await screen.findByText("42")).toBeInTheDocument();
+    expect(screen.getByText("1000")).toBeInTheDocument();
+    expect(screen.getByRole("tab", { name: "Analytics" })).toBeInTheDocument();
+
+    openTab("URL Mappings");
+    const table = await screen.findByRole("table");
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent("<b>newest</b>");
+    expect(rows[0]).toHaveTextContent("Published");
+    expect(rows[0]).toHaveTextContent("Mar 5, 2025");
+    expect(rows[1]).toHaveTextContent("Draft");
+    expect(table.querySelector("b")).toBeNull();
+    expect(within(table).getByRole("columnheader", { name: "Actions" })).toBeInTheDocument();
+
+    fireEvent.change(screen.getByPlaceholderText("Search mappings..."), { target: { value: "DRAFT" } });
+    expect(within(table).getAllByRole("row").slice(1)).toHaveLength(1);
+    fireEvent.change(screen.getByPlaceholderText("Search mappings..."), { target: { value: "" } });
+
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: "not a url" } });
+    fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
+    expect(await screen.findByText("Please enter a valid URL")).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: "https://example.com/new" } });
+    fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<i>new</i>" } });
+    fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
+
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    await waitFor(() => expect(within(table).getAllByRole("row").slice(1)).toHaveLength(3));
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === "POST");
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ url: "https://example.com/new", htmlContent: "<i>new</i>" });
+    expect((post?.[1]?.headers as Record<string, string>)["X-API-Key"]).toBe("key-1");
+  });
+
+  it("shows analytics rows, or the empty text", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    mockFetch(({ url }) => {
+      if (url === "/api/analytics") return jsonResponse([]);
+      if (url === "/api/user/stats")
+        return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+      return jsonResponse([]);
+    });
+    renderApp("/dashboard");
+
+    openTab("Analytics");
+
+    expect(await screen.findByText("No analytics data available yet.")).toBeInTheDocument();
+  });
+
+  it("removes and publishes mappings through the API", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    let mappings: Mapping[] = [mapping({ id: 7, url: "https://example.com/draft", publishedAt: null })];
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url === "/api/mappings/7/status") {
+        mappings = [{ ...mappings[0]!, publishedAt: "2025-03-07T10:00:00.000Z" }];
+        return jsonResponse(mappings[0]);
+      }
+      if (url === "/api/mappings/7" && init.method === "DELETE") {
+        mappings = [];
+        return jsonResponse({ message: "URL mapping deleted successfully" });
+      }
+      if (url === "/api/mappings") return jsonResponse(mappings);
+      return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+
+    fireEvent.click(await screen.findByRole("button", { name: "Publish" }));
+    expect(await screen.findByRole("button", { name: "Unpublish" })).toBeInTheDocument();
+    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === "PATCH");
+    expect(JSON.parse(String(patch?.[1]?.body))).toEqual({ status: "published" });
+
+    fireEvent.click(screen.getByRole("button", { name: "Remove" }));
+    expect(await screen.findByText("URL mapping deleted successfully")).toBeInTheDocument();
+    expect(await screen.findByText("No mappings found.")).toBeInTheDocument();
+  });
+});

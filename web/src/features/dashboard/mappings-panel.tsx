@@ -1,0 +1,42 @@
+import { Search } from "lucide-react";
+import { useState } from "react";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { AddMappingForm } from "./add-mapping-form";
+import { MappingsDataTable } from "./mappings-data-table";
+
+/** The URL Mappings tab: the add form (with a key), the search box and the table. */
+export function MappingsPanel({ hasApiKey }: { hasApiKey: boolean }) {
+  const [searchTerm, setSearchTerm] = useState("");
+
+  return (
+    <div className="space-y-6">
+      {hasApiKey && (
+        <Card>
+          <CardHeader>
+            <CardTitle className="text-xl">Add URL Mapping</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <AddMappingForm />
+          </CardContent>
+        </Card>
+      )}
+      <Card>
+        <CardContent className="space-y-4 pt-6">
+          <div className="relative max-w-sm">
+            <Search className="absolute top-3 left-3 h-4 w-4 text-muted-foreground" aria-hidden="true" />
+            <Input
+              type="search"
+              aria-label="Search mappings"
+              placeholder="Search mappings..."
+              value={searchTerm}
+              onChange={(e) => setSearchTerm(e.target.value)}
+              className="pl-9"
+            />
+          </div>
+          <MappingsDataTable searchTerm={searchTerm} hasApiKey={hasApiKey} />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { Link } from "react-router-dom";
+import type { Mapping } from "../../../../worker/contract/responses";
+import { Badge } from "@/components/ui/badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDay } from "@/lib/format-date";
+import { MappingRowActions } from "./mapping-row-actions";
+
+interface MappingsTableProps {
+  rows: Mapping[];
+  showActions: boolean;
+}
+
+export function MappingsTable({ rows, showActions }: MappingsTableProps) {
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead>URL</TableHead>
+          <TableHead>HTML Content</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead>Created</TableHead>
+          <TableHead>Published</TableHead>
+          {showActions && <TableHead>Actions</TableHead>}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.length === 0 ? (
+          <TableRow>
+            <TableCell colSpan={showActions ? 6 : 5} className="py-8 text-center text-muted-foreground">
+              <p>No mappings found.</p>
+              {!showActions && (
+                <Link to="/register" className="mt-2 inline-block text-primary underline-offset-4 hover:underline">
+                  Register to get an API key
+                </Link>
+              )}
+            </TableCell>
+          </TableRow>
+        ) : (
+          rows.map((mapping) => (
+            <TableRow key={mapping.id}>
+              <TableCell className="max-w-[240px] font-medium break-all">{mapping.url}</TableCell>
+              <TableCell className="max-w-[320px]">
+                <code className="block truncate text-xs text-muted-foreground" title={mapping.htmlContent}>
+                  {mapping.htmlContent}
+                </code>
+              </TableCell>
+              <TableCell>
+                {mapping.publishedAt ? (
+                  <Badge variant="success">Published</Badge>
+                ) : (
+                  <Badge variant="secondary">Draft</Badge>
+                )}
+              </TableCell>
+              <TableCell className="whitespace-nowrap">{formatDay(mapping.createdAt)}</TableCell>
+              <TableCell className="whitespace-nowrap">{formatDay(mapping.publishedAt)}</TableCell>
+              {showActions && (
+                <TableCell>
+                  <MappingRowActions mapping={mapping} />
+                </TableCell>
+              )}
+            </TableRow>
+          ))
+        )}
+      </TableBody>
+    </Table>
+  );
+}

@@ -1,0 +1,17 @@
+import { useState } from "react";
+import { Card, CardContent } from "@/components/ui/card";
+import { CheckEmailCard } from "./check-email-card";
+import { RegisterEmailForm } from "./register-email-form";
+
+export function LandingSignup() {
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  if (sentTo) return <CheckEmailCard email={sentTo} />;
+
+  return (
+    <Card>
+      <CardContent className="pt-6">
+        <RegisterEmailForm submitLabel="Get Instant Access now" pendingLabel="Sending..." onRegistered={setSentTo} />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,117 @@
+import { fireEvent, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { renderApp } from "@/test/render-app";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+});
+
+describe("register page A", () => {
+  it("validates the email, registers, then asks to check the inbox", async () => {
+    const fetchMock = mockFetch(() => jsonResponse({ message: "sent", email: "ann@example.com" }));
+    renderApp("/register");
+
+    expect(screen.getByText("Register for API Access")).toBeInTheDocument();
+    const page = within(screen.getByRole("main"));
+    expect(page.getByRole("link", { name: "Terms of Service" })).toBeInTheDocument();
+    expect(page.getByRole("link", { name: "Privacy Policy" })).toBeInTheDocument();
+    expect(page.getByRole("link", { name: "Login" })).toHaveAttribute("href", "/login");
+
+    fireEvent.change(screen.getByLabelText("Email"), { target: { value: "not-an-email" } });
+    fireEvent.click(screen.getByRole("button", { name: "Register" }));
+    expect(await screen.findByText("Please enter a valid email address")).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByLabelText("Email"), { target: { value: "ann@example.com" } });
+    fireEvent.click(screen.getByRole("button", { name: "Register" }));
+
+    expect(await screen.findByText("Check Your Email")).toBeInTheDocument();
+    expect(screen.getByText(/expires in 24 hours/)).toBeInTheDocument();
+    expect(screen.getByText(/spam/)).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe("/api/register");
+    expect(init?.method).toBe("POST");
+    expect(JSON.parse(String(init?.body))).toEqual({ email: "ann@example.com" });
+  });
+
+  it("toasts the server's error when registering fails", async () => {
+    mockFetch(() => jsonResponse({ error: "Too many requests" }, 429));
+    renderApp("/register");
+
+    fireEvent.change(screen.getByLabelText("Email"), { target: { value: "ann@example.com" } });
+    fireEvent.click(screen.getByRole("button", { name: "Register" }));
+
+    expect(await screen.findByText("Too many requests")).toBeInTheDocument();
+    expect(screen.getByText("Error")).toBeInTheDocument();
+    expect(screen.getByText("Register for API Access")).toBeInTheDocument();
+  });
+
+  it("verifies a ?token= link once, stores the api key and offers the login", async () => {
+    const fetchMock = mockFetch(() => jsonResponse({ message: "ok", email: "ann@example.com", apiKey: "key-abc" }));
+    renderApp("/verify-email?token=tok%2B1");
+
+    expect(await screen.findByText("Registration Successful")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to Login" })).toHaveAttribute("href", "/login");
+    expect(window.localStorage.getItem("apiKey")).toBe("key-abc");
+    expect(await screen.findByText("API key stored successfully!")).toBeInTheDocument();
+    // StrictMode runs effects twice; the single-use token must still be sent once.
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(["/api/verify-email?token=tok%2B1"]);
+  });
+
+  it("shows the server's verification error, or a generic one", async () => {
+    mockFetch(() => jsonResponse({ error: "Invalid or expired verification link" }, 400));
+    renderApp("/register?token=old");
+    expect(await screen.findByText("Invalid or expired verification link")).toBeInTheDocument();
+    expect(window.localStorage.getItem("apiKey")).toBeNull();
+  });
+
+  it("falls back to 'Failed to verify email' when the server says nothing", async () => {
+    mockFetch(() => new Response(null, { status: 500, statusText: "Internal Server Error" }));
+    renderApp("/register?token=x");
+    expect(await screen.findByText("Failed to verify email")).toBeInTheDocument();
+  });
+
+  it("loads the tracking pixel only when its address is configured", () => {
+    mockFetch(() => jsonResponse({}));
+    const { container, unmount } = renderApp("/register");
+    expect(container.querySelector("img")).toBeNull();
+    unmount();
+
+    vi.stubEnv("VITE_TRACKING_PIXEL_URL", "https://pixel.example/p.gif");
+    const second = renderApp("/register");
+    expect(second.container.querySelector('img[src="https://pixel.example/p.gif"]')).toHaveAttribute("width", "1");
+  });
+});
+
+describe("register page B", () => {
+  it("offers instant access by email", async () => {
+    mockFetch(() => jsonResponse({ message: "sent", email: "bob@example.com" }));
+    renderApp("/register-form");
+
+    expect(
+      screen.getByRole("heading", { name: "Automate Updates with One Snippet – Get Your Free API Key!" }),
+    ).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText("Email"), { target: { value: "bob@example.com" } });
+    fireEvent.click(screen.getByRole("button", { name: "Get Instant Access now" }));
+
+    expect(await screen.findByText("Check Your Email")).toBeInTheDocument();
+  });
+
+  it("stores the key after verification and links to the dashboard", async () => {
+    mockFetch(() => jsonResponse({ message: "ok", email: "bob@example.com", apiKey: "key-b" }));
+    renderApp("/register-form?token=t");
+
+    expect(await screen.findByRole("link", { name: "Go to Dashboard" })).toHaveAttribute("href", "/dashboard");
+    expect(window.localStorage.getItem("apiKey")).toBe("key-b");
+  });
+
+  it("explains a failed verification in its own words", async () => {
+    mockFetch(() => jsonResponse({ error: "Invalid or expired verification link" }, 400));
+    renderApp("/register-form?token=t");
+
+    expect(await screen.findByText("Failed to verify email. The link may be expired or invalid.")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,39 @@
+import { snippetText, USER_ID_PLACEHOLDER } from "../../../../worker/contract/snippet-text";
+import { PageContainer } from "@/components/layout/page-container";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { CodeBlock } from "@/components/code-block";
+
+export function SnippetPage() {
+  const code = snippetText(window.location.origin);
+
+  return (
+    <PageContainer className="max-w-3xl space-y-6">
+      <h1 className="text-3xl font-bold">Dynamic Content Snippet</h1>
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-xl">Add this code to your website</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <CodeBlock code={code} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-xl">How it works</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <ol className="list-decimal space-y-2 pl-6">
+            <li>
+              Paste the code into every page of your website, just before the closing <code>&lt;/body&gt;</code> tag.
+            </li>
+            <li>
+              Replace <code>{USER_ID_PLACEHOLDER}</code> with your user ID from your dashboard.
+            </li>
+            <li>The script checks the current page URL and your user ID against your URL mappings.</li>
+            <li>If both match a mapping, its HTML content is injected at the top of the page automatically.</li>
+          </ol>
+        </CardContent>
+      </Card>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * @module The one request helper (SPEC.md §7 and §8): cookies always, `X-API-Key` when a key is stored, a
+ * JSON content type only with a body, and every non-OK answer thrown as an `ApiError`.
+ */
+import type { ErrorBody } from "../../../worker/contract/responses";
+import { getApiKey } from "./storage";
+
+export class ApiError extends Error {
+  /** The `error` field of the server's JSON body, when it sent one; the text a toast should show. */
+  readonly serverMessage: string | undefined;
+
+  constructor(
+    readonly status: number,
+    statusText: string,
+    readonly bodyText: string,
+  ) {
+    super(`${status}: ${bodyText || statusText}`);
+    this.name = "ApiError";
+    this.serverMessage = readErrorField(bodyText);
+  }
+}
+
+function readErrorField(bodyText: string): string | undefined {
+  try {
+    const body = JSON.parse(bodyText) as Partial<ErrorBody> | null;
+    return typeof body?.error === "string" && body.error ? body.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+/** Sends one request and answers the response, or throws an `ApiError` when it is not OK. */
+export async function apiRequest(method: HttpMethod, path: string, body?: unknown): Promise<Response> {
+  const headers: Record<string, string> = {};
+  const apiKey = getApiKey();
+  if (apiKey) headers["X-API-Key"] = apiKey;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "include",
+  });
+  if (!response.ok) {
+    throw new ApiError(response.status, response.statusText, await response.text());
+  }
+  return response;
+}
+
+/** `apiRequest` plus the parsed JSON answer. */
+export async function apiJson<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
+  const response = await apiRequest(method, path, body);
+  return (await response.json()) as T;
+}
+
+export interface GetJsonOptions {
+  /** "returnNull" answers null for a 401 instead of throwing (for "not signed in" being a normal state). */
+  on401?: "throw" | "returnNull";
+}
+
+/** The query function: a GET that parses JSON. */
+export function getJson<T>(path: string, options: { on401: "returnNull" }): Promise<T | null>;
+export function getJson<T>(path: string, options?: GetJsonOptions): Promise<T>;
+export async function getJson<T>(path: string, { on401 = "throw" }: GetJsonOptions = {}): Promise<T | null> {
+  try {
+    return await apiJson<T>("GET", path);
+  } catch (error) {
+    if (on401 === "returnNull" && error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/** The text to show a person for a failed call: the server's own message, else `fallback`, else the error. */
+export function describeError(error: unknown, fallback?: string): string {
+  if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
+  if (fallback) return fallback;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,14 @@
+/** @module The date formats of SPEC.md §9 for ISO strings from the API; a missing date shows '-'. */
+import { format, isValid, parseISO } from "date-fns";
+
+function formatIso(iso: string | null | undefined, pattern: string): string {
+  if (!iso) return "-";
+  const date = parseISO(iso);
+  return isValid(date) ? format(date, pattern) : "-";
+}
+
+/** 'MMM d, yyyy', e.g. "Mar 5, 2025". */
+export const formatDay = (iso: string | null | undefined) => formatIso(iso, "MMM d, yyyy");
+
+/** 'MMM d, yyyy HH:mm', e.g. "Mar 5, 2025 14:07". */
+export const formatDayTime = (iso: string | null | undefined) => formatIso(iso, "MMM d, yyyy HH:mm");

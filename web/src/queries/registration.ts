@@ -1,0 +1,29 @@
+import { useMutation } from "@tanstack/react-query";
+import type { RegisterResponse, VerifyEmailResponse } from "../../../worker/contract/responses";
+import { apiJson, getJson } from "@/lib/api";
+import { toast } from "@/hooks/use-toast";
+import { useSessionActions } from "@/hooks/use-session-actions";
+
+/** POST /api/register: sends the verification mail. */
+export function useRegister() {
+  return useMutation({
+    mutationFn: (email: string) => apiJson<RegisterResponse>("POST", "/api/register", { email }),
+    onSuccess: () => toast({ title: "Verification email sent" }),
+  });
+}
+
+/**
+ * GET /api/verify-email: exchanges the mailed token for the api key, which is stored at once. The pages show
+ * a failure themselves, each in its own words.
+ */
+export function useVerifyEmail() {
+  const { signIn } = useSessionActions();
+  return useMutation({
+    mutationFn: (token: string) => getJson<VerifyEmailResponse>(`/api/verify-email?token=${encodeURIComponent(token)}`),
+    onSuccess: (data) => {
+      signIn(data.apiKey);
+      toast({ title: "API key stored successfully!" });
+    },
+    meta: { silent: true },
+  });
+}

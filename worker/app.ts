@@ -1,0 +1,24 @@
+/** @module The Hono app: every route of the Worker, mounted per resource, with the one error handler. */
+import { Hono } from "hono";
+import { contentRoute } from "./delivery/content-route";
+import type { AppEnv } from "./env";
+import { errorResponse, handleError } from "./http/errors";
+import { analyticsRoutes } from "./routes/analytics";
+import { authRoutes } from "./routes/auth";
+import { mappingRoutes } from "./routes/mappings";
+import { registerRoutes } from "./routes/register";
+import { smtpConfigRoutes } from "./routes/smtp-config";
+import { userRoutes } from "./routes/user";
+import { snippetRoute } from "./snippet/snippet-route";
+
+export const app = new Hono<AppEnv>()
+  .route("/snippet.js", snippetRoute)
+  .route("/api/content", contentRoute)
+  .route("/api", registerRoutes)
+  .route("/api", authRoutes)
+  .route("/api/smtp-config", smtpConfigRoutes)
+  .route("/api/mappings", mappingRoutes)
+  .route("/api/user", userRoutes)
+  .route("/api/analytics", analyticsRoutes)
+  .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
+  .onError(handleError);

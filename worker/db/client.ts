@@ -1,0 +1,9 @@
+/** @module The Drizzle client over D1. Data functions take it first: `listMappings(db, userId)`. */
+import { drizzle } from "drizzle-orm/d1";
+import * as schema from "./schema";
+
+export type Db = ReturnType<typeof createDb>;
+
+export function createDb(d1: D1Database) {
+  return drizzle(d1, { schema });
+}

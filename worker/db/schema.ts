@@ -1,0 +1,289 @@
+/**
+ * @module The D1 schema: every table of SPEC.md §3, plus the columns and tables the design adds
+ * (admin password hashes, encrypted API keys, stored SMTP configuration, analytics counters).
+ * Timestamps are integer milliseconds since the epoch. Deleting a user cascades to every row of theirs.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+const userRef = () =>
+  text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" });
+
+export const productVersions = sqliteTable("product_versions", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  description: text("description"),
+  eventsLimit: integer("events_limit"),
+  websitesLimit: integer("websites_limit"),
+  dynamicContentLimit: integer("dynamic_content_limit"),
+  paypalPlanId: text("paypal_plan_id"),
+  /** decimal(10,2) kept exactly as integer cents. */
+  priceCents: integer("price_cents"),
+  isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull().unique(),
+    emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    productVersionId: integer("product_version_id").references(() => productVersions.id, {
+      onDelete: "set null",
+    }),
+    createdAt: createdAt(),
+    role: text("role", { enum: ["user", "admin"] })
+      .notNull()
+      .default("user"),
+    billingPeriodStart: integer("billing_period_start", { mode: "timestamp_ms" }),
+    billingPeriodEnd: integer("billing_period_end", { mode: "timestamp_ms" }),
+    /** PBKDF2-SHA256 hash, admins only: `pbkdf2$iterations$salt$hash`. */
+    passwordHash: text("password_hash"),
+    /** Admin override of delivery requests per billing period; null = unlimited. */
+    requestLimit: integer("request_limit"),
+  },
+  (t) => [index("users_product_version_idx").on(t.productVersionId)],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** SHA-256 of the key: what a request's X-API-Key is looked up by. */
+    keyHash: text("key_hash").notNull().unique(),
+    /** The key itself, AES-GCM encrypted with APP_SECRET, so the dashboards can show it. */
+    keyEncrypted: text("key_encrypted").notNull(),
+    userId: userRef(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("api_keys_user_idx").on(t.userId)],
+);
+
+export const verificationTokens = sqliteTable(
+  "verification_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** SHA-256 of the token sent by email. */
+    token: text("token").notNull().unique(),
+    userId: userRef(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("verification_tokens_user_idx").on(t.userId), index("verification_tokens_expiry_idx").on(t.expiresAt)],
+);
+
+export const loginOtpCodes = sqliteTable(
+  "login_otp_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: userRef(),
+    /** SHA-256 of the 5-digit code, salted with the row's user id. */
+    code: text("code").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    used: integer("used", { mode: "boolean" }).notNull().default(false),
+    failedAttempts: integer("failed_attempts").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("login_otp_codes_user_idx").on(t.userId), index("login_otp_codes_expiry_idx").on(t.expiresAt)],
+);
+
+export const loginAttempts = sqliteTable(
+  "login_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    success: integer("success", { mode: "boolean" }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("login_attempts_user_idx").on(t.userId, t.createdAt),
+    index("login_attempts_ip_idx").on(t.ipAddress, t.createdAt),
+  ],
+);
+
+export const billingPeriodResets = sqliteTable(
+  "billing_period_resets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: userRef(),
+    resetDate: integer("reset_date", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("billing_period_resets_user_date_idx").on(t.userId, t.resetDate)],
+);
+
+export const apiRequests = sqliteTable(
+  "api_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: userRef(),
+    timestamp: integer("timestamp", { mode: "timestamp_ms" }).notNull(),
+    endpoint: text("endpoint").notNull(),
+    statusCode: integer("status_code").notNull(),
+  },
+  (t) => [index("api_requests_user_idx").on(t.userId, t.timestamp)],
+);
+
+export const urlMappings = sqliteTable(
+  "url_mappings",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    url: text("url").notNull(),
+    /** The URL as SPEC.md §2 normalises it: what delivery matches and the dashboards group by. */
+    normalizedUrl: text("normalized_url").notNull(),
+    htmlContent: text("html_content").notNull(),
+    publishedAt: integer("published_at", { mode: "timestamp_ms" }),
+    userId: userRef(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("url_mappings_user_idx").on(t.userId, t.normalizedUrl),
+    index("url_mappings_created_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+export const analytics = sqliteTable(
+  "analytics",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The queue message id: a redelivered message is stored (and counted) once. */
+    messageId: text("message_id").notNull().unique(),
+    url: text("url").notNull(),
+    mappingId: integer("mapping_id"),
+    timestamp: integer("timestamp", { mode: "timestamp_ms" }).notNull(),
+    userAgent: text("user_agent"),
+    referer: text("referer"),
+    userId: userRef(),
+    isContentDelivery: integer("is_content_delivery", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [index("analytics_user_idx").on(t.userId, t.timestamp)],
+);
+
+/** Counters the dashboards read: one row per customer, URL and UTC day. */
+export const urlDailyStats = sqliteTable(
+  "url_daily_stats",
+  {
+    userId: userRef(),
+    url: text("url").notNull(),
+    day: text("day").notNull(),
+    hits: integer("hits").notNull().default(0),
+    deliveries: integer("deliveries").notNull().default(0),
+    lastAccessed: integer("last_accessed", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.url, t.day] }), index("url_daily_stats_day_idx").on(t.userId, t.day)],
+);
+
+/** Counters per mapping: requests that matched it and deliveries of its HTML. */
+export const mappingStats = sqliteTable("mapping_stats", {
+  mappingId: integer("mapping_id")
+    .primaryKey()
+    .references(() => urlMappings.id, { onDelete: "cascade" }),
+  requests: integer("requests").notNull().default(0),
+  deliveries: integer("deliveries").notNull().default(0),
+  lastAccessed: integer("last_accessed", { mode: "timestamp_ms" }).notNull(),
+});
+
+/** Counters per customer: all time, and for the current billing period (reset by the cron). */
+export const usageCounters = sqliteTable("usage_counters", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  totalRequests: integer("total_requests").notNull().default(0),
+  periodRequests: integer("period_requests").notNull().default(0),
+  periodDeliveries: integer("period_deliveries").notNull().default(0),
+});
+
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: userRef(),
+    subscriptionId: text("subscription_id").notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+    status: text("status").notNull().default("active"),
+  },
+  (t) => [index("subscriptions_user_idx").on(t.userId)],
+);
+
+export const paypalTransactions = sqliteTable(
+  "paypal_transactions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Kept when the user is deleted: a payment is a financial record. */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    payerEmail: text("payer_email"),
+    originalEmail: text("original_email"),
+    emailCopy: text("email_copy"),
+    payerFirstName: text("payer_first_name"),
+    payerLastName: text("payer_last_name"),
+    payerId: text("payer_id"),
+    payerStatus: text("payer_status"),
+    productVersionId: integer("product_version_id").references(() => productVersions.id, { onDelete: "set null" }),
+    productName: text("product_name"),
+    productType: text("product_type"),
+    amount: text("amount"),
+    currency: text("currency"),
+    fee: text("fee"),
+    tax: text("tax"),
+    transactionId: text("transaction_id").notNull().unique(),
+    recurringPaymentId: text("recurring_payment_id"),
+    transactionType: text("transaction_type"),
+    paymentStatus: text("payment_status"),
+    paymentType: text("payment_type"),
+    addressName: text("address_name"),
+    addressStreet: text("address_street"),
+    addressCity: text("address_city"),
+    addressState: text("address_state"),
+    addressZip: text("address_zip"),
+    addressCountry: text("address_country"),
+    addressCountryCode: text("address_country_code"),
+    residenceCountry: text("residence_country"),
+    addressStatus: text("address_status"),
+    subscriptionType: text("subscription_type"),
+    paymentCycle: text("payment_cycle"),
+    nextPaymentDate: text("next_payment_date"),
+    profileStatus: text("profile_status"),
+    receiverEmail: text("receiver_email"),
+    receiverId: text("receiver_id"),
+    ipnTrackId: text("ipn_track_id"),
+    notifyVersion: text("notify_version"),
+    verifySign: text("verify_sign"),
+    /** The whole notification as received, for the detail screen's further fields. */
+    rawPayload: text("raw_payload"),
+    createdAt: createdAt(),
+    receivedAt: integer("received_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("paypal_transactions_user_idx").on(t.userId),
+    index("paypal_transactions_payer_idx").on(t.payerEmail),
+    index("paypal_transactions_received_idx").on(t.receivedAt),
+    index("paypal_transactions_recurring_idx").on(t.recurringPaymentId),
+  ],
+);
+
+/** The one stored SMTP configuration (row id 1). The password is AES-GCM encrypted with APP_SECRET. */
+export const smtpConfig = sqliteTable("smtp_config", {
+  id: integer("id").primaryKey(),
+  host: text("host").notNull(),
+  port: integer("port").notNull(),
+  user: text("user").notNull(),
+  passwordEncrypted: text("password_encrypted").notNull(),
+  fromAddress: text("from_address").notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+export type User = typeof users.$inferSelect;
+export type UrlMapping = typeof urlMappings.$inferSelect;
+export type ProductVersion = typeof productVersions.$inferSelect;

@@ -1,0 +1,64 @@
+/**
+ * @module The hot path: `GET /api/content?u=<user id>&url=<page URL>` answers the HTML mapped to that page, or
+ * 204. One KV read (memoised), no D1, and the analytics message is sent after the answer, in `waitUntil`.
+ */
+import { Hono } from "hono";
+import type { AnalyticsMessage } from "../analytics/message";
+import { normalizeUrl } from "../contract/normalize-url";
+import type { AppEnv, Env } from "../env";
+import { readDocument, type DeliveredMapping } from "./document";
+
+export const CORS_HEADERS = { "Access-Control-Allow-Origin": "*" };
+export const NO_CONTENT_HEADERS = { ...CORS_HEADERS, "Cache-Control": "no-store" };
+export const HTML_HEADERS = { ...NO_CONTENT_HEADERS, "Content-Type": "text/html; charset=utf-8" };
+
+export interface ContentLookup {
+  /** False for unknown and inactive customers: nothing is delivered and nothing counted. */
+  active: boolean;
+  /** The page URL without its hash. */
+  url: string;
+  match: DeliveredMapping | undefined;
+}
+
+/** Finds what to deliver for a page: the customer's document, the normalised URL, the mapping. */
+export async function lookupContent(env: Env, userId: string, pageUrl: string): Promise<ContentLookup> {
+  const doc = await readDocument(env, userId);
+  const url = pageUrl.split("#", 1)[0]!;
+  return { active: doc.active, url, match: doc.active ? doc.mappings[normalizeUrl(url)] : undefined };
+}
+
+export function contentResponse(match: DeliveredMapping | undefined): Response {
+  return match
+    ? new Response(match.h, { headers: HTML_HEADERS })
+    : new Response(null, { status: 204, headers: NO_CONTENT_HEADERS });
+}
+
+export const contentRoute = new Hono<AppEnv>()
+  .options(
+    "/",
+    () => new Response(null, { status: 204, headers: { ...CORS_HEADERS, "Access-Control-Allow-Methods": "GET" } }),
+  )
+  .get("/", async (c) => {
+    const userId = c.req.query("u");
+    const pageUrl = c.req.query("url");
+    if (!userId || !pageUrl) {
+      return c.json({ error: "Query parameters u (user id) and url are required" }, 400, CORS_HEADERS);
+    }
+    const { active, url, match } = await lookupContent(c.env, userId, pageUrl);
+    if (!active) return contentResponse(undefined);
+
+    const message: AnalyticsMessage = {
+      id: crypto.randomUUID(),
+      userId,
+      url,
+      mappingId: match?.i ?? null,
+      delivered: match !== undefined,
+      timestamp: Date.now(),
+      userAgent: c.req.header("User-Agent") ?? null,
+      referer: c.req.header("Referer") ?? null,
+    };
+    c.executionCtx.waitUntil(
+      c.env.ANALYTICS_QUEUE.send(message).catch((err) => console.error("Analytics enqueue failed", err)),
+    );
+    return contentResponse(match);
+  });

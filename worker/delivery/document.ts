@@ -1,0 +1,73 @@
+/**
+ * @module The delivery document: one KV value per customer holding what the content endpoint needs, so the hot
+ * path reads one key. It is rewritten on every change (write-through), memoised per isolate for a few seconds,
+ * and rebuilt from D1 on a KV miss.
+ */
+import { createDb } from "../db/client";
+import type { Env } from "../env";
+import { listPublishedMappings } from "../models/mappings";
+import { getUser } from "../models/users";
+
+export interface DeliveredMapping {
+  /** The mapping's id, for analytics. */
+  i: number;
+  /** Its HTML. */
+  h: string;
+}
+
+export interface DeliveryDocument {
+  /** False for unknown and inactive customers: they get nothing. */
+  active: boolean;
+  /** Published mappings by normalised URL; where two share a URL, the newest wins. */
+  mappings: Record<string, DeliveredMapping>;
+}
+
+const MEMO_MS = 5_000;
+const MEMO_MAX_ENTRIES = 10_000;
+/** Unknown ids are remembered in KV for a while so that they cost no D1 read each time. */
+const UNKNOWN_TTL_S = 3_600;
+const memo = new Map<string, { doc: DeliveryDocument; until: number }>();
+
+const kvKey = (userId: string) => `doc:${userId}`;
+
+export async function buildDocument(env: Env, userId: string): Promise<DeliveryDocument | null> {
+  const db = createDb(env.DB);
+  const user = await getUser(db, userId);
+  if (!user) return null;
+  const mappings: Record<string, DeliveredMapping> = {};
+  for (const m of await listPublishedMappings(db, userId)) {
+    mappings[m.normalizedUrl] ??= { i: m.id, h: m.htmlContent };
+  }
+  return { active: user.isActive, mappings };
+}
+
+function remember(userId: string, doc: DeliveryDocument, now: number) {
+  if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
+  memo.set(userId, { doc, until: now + MEMO_MS });
+}
+
+/** Rebuilds the customer's document from D1 and stores it: call after every change that affects delivery. */
+export async function writeDocument(env: Env, userId: string): Promise<DeliveryDocument> {
+  const doc = (await buildDocument(env, userId)) ?? { active: false, mappings: {} };
+  await env.DELIVERY.put(kvKey(userId), JSON.stringify(doc));
+  remember(userId, doc, Date.now());
+  return doc;
+}
+
+export async function deleteDocument(env: Env, userId: string): Promise<void> {
+  memo.delete(userId);
+  await env.DELIVERY.delete(kvKey(userId));
+}
+
+export async function readDocument(env: Env, userId: string, now = Date.now()): Promise<DeliveryDocument> {
+  const cached = memo.get(userId);
+  if (cached && cached.until > now) return cached.doc;
+  let doc = await env.DELIVERY.get<DeliveryDocument>(kvKey(userId), "json");
+  if (!doc) {
+    const built = await buildDocument(env, userId);
+    doc = built ?? { active: false, mappings: {} };
+    await env.DELIVERY.put(kvKey(userId), JSON.stringify(doc), built ? {} : { expirationTtl: UNKNOWN_TTL_S });
+  }
+  remember(userId, doc, now);
+  return doc;
+}

@@ -1,0 +1,32 @@
+/** @module The mails the product sends, in one place. */
+import type { MailMessage } from "./send-mail";
+
+export function verificationMail(to: string, link: string): MailMessage {
+  return {
+    to,
+    subject: "Verify your email for Dynamic Content",
+    text: [
+      "Welcome to Dynamic Content!",
+      "",
+      "Confirm your email address to receive your API key:",
+      link,
+      "",
+      "The link expires in 24 hours. If you did not sign up, ignore this mail.",
+    ].join("\n"),
+  };
+}
+
+export function apiKeyMail(to: string, apiKey: string, dashboardUrl: string): MailMessage {
+  return {
+    to,
+    subject: "Your Dynamic Content API key",
+    text: [
+      "Your email is verified. This is your API key:",
+      "",
+      apiKey,
+      "",
+      `Manage your URL mappings at ${dashboardUrl}`,
+      "Keep the key secret: it is the credential for your account.",
+    ].join("\n"),
+  };
+}

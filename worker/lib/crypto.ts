@@ -1,0 +1,57 @@
+/**
+ * @module Small WebCrypto helpers: random tokens, hashes, and AES-GCM for secrets that must be shown again
+ * (API keys, the SMTP password). The AES key is derived from APP_SECRET.
+ */
+const encoder = new TextEncoder();
+
+export function toBase64Url(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function fromBase64Url(s: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(s.replace(/-/g, "+").replace(/_/g, "/"));
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+export function randomToken(bytes = 32): string {
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+export async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const aesKeys = new Map<string, Promise<CryptoKey>>();
+
+function aesKey(secret: string): Promise<CryptoKey> {
+  let key = aesKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle
+      .digest("SHA-256", encoder.encode(`dynamic-content:aes:${secret}`))
+      .then((raw) => crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]));
+    aesKeys.set(secret, key);
+  }
+  return key;
+}
+
+export async function encryptSecret(secret: string, plaintext: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await aesKey(secret), encoder.encode(plaintext));
+  return `${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`;
+}
+
+export async function decryptSecret(secret: string, ciphertext: string): Promise<string> {
+  const [iv, sealed] = ciphertext.split(".");
+  if (!iv || !sealed) throw new Error("Malformed ciphertext");
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: fromBase64Url(iv) },
+    await aesKey(secret),
+    fromBase64Url(sealed),
+  );
+  return new TextDecoder().decode(plain);
+}

@@ -1,0 +1,42 @@
+/** @module The stored SMTP configuration (one row). The password is kept encrypted with APP_SECRET. */
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { smtpConfig } from "../db/schema";
+import { decryptSecret, encryptSecret } from "../lib/crypto";
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  from: string;
+}
+
+const ROW_ID = 1;
+
+export async function getSmtpSettings(db: Db, secret: string): Promise<SmtpSettings | null> {
+  const row = await db.query.smtpConfig.findFirst({ where: eq(smtpConfig.id, ROW_ID) });
+  if (!row) return null;
+  return {
+    host: row.host,
+    port: row.port,
+    user: row.user,
+    password: await decryptSecret(secret, row.passwordEncrypted),
+    from: row.fromAddress,
+  };
+}
+
+export async function saveSmtpSettings(db: Db, secret: string, settings: SmtpSettings): Promise<void> {
+  const values = {
+    host: settings.host,
+    port: settings.port,
+    user: settings.user,
+    passwordEncrypted: await encryptSecret(secret, settings.password),
+    fromAddress: settings.from,
+    updatedAt: new Date(),
+  };
+  await db
+    .insert(smtpConfig)
+    .values({ id: ROW_ID, ...values })
+    .onConflictDoUpdate({ target: smtpConfig.id, set: values });
+}

@@ -1,0 +1,78 @@
+/** @module What a customer has used, read from the counters (never from raw analytics rows). */
+import { and, asc, desc, eq, gte, like, sql, countDistinct, count } from "drizzle-orm";
+import type { AnalyticsRow, Stats } from "../contract/responses";
+import type { Db } from "../db/client";
+import { urlDailyStats, urlMappings, usageCounters, type User } from "../db/schema";
+import { utcDay } from "../analytics/record";
+
+const DAY_MS = 86_400_000;
+const LAST_MONTH_DAYS = 30;
+
+export async function userStats(db: Db, user: User, now = Date.now()): Promise<Stats> {
+  const since = utcDay(now - (LAST_MONTH_DAYS - 1) * DAY_MS);
+  const [counters, lastMonth] = await Promise.all([
+    db.query.usageCounters.findFirst({ where: eq(usageCounters.userId, user.id) }),
+    db
+      .select({ hits: sql<number>`coalesce(sum(${urlDailyStats.hits}), 0)` })
+      .from(urlDailyStats)
+      .where(and(eq(urlDailyStats.userId, user.id), gte(urlDailyStats.day, since))),
+  ]);
+  return {
+    totalRequests: counters?.totalRequests ?? 0,
+    requestLimit: user.requestLimit,
+    lastMonthRequests: lastMonth[0]?.hits ?? 0,
+  };
+}
+
+export interface AnalyticsQuery {
+  searchTerm?: string;
+  sortBy?: "url" | "timestamp";
+  sortDirection?: "asc" | "desc";
+}
+
+/** Hits per normalised URL; newest access first unless asked otherwise. */
+export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuery): Promise<AnalyticsRow[]> {
+  const lastAccessed = sql<number>`max(${urlDailyStats.lastAccessed})`;
+  const direction = query.sortDirection === "asc" ? asc : desc;
+  const rows = await db
+    .select({ url: urlDailyStats.url, totalHits: sql<number>`sum(${urlDailyStats.hits})`, lastAccessed })
+    .from(urlDailyStats)
+    .where(
+      and(
+        eq(urlDailyStats.userId, userId),
+        query.searchTerm ? like(urlDailyStats.url, `%${query.searchTerm.toLowerCase()}%`) : undefined,
+      ),
+    )
+    .groupBy(urlDailyStats.url)
+    .orderBy(query.sortBy === "url" ? direction(urlDailyStats.url) : direction(lastAccessed));
+  return rows.map((r) => ({
+    url: r.url,
+    totalHits: r.totalHits,
+    lastAccessed: r.lastAccessed ? new Date(r.lastAccessed).toISOString() : null,
+  }));
+}
+
+const hostOf = sql`case when instr(${urlMappings.normalizedUrl}, '/') > 0
+  then substr(${urlMappings.normalizedUrl}, 1, instr(${urlMappings.normalizedUrl}, '/') - 1)
+  else ${urlMappings.normalizedUrl} end`;
+
+/** Websites (distinct hostnames), events (mappings created this period) and deliveries this period. */
+export async function usageOf(db: Db, user: User) {
+  const periodStart = user.billingPeriodStart ?? new Date(0);
+  const [websites, events, counters] = await Promise.all([
+    db
+      .select({ n: countDistinct(hostOf) })
+      .from(urlMappings)
+      .where(eq(urlMappings.userId, user.id)),
+    db
+      .select({ n: count() })
+      .from(urlMappings)
+      .where(and(eq(urlMappings.userId, user.id), gte(urlMappings.createdAt, periodStart))),
+    db.query.usageCounters.findFirst({ where: eq(usageCounters.userId, user.id) }),
+  ]);
+  return {
+    activeWebsites: websites[0]?.n ?? 0,
+    dynamicEvents: events[0]?.n ?? 0,
+    contentGenerations: counters?.periodDeliveries ?? 0,
+  };
+}

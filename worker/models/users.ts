@@ -1,0 +1,49 @@
+/** @module Users: customers and admins. */
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { users, type User } from "../db/schema";
+import { randomToken } from "../lib/crypto";
+import { getDefaultProductVersion } from "./product-versions";
+
+export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  return db.query.users.findFirst({ where: eq(users.email, email.toLowerCase()) });
+}
+
+export async function getUser(db: Db, id: string): Promise<User | undefined> {
+  return db.query.users.findFirst({ where: eq(users.id, id) });
+}
+
+/** A new customer on the default product version; the email is unverified until the link is followed. */
+export async function createCustomer(db: Db, email: string): Promise<User> {
+  const version = await getDefaultProductVersion(db);
+  const [user] = await db
+    .insert(users)
+    .values({ id: randomToken(12), email: email.toLowerCase(), productVersionId: version?.id ?? null })
+    .returning();
+  return user!;
+}
+
+/** Marks the email verified; the first verification also starts the first billing period. */
+export async function markEmailVerified(db: Db, user: User, now = new Date()): Promise<void> {
+  const start = user.billingPeriodStart ?? now;
+  const end = user.billingPeriodEnd ?? addMonths(start, 1);
+  await db
+    .update(users)
+    .set({ emailVerified: true, billingPeriodStart: start, billingPeriodEnd: end })
+    .where(eq(users.id, user.id));
+}
+
+/** Creates the admin, or makes the existing account an admin with this password. */
+export async function upsertAdmin(db: Db, email: string, passwordHash: string): Promise<void> {
+  const normalized = email.toLowerCase();
+  await db
+    .insert(users)
+    .values({ id: randomToken(12), email: normalized, role: "admin", emailVerified: true, passwordHash })
+    .onConflictDoUpdate({ target: users.email, set: { role: "admin", emailVerified: true, passwordHash } });
+}
+
+export function addMonths(date: Date, months: number): Date {
+  const d = new Date(date);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  return d;
+}

@@ -1,0 +1,27 @@
+/** @module Email verification tokens: random, stored hashed, valid 24 hours, single use. */
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { verificationTokens } from "../db/schema";
+import { randomToken, sha256Hex } from "../lib/crypto";
+
+export const VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
+
+export async function createVerificationToken(db: Db, userId: string, now = Date.now()): Promise<string> {
+  const token = randomToken(32);
+  await db.insert(verificationTokens).values({
+    token: await sha256Hex(token),
+    userId,
+    expiresAt: new Date(now + VERIFICATION_TTL_MS),
+  });
+  return token;
+}
+
+/** Deletes the token and answers its user id, or null when it is unknown, used or expired. */
+export async function consumeVerificationToken(db: Db, token: string, now = Date.now()): Promise<string | null> {
+  const [row] = await db
+    .delete(verificationTokens)
+    .where(eq(verificationTokens.token, await sha256Hex(token)))
+    .returning();
+  if (!row || row.expiresAt.getTime() <= now) return null;
+  return row.userId;
+}

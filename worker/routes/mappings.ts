@@ -1,0 +1,38 @@
+/** @module A customer's URL mappings. Every change rewrites their delivery document (write-through). */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Mapping, MessageResponse } from "../contract/responses";
+import { mappingBody, mappingStatusBody } from "../contract/schemas";
+import { requireUser } from "../auth/middleware";
+import { createDb } from "../db/client";
+import { writeDocument } from "../delivery/document";
+import type { AppEnv } from "../env";
+import { notFound } from "../http/errors";
+import { validate } from "../http/validate";
+import { createMapping, deleteMapping, listMappings, setMappingPublished } from "../models/mappings";
+
+const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
+const MAPPING_NOT_FOUND = "Mapping not found";
+
+export const mappingRoutes = new Hono<AppEnv>()
+  .use(requireUser)
+  .get("/", async (c) => c.json<Mapping[]>(await listMappings(createDb(c.env.DB), c.var.user.id)))
+  .post("/", validate("json", mappingBody), async (c) => {
+    const { url, htmlContent } = c.req.valid("json");
+    const mapping = await createMapping(createDb(c.env.DB), c.var.user.id, url, htmlContent);
+    await writeDocument(c.env, c.var.user.id);
+    return c.json<Mapping>(mapping, 201);
+  })
+  .patch("/:id/status", validate("param", idParam), validate("json", mappingStatusBody), async (c) => {
+    const published = c.req.valid("json").status === "published";
+    const mapping = await setMappingPublished(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id, published);
+    if (!mapping) throw notFound(MAPPING_NOT_FOUND);
+    await writeDocument(c.env, c.var.user.id);
+    return c.json<Mapping>(mapping);
+  })
+  .delete("/:id", validate("param", idParam), async (c) => {
+    const deleted = await deleteMapping(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id);
+    if (!deleted) throw notFound(MAPPING_NOT_FOUND);
+    await writeDocument(c.env, c.var.user.id);
+    return c.json<MessageResponse>({ message: "URL mapping deleted successfully" });
+  });

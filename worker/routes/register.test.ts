@@ -1,0 +1,103 @@
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { users, verificationTokens } from "../db/schema";
+import { createVerificationToken, VERIFICATION_TTL_MS } from "../models/verification-tokens";
+import { call, captureMails, db } from "../test/helpers";
+
+let mails: ReturnType<typeof captureMails>;
+beforeEach(() => {
+  mails = captureMails();
+});
+afterEach(() => mails.restore());
+
+async function register(email: string) {
+  return call("/api/register", { method: "POST", json: { email } });
+}
+
+function tokenOf(link: string | undefined) {
+  return new URL(link!).searchParams.get("token")!;
+}
+
+describe("POST /api/register", () => {
+  it("creates an unverified user and mails a verification link to the SPA's verify page", async () => {
+    const res = await register("New@Example.com");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "Verification email sent", email: "new@example.com" });
+    const user = await db().query.users.findFirst({ where: eq(users.email, "new@example.com") });
+    expect(user?.emailVerified).toBe(false);
+    expect(mails.lastLink()).toMatch(/^http:\/\/dc\.test\/verify-email\?token=/);
+  });
+
+  it("re-sends the link for a known address without creating a second user", async () => {
+    await register("again@example.com");
+    await register("again@example.com");
+    const rows = await db().select().from(users).where(eq(users.email, "again@example.com"));
+    expect(rows).toHaveLength(1);
+    expect(mails.texts().filter((t) => t.includes("to again@example.com"))).toHaveLength(2);
+  });
+
+  it("refuses an invalid email with SPEC.md's message and creates nothing", async () => {
+    const res = await register("not-an-email");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Please enter a valid email address" });
+    expect(await db().select().from(users)).toHaveLength(0);
+  });
+
+  it("answers malformed JSON with a 400 and a message", async () => {
+    const res = await call("/api/register", {
+      method: "POST",
+      body: "{",
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()) as object).toHaveProperty("error");
+  });
+});
+
+describe("GET /api/verify-email", () => {
+  it("verifies the email, issues an API key that works, and mails it", async () => {
+    await register("owner@example.com");
+    const res = await call(`/api/verify-email?token=${tokenOf(mails.lastLink())}`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { apiKey: string; email: string };
+    expect(body.email).toBe("owner@example.com");
+    expect(body.apiKey).toMatch(/^dc_[A-Za-z0-9_-]{43}$/);
+    const auth = await call("/api/auth", { apiKey: body.apiKey });
+    expect(await auth.json()).toMatchObject({ email: "owner@example.com", role: "user" });
+    expect(mails.texts().some((t) => t.includes(body.apiKey))).toBe(true);
+    const user = await db().query.users.findFirst({ where: eq(users.email, "owner@example.com") });
+    expect(user?.emailVerified).toBe(true);
+    expect(user?.billingPeriodEnd!.getTime()).toBeGreaterThan(user!.billingPeriodStart!.getTime());
+  });
+
+  it("refuses a token the second time", async () => {
+    await register("twice@example.com");
+    const token = tokenOf(mails.lastLink());
+    expect((await call(`/api/verify-email?token=${token}`)).status).toBe(200);
+    const again = await call(`/api/verify-email?token=${token}`);
+    expect(again.status).toBe(400);
+    expect(await again.json()).toEqual({ error: "Invalid or expired verification link" });
+  });
+
+  it("refuses an unknown token", async () => {
+    const res = await call("/api/verify-email?token=nope");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Invalid or expired verification link" });
+  });
+
+  it("refuses a token older than 24 hours and leaves the email unverified", async () => {
+    await register("late@example.com");
+    const user = (await db().query.users.findFirst({ where: eq(users.email, "late@example.com") }))!;
+    const token = await createVerificationToken(db(), user.id, Date.now() - VERIFICATION_TTL_MS - 1000);
+    const res = await call(`/api/verify-email?token=${token}`);
+    expect(res.status).toBe(400);
+    const after = await db().query.users.findFirst({ where: eq(users.id, user.id) });
+    expect(after?.emailVerified).toBe(false);
+  });
+
+  it("requires a token", async () => {
+    const res = await call("/api/verify-email");
+    expect(res.status).toBe(400);
+    expect(await db().select().from(verificationTokens)).toHaveLength(0);
+  });
+});

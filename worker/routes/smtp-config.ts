@@ -1,0 +1,20 @@
+/** @module `GET/POST /api/smtp-config`: the stored SMTP configuration, admins only. */
+import { Hono } from "hono";
+import type { MessageResponse, SmtpConfig } from "../contract/responses";
+import { smtpConfigBody } from "../contract/schemas";
+import { requireAdmin } from "../auth/middleware";
+import { createDb } from "../db/client";
+import type { AppEnv } from "../env";
+import { validate } from "../http/validate";
+import { getSmtpSettings, saveSmtpSettings } from "../models/smtp-config";
+
+export const smtpConfigRoutes = new Hono<AppEnv>()
+  .use(requireAdmin)
+  .get("/", async (c) => {
+    const settings = await getSmtpSettings(createDb(c.env.DB), c.env.APP_SECRET);
+    return c.json<SmtpConfig>(settings ?? { host: "", port: null, user: "", password: "", from: "" });
+  })
+  .post("/", validate("json", smtpConfigBody), async (c) => {
+    await saveSmtpSettings(createDb(c.env.DB), c.env.APP_SECRET, c.req.valid("json"));
+    return c.json<MessageResponse>({ message: "SMTP configuration updated successfully" });
+  });

@@ -1,0 +1,77 @@
+/** Test helpers: call the app with a recording queue, capture console mails, seed users. */
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { vi } from "vitest";
+import type { AnalyticsMessage } from "../analytics/message";
+import { app } from "../app";
+import { hashPassword } from "../auth/password";
+import { createDb } from "../db/client";
+import type { Env } from "../env";
+import { ensureApiKey } from "../models/api-keys";
+import { createCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
+
+export const db = () => createDb(env.DB);
+
+export interface TestEnv extends Env {
+  sent: AnalyticsMessage[];
+}
+
+/** The real bindings, with a queue that records what is sent instead of delivering it. */
+export function testEnv(overrides: Partial<Env> = {}): TestEnv {
+  const sent: AnalyticsMessage[] = [];
+  const queue = {
+    send: async (m: AnalyticsMessage) => void sent.push(m),
+    sendBatch: async (ms: Iterable<MessageSendRequest<AnalyticsMessage>>) => {
+      for (const m of ms) sent.push(m.body);
+    },
+  } as unknown as Queue<AnalyticsMessage>;
+  return { ...env, ANALYTICS_QUEUE: queue, ...overrides, sent };
+}
+
+/** Calls the app like a client would and waits for its background work. */
+export async function call(
+  path: string,
+  init: RequestInit & { apiKey?: string; json?: unknown } = {},
+  e: Env = testEnv(),
+) {
+  const headers = new Headers(init.headers);
+  if (init.apiKey) headers.set("X-API-Key", init.apiKey);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(init.json);
+  }
+  const ctx = createExecutionContext();
+  const response = await app.request(`http://dc.test${path}`, { ...init, headers, body }, e, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+/** Collects what the console mail transport prints. */
+export function captureMails() {
+  const spy = vi.spyOn(console, "log").mockImplementation(() => undefined);
+  return {
+    texts: () => spy.mock.calls.map((args) => args.join(" ")).filter((s) => s.startsWith("[mail]")),
+    lastLink: () => {
+      const links = spy.mock.calls.flatMap(
+        (args) => args.join(" ").match(/https?:\/\/\S+verify-email\?token=\S+/g) ?? [],
+      );
+      return links.at(-1);
+    },
+    restore: () => spy.mockRestore(),
+  };
+}
+
+export async function createVerifiedCustomer(email: string) {
+  const d = db();
+  const user = await createCustomer(d, email);
+  await markEmailVerified(d, user);
+  const apiKey = await ensureApiKey(d, env.APP_SECRET, user.id);
+  return { user: (await findUserByEmail(d, email))!, apiKey };
+}
+
+export async function createAdmin(email = "admin@example.com", password = "correct horse battery") {
+  await upsertAdmin(db(), email, await hashPassword(password));
+  const user = (await findUserByEmail(db(), email))!;
+  return { user, password, apiKey: await ensureApiKey(db(), env.APP_SECRET, user.id) };
+}
