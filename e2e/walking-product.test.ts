@@ -4,14 +4,13 @@
  * HTML first in its body, and see the hit on the Analytics tab.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { AdminLoginResponse, CustomerDashboard } from "../worker/contract/responses";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CustomerDashboard } from "../worker/contract/responses";
 import { launchBrowser } from "./support/browser";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
 import { startMailServer, type MailServer } from "./support/mail-server";
+import { api, baseURL, linkIn, useMailServer } from "./support/product";
 
-const baseURL = inject("baseURL");
-const admin = inject("admin");
 const OWNER = "owner@shop.test";
 const HTML = '<section id="promo"><h2>Black Friday: 30% off</h2></section>';
 
@@ -19,34 +18,10 @@ let browser: Browser;
 let mail: MailServer;
 let site: CustomerSite | undefined;
 
-async function api<T>(path: string, init: RequestInit & { apiKey?: string } = {}): Promise<T> {
-  const headers = new Headers(init.headers);
-  if (init.apiKey) headers.set("X-API-Key", init.apiKey);
-  if (init.body) headers.set("Content-Type", "application/json");
-  const res = await fetch(`${baseURL}${path}`, { ...init, headers });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 beforeAll(async () => {
   mail = await startMailServer();
   browser = await launchBrowser();
-  // As the admin, point the product's mail at the test's SMTP server.
-  const { apiKey } = await api<AdminLoginResponse>("/api/admin/login", {
-    method: "POST",
-    body: JSON.stringify(admin),
-  });
-  await api("/api/smtp-config", {
-    method: "POST",
-    apiKey,
-    body: JSON.stringify({
-      host: "127.0.0.1",
-      port: String(mail.port),
-      user: "mailer",
-      password: "mail-pass",
-      from: "noreply@dc.test",
-    }),
-  });
+  await useMailServer(mail);
 });
 
 afterAll(async () => {
@@ -70,8 +45,8 @@ describe("a website owner", () => {
     await page.getByRole("button", { name: "Register" }).click();
     await expect.poll(() => page.getByText("Check Your Email").isVisible()).toBe(true);
 
-    const verification = await mail.waitFor(OWNER, (m) => /verify-email\?token=/.test(m.text ?? ""));
-    const link = verification.text!.match(/https?:\/\/\S+verify-email\?token=\S+/)![0];
+    const verification = await mail.waitFor(OWNER, (m) => linkIn(m.text) !== undefined);
+    const link = linkIn(verification.text)!;
     expect(link.startsWith(`${baseURL}/verify-email?token=`)).toBe(true);
     await page.goto(link);
     await expect.poll(() => page.getByText("Registration Successful").isVisible(), { timeout: 15_000 }).toBe(true);

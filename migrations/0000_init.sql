@@ -61,7 +61,7 @@ CREATE TABLE `login_otp_codes` (
 	`code` text NOT NULL,
 	`expires_at` integer NOT NULL,
 	`used` integer DEFAULT false NOT NULL,
-	`failed_attempts` integer DEFAULT 0 NOT NULL,
+	`attempts` integer DEFAULT 0 NOT NULL,
 	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
@@ -141,6 +141,14 @@ CREATE TABLE `product_versions` (
 	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL
 );
 --> statement-breakpoint
+CREATE UNIQUE INDEX `product_versions_single_default_idx` ON `product_versions` (`is_default`) WHERE "product_versions"."is_default" = 1;--> statement-breakpoint
+CREATE TABLE `rate_limit_events` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`bucket` text NOT NULL,
+	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `rate_limit_events_bucket_idx` ON `rate_limit_events` (`bucket`,`created_at`);--> statement-breakpoint
 CREATE TABLE `smtp_config` (
 	`id` integer PRIMARY KEY NOT NULL,
 	`host` text NOT NULL,

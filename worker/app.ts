@@ -5,7 +5,9 @@ import type { AppEnv } from "./env";
 import { errorResponse, handleError } from "./http/errors";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
+import { loginRoutes } from "./routes/login";
 import { mappingRoutes } from "./routes/mappings";
+import { productVersionRoutes } from "./routes/product-versions";
 import { registerRoutes } from "./routes/register";
 import { smtpConfigRoutes } from "./routes/smtp-config";
 import { userRoutes } from "./routes/user";
@@ -16,9 +18,11 @@ export const app = new Hono<AppEnv>()
   .route("/api/content", contentRoute)
   .route("/api", registerRoutes)
   .route("/api", authRoutes)
+  .route("/api/login", loginRoutes)
   .route("/api/smtp-config", smtpConfigRoutes)
   .route("/api/mappings", mappingRoutes)
   .route("/api/user", userRoutes)
   .route("/api/analytics", analyticsRoutes)
+  .route("/api/product-versions", productVersionRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
   .onError(handleError);

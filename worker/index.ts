@@ -2,12 +2,12 @@
 import { consumeAnalytics } from "./analytics/consumer";
 import { app } from "./app";
 import type { Env } from "./env";
-import { runDailyMaintenance } from "./scheduled";
+import { runDaily } from "./scheduled";
 
 export default {
   fetch: app.fetch,
   queue: consumeAnalytics,
   scheduled: async (_controller, env, ctx) => {
-    ctx.waitUntil(runDailyMaintenance(env));
+    ctx.waitUntil(runDaily(env));
   },
 } satisfies ExportedHandler<Env, import("./analytics/message").AnalyticsMessage>;

@@ -16,7 +16,9 @@
 import { consumeAnalytics } from "../../worker/analytics/consumer";
 import type { AnalyticsMessage } from "../../worker/analytics/message";
 import { app } from "../../worker/app";
+import { eq } from "drizzle-orm";
 import { createDb } from "../../worker/db/client";
+import { users } from "../../worker/db/schema";
 import { CORS_HEADERS, contentResponse, HTML_HEADERS, lookupContent } from "../../worker/delivery/content-route";
 import { writeDocument } from "../../worker/delivery/document";
 import type { Env } from "../../worker/env";
@@ -76,6 +78,8 @@ async function seed(env: Env, request: Request): Promise<Response> {
   const db = createDb(env.DB);
   const user = await createCustomer(db, email);
   await markEmailVerified(db, user);
+  // No product version: no delivery limits, so the bench measures delivery rather than the 204 past a limit.
+  await db.update(users).set({ productVersionId: null }).where(eq(users.id, user.id));
   const created: SeedResponse["mappings"] = [];
   for (let i = 1; i <= mappings; i++) {
     const url = `https://www.shop.example/products/item-${i}/`;

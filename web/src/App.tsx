@@ -9,6 +9,7 @@ import { ScreenPlaceholderPage } from "@/features/placeholder/screen-placeholder
 import { RegisterLandingPage } from "@/features/registration/register-landing-page";
 import { RegisterPage } from "@/features/registration/register-page";
 import { SnippetPage } from "@/features/snippet/snippet-page";
+import { UserDashboardPage } from "@/features/user-dashboard/user-dashboard-page";
 import { AdminDashboardPage, AdminLoginPage, IndexPage, SmtpConfigPage } from "./admin-pages";
 
 const adminOnly = (screen: ReactNode) => <AdminGuard>{screen}</AdminGuard>;
@@ -38,7 +39,7 @@ export function AppRoutes() {
         {/* The index links Product Versions here (SPEC.md §2); send it on rather than to the 404. */}
         <Route path="/product-versions" element={<Navigate to="/admin/product-versions" replace />} />
         <Route path="/users" element={adminOnly(<AdminDashboardPage />)} />
-        <Route path="/user-dashboard" element={<ScreenPlaceholderPage title="Customer Dashboard" />} />
+        <Route path="/user-dashboard" element={<UserDashboardPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -1,17 +1,18 @@
 /**
- * @module The queue consumer: one D1 batch for the whole message batch. If the batch fails, every message is
- * retried; the message id keeps a retried one from being counted twice.
+ * @module The queue consumer: one D1 batch for the whole message batch, then the delivery documents of customers
+ * who reached a limit are marked. If anything fails, every message is retried; the message id keeps a retried
+ * one from being counted twice.
  */
+import { refreshLimitStates } from "../delivery/document";
 import type { Env } from "../env";
 import type { AnalyticsMessage } from "./message";
 import { recordAnalytics } from "./record";
 
 export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, env: Env): Promise<void> {
   try {
-    await recordAnalytics(
-      env.DB,
-      batch.messages.map((m) => m.body),
-    );
+    const messages = batch.messages.map((m) => m.body);
+    await recordAnalytics(env.DB, messages);
+    await refreshLimitStates(env, [...new Set(messages.map((m) => m.userId))]);
     batch.ackAll();
   } catch (err) {
     console.error("Analytics batch failed; retrying", err);

@@ -63,6 +63,7 @@ export interface SmtpConfig {
 }
 
 export interface ProductVersionSummary {
+  id: number;
   name: string;
   description: string | null;
   websitesLimit: number | null;
@@ -83,4 +84,35 @@ export interface CustomerDashboard {
 
 export interface MessageResponse {
   message: string;
+}
+
+export interface LoginRequestResponse {
+  message: string;
+  email: string;
+}
+
+export interface LoginVerifyResponse {
+  apiKey: string;
+  user: AuthInfo;
+}
+
+/** A plan as customers and admins see it. Limits: null = unlimited. Price in whole currency units. */
+export interface ProductVersion {
+  id: number;
+  name: string;
+  description: string | null;
+  eventsLimit: number | null;
+  websitesLimit: number | null;
+  dynamicContentLimit: number | null;
+  price: number | null;
+  paypalPlanId: string | null;
+  isDefault: boolean;
+}
+
+export interface PaymentHistoryItem {
+  date: string;
+  product: string;
+  amount: number;
+  currency: string;
+  billingPeriod: { start: string | null; end: string | null };
 }

@@ -16,19 +16,28 @@ const userRef = () =>
     .notNull()
     .references(() => users.id, { onDelete: "cascade" });
 
-export const productVersions = sqliteTable("product_versions", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  name: text("name").notNull(),
-  description: text("description"),
-  eventsLimit: integer("events_limit"),
-  websitesLimit: integer("websites_limit"),
-  dynamicContentLimit: integer("dynamic_content_limit"),
-  paypalPlanId: text("paypal_plan_id"),
-  /** decimal(10,2) kept exactly as integer cents. */
-  priceCents: integer("price_cents"),
-  isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
-  createdAt: createdAt(),
-});
+export const productVersions = sqliteTable(
+  "product_versions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    description: text("description"),
+    eventsLimit: integer("events_limit"),
+    websitesLimit: integer("websites_limit"),
+    dynamicContentLimit: integer("dynamic_content_limit"),
+    paypalPlanId: text("paypal_plan_id"),
+    /** decimal(10,2) kept exactly as integer cents. */
+    priceCents: integer("price_cents"),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  // At most one default version.
+  (t) => [
+    uniqueIndex("product_versions_single_default_idx")
+      .on(t.isDefault)
+      .where(sql`${t.isDefault} = 1`),
+  ],
+);
 
 export const users = sqliteTable(
   "users",
@@ -87,11 +96,12 @@ export const loginOtpCodes = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     userId: userRef(),
-    /** SHA-256 of the 5-digit code, salted with the row's user id. */
+    /** HMAC of the 5-digit code (keyed with APP_SECRET and the user id): never the code itself. */
     code: text("code").notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     used: integer("used", { mode: "boolean" }).notNull().default(false),
-    failedAttempts: integer("failed_attempts").notNull().default(0),
+    /** Tries made against this code; the code is dead after the fifth. */
+    attempts: integer("attempts").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index("login_otp_codes_user_idx").on(t.userId), index("login_otp_codes_expiry_idx").on(t.expiresAt)],
@@ -111,6 +121,17 @@ export const loginAttempts = sqliteTable(
     index("login_attempts_user_idx").on(t.userId, t.createdAt),
     index("login_attempts_ip_idx").on(t.ipAddress, t.createdAt),
   ],
+);
+
+/** One row per rate-limited action (a login code request), by bucket: `email:<address>` or `ip:<address>`. */
+export const rateLimitEvents = sqliteTable(
+  "rate_limit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    bucket: text("bucket").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("rate_limit_events_bucket_idx").on(t.bucket, t.createdAt)],
 );
 
 export const billingPeriodResets = sqliteTable(

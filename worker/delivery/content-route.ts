@@ -6,15 +6,15 @@ import { Hono } from "hono";
 import type { AnalyticsMessage } from "../analytics/message";
 import { normalizeUrl } from "../contract/normalize-url";
 import type { AppEnv, Env } from "../env";
-import { readDocument, type DeliveredMapping } from "./document";
+import { isServing, readDocument, type DeliveredMapping } from "./document";
 
 export const CORS_HEADERS = { "Access-Control-Allow-Origin": "*" };
 export const NO_CONTENT_HEADERS = { ...CORS_HEADERS, "Cache-Control": "no-store" };
 export const HTML_HEADERS = { ...NO_CONTENT_HEADERS, "Content-Type": "text/html; charset=utf-8" };
 
 export interface ContentLookup {
-  /** False for unknown and inactive customers: nothing is delivered and nothing counted. */
-  active: boolean;
+  /** False for unknown and inactive customers and past a delivery limit: nothing is delivered or counted. */
+  serving: boolean;
   /** The page URL without its hash. */
   url: string;
   match: DeliveredMapping | undefined;
@@ -24,7 +24,8 @@ export interface ContentLookup {
 export async function lookupContent(env: Env, userId: string, pageUrl: string): Promise<ContentLookup> {
   const doc = await readDocument(env, userId);
   const url = pageUrl.split("#", 1)[0]!;
-  return { active: doc.active, url, match: doc.active ? doc.mappings[normalizeUrl(url)] : undefined };
+  const serving = isServing(doc);
+  return { serving, url, match: serving ? doc.mappings[normalizeUrl(url)] : undefined };
 }
 
 export function contentResponse(match: DeliveredMapping | undefined): Response {
@@ -44,8 +45,8 @@ export const contentRoute = new Hono<AppEnv>()
     if (!userId || !pageUrl) {
       return c.json({ error: "Query parameters u (user id) and url are required" }, 400, CORS_HEADERS);
     }
-    const { active, url, match } = await lookupContent(c.env, userId, pageUrl);
-    if (!active) return contentResponse(undefined);
+    const { serving, url, match } = await lookupContent(c.env, userId, pageUrl);
+    if (!serving) return contentResponse(undefined);
 
     const message: AnalyticsMessage = {
       id: crypto.randomUUID(),

@@ -6,6 +6,7 @@
 import { createDb } from "../db/client";
 import type { Env } from "../env";
 import { listPublishedMappings } from "../models/mappings";
+import { deliveryLimitReached, deliveryLimitStates } from "../models/limits";
 import { getUser } from "../models/users";
 
 export interface DeliveredMapping {
@@ -18,6 +19,8 @@ export interface DeliveredMapping {
 export interface DeliveryDocument {
   /** False for unknown and inactive customers: they get nothing. */
   active: boolean;
+  /** True once the period's dynamic-content or request limit is reached: nothing is delivered until it resets. */
+  limited: boolean;
   /** Published mappings by normalised URL; where two share a URL, the newest wins. */
   mappings: Record<string, DeliveredMapping>;
 }
@@ -29,16 +32,22 @@ const UNKNOWN_TTL_S = 3_600;
 const memo = new Map<string, { doc: DeliveryDocument; until: number }>();
 
 const kvKey = (userId: string) => `doc:${userId}`;
+const NOTHING_TO_DELIVER: DeliveryDocument = { active: false, limited: false, mappings: {} };
+
+/** Whether the document delivers anything at all. */
+export const isServing = (doc: DeliveryDocument) => doc.active && !doc.limited;
 
 export async function buildDocument(env: Env, userId: string): Promise<DeliveryDocument | null> {
   const db = createDb(env.DB);
-  const user = await getUser(db, userId);
-  if (!user) return null;
+  const [user, [limits], published] = await Promise.all([
+    getUser(db, userId),
+    deliveryLimitStates(db, [userId]),
+    listPublishedMappings(db, userId),
+  ]);
+  if (!user || !limits) return null;
   const mappings: Record<string, DeliveredMapping> = {};
-  for (const m of await listPublishedMappings(db, userId)) {
-    mappings[m.normalizedUrl] ??= { i: m.id, h: m.htmlContent };
-  }
-  return { active: user.isActive, mappings };
+  for (const m of published) mappings[m.normalizedUrl] ??= { i: m.id, h: m.htmlContent };
+  return { active: user.isActive, limited: deliveryLimitReached(limits), mappings };
 }
 
 function remember(userId: string, doc: DeliveryDocument, now: number) {
@@ -48,7 +57,7 @@ function remember(userId: string, doc: DeliveryDocument, now: number) {
 
 /** Rebuilds the customer's document from D1 and stores it: call after every change that affects delivery. */
 export async function writeDocument(env: Env, userId: string): Promise<DeliveryDocument> {
-  const doc = (await buildDocument(env, userId)) ?? { active: false, mappings: {} };
+  const doc = (await buildDocument(env, userId)) ?? NOTHING_TO_DELIVER;
   await env.DELIVERY.put(kvKey(userId), JSON.stringify(doc));
   remember(userId, doc, Date.now());
   return doc;
@@ -59,13 +68,24 @@ export async function deleteDocument(env: Env, userId: string): Promise<void> {
   await env.DELIVERY.delete(kvKey(userId));
 }
 
+/** Rewrites the documents whose limit state no longer matches the counters (after analytics were counted). */
+export async function refreshLimitStates(env: Env, userIds: string[]): Promise<void> {
+  const states = await deliveryLimitStates(createDb(env.DB), userIds);
+  await Promise.all(
+    states.map(async (state) => {
+      const stored = await env.DELIVERY.get<DeliveryDocument>(kvKey(state.userId), "json");
+      if (!stored || stored.limited !== deliveryLimitReached(state)) await writeDocument(env, state.userId);
+    }),
+  );
+}
+
 export async function readDocument(env: Env, userId: string, now = Date.now()): Promise<DeliveryDocument> {
   const cached = memo.get(userId);
   if (cached && cached.until > now) return cached.doc;
   let doc = await env.DELIVERY.get<DeliveryDocument>(kvKey(userId), "json");
   if (!doc) {
     const built = await buildDocument(env, userId);
-    doc = built ?? { active: false, mappings: {} };
+    doc = built ?? NOTHING_TO_DELIVER;
     await env.DELIVERY.put(kvKey(userId), JSON.stringify(doc), built ? {} : { expirationTtl: UNKNOWN_TTL_S });
   }
   remember(userId, doc, now);

@@ -30,3 +30,16 @@ export function apiKeyMail(to: string, apiKey: string, dashboardUrl: string): Ma
     ].join("\n"),
   };
 }
+
+export function loginCodeMail(to: string, code: string): MailMessage {
+  return {
+    to,
+    subject: "Your Dynamic Content login code",
+    text: [
+      `Your login code is ${code}`,
+      "",
+      "It is valid for 10 minutes and can be used once.",
+      "If you did not try to log in, ignore this mail.",
+    ].join("\n"),
+  };
+}

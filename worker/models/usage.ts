@@ -1,5 +1,5 @@
 /** @module What a customer has used, read from the counters (never from raw analytics rows). */
-import { and, asc, desc, eq, gte, like, sql, countDistinct, count } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, like, sql } from "drizzle-orm";
 import type { AnalyticsRow, Stats } from "../contract/responses";
 import type { Db } from "../db/client";
 import { urlDailyStats, urlMappings, usageCounters, type User } from "../db/schema";
@@ -52,26 +52,27 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
   }));
 }
 
-const hostOf = sql`case when instr(${urlMappings.normalizedUrl}, '/') > 0
-  then substr(${urlMappings.normalizedUrl}, 1, instr(${urlMappings.normalizedUrl}, '/') - 1)
-  else ${urlMappings.normalizedUrl} end`;
+/** The website of a normalised URL: everything before the first slash. */
+export function hostOf(normalizedUrl: string): string {
+  const slash = normalizedUrl.indexOf("/");
+  return slash < 0 ? normalizedUrl : normalizedUrl.slice(0, slash);
+}
 
 /** Websites (distinct hostnames), events (mappings created this period) and deliveries this period. */
 export async function usageOf(db: Db, user: User) {
   const periodStart = user.billingPeriodStart ?? new Date(0);
-  const [websites, events, counters] = await Promise.all([
-    db
-      .select({ n: countDistinct(hostOf) })
-      .from(urlMappings)
-      .where(eq(urlMappings.userId, user.id)),
+  const [urls, events, counters] = await Promise.all([
+    db.selectDistinct({ url: urlMappings.normalizedUrl }).from(urlMappings).where(eq(urlMappings.userId, user.id)),
     db
       .select({ n: count() })
       .from(urlMappings)
       .where(and(eq(urlMappings.userId, user.id), gte(urlMappings.createdAt, periodStart))),
     db.query.usageCounters.findFirst({ where: eq(usageCounters.userId, user.id) }),
   ]);
+  const hosts = [...new Set(urls.map((u) => hostOf(u.url)))];
   return {
-    activeWebsites: websites[0]?.n ?? 0,
+    hosts,
+    activeWebsites: hosts.length,
     dynamicEvents: events[0]?.n ?? 0,
     contentGenerations: counters?.periodDeliveries ?? 0,
   };

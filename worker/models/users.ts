@@ -1,4 +1,5 @@
 /** @module Users: customers and admins. */
+import { addMonths } from "date-fns";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { users, type User } from "../db/schema";
@@ -40,10 +41,4 @@ export async function upsertAdmin(db: Db, email: string, passwordHash: string): 
     .insert(users)
     .values({ id: randomToken(12), email: normalized, role: "admin", emailVerified: true, passwordHash })
     .onConflictDoUpdate({ target: users.email, set: { role: "admin", emailVerified: true, passwordHash } });
-}
-
-export function addMonths(date: Date, months: number): Date {
-  const d = new Date(date);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  return d;
 }

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Mapping, MessageResponse } from "../contract/responses";
+import { normalizeUrl } from "../contract/normalize-url";
 import { mappingBody, mappingStatusBody } from "../contract/schemas";
 import { requireUser } from "../auth/middleware";
 import { createDb } from "../db/client";
@@ -9,6 +10,7 @@ import { writeDocument } from "../delivery/document";
 import type { AppEnv } from "../env";
 import { notFound } from "../http/errors";
 import { validate } from "../http/validate";
+import { assertCanAddMapping } from "../models/limits";
 import { createMapping, deleteMapping, listMappings, setMappingPublished } from "../models/mappings";
 
 const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
@@ -19,7 +21,9 @@ export const mappingRoutes = new Hono<AppEnv>()
   .get("/", async (c) => c.json<Mapping[]>(await listMappings(createDb(c.env.DB), c.var.user.id)))
   .post("/", validate("json", mappingBody), async (c) => {
     const { url, htmlContent } = c.req.valid("json");
-    const mapping = await createMapping(createDb(c.env.DB), c.var.user.id, url, htmlContent);
+    const db = createDb(c.env.DB);
+    await assertCanAddMapping(db, c.var.user, normalizeUrl(url));
+    const mapping = await createMapping(db, c.var.user.id, url, htmlContent);
     await writeDocument(c.env, c.var.user.id);
     return c.json<Mapping>(mapping, 201);
   })

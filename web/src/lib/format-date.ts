@@ -12,3 +12,10 @@ export const formatDay = (iso: string | null | undefined) => formatIso(iso, "MMM
 
 /** 'MMM d, yyyy HH:mm', e.g. "Mar 5, 2025 14:07". */
 export const formatDayTime = (iso: string | null | undefined) => formatIso(iso, "MMM d, yyyy HH:mm");
+
+/** 'dd.MM.yyyy', e.g. "05.03.2025" (German screens). */
+export const formatGermanDay = (iso: string | null | undefined) => formatIso(iso, "dd.MM.yyyy");
+
+/** A period as 'dd.MM.yyyy – dd.MM.yyyy'. */
+export const formatGermanPeriod = (start: string | null | undefined, end: string | null | undefined) =>
+  `${formatGermanDay(start)} – ${formatGermanDay(end)}`;

@@ -59,6 +59,35 @@ export function clearSession() {
   write(storageKeys.userRole, null);
 }
 
+export interface Impersonation {
+  /** The admin's own key, restored when the admin returns. */
+  adminApiKey: string;
+  /** The customer being viewed. */
+  email: string;
+}
+
+/** The stored impersonation, or null unless both entries are there (without the admin key there is no way back). */
+export function getImpersonation(): Impersonation | null {
+  const adminApiKey = read(storageKeys.adminApiKey);
+  const email = read(storageKeys.impersonatedEmail);
+  return adminApiKey && email ? { adminApiKey, email } : null;
+}
+
+/** The impersonated customer's email while an impersonation is stored (a string, so it can be a store snapshot). */
+export function getImpersonatedEmail(): string | null {
+  return getImpersonation()?.email ?? null;
+}
+
+export function setImpersonation({ adminApiKey, email }: Impersonation) {
+  write(storageKeys.adminApiKey, adminApiKey);
+  write(storageKeys.impersonatedEmail, email);
+}
+
+export function clearImpersonation() {
+  write(storageKeys.adminApiKey, null);
+  write(storageKeys.impersonatedEmail, null);
+}
+
 /** Calls `onChange` after any write here or in another tab; returns the unsubscribe function. */
 export function subscribeToStorage(onChange: () => void): () => void {
   listeners.add(onChange);

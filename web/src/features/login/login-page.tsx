@@ -1,12 +1,13 @@
+import { PageContainer } from "@/components/layout/page-container";
 import { TrackingPixel } from "@/components/layout/tracking-pixel";
-import { ScreenPlaceholderPage } from "@/features/placeholder/screen-placeholder-page";
+import { LoginSteps } from "./login-steps";
 
-/** /login: the customer login (its email-code form arrives with the customer dashboard). */
+/** /login: the customer signs in with a code mailed to them (SPEC.md §2). */
 export function LoginPage() {
   return (
-    <>
+    <PageContainer className="max-w-md">
       <TrackingPixel />
-      <ScreenPlaceholderPage title="Customer Login" />
-    </>
+      <LoginSteps />
+    </PageContainer>
   );
 }

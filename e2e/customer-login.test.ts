@@ -1,0 +1,93 @@
+/**
+ * A customer logs in with an emailed code (read from a real SMTP server), lands on /user-dashboard, sees the usage
+ * bars move after a mapping and a delivery on their site, and opens the plan dialog.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CustomerDashboard } from "../worker/contract/responses";
+import { launchBrowser } from "./support/browser";
+import { startCustomerSite, type CustomerSite } from "./support/customer-site";
+import { startMailServer, type MailServer } from "./support/mail-server";
+import { api, baseURL, registerCustomer, useMailServer } from "./support/product";
+
+const CUSTOMER = "Returning@Shop.test";
+const email = CUSTOMER.toLowerCase();
+
+let browser: Browser;
+let mail: MailServer;
+let site: CustomerSite | undefined;
+
+beforeAll(async () => {
+  mail = await startMailServer();
+  browser = await launchBrowser();
+  await useMailServer(mail);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await mail?.close();
+  await site?.close();
+});
+
+/** The progress bar's value and the 'used / limit' text of one usage line. */
+async function usageLine(page: Page, label: string) {
+  const bar = page.getByRole("progressbar", { name: label });
+  const line = page.locator("div.space-y-2").filter({ has: bar });
+  return { value: await bar.getAttribute("aria-valuenow"), text: await line.innerText() };
+}
+
+describe("a returning customer", () => {
+  it("logs in with the mailed code and sees their usage move", async () => {
+    const apiKey = await registerCustomer(mail, email);
+    const page = await browser.newPage();
+
+    await page.goto(`${baseURL}/login`);
+    await page.getByLabel(/email/i).fill(CUSTOMER);
+    await page.getByRole("button", { name: "Send Code" }).click();
+    await expect.poll(() => page.getByText(email).first().isVisible()).toBe(true);
+
+    const codeMail = await mail.waitFor(email, (m) => /login code is \d{5}/.test(m.text ?? ""));
+    const code = codeMail.text!.match(/login code is (\d{5})/)![1]!;
+    await page.getByLabel("Code").fill(code);
+    await page.getByRole("button", { name: "Verify Code" }).click();
+
+    await page.waitForURL(`${baseURL}/user-dashboard`);
+    expect(await page.evaluate(() => localStorage.getItem("apiKey"))).toBe(apiKey);
+    await expect.poll(() => page.getByText(email).first().isVisible()).toBe(true);
+    // The top bar hides Login here.
+    expect(await page.getByRole("link", { name: "Login", exact: true }).count()).toBe(0);
+
+    await page.getByRole("tab", { name: "Usage" }).click();
+    expect(await usageLine(page, "Active websites")).toMatchObject({ value: "0" });
+    expect((await usageLine(page, "Content generations this month")).text).toContain("0 / 1000");
+
+    // A mapping on their site and one visit to it.
+    const { jsSnippet } = await api<CustomerDashboard>("/api/user/dashboard", { apiKey });
+    site = await startCustomerSite(jsSnippet);
+    await api("/api/mappings", {
+      method: "POST",
+      apiKey,
+      body: JSON.stringify({ url: `${site.origin}/welcome`, htmlContent: "<p>Welcome back</p>" }),
+    });
+    const visitor = await browser.newPage();
+    await visitor.goto(`${site.origin}/welcome`);
+    await expect.poll(() => visitor.locator("[data-dynamic-content]").count(), { timeout: 15_000 }).toBe(1);
+
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.getByRole("tab", { name: "Usage" }).click();
+          return (await usageLine(page, "Content generations this month")).text;
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toContain("1 / 1000");
+    expect(await usageLine(page, "Active websites")).toMatchObject({ value: "100" });
+    expect(await usageLine(page, "API content updates this month")).toMatchObject({ value: "10" });
+
+    await page.getByRole("tab", { name: "Account" }).click();
+    await page.getByRole("button", { name: "Upgrade / Change Plans" }).click();
+    await expect.poll(() => page.getByRole("dialog", { name: "Choose Your Plan" }).isVisible()).toBe(true);
+  });
+});

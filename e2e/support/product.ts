@@ -1,0 +1,47 @@
+/** Calls to the started product, for setting up what a test needs without clicking through it. */
+import { inject } from "vitest";
+import type { AdminLoginResponse, VerifyEmailResponse } from "../../worker/contract/responses";
+import type { MailServer } from "./mail-server";
+
+export const baseURL = inject("baseURL");
+export const admin = inject("admin");
+
+export async function api<T>(path: string, init: RequestInit & { apiKey?: string } = {}): Promise<T> {
+  const headers = new Headers(init.headers);
+  if (init.apiKey) headers.set("X-API-Key", init.apiKey);
+  if (init.body) headers.set("Content-Type", "application/json");
+  const res = await fetch(`${baseURL}${path}`, { ...init, headers });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+export async function adminApiKey(): Promise<string> {
+  const { apiKey } = await api<AdminLoginResponse>("/api/admin/login", { method: "POST", body: JSON.stringify(admin) });
+  return apiKey;
+}
+
+/** As the admin, points the product's mail at the test's SMTP server. */
+export async function useMailServer(mail: MailServer) {
+  await api("/api/smtp-config", {
+    method: "POST",
+    apiKey: await adminApiKey(),
+    body: JSON.stringify({
+      host: "127.0.0.1",
+      port: String(mail.port),
+      user: "mailer",
+      password: "mail-pass",
+      from: "noreply@dc.test",
+    }),
+  });
+}
+
+export const linkIn = (text: string | undefined) => text?.match(/https?:\/\/\S+verify-email\?token=\S+/)?.[0];
+
+/** A verified customer made through the API and the mailed link; answers their API key. */
+export async function registerCustomer(mail: MailServer, email: string): Promise<string> {
+  await api("/api/register", { method: "POST", body: JSON.stringify({ email }) });
+  const message = await mail.waitFor(email, (m) => linkIn(m.text) !== undefined);
+  const token = new URL(linkIn(message.text)!).searchParams.get("token")!;
+  const { apiKey } = await api<VerifyEmailResponse>(`/api/verify-email?token=${encodeURIComponent(token)}`);
+  return apiKey;
+}

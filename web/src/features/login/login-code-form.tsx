@@ -1,0 +1,48 @@
+import { useState, type FormEvent } from "react";
+import { useNavigate } from "react-router-dom";
+import { loginVerifyBody } from "../../../../worker/contract/schemas";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { useVerifyLoginCode } from "@/queries/login";
+
+/** The 5-digit code; on success the key is stored and the customer dashboard opens. */
+export function LoginCodeForm({ onUseDifferentEmail }: { onUseDifferentEmail: () => void }) {
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string>();
+  const verify = useVerifyLoginCode();
+  const navigate = useNavigate();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = loginVerifyBody.safeParse({ code });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setError(undefined);
+    verify.mutate(parsed.data.code, { onSuccess: () => navigate("/user-dashboard") });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <FormField label="Code" error={error}>
+        <Input
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={5}
+          placeholder="12345"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          className="text-center text-lg tracking-[0.5em]"
+        />
+      </FormField>
+      <Button type="submit" className="w-full" disabled={verify.isPending}>
+        {verify.isPending ? "Verifying..." : "Verify Code"}
+      </Button>
+      <Button type="button" variant="link" className="w-full" onClick={onUseDifferentEmail}>
+        Use Different Email
+      </Button>
+    </form>
+  );
+}

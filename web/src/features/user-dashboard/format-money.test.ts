@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { formatMonthlyPrice, formatPaymentAmount } from "./format-money";
+
+// Intl separates the amount from the sign with a no-break space.
+const NBSP = "\u00a0";
+
+describe("formatPaymentAmount", () => {
+  it("uses the German format with the item's currency, USD by default", () => {
+    expect(formatPaymentAmount(29, "USD")).toBe(`29,00${NBSP}$`);
+    expect(formatPaymentAmount(1234.5, "EUR")).toBe(`1.234,50${NBSP}€`);
+    expect(formatPaymentAmount(29, "")).toBe(`29,00${NBSP}$`);
+  });
+
+  it("shows an unknown currency code after the number instead of failing", () => {
+    expect(formatPaymentAmount(5, "not-a-code")).toBe("5,00 not-a-code");
+  });
+});
+
+describe("formatMonthlyPrice", () => {
+  it("shows whole dollars, and cents only when there are some", () => {
+    expect(formatMonthlyPrice(29)).toBe("$29 / month");
+    expect(formatMonthlyPrice(1500)).toBe("$1,500 / month");
+    expect(formatMonthlyPrice(9.5)).toBe("$9.50 / month");
+  });
+});

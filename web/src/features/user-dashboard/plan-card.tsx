@@ -1,0 +1,56 @@
+import { useId } from "react";
+import type { ProductVersion } from "../../../../worker/contract/responses";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { isUnlimited } from "@/lib/limits";
+import { cn } from "@/lib/utils";
+import { formatMonthlyPrice } from "./format-money";
+import { PlanSubscribeSlot } from "./plan-subscribe-slot";
+
+/** The plan flagged 'Popular' (SPEC.md §9). */
+export const POPULAR_PLAN_NAME = "Growth";
+
+const showLimit = (limit: number | null) => (isUnlimited(limit) ? "Unlimited" : limit.toLocaleString("en-US"));
+
+export function PlanCard({ plan }: { plan: ProductVersion }) {
+  const popular = plan.name === POPULAR_PLAN_NAME;
+  const titleId = useId();
+  const limits = [
+    { label: "Websites", value: showLimit(plan.websitesLimit) },
+    { label: "Events per month", value: showLimit(plan.eventsLimit) },
+    { label: "Dynamic content generations per month", value: showLimit(plan.dynamicContentLimit) },
+  ];
+
+  return (
+    <Card
+      role="group"
+      aria-labelledby={titleId}
+      className={cn("relative flex h-full flex-col overflow-hidden", popular && "border-2 border-primary")}
+    >
+      {popular && (
+        <span className="absolute top-5 -right-9 w-36 rotate-45 bg-primary py-1 text-center text-xs font-semibold text-primary-foreground">
+          Popular
+        </span>
+      )}
+      <CardHeader>
+        <CardTitle id={titleId} className={cn("text-xl", popular && "pr-10")}>
+          {plan.name}
+        </CardTitle>
+        {plan.description && <CardDescription>{plan.description}</CardDescription>}
+        {plan.price !== null && <p className="pt-2 text-3xl font-bold">{formatMonthlyPrice(plan.price)}</p>}
+      </CardHeader>
+      <CardContent className="flex-1">
+        <dl className="space-y-2 text-sm">
+          {limits.map(({ label, value }) => (
+            <div key={label} className="flex justify-between gap-4">
+              <dt className="text-muted-foreground">{label}</dt>
+              <dd className="font-medium">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </CardContent>
+      <CardFooter>
+        <PlanSubscribeSlot plan={plan} />
+      </CardFooter>
+    </Card>
+  );
+}

@@ -1,0 +1,26 @@
+import type { ProductVersion } from "../../../../worker/contract/responses";
+import { Spinner } from "@/components/ui/spinner";
+import { useProductVersions } from "@/queries/product-versions";
+import { PlanCards } from "./plan-cards";
+
+/** The plans a customer can choose: every plan but the default one (SPEC.md §9), in the server's order. */
+export function choosablePlans(plans: ProductVersion[]): ProductVersion[] {
+  return plans.filter((plan) => !plan.isDefault);
+}
+
+/** Loads the plans; a failure is toasted (with the server's message) and leaves a short note here. */
+export function PlansDataList() {
+  const plans = useProductVersions();
+
+  if (plans.isPending) {
+    return (
+      <div className="flex justify-center py-8">
+        <Spinner />
+      </div>
+    );
+  }
+  if (plans.isError) {
+    return <p className="py-8 text-center text-muted-foreground">The plans could not be loaded.</p>;
+  }
+  return <PlanCards plans={choosablePlans(plans.data)} />;
+}

@@ -1,0 +1,12 @@
+import { ImpersonationBar } from "./impersonation-bar";
+import { UserDashboardLayout } from "./user-dashboard-layout";
+
+/** /user-dashboard: the customer's account, usage and billing, with their own api key (no guard). */
+export function UserDashboardPage() {
+  return (
+    <>
+      <ImpersonationBar />
+      <UserDashboardLayout />
+    </>
+  );
+}

@@ -1,0 +1,115 @@
+import { createMessageBatch } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { AnalyticsMessage } from "../analytics/message";
+import type { Mapping } from "../contract/responses";
+import { productVersions, users } from "../db/schema";
+import { writeDocument } from "../delivery/document";
+import worker from "../index";
+import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
+
+async function customerOnPlan(plan: {
+  eventsLimit?: number | null;
+  websitesLimit?: number | null;
+  dynamicContentLimit?: number | null;
+}) {
+  const [version] = await db()
+    .insert(productVersions)
+    .values({ name: `Plan ${crypto.randomUUID()}`, ...plan })
+    .returning();
+  const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+  await db().update(users).set({ productVersionId: version!.id }).where(eq(users.id, customer.user.id));
+  await writeDocument(env, customer.user.id);
+  return customer;
+}
+
+const add = (apiKey: string, url: string) =>
+  call("/api/mappings", { method: "POST", apiKey, json: { url, htmlContent: `<p>${url}</p>` } });
+
+/** A page view: the content request, then its analytics message through the real consumer. */
+async function visit(userId: string, url: string) {
+  const e = testEnv();
+  const res = await call(`/api/content?u=${userId}&url=${encodeURIComponent(url)}`, {}, e);
+  if (e.sent.length) {
+    const batch = createMessageBatch<AnalyticsMessage>(
+      "dynamic-content-analytics",
+      e.sent.map((body, i) => ({ id: `${body.id}-${i}`, timestamp: new Date(), attempts: 1, body })),
+    );
+    await worker.queue(batch, env);
+  }
+  return res.status;
+}
+
+describe("events limit: mappings created in the billing period", () => {
+  it("allows the n-th mapping and refuses the one after, creating nothing", async () => {
+    const { apiKey } = await customerOnPlan({ eventsLimit: 3 });
+    for (const path of ["a", "b", "c"]) expect((await add(apiKey, `https://shop.test/${path}`)).status).toBe(201);
+    const refused = await add(apiKey, "https://shop.test/d");
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({
+      error: "Your plan allows 3 content updates per billing period. Upgrade your plan or wait for the next period.",
+    });
+    expect((await (await call("/api/mappings", { apiKey })).json()) as Mapping[]).toHaveLength(3);
+  });
+
+  it("treats a limit of 0 or null as unlimited", async () => {
+    for (const eventsLimit of [0, null]) {
+      const { apiKey } = await customerOnPlan({ eventsLimit });
+      for (let i = 0; i < 4; i++) expect((await add(apiKey, `https://shop.test/${i}`)).status).toBe(201);
+    }
+  });
+});
+
+describe("websites limit: distinct hostnames", () => {
+  it("allows more pages on known websites and refuses a new website past the limit", async () => {
+    const { apiKey } = await customerOnPlan({ websitesLimit: 2 });
+    expect((await add(apiKey, "https://one.test/a")).status).toBe(201);
+    expect((await add(apiKey, "https://www.two.test/a")).status).toBe(201);
+    expect((await add(apiKey, "http://two.test/b")).status).toBe(201);
+    const refused = await add(apiKey, "https://three.test/");
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({
+      error: "Your plan allows 2 websites. Upgrade your plan to add three.test.",
+    });
+    expect((await (await call("/api/mappings", { apiKey })).json()) as Mapping[]).toHaveLength(3);
+  });
+});
+
+describe("dynamic content limit: deliveries in the billing period", () => {
+  it("delivers n times, then answers 204 until the limit is raised", async () => {
+    const { user, apiKey } = await customerOnPlan({ dynamicContentLimit: 2 });
+    await add(apiKey, "https://shop.test/a");
+    expect(await visit(user.id, "https://shop.test/a")).toBe(200);
+    expect(await visit(user.id, "https://shop.test/a")).toBe(200);
+    expect(await visit(user.id, "https://shop.test/a")).toBe(204);
+
+    // Raising the plan's limit: the write path rewrites the customer's document (admin console).
+    const version = (await db().select().from(users).where(eq(users.id, user.id)))[0]!.productVersionId!;
+    await db().update(productVersions).set({ dynamicContentLimit: 3 }).where(eq(productVersions.id, version));
+    await writeDocument(env, user.id);
+    expect(await visit(user.id, "https://shop.test/a")).toBe(200);
+    expect(await visit(user.id, "https://shop.test/a")).toBe(204);
+  });
+});
+
+describe("request limit: delivery requests in the billing period (admin-set)", () => {
+  it("answers n requests, then 204 until it is raised; null is unlimited", async () => {
+    const { user, apiKey } = await customerOnPlan({});
+    await add(apiKey, "https://shop.test/a");
+    await db().update(users).set({ requestLimit: 2 }).where(eq(users.id, user.id));
+    await writeDocument(env, user.id);
+    expect(await visit(user.id, "https://shop.test/nothing-here")).toBe(204);
+    expect(await visit(user.id, "https://shop.test/a")).toBe(200);
+    expect(await visit(user.id, "https://shop.test/a")).toBe(204);
+    const stats = (await (await call("/api/user/stats", { apiKey })).json()) as {
+      totalRequests: number;
+      requestLimit: number;
+    };
+    expect(stats).toMatchObject({ totalRequests: 2, requestLimit: 2 });
+
+    await db().update(users).set({ requestLimit: null }).where(eq(users.id, user.id));
+    await writeDocument(env, user.id);
+    expect(await visit(user.id, "https://shop.test/a")).toBe(200);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * @module The limits that apply to a customer, and whether they are reached. A product version's limit of null
+ * or 0 means unlimited (SPEC.md §9); the admin's per-user request limit is unlimited only when null.
+ */
+import { eq, inArray } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { productVersions, usageCounters, users, type User } from "../db/schema";
+import { ApiError } from "../http/errors";
+import { hostOf, usageOf } from "./usage";
+
+const planLimit = (n: number | null | undefined) => (n ? n : null);
+
+export interface DeliveryLimitState {
+  userId: string;
+  dynamicContentLimit: number | null;
+  requestLimit: number | null;
+  periodDeliveries: number;
+  periodRequests: number;
+}
+
+/** Deliveries stop once either the dynamic-content or the request limit of the period is reached. */
+export function deliveryLimitReached(s: DeliveryLimitState): boolean {
+  return (
+    (s.dynamicContentLimit !== null && s.periodDeliveries >= s.dynamicContentLimit) ||
+    (s.requestLimit !== null && s.periodRequests >= s.requestLimit)
+  );
+}
+
+export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<DeliveryLimitState[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .select({
+      userId: users.id,
+      requestLimit: users.requestLimit,
+      dynamicContentLimit: productVersions.dynamicContentLimit,
+      periodDeliveries: usageCounters.periodDeliveries,
+      periodRequests: usageCounters.periodRequests,
+    })
+    .from(users)
+    .leftJoin(productVersions, eq(productVersions.id, users.productVersionId))
+    .leftJoin(usageCounters, eq(usageCounters.userId, users.id))
+    .where(inArray(users.id, userIds));
+  return rows.map((r) => ({
+    userId: r.userId,
+    requestLimit: r.requestLimit,
+    dynamicContentLimit: planLimit(r.dynamicContentLimit),
+    periodDeliveries: r.periodDeliveries ?? 0,
+    periodRequests: r.periodRequests ?? 0,
+  }));
+}
+
+/** Refuses (403, with the reason) a new mapping that would go over the websites or events limit. */
+export async function assertCanAddMapping(db: Db, user: User, normalizedUrl: string): Promise<void> {
+  const version = user.productVersionId
+    ? await db.query.productVersions.findFirst({ where: eq(productVersions.id, user.productVersionId) })
+    : undefined;
+  const websitesLimit = planLimit(version?.websitesLimit);
+  const eventsLimit = planLimit(version?.eventsLimit);
+  if (websitesLimit === null && eventsLimit === null) return;
+  const usage = await usageOf(db, user);
+  if (eventsLimit !== null && usage.dynamicEvents >= eventsLimit) {
+    throw new ApiError(
+      403,
+      `Your plan allows ${eventsLimit} content updates per billing period. Upgrade your plan or wait for the next period.`,
+    );
+  }
+  if (websitesLimit !== null && usage.activeWebsites >= websitesLimit) {
+    const host = hostOf(normalizedUrl);
+    if (!usage.hosts.includes(host)) {
+      throw new ApiError(
+        403,
+        `Your plan allows ${websitesLimit} website${websitesLimit === 1 ? "" : "s"}. Upgrade your plan to add ${host}.`,
+      );
+    }
+  }
+}

@@ -1,0 +1,207 @@
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loginAttempts, users } from "../db/schema";
+import { issueLoginCode, LOGIN_CODE_TTL_MS } from "../models/login-codes";
+import { call, captureMails, createVerifiedCustomer, db } from "../test/helpers";
+import { CODE_REQUESTS_PER_EMAIL_PER_HOUR, CODE_REQUESTS_PER_IP_PER_HOUR } from "./login";
+
+let mails: ReturnType<typeof captureMails>;
+beforeEach(() => {
+  mails = captureMails();
+});
+afterEach(() => mails.restore());
+
+async function requestCode(email: string, ip = "203.0.113.7") {
+  const res = await call("/api/login/request-otp", {
+    method: "POST",
+    json: { email },
+    headers: { "CF-Connecting-IP": ip },
+  });
+  const setCookie = res.headers.get("Set-Cookie") ?? "";
+  return { res, cookie: setCookie.split(";")[0]! };
+}
+
+async function verify(cookie: string | undefined, code: string) {
+  return call("/api/login/verify-otp", {
+    method: "POST",
+    json: { code },
+    headers: { ...(cookie ? { Cookie: cookie } : {}), "CF-Connecting-IP": "203.0.113.7", "User-Agent": "test-agent" },
+  });
+}
+
+function mailedCode() {
+  const match = mails
+    .texts()
+    .at(-1)
+    ?.match(/login code is (\d{5})/);
+  return match?.[1];
+}
+
+const wrongCode = (code: string) => String((Number(code) + 1) % 100_000).padStart(5, "0");
+
+describe("POST /api/login/request-otp", () => {
+  it("mails a 5-digit code, answers the email and sets a signed HttpOnly SameSite cookie", async () => {
+    await createVerifiedCustomer("c@example.com");
+    const { res } = await requestCode("c@example.com");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "Login code sent", email: "c@example.com" });
+    const cookie = res.headers.get("Set-Cookie")!;
+    expect(cookie).toMatch(/^dc_login=/);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Strict");
+    expect(mailedCode()).toMatch(/^\d{5}$/);
+  });
+
+  it("stores the code hashed, never in plain text", async () => {
+    await createVerifiedCustomer("c@example.com");
+    await requestCode("c@example.com");
+    const stored = await env.DB.prepare("select code from login_otp_codes").first<{ code: string }>();
+    expect(stored!.code).not.toContain(mailedCode()!);
+    expect(stored!.code).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("answers an unknown address the same way, and sends nothing", async () => {
+    const { res } = await requestCode("nobody@example.com");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "Login code sent", email: "nobody@example.com" });
+    expect(mails.texts()).toHaveLength(0);
+  });
+
+  it("sends an unverified address its verification link instead of a code", async () => {
+    await call("/api/register", { method: "POST", json: { email: "new@example.com" } });
+    const before = mails.texts().length;
+    const { res } = await requestCode("new@example.com");
+    expect(res.status).toBe(200);
+    expect(mails.texts()).toHaveLength(before + 1);
+    expect(mails.texts().at(-1)).toContain("verify-email?token=");
+    expect(mailedCode()).toBeUndefined();
+  });
+
+  it(`allows ${CODE_REQUESTS_PER_EMAIL_PER_HOUR} requests per email per hour, then answers 429`, async () => {
+    await createVerifiedCustomer("c@example.com");
+    for (let i = 0; i < CODE_REQUESTS_PER_EMAIL_PER_HOUR; i++) {
+      expect((await requestCode("c@example.com", `198.51.100.${i}`)).res.status).toBe(200);
+    }
+    const { res } = await requestCode("c@example.com", "198.51.100.99");
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ error: "Too many login code requests. Please try again in an hour." });
+    expect(mails.texts()).toHaveLength(CODE_REQUESTS_PER_EMAIL_PER_HOUR);
+  });
+
+  it(`allows ${CODE_REQUESTS_PER_IP_PER_HOUR} requests per IP per hour, then answers 429`, async () => {
+    for (let i = 0; i < CODE_REQUESTS_PER_IP_PER_HOUR; i++) {
+      expect((await requestCode(`u${i}@example.com`, "192.0.2.1")).res.status).toBe(200);
+    }
+    expect((await requestCode("another@example.com", "192.0.2.1")).res.status).toBe(429);
+    expect((await requestCode("another@example.com", "192.0.2.2")).res.status).toBe(200);
+  });
+
+  it("refuses an invalid email", async () => {
+    const { res } = await requestCode("nope");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Please enter a valid email address" });
+  });
+});
+
+describe("POST /api/login/verify-otp", () => {
+  it("logs in with the mailed code: answers the API key and records the attempt", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const { cookie } = await requestCode("c@example.com");
+    const res = await verify(cookie, mailedCode()!);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ apiKey, user: { userId: user.id, email: "c@example.com", role: "user" } });
+    const attempts = await db().select().from(loginAttempts).where(eq(loginAttempts.userId, user.id));
+    expect(attempts).toMatchObject([{ success: true, ipAddress: "203.0.113.7", userAgent: "test-agent" }]);
+  });
+
+  it("refuses a wrong code and records the failed attempt", async () => {
+    const { user } = await createVerifiedCustomer("c@example.com");
+    const { cookie } = await requestCode("c@example.com");
+    const res = await verify(cookie, wrongCode(mailedCode()!));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Invalid code. Please try again." });
+    const attempts = await db().select().from(loginAttempts).where(eq(loginAttempts.userId, user.id));
+    expect(attempts).toMatchObject([{ success: false }]);
+  });
+
+  it("kills the code after 5 wrong tries, even if the right one follows", async () => {
+    await createVerifiedCustomer("c@example.com");
+    const { cookie } = await requestCode("c@example.com");
+    const code = mailedCode()!;
+    for (let i = 0; i < 4; i++) expect((await verify(cookie, wrongCode(code))).status).toBe(400);
+    const fifth = await verify(cookie, wrongCode(code));
+    expect(fifth.status).toBe(429);
+    expect(await fifth.json()).toEqual({ error: "Too many wrong codes. Please request a new code." });
+    const right = await verify(cookie, code);
+    expect(right.status).toBe(429);
+  });
+
+  it("accepts the right code after 4 wrong tries", async () => {
+    await createVerifiedCustomer("c@example.com");
+    const { cookie } = await requestCode("c@example.com");
+    const code = mailedCode()!;
+    for (let i = 0; i < 4; i++) await verify(cookie, wrongCode(code));
+    expect((await verify(cookie, code)).status).toBe(200);
+  });
+
+  it("refuses an expired code", async () => {
+    const { user } = await createVerifiedCustomer("c@example.com");
+    const { cookie } = await requestCode("c@example.com");
+    const old = await issueLoginCode(db(), env.APP_SECRET, user.id, Date.now() - LOGIN_CODE_TTL_MS - 1000);
+    const res = await verify(cookie, old);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "This code has expired. Please request a new code." });
+  });
+
+  it("refuses a code the second time", async () => {
+    await createVerifiedCustomer("c@example.com");
+    const { cookie } = await requestCode("c@example.com");
+    const code = mailedCode()!;
+    expect((await verify(cookie, code)).status).toBe(200);
+    expect((await verify(cookie, code)).status).toBe(400);
+  });
+
+  it("refuses the old code once a new one was requested", async () => {
+    await createVerifiedCustomer("c@example.com");
+    const { cookie } = await requestCode("c@example.com");
+    const first = mailedCode()!;
+    await requestCode("c@example.com");
+    const second = mailedCode()!;
+    if (first !== second) expect((await verify(cookie, first)).status).toBe(400);
+    expect((await verify(cookie, second)).status).toBe(200);
+  });
+
+  it("refuses a missing cookie", async () => {
+    await createVerifiedCustomer("c@example.com");
+    await requestCode("c@example.com");
+    const res = await verify(undefined, mailedCode()!);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Your login has expired. Please request a new code." });
+  });
+
+  it("refuses a forged cookie naming another account", async () => {
+    await createVerifiedCustomer("victim@example.com");
+    const { cookie } = await requestCode("victim@example.com");
+    const forged = cookie.replace(/^dc_login=[^.]+/, `dc_login=${encodeURIComponent("victim@example.com")}x`);
+    const tampered = `dc_login=${encodeURIComponent("victim@example.com")}.${"A".repeat(43)}%3D`;
+    for (const c of [forged, tampered]) {
+      const res = await verify(c, mailedCode()!);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: "Your login has expired. Please request a new code." });
+    }
+  });
+
+  it("validates the code's format with SPEC.md's messages", async () => {
+    expect(await (await verify(undefined, "1234")).json()).toEqual({ error: "Code must be exactly 5 digits" });
+    expect(await (await verify(undefined, "12a45")).json()).toEqual({ error: "Code must contain only numbers" });
+  });
+
+  it("refuses an inactive user", async () => {
+    const { user } = await createVerifiedCustomer("c@example.com");
+    const { cookie } = await requestCode("c@example.com");
+    await db().update(users).set({ isActive: false }).where(eq(users.id, user.id));
+    const res = await verify(cookie, mailedCode()!);
+    expect(res.status).toBe(403);
+  });
+});
