@@ -45,6 +45,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // A browser, workerd and the queue share two cores with the test: give a polled condition time.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
         },
       },
     ],

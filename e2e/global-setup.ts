@@ -3,11 +3,12 @@
  * an admin, for the end-to-end tests.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort, root } from "../scripts/lib.mjs";
+import { startPayPalFake, type PayPalFake } from "../scripts/paypal-fake.mjs";
 
 export const ADMIN = { email: "admin@e2e.test", password: "e2e-admin-password" };
 
@@ -19,6 +20,7 @@ declare module "vitest" {
 }
 
 let server: ChildProcess | undefined;
+let paypal: PayPalFake | undefined;
 let stateDir: string | undefined;
 
 async function waitForServer(url: string, timeoutMs: number) {
@@ -51,10 +53,18 @@ export async function setup(project: TestProject) {
   );
   if (created.status !== 0) throw new Error("admin:create failed");
 
+  // PayPal stands in locally: the IPN post-back answers VERIFIED, and the browser SDK is a small script of ours.
+  paypal = await startPayPalFake(0, "127.0.0.1", readFileSync(join(root, "e2e/support/paypal-sdk-standin.js"), "utf8"));
   const port = await freePort();
   server = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: root,
-    env: { ...env, PORT: String(port) },
+    env: {
+      ...env,
+      PORT: String(port),
+      PAYPAL_IPN_VERIFY_URL: paypal.url,
+      PAYPAL_SDK_URL: paypal.sdkUrl,
+      PAYPAL_CLIENT_ID: "e2e-client",
+    },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });
@@ -72,5 +82,6 @@ export async function teardown() {
       // already gone
     }
   }
+  await paypal?.close();
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 }

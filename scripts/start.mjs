@@ -19,6 +19,21 @@ if (dev) mkdirSync(resolve(root, "dist/web"), { recursive: true });
 applyLocalMigrations();
 
 const workerPort = dev ? await freePort() : port;
+// Non-secret configuration given in the environment wins over .dev.vars (how the end-to-end tests point PayPal at
+// local fakes). Secrets belong in .dev.vars: wrangler prints --var values, never .dev.vars ones.
+const PASSED_VARS = [
+  "PUBLIC_ORIGIN",
+  "MAIL_FROM",
+  "MAILCHANNELS_API_URL",
+  "PAYPAL_CLIENT_ID",
+  "PAYPAL_API_BASE",
+  "PAYPAL_IPN_VERIFY_URL",
+  "PAYPAL_RECEIVER_EMAIL",
+  "PAYPAL_SDK_URL",
+];
+const passedVars = Object.entries(process.env)
+  .filter(([name, value]) => PASSED_VARS.includes(name) && value)
+  .flatMap(([name, value]) => ["--var", `${name}:${value}`]);
 const children = [
   start("wrangler", [
     "dev",
@@ -32,6 +47,7 @@ const children = [
     stateDir,
     "--show-interactive-dev-session=false",
     ...(dev ? ["--var", `PUBLIC_ORIGIN:http://${host}:${port}`] : []),
+    ...passedVars,
   ]),
 ];
 if (dev) {

@@ -3,10 +3,12 @@ import { Hono } from "hono";
 import { contentRoute } from "./delivery/content-route";
 import type { AppEnv } from "./env";
 import { errorResponse, handleError } from "./http/errors";
+import { adminRoutes } from "./routes/admin";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { loginRoutes } from "./routes/login";
 import { mappingRoutes } from "./routes/mappings";
+import { paypalRoutes } from "./routes/paypal";
 import { productVersionRoutes } from "./routes/product-versions";
 import { registerRoutes } from "./routes/register";
 import { smtpConfigRoutes } from "./routes/smtp-config";
@@ -18,11 +20,13 @@ export const app = new Hono<AppEnv>()
   .route("/api/content", contentRoute)
   .route("/api", registerRoutes)
   .route("/api", authRoutes)
+  .route("/api/admin", adminRoutes)
   .route("/api/login", loginRoutes)
   .route("/api/smtp-config", smtpConfigRoutes)
   .route("/api/mappings", mappingRoutes)
   .route("/api/user", userRoutes)
   .route("/api/analytics", analyticsRoutes)
   .route("/api/product-versions", productVersionRoutes)
+  .route("/api", paypalRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
   .onError(handleError);

@@ -15,6 +15,17 @@ export interface Env {
   /** MailChannels' endpoint; configurable so tests can point it at a local fake. */
   MAILCHANNELS_API_URL?: string;
   MAIL_FROM?: string;
+  /** PayPal REST credentials: with them, subscriptions are confirmed with PayPal before a plan is assigned. */
+  PAYPAL_CLIENT_ID?: string;
+  PAYPAL_CLIENT_SECRET?: string;
+  /** PayPal's REST host (default: the sandbox). */
+  PAYPAL_API_BASE?: string;
+  /** Where IPN messages are posted back for verification (default: the sandbox). */
+  PAYPAL_IPN_VERIFY_URL?: string;
+  /** When set, notifications for another receiver are ignored. */
+  PAYPAL_RECEIVER_EMAIL?: string;
+  /** The PayPal JS SDK the plan dialog loads (default PayPal's); tests point it at a local stand-in. */
+  PAYPAL_SDK_URL?: string;
 }
 
 export type AppEnv = { Bindings: Env; Variables: { user: import("./db/schema").User } };

@@ -5,12 +5,20 @@ import { SiteLayout } from "@/components/layout/site-layout";
 import { DashboardPage } from "@/features/dashboard/dashboard-page";
 import { LoginPage } from "@/features/login/login-page";
 import { NotFoundPage } from "@/features/not-found/not-found-page";
-import { ScreenPlaceholderPage } from "@/features/placeholder/screen-placeholder-page";
 import { RegisterLandingPage } from "@/features/registration/register-landing-page";
 import { RegisterPage } from "@/features/registration/register-page";
 import { SnippetPage } from "@/features/snippet/snippet-page";
 import { UserDashboardPage } from "@/features/user-dashboard/user-dashboard-page";
-import { AdminDashboardPage, AdminLoginPage, IndexPage, SmtpConfigPage } from "./admin-pages";
+import {
+  AdminDashboardPage,
+  AdminLoginPage,
+  AdminUsersPage,
+  BillingPage,
+  IndexPage,
+  ProductVersionsPage,
+  SmtpConfigPage,
+  TransactionDetailPage,
+} from "./admin-pages";
 
 const adminOnly = (screen: ReactNode) => <AdminGuard>{screen}</AdminGuard>;
 
@@ -29,13 +37,10 @@ export function AppRoutes() {
         <Route path="/smtp-config" element={<SmtpConfigPage />} />
         <Route path="/admin-login" element={<AdminLoginPage />} />
         <Route path="/admin" element={adminOnly(<AdminDashboardPage />)} />
-        <Route path="/admin/users" element={adminOnly(<ScreenPlaceholderPage title="User Management" />)} />
-        <Route path="/admin/billing" element={adminOnly(<ScreenPlaceholderPage title="Billing Dashboard" />)} />
-        <Route
-          path="/admin/billing/transaction/:id"
-          element={adminOnly(<ScreenPlaceholderPage title="Transaction Details" />)}
-        />
-        <Route path="/admin/product-versions" element={adminOnly(<ScreenPlaceholderPage title="Product Versions" />)} />
+        <Route path="/admin/users" element={adminOnly(<AdminUsersPage />)} />
+        <Route path="/admin/billing" element={adminOnly(<BillingPage />)} />
+        <Route path="/admin/billing/transaction/:id" element={adminOnly(<TransactionDetailPage />)} />
+        <Route path="/admin/product-versions" element={adminOnly(<ProductVersionsPage />)} />
         {/* The index links Product Versions here (SPEC.md §2); send it on rather than to the 404. */}
         <Route path="/product-versions" element={<Navigate to="/admin/product-versions" replace />} />
         <Route path="/users" element={adminOnly(<AdminDashboardPage />)} />

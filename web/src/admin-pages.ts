@@ -16,3 +16,19 @@ export const AdminDashboardPage = lazy(() =>
 export const SmtpConfigPage = lazy(() =>
   import("@/features/smtp-config/smtp-config-page").then((m) => ({ default: m.SmtpConfigPage })),
 );
+
+export const ProductVersionsPage = lazy(() =>
+  import("@/features/product-versions/product-versions-page").then((m) => ({ default: m.ProductVersionsPage })),
+);
+
+export const AdminUsersPage = lazy(() =>
+  import("@/features/admin-users/admin-users-page").then((m) => ({ default: m.AdminUsersPage })),
+);
+
+export const BillingPage = lazy(() =>
+  import("@/features/billing/billing-page").then((m) => ({ default: m.BillingPage })),
+);
+
+export const TransactionDetailPage = lazy(() =>
+  import("@/features/transaction-detail/transaction-detail-page").then((m) => ({ default: m.TransactionDetailPage })),
+);

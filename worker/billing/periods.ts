@@ -5,10 +5,12 @@
  */
 import { addMonths } from "date-fns";
 import { and, eq, isNotNull, lte } from "drizzle-orm";
-import { createDb } from "../db/client";
+import { createDb, type Db } from "../db/client";
 import { billingPeriodResets, usageCounters, users } from "../db/schema";
 import { writeDocument } from "../delivery/document";
 import type { Env } from "../env";
+import { getDefaultProductVersion } from "../models/product-versions";
+import { hasActiveSubscription, hasAnySubscription } from "../models/subscriptions";
 
 const BATCH = 100;
 
@@ -23,6 +25,36 @@ export function nextPeriod(end: Date, now: Date): { start: Date; end: Date } {
   return { start, end: next };
 }
 
+/**
+ * Starts a billing period: the user's period dates, a `billing_period_resets` row, fresh period counters, and
+ * optionally another plan, in one batch. The caller rewrites the delivery document.
+ */
+export async function startBillingPeriod(
+  db: Db,
+  userId: string,
+  period: { start: Date; end: Date },
+  productVersionId?: number | null,
+) {
+  await db.batch([
+    db
+      .update(users)
+      .set({
+        billingPeriodStart: period.start,
+        billingPeriodEnd: period.end,
+        ...(productVersionId !== undefined ? { productVersionId } : {}),
+      })
+      .where(eq(users.id, userId)),
+    db.insert(billingPeriodResets).values({ userId, resetDate: period.start }).onConflictDoNothing(),
+    db.update(usageCounters).set({ periodRequests: 0, periodDeliveries: 0 }).where(eq(usageCounters.userId, userId)),
+  ]);
+}
+
+/** A customer whose subscriptions have all been cancelled falls back to the default plan when the period ends. */
+async function planAfterPeriod(db: Db, userId: string): Promise<number | undefined> {
+  if (!(await hasAnySubscription(db, userId)) || (await hasActiveSubscription(db, userId))) return undefined;
+  return (await getDefaultProductVersion(db))?.id;
+}
+
 /** Moves every ended billing period on. Running it again changes nothing until another period ends. */
 export async function advanceBillingPeriods(env: Env, now = new Date()): Promise<number> {
   const db = createDb(env.DB);
@@ -35,18 +67,12 @@ export async function advanceBillingPeriods(env: Env, now = new Date()): Promise
       .limit(BATCH);
     if (ended.length === 0) return advanced;
     for (const user of ended) {
-      const period = nextPeriod(user.billingPeriodEnd!, now);
-      await db.batch([
-        db
-          .update(users)
-          .set({ billingPeriodStart: period.start, billingPeriodEnd: period.end })
-          .where(eq(users.id, user.id)),
-        db.insert(billingPeriodResets).values({ userId: user.id, resetDate: period.start }).onConflictDoNothing(),
-        db
-          .update(usageCounters)
-          .set({ periodRequests: 0, periodDeliveries: 0 })
-          .where(eq(usageCounters.userId, user.id)),
-      ]);
+      await startBillingPeriod(
+        db,
+        user.id,
+        nextPeriod(user.billingPeriodEnd!, now),
+        await planAfterPeriod(db, user.id),
+      );
       await writeDocument(env, user.id);
       advanced++;
     }

@@ -116,3 +116,158 @@ export interface PaymentHistoryItem {
   currency: string;
   billingPeriod: { start: string | null; end: string | null };
 }
+
+/** A user as the admin console lists it (SPEC.md §3 "Admin user"). Limits: null = unlimited. */
+export interface AdminUser {
+  userId: string;
+  email: string;
+  role: Role;
+  emailVerified: boolean;
+  isActive: boolean;
+  createdAt: string;
+  productVersionId: number | null;
+  productVersionName: string | null;
+  /** The profile status of the user's latest PayPal transaction ('Cancelled' marks a cancelled subscription). */
+  profileStatus: string | null;
+  totalRequests: number;
+  uniqueUrlsCount: number;
+  dynamicContentCount: number;
+  eventsUsed: number;
+  websitesUsed: number;
+  dynamicContentDeliveryUsed: number;
+  requestLimit: number | null;
+  uniqueUrlLimit: number | null;
+  eventsLimit: number | null;
+  dynamicContentLimit: number | null;
+  /** Only in the detail answer (GET /api/admin/users/:userId); null in the list. */
+  apiKey: string | null;
+  billingPeriodStart: string | null;
+  billingPeriodEnd: string | null;
+}
+
+export interface AdminUserDetail extends AdminUser {
+  /** The user's mappings ("events"), newest first. */
+  mappings: Mapping[];
+}
+
+export interface AdminMapping extends Mapping {
+  userEmail: string;
+}
+
+export interface AdminOverview {
+  totalUsers: number;
+  /** Euros (SPEC.md §5: completed transactions with a receivedAt date; non-numeric amounts count 0). */
+  revenueLast7Days: number;
+  revenueCurrentYear: number;
+}
+
+export interface ApiKeyResponse {
+  apiKey: string;
+}
+
+/** A PayPal transaction as the lists show it (SPEC.md §3 "Transaction (list)"). */
+export interface Transaction {
+  transactionId: string;
+  receivedAt: string | null;
+  recurringPaymentId: string | null;
+  payerEmail: string | null;
+  payerFirstName: string | null;
+  payerLastName: string | null;
+  payerId: string | null;
+  payerStatus: string | null;
+  productName: string | null;
+  productType: string | null;
+  amount: number | string | null;
+  currency: string | null;
+  fee: string | null;
+  tax: string | null;
+  paymentStatus: string | null;
+  paymentType: string | null;
+  subscriptionType: string | null;
+  paymentCycle: string | null;
+  nextPaymentDate: string | null;
+  profileStatus: string | null;
+  transactionType: string | null;
+  receiverEmail: string | null;
+  receiverId: string | null;
+  addressName: string | null;
+  addressStreet: string | null;
+  addressCity: string | null;
+  addressState: string | null;
+  addressZip: string | null;
+  addressCountry: string | null;
+  addressCountryCode: string | null;
+  residenceCountry: string | null;
+  addressStatus: string | null;
+  ipnTrackId: string | null;
+  notifyVersion: string | null;
+  /** True when a user account has the payer's email. */
+  hasMatchingUser: boolean;
+}
+
+export interface PayPalClientConfig {
+  /** Null when PayPal is not configured: the plan dialog then shows no subscribe buttons. */
+  clientId: string | null;
+  sdkUrl: string;
+}
+
+/** One transaction's detail, grouped as the detail screen shows it (SPEC.md §3 "Transaction detail groups"). */
+export interface TransactionDetail {
+  transactionId: string;
+  hasMatchingUser: boolean;
+  receivedAt: string | null;
+  payerInfo: {
+    email: string | null;
+    originalEmail: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    payerId: string | null;
+    payerStatus: string | null;
+  };
+  productInfo: { productName: string | null; productType: string | null };
+  paymentDetails: {
+    amount: number | string | null;
+    currency: string | null;
+    tax: string | null;
+    fee: string | null;
+    paymentType: string | null;
+    paymentStatus: string | null;
+    outstandingBalance: string | null;
+    shipping: string | null;
+  };
+  subscriptionData: {
+    subscriptionType: string | null;
+    paymentCycle: string | null;
+    amountPerCycle: string | null;
+    initialPaymentAmount: string | null;
+    profileStatus: string | null;
+    nextPaymentDate: string | null;
+    transactionId: string;
+    recurringPaymentId: string | null;
+    transactionType: string | null;
+  };
+  merchantInfo: { email: string | null; businessEmail: string | null; receiverId: string | null };
+  payerAddress: {
+    name: string | null;
+    street: string | null;
+    city: string | null;
+    state: string | null;
+    postalCode: string | null;
+    country: string | null;
+    countryCode: string | null;
+    residenceCountry: string | null;
+    addressStatus: string | null;
+  };
+  additionalInfo: {
+    transactionSubject: string | null;
+    timeCreated: string | null;
+    verifySign: string | null;
+    ipnTrackId: string | null;
+    notifyVersion: string | null;
+  };
+}
+
+export interface UpdateTransactionEmailResponse {
+  message: string;
+  transaction: TransactionDetail;
+}

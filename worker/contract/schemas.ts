@@ -51,3 +51,59 @@ export const analyticsQuery = z.object({
 
 export type MappingBody = z.infer<typeof mappingBody>;
 export type SmtpConfigBody = z.input<typeof smtpConfigBody>;
+
+/** Integer limit or null (= unlimited); SPEC.md §5: a non-numeric input becomes null on the client. */
+const nullableLimit = z.number().int("Must be a whole number").min(0, "Must be at least 0").nullable();
+
+export const userStatusBody = z.object({ isActive: z.boolean() });
+
+export const userLimitsBody = z.object({ requestLimit: nullableLimit });
+
+/** The defined-but-unused `PATCH /api/admin/users/:userId/limit`: the same request limit. */
+export const userLimitBody = z.object({ limit: nullableLimit });
+
+export const userEmailBody = z.object({ email: emailSchema });
+
+export const assignProductVersionBody = z.object({ versionId: z.number().int().positive("Invalid product version") });
+
+export const productVersionBody = z.object({
+  name: z.string().trim().min(1, "Name is required"),
+  description: z.string().trim().nullable().optional(),
+  eventsLimit: nullableLimit,
+  websitesLimit: nullableLimit,
+  dynamicContentLimit: nullableLimit,
+  price: z.number().min(0, "Price must be at least 0").max(99_999_999.99, "Price is too large").nullable().optional(),
+  paypalPlanId: z.string().trim().nullable().optional(),
+  isDefault: z.boolean().optional(),
+});
+
+export type ProductVersionBody = z.input<typeof productVersionBody>;
+
+export const storeSubscriptionBody = z.object({
+  subscriptionId: z.string().trim().min(1, "Required"),
+  status: z.string().trim().optional(),
+  updatedAt: z.string().optional(),
+});
+
+const isoDate = z
+  .string()
+  .refine((s) => !Number.isNaN(Date.parse(s)), "Invalid date")
+  .optional();
+
+export const transactionFilters = z.object({
+  startDate: isoDate,
+  endDate: isoDate,
+  status: z.string().trim().optional(),
+  email: z.string().trim().optional(),
+});
+
+export const transactionEmailBody = z.object({ email: z.string().trim().email("Invalid payer email") });
+
+/** SPEC.md §5's transaction schema (for forms and imports). */
+export const transactionSchema = z.object({
+  payerEmail: z.string().email("Invalid payer email"),
+  amount: z.number().positive("Amount must be positive"),
+  currency: z.string().min(3, "Currency code required"),
+  transactionId: z.string().min(1, "Transaction ID required"),
+  paymentStatus: z.string().min(1, "Payment status required"),
+});

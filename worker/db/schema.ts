@@ -231,6 +231,8 @@ export const subscriptions = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     userId: userRef(),
     subscriptionId: text("subscription_id").notNull().unique(),
+    /** PayPal's plan id, as PayPal confirmed it. */
+    planId: text("plan_id"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
     status: text("status").notNull().default("active"),

@@ -63,6 +63,11 @@ export async function writeDocument(env: Env, userId: string): Promise<DeliveryD
   return doc;
 }
 
+/** `writeDocument` for several customers (after a plan they share changed). */
+export async function writeDocuments(env: Env, userIds: string[]): Promise<void> {
+  await Promise.all(userIds.map((id) => writeDocument(env, id)));
+}
+
 export async function deleteDocument(env: Env, userId: string): Promise<void> {
   memo.delete(userId);
   await env.DELIVERY.delete(kvKey(userId));

@@ -8,7 +8,7 @@ import { productVersions, usageCounters, users, type User } from "../db/schema";
 import { ApiError } from "../http/errors";
 import { hostOf, usageOf } from "./usage";
 
-const planLimit = (n: number | null | undefined) => (n ? n : null);
+export const planLimit = (n: number | null | undefined) => (n ? n : null);
 
 export interface DeliveryLimitState {
   userId: string;

@@ -1,9 +1,9 @@
 /** @module URL mappings: a customer's page URL and the HTML delivered there. */
 import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
-import type { Mapping } from "../contract/responses";
+import type { AdminMapping, Mapping } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
 import type { Db } from "../db/client";
-import { mappingStats, urlMappings } from "../db/schema";
+import { mappingStats, urlMappings, users } from "../db/schema";
 
 const mappingColumns = {
   id: urlMappings.id,
@@ -88,4 +88,24 @@ export async function listPublishedMappings(db: Db, userId: string) {
     .from(urlMappings)
     .where(and(eq(urlMappings.userId, userId), isNotNull(urlMappings.publishedAt)))
     .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id));
+}
+
+/** Every customer's mappings with the owner's email, newest first (the admin's "Event-Verwaltung"). */
+export async function listAllMappings(db: Db): Promise<AdminMapping[]> {
+  const rows = await db
+    .select({ ...mappingColumns, userEmail: users.email })
+    .from(urlMappings)
+    .innerJoin(users, eq(users.id, urlMappings.userId))
+    .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+    .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id));
+  return rows.map(({ userEmail, ...row }) => ({ ...toMapping(row), userEmail }));
+}
+
+/** Deletes any customer's mapping (admins); answers its owner's id, or null when there is no such mapping. */
+export async function deleteAnyMapping(db: Db, id: number): Promise<string | null> {
+  const [deleted] = await db
+    .delete(urlMappings)
+    .where(eq(urlMappings.id, id))
+    .returning({ userId: urlMappings.userId });
+  return deleted?.userId ?? null;
 }

@@ -4,8 +4,7 @@ import { desc, eq } from "drizzle-orm";
 import type { PaymentHistoryItem } from "../contract/responses";
 import type { Db } from "../db/client";
 import { paypalTransactions } from "../db/schema";
-
-const toNumber = (s: string | null) => (s !== null && Number.isFinite(Number(s)) ? Number(s) : 0);
+import { amountValue } from "./transactions";
 
 export async function paymentHistory(db: Db, userId: string): Promise<PaymentHistoryItem[]> {
   const rows = await db
@@ -18,7 +17,7 @@ export async function paymentHistory(db: Db, userId: string): Promise<PaymentHis
     return {
       date: paidAt.toISOString(),
       product: t.productName ?? "",
-      amount: toNumber(t.amount),
+      amount: amountValue(t.amount) ?? 0,
       currency: t.currency ?? "USD",
       // A payment pays the month that starts with it.
       billingPeriod: { start: paidAt.toISOString(), end: addMonths(paidAt, 1).toISOString() },

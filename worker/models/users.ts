@@ -42,3 +42,19 @@ export async function upsertAdmin(db: Db, email: string, passwordHash: string): 
     .values({ id: randomToken(12), email: normalized, role: "admin", emailVerified: true, passwordHash })
     .onConflictDoUpdate({ target: users.email, set: { role: "admin", emailVerified: true, passwordHash } });
 }
+
+/** Applies an admin's change to one user; answers false when there is no such user. */
+export async function updateUser(
+  db: Db,
+  id: string,
+  change: Partial<Pick<User, "isActive" | "requestLimit" | "email" | "productVersionId">>,
+): Promise<boolean> {
+  const updated = await db.update(users).set(change).where(eq(users.id, id)).returning({ id: users.id });
+  return updated.length > 0;
+}
+
+/** Deletes the user; the foreign keys delete every row of theirs in the same statement. */
+export async function deleteUser(db: Db, id: string): Promise<boolean> {
+  const deleted = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+  return deleted.length > 0;
+}

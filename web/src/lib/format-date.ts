@@ -19,3 +19,6 @@ export const formatGermanDay = (iso: string | null | undefined) => formatIso(iso
 /** A period as 'dd.MM.yyyy – dd.MM.yyyy'. */
 export const formatGermanPeriod = (start: string | null | undefined, end: string | null | undefined) =>
   `${formatGermanDay(start)} – ${formatGermanDay(end)}`;
+
+/** 'dd.MM.yyyy HH:mm', e.g. "05.03.2025 14:07" (admin and German screens). */
+export const formatGermanDayTime = (iso: string | null | undefined) => formatIso(iso, "dd.MM.yyyy HH:mm");

@@ -1,6 +1,7 @@
 import { PageContainer } from "@/components/layout/page-container";
 import { AdminHeader } from "./admin-header";
 import { AdminTiles } from "./admin-tiles";
+import { SystemOverview } from "./system-overview";
 
 /** /admin (and /users): the admin's start screen. */
 export function AdminDashboardPage() {
@@ -10,6 +11,7 @@ export function AdminDashboardPage() {
       <PageContainer className="space-y-6">
         <h1 className="text-3xl font-bold">Admin Dashboard</h1>
         <AdminTiles />
+        <SystemOverview />
       </PageContainer>
     </>
   );

@@ -4,28 +4,15 @@
  */
 import { normalizeUrl } from "../../../../worker/contract/normalize-url";
 import type { Mapping } from "../../../../worker/contract/responses";
-
-function isNewer(a: Mapping, b: Mapping): boolean {
-  const byDate = Date.parse(a.createdAt) - Date.parse(b.createdAt);
-  return byDate !== 0 ? byDate > 0 : a.id > b.id;
-}
+import { groupMappingsByUrl } from "@/lib/group-mappings";
 
 /** One mapping per normalised URL (the newest), with counts summed over the group; newest groups first. */
 export function groupMappings(mappings: readonly Mapping[]): Mapping[] {
-  const groups = new Map<string, Mapping>();
-  for (const mapping of mappings) {
-    const key = normalizeUrl(mapping.url);
-    const current = groups.get(key);
-    if (!current) {
-      groups.set(key, { ...mapping });
-      continue;
-    }
-    const newest = isNewer(mapping, current) ? mapping : current;
-    groups.set(key, {
-      ...newest,
-      totalRequests: current.totalRequests + mapping.totalRequests,
-      contentDeliveryCount: current.contentDeliveryCount + mapping.contentDeliveryCount,
-    });
-  }
-  return [...groups.values()].sort((a, b) => (isNewer(a, b) ? -1 : isNewer(b, a) ? 1 : 0));
+  return groupMappingsByUrl(mappings, normalizeUrl).map(
+    ({ mappings: [newest], totalRequests, contentDeliveryCount }) => ({
+      ...newest!,
+      totalRequests,
+      contentDeliveryCount,
+    }),
+  );
 }

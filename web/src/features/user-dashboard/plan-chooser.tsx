@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { Button } from "@/components/ui/button";
 
-// The dialog (Radix Dialog, the plan cards and, later, the payment buttons) is its own chunk: most visits
+// The dialog (Radix Dialog, the plan cards and PayPal's buttons) is its own chunk: most visits
 // never open it, and the main bundle stays smaller.
 const PlanDialog = lazy(() => import("./plan-dialog").then((m) => ({ default: m.PlanDialog })));
 

@@ -1,9 +1,11 @@
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { PayPalSubscriptions } from "./paypal-subscriptions";
 import { PlansDataList } from "./plans-data-list";
 
 /**
  * The plan chooser 'Choose Your Plan': 1150 by 600 on a large screen; on a smaller one it keeps within the
- * viewport and scrolls. Mounted (and its code loaded) only once the customer opens it: see `PlanChooser`.
+ * viewport and scrolls. Mounted (and its code, PayPal's SDK wrapper included, loaded) only once the customer
+ * opens it: see `PlanChooser`.
  */
 export function PlanDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
@@ -13,7 +15,9 @@ export function PlanDialog({ open, onOpenChange }: { open: boolean; onOpenChange
           <DialogTitle className="text-2xl">Choose Your Plan</DialogTitle>
           <DialogDescription>All plans are billed monthly.</DialogDescription>
         </DialogHeader>
-        <PlansDataList />
+        <PayPalSubscriptions>
+          <PlansDataList />
+        </PayPalSubscriptions>
       </DialogContent>
     </Dialog>
   );

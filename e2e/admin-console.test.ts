@@ -1,0 +1,165 @@
+/**
+ * The admin console, as an admin uses it: log in, find a customer, sort, set a request limit, deactivate and
+ * reactivate (the snippet stops and resumes on the customer's page), impersonate and return, create and edit a
+ * product version, and see a customer's hostile HTML as text.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AdminUser, CustomerDashboard } from "../worker/contract/responses";
+import { launchBrowser } from "./support/browser";
+import { startCustomerSite, type CustomerSite } from "./support/customer-site";
+import { startMailServer, type MailServer } from "./support/mail-server";
+import { admin, adminApiKey, api, baseURL, registerCustomer, useMailServer } from "./support/product";
+
+const BUSY = "busy@shop.test";
+const QUIET = "quiet@shop.test";
+const XSS_HTML = "<img src=x onerror=alert(1)>";
+
+let browser: Browser;
+let mail: MailServer;
+let site: CustomerSite;
+let busyKey: string;
+let pageUrl: string;
+const dialogs: string[] = [];
+
+beforeAll(async () => {
+  mail = await startMailServer();
+  browser = await launchBrowser();
+  await useMailServer(mail);
+  busyKey = await registerCustomer(mail, BUSY);
+  const quietKey = await registerCustomer(mail, QUIET);
+  const { jsSnippet } = await api<CustomerDashboard>("/api/user/dashboard", { apiKey: busyKey });
+  site = await startCustomerSite(jsSnippet);
+  pageUrl = `${site.origin}/sale`;
+  await api("/api/mappings", {
+    method: "POST",
+    apiKey: busyKey,
+    body: JSON.stringify({ url: pageUrl, htmlContent: "<p id=sale>Sale!</p>" }),
+  });
+  await api("/api/mappings", {
+    method: "POST",
+    apiKey: quietKey,
+    body: JSON.stringify({ url: "https://quiet.test/", htmlContent: XSS_HTML }),
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await mail?.close();
+  await site?.close();
+});
+
+/** Opens the customer's page and answers whether our HTML is in it (once the snippet has had its say). */
+async function deliveredOnCustomerPage(): Promise<boolean> {
+  const visitor = await browser.newPage();
+  try {
+    const answered = visitor.waitForResponse((r) => r.url().includes("/api/content"), { timeout: 15_000 });
+    await visitor.goto(pageUrl);
+    await answered;
+    await visitor.waitForTimeout(200);
+    return (await visitor.locator("[data-dynamic-content] #sale").count()) === 1;
+  } finally {
+    await visitor.close();
+  }
+}
+
+const row = (page: Page, email: string) => page.getByRole("row").filter({ hasText: email });
+
+async function toast(page: Page, text: string) {
+  await expect.poll(() => page.getByText(text).first().isVisible(), { timeout: 10_000 }).toBe(true);
+}
+
+async function adminUser(email: string): Promise<AdminUser> {
+  const users = await api<AdminUser[]>("/api/admin/users", { apiKey: await adminApiKey() });
+  return users.find((u) => u.email === email)!;
+}
+
+describe("an admin", () => {
+  it("runs customers, plans and impersonation from the console", async () => {
+    expect(await deliveredOnCustomerPage()).toBe(true);
+    expect(await deliveredOnCustomerPage()).toBe(true);
+
+    const page = await browser.newPage();
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+
+    await page.goto(`${baseURL}/admin-login`);
+    await page.getByLabel(/email/i).fill(admin.email);
+    await page.getByLabel("Password", { exact: true }).fill(admin.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL(`${baseURL}/admin`);
+    const adminKey = await page.evaluate(() => localStorage.getItem("apiKey"));
+
+    await page.goto(`${baseURL}/admin/users`);
+    await page.getByPlaceholder("Suche nach Nutzern...").fill("BUSY@");
+    await expect.poll(() => row(page, BUSY).count()).toBe(1);
+    expect(await row(page, QUIET).count()).toBe(0);
+    await page.getByPlaceholder("Suche nach Nutzern...").fill("");
+
+    // Sorted by API-Requests, descending: the busy customer (its page was visited) comes before the quiet one.
+    await expect.poll(async () => (await adminUser(BUSY)).totalRequests, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await page.reload();
+    const apiRequests = page.getByRole("columnheader", { name: /API-Requests/ });
+    await apiRequests.getByRole("button").click();
+    await apiRequests.getByRole("button").click();
+    expect(await apiRequests.getAttribute("aria-sort")).toBe("descending");
+    const order = await page.getByRole("row").allInnerTexts();
+    expect(order.findIndex((t) => t.includes(BUSY))).toBeLessThan(order.findIndex((t) => t.includes(QUIET)));
+
+    const limit = page.getByLabel(`Request-Limit von ${BUSY}`);
+    await limit.fill("500");
+    await limit.press("Enter");
+    await toast(page, "Request limit updated successfully");
+    expect((await adminUser(BUSY)).requestLimit).toBe(500);
+
+    const status = page.getByRole("switch", { name: `Status von ${BUSY}` });
+    await status.click();
+    await toast(page, "User status updated successfully");
+    expect((await adminUser(BUSY)).isActive).toBe(false);
+    expect(await deliveredOnCustomerPage()).toBe(false);
+    await status.click();
+    await expect.poll(async () => (await adminUser(BUSY)).isActive).toBe(true);
+    expect(await deliveredOnCustomerPage()).toBe(true);
+
+    await page.getByRole("button", { name: `Als ${BUSY} einloggen` }).click();
+    await page.waitForURL(`${baseURL}/user-dashboard`);
+    await expect.poll(() => page.getByText(`Eingeloggt als ${BUSY}`).isVisible()).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem("apiKey"))).toBe(busyKey);
+    await page.getByRole("button", { name: "Zurück zum Admin-Dashboard" }).click();
+    await page.waitForURL(`${baseURL}/admin`);
+    expect(await page.evaluate(() => localStorage.getItem("apiKey"))).toBe(adminKey);
+
+    await page.goto(`${baseURL}/admin/product-versions`);
+    await page.getByRole("button", { name: "Neue Version" }).click();
+    const create = page.getByRole("dialog");
+    await create.getByLabel("Name").fill("Growth");
+    await create.getByLabel("Events Limit").fill("100");
+    await create.getByRole("button", { name: "Erstellen" }).click();
+    await toast(page, "Product version created successfully");
+    await expect.poll(() => row(page, "Growth").count()).toBe(1);
+    await row(page, "Growth").getByRole("button", { name: "Edit Growth" }).click();
+    const edit = page.getByRole("dialog");
+    await edit.getByLabel("Name").fill("Growth Plus");
+    await edit.getByRole("button", { name: "Speichern" }).click();
+    await toast(page, "Product version updated successfully");
+    await expect.poll(() => row(page, "Growth Plus").count()).toBe(1);
+
+    // The quiet customer's HTML is an XSS attempt: the console shows it as text and runs nothing.
+    await page.goto(`${baseURL}/admin/users`);
+    await row(page, QUIET).getByRole("cell").nth(1).click();
+    await page.getByRole("tab", { name: "Webseiten & Events" }).click();
+    await page
+      .getByRole("region", { name: /quiet\.test/ })
+      .getByRole("button")
+      .first()
+      .click();
+    await expect.poll(() => page.getByText(XSS_HTML).first().isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Zurück zur Übersicht" }).click();
+    await page.getByRole("tab", { name: "Event-Verwaltung" }).click();
+    await expect.poll(() => page.getByText(XSS_HTML).first().isVisible()).toBe(true);
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+  });
+});

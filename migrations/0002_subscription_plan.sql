@@ -1,0 +1,1 @@
+ALTER TABLE `subscriptions` ADD `plan_id` text;

@@ -1,0 +1,91 @@
+import type { ReactNode } from "react";
+import type { AdminUserDetail } from "../../../../worker/contract/responses";
+import { CopyButton } from "@/components/copy-button";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { formatGermanDayTime } from "@/lib/format-date";
+import { useResendApiKey, useResendVerification } from "@/queries/admin-users";
+import { LimitCards } from "./limit-cards";
+import { ProductVersionChoice } from "./product-version-choice";
+import { UsageCard } from "./usage-card";
+import { UserEmailForm } from "./user-email-form";
+import { versionLimits } from "./version-limits";
+
+export const NOT_SET = "Nicht festgelegt";
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1 sm:grid-cols-[14rem_1fr] sm:items-center">
+      <dt className="text-sm font-medium text-muted-foreground">{label}</dt>
+      <dd className="min-w-0">{children}</dd>
+    </div>
+  );
+}
+
+const periodDate = (iso: string | null) => (iso ? formatGermanDayTime(iso) : NOT_SET);
+
+/** Account facts and actions, the product version, the limits with their use, and the usage bars. */
+export function GeneralTab({ user }: { user: AdminUserDetail }) {
+  const resendVerification = useResendVerification();
+  const resendApiKey = useResendApiKey();
+  const limits = versionLimits(user);
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-xl">Allgemeine Informationen</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <dl className="space-y-4">
+            <Row label="E-Mail">
+              {/* Keyed by the saved address, so the field starts over from it after a change. */}
+              <UserEmailForm key={user.email} userId={user.userId} email={user.email} />
+            </Row>
+            <Row label="User-ID">
+              <code className="text-sm break-all">{user.userId}</code>
+            </Row>
+            <Row label="Status">
+              {user.isActive ? <Badge variant="success">Aktiv</Badge> : <Badge variant="secondary">Inaktiv</Badge>}
+            </Row>
+            <Row label="E-Mail verifiziert">
+              <div className="flex flex-wrap items-center gap-3">
+                <span>{user.emailVerified ? "Ja" : "Nein"}</span>
+                <Button
+                  type="button"
+                  variant="outline"
+                  size="sm"
+                  disabled={resendVerification.isPending}
+                  onClick={() => resendVerification.mutate(user.userId)}
+                >
+                  Verifizierungs-E-Mail erneut senden
+                </Button>
+              </div>
+            </Row>
+            <Row label="API-Key">
+              <div className="flex flex-wrap items-center gap-3">
+                <code className="rounded bg-muted px-2 py-1 text-sm break-all">{user.apiKey ?? "-"}</code>
+                {user.apiKey && <CopyButton text={user.apiKey} label="API-Key kopieren" />}
+                <Button
+                  type="button"
+                  variant="outline"
+                  size="sm"
+                  disabled={resendApiKey.isPending}
+                  onClick={() => resendApiKey.mutate(user.userId)}
+                >
+                  API-Key per E-Mail senden
+                </Button>
+              </div>
+            </Row>
+            <Row label="Abrechnungszeitraum Beginn">{periodDate(user.billingPeriodStart)}</Row>
+            <Row label="Abrechnungszeitraum Ende">{periodDate(user.billingPeriodEnd)}</Row>
+          </dl>
+        </CardContent>
+      </Card>
+      <ProductVersionChoice userId={user.userId} productVersionId={user.productVersionId} />
+      <LimitCards user={user} limits={limits} />
+      <UsageCard user={user} limits={limits} />
+    </div>
+  );
+}

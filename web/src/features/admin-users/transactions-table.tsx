@@ -1,0 +1,61 @@
+import type { Transaction } from "../../../../worker/contract/responses";
+import { Badge } from "@/components/ui/badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatGermanDayTime } from "@/lib/format-date";
+import { cn } from "@/lib/utils";
+import { formatUsAmount } from "./format-amount";
+import { isCancelled } from "./users-view";
+
+export const NO_TRANSACTIONS_TEXT = "No transactions found for this user";
+
+/** One user's transactions; those of a cancelled subscription are red. */
+export function TransactionsTable({ transactions }: { transactions: Transaction[] }) {
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Date</TableHead>
+          <TableHead>Product</TableHead>
+          <TableHead>Amount</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead>Transaction ID</TableHead>
+          <TableHead>Next Payment</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {transactions.length === 0 ? (
+          <TableRow>
+            <TableCell colSpan={6} className="py-8 text-center text-muted-foreground">
+              {NO_TRANSACTIONS_TEXT}
+            </TableCell>
+          </TableRow>
+        ) : (
+          transactions.map((transaction) => {
+            const cancelled = isCancelled(transaction.profileStatus);
+            return (
+              <TableRow
+                key={transaction.transactionId}
+                data-cancelled={cancelled || undefined}
+                className={cn(cancelled && "bg-red-50 text-red-700 hover:bg-red-100")}
+              >
+                <TableCell className="whitespace-nowrap">{formatGermanDayTime(transaction.receivedAt)}</TableCell>
+                <TableCell>{transaction.productName ?? "-"}</TableCell>
+                <TableCell className="whitespace-nowrap">
+                  {formatUsAmount(transaction.amount, transaction.currency)}
+                </TableCell>
+                <TableCell>
+                  <span className="inline-flex flex-wrap items-center gap-2">
+                    {transaction.paymentStatus ?? "-"}
+                    {cancelled && <Badge variant="destructive">Cancelled</Badge>}
+                  </span>
+                </TableCell>
+                <TableCell className="font-mono text-xs break-all">{transaction.transactionId}</TableCell>
+                <TableCell className="whitespace-nowrap">{formatGermanDayTime(transaction.nextPaymentDate)}</TableCell>
+              </TableRow>
+            );
+          })
+        )}
+      </TableBody>
+    </Table>
+  );
+}

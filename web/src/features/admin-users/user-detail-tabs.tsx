@@ -1,0 +1,32 @@
+import type { AdminUserDetail } from "../../../../worker/contract/responses";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { GeneralTab } from "./general-tab";
+import { SnippetTab } from "./snippet-tab";
+import { TransactionsTab } from "./transactions-tab";
+import { WebsitesEventsTab } from "./websites-events-tab";
+
+/** The per-user tabs (SPEC.md §2's German variant; its Usage bars sit in the general tab). */
+export function UserDetailTabs({ user }: { user: AdminUserDetail }) {
+  return (
+    <Tabs defaultValue="general">
+      <TabsList className="h-auto flex-wrap">
+        <TabsTrigger value="general">Allgemeine Informationen</TabsTrigger>
+        <TabsTrigger value="websites">Webseiten &amp; Events</TabsTrigger>
+        <TabsTrigger value="snippet">JavaScript Snippet</TabsTrigger>
+        <TabsTrigger value="transactions">Transaktionen</TabsTrigger>
+      </TabsList>
+      <TabsContent value="general">
+        <GeneralTab user={user} />
+      </TabsContent>
+      <TabsContent value="websites">
+        <WebsitesEventsTab user={user} />
+      </TabsContent>
+      <TabsContent value="snippet">
+        <SnippetTab userId={user.userId} />
+      </TabsContent>
+      <TabsContent value="transactions">
+        <TransactionsTab userId={user.userId} />
+      </TabsContent>
+    </Tabs>
+  );
+}

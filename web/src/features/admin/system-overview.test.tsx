@@ -1,0 +1,76 @@
+import { screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AdminOverview } from "../../../../worker/contract/responses";
+import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { renderApp } from "@/test/render-app";
+import { formatEuros } from "./format-euros";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+// Intl separates the amount from the sign with a no-break space.
+const NBSP = "\u00a0";
+
+const ADMIN = { userId: "a1", email: "admin@example.com", role: "admin" as const };
+
+function signInAsAdmin() {
+  window.localStorage.setItem("apiKey", "admin-key");
+  window.localStorage.setItem("userRole", "admin");
+}
+
+/** The overview answer waits until the test calls `resolve`. */
+function mockApiWithPendingOverview() {
+  let resolve: (overview: AdminOverview) => void = () => {};
+  const overview = new Promise<AdminOverview>((r) => (resolve = r));
+  const fetchMock = mockFetch(async ({ url }) => {
+    if (url === "/api/admin/overview") return jsonResponse(await overview);
+    return jsonResponse(ADMIN);
+  });
+  return { fetchMock, resolve: (body: AdminOverview) => resolve(body) };
+}
+
+describe("formatEuros", () => {
+  it("shows euros with exactly 2 decimals in German format", () => {
+    expect(formatEuros(1234.5)).toBe(`1.234,50${NBSP}€`);
+    expect(formatEuros(0)).toBe(`0,00${NBSP}€`);
+    expect(formatEuros(19.999)).toBe(`20,00${NBSP}€`);
+  });
+});
+
+describe("admin dashboard System Overview", () => {
+  it("shows a spinner while loading, then the user count and the revenue in euros", async () => {
+    signInAsAdmin();
+    const { fetchMock, resolve } = mockApiWithPendingOverview();
+    renderApp("/admin");
+
+    const section = (await screen.findByRole("heading", { name: "System Overview" })).closest("section")!;
+    expect(within(section).getByRole("status", { name: "Loading" })).toBeInTheDocument();
+    expect(within(section).queryByText("Total Users")).not.toBeInTheDocument();
+
+    resolve({ totalUsers: 42, revenueLast7Days: 1234.5, revenueCurrentYear: 98765 });
+
+    expect(await within(section).findByText("Total Users")).toBeInTheDocument();
+    expect(within(section).queryByRole("status")).not.toBeInTheDocument();
+    // Card titles and their figures, in order; the raw text keeps Intl's no-break space.
+    const cards = within(section).getAllByRole("heading", { level: 3 });
+    expect(cards.map((title) => [title.textContent, title.parentElement?.nextElementSibling?.textContent])).toEqual([
+      ["Total Users", "42"],
+      ["Revenue Last 7 Days", `1.234,50${NBSP}€`],
+      ["Revenue Current Year", `98.765,00${NBSP}€`],
+    ]);
+    expect(fetchMock.mock.calls.some(([url]) => url === "/api/admin/overview")).toBe(true);
+  });
+
+  it("keeps the header and the three tiles", async () => {
+    signInAsAdmin();
+    mockApiWithPendingOverview();
+    renderApp("/admin");
+
+    expect(await screen.findByRole("link", { name: "Dynamic Content Manager" })).toHaveAttribute("href", "/");
+    expect(screen.getByRole("button", { name: "Logout" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: /User Management/ })).toHaveAttribute("href", "/admin/users");
+    expect(screen.getByRole("link", { name: /Billing Dashboard/ })).toHaveAttribute("href", "/admin/billing");
+    expect(screen.getByRole("link", { name: /Product Versions/ })).toHaveAttribute("href", "/admin/product-versions");
+  });
+});

@@ -1,0 +1,118 @@
+import { TriangleAlert } from "lucide-react";
+import type { MouseEvent } from "react";
+import { Link, useNavigate } from "react-router-dom";
+import type { Transaction } from "../../../../worker/contract/responses";
+import { Badge } from "@/components/ui/badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { formatGermanDayTime } from "@/lib/format-date";
+import { cn } from "@/lib/utils";
+import { formatBillingAmount, isCompleted } from "./format-billing-amount";
+
+export const NO_MATCHING_USER_TEXT = "No matching user account found";
+export const NO_TRANSACTIONS_TEXT = "No transactions found";
+
+export const transactionDetailPath = (transactionId: string) =>
+  `/admin/billing/transaction/${encodeURIComponent(transactionId)}`;
+
+// The ID is also a link (for the keyboard); its own navigation is enough.
+const stopRowClick = (event: MouseEvent) => event.stopPropagation();
+
+function NoMatchingUserMark() {
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <span
+          role="img"
+          tabIndex={0}
+          aria-label={NO_MATCHING_USER_TEXT}
+          className="inline-flex rounded-sm text-red-600 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        >
+          <TriangleAlert className="h-4 w-4" aria-hidden="true" />
+        </span>
+      </TooltipTrigger>
+      <TooltipContent>{NO_MATCHING_USER_TEXT}</TooltipContent>
+    </Tooltip>
+  );
+}
+
+function StatusBadge({ status }: { status: string | null }) {
+  if (!status) return <span className="text-muted-foreground">-</span>;
+  return isCompleted(status) ? (
+    <Badge variant="success">{status}</Badge>
+  ) : (
+    <Badge variant="outline" className="border-transparent bg-yellow-100 text-yellow-800">
+      {status}
+    </Badge>
+  );
+}
+
+const COLUMN_COUNT = 6;
+
+/** The transaction history; a row opens its detail, a payer without an account tints it red. */
+export function BillingTransactionsTable({ transactions }: { transactions: Transaction[] }) {
+  const navigate = useNavigate();
+
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Date</TableHead>
+          <TableHead>Transaction ID</TableHead>
+          <TableHead>Payer</TableHead>
+          <TableHead>Product</TableHead>
+          <TableHead>Amount</TableHead>
+          <TableHead>Status</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {transactions.length === 0 ? (
+          <TableRow>
+            <TableCell colSpan={COLUMN_COUNT} className="py-8 text-center text-muted-foreground">
+              {NO_TRANSACTIONS_TEXT}
+            </TableCell>
+          </TableRow>
+        ) : (
+          transactions.map((transaction) => {
+            const unmatched = !transaction.hasMatchingUser;
+            const payerName = [transaction.payerFirstName, transaction.payerLastName].filter(Boolean).join(" ");
+            const detailPath = transactionDetailPath(transaction.transactionId);
+            return (
+              <TableRow
+                key={transaction.transactionId}
+                onClick={() => navigate(detailPath)}
+                className={cn("cursor-pointer", unmatched && "bg-red-50 hover:bg-red-100")}
+              >
+                <TableCell className="whitespace-nowrap">{formatGermanDayTime(transaction.receivedAt)}</TableCell>
+                <TableCell className="font-mono text-xs break-all">
+                  <Link to={detailPath} onClick={stopRowClick} className="hover:underline">
+                    {transaction.transactionId}
+                  </Link>
+                </TableCell>
+                <TableCell>
+                  <div className="flex items-center gap-2">
+                    <span>{transaction.payerEmail ?? "-"}</span>
+                    {unmatched && <NoMatchingUserMark />}
+                  </div>
+                  {payerName && <div className="text-xs text-muted-foreground">{payerName}</div>}
+                </TableCell>
+                <TableCell>
+                  <div>{transaction.productName ?? "-"}</div>
+                  {transaction.subscriptionType && (
+                    <div className="text-xs text-muted-foreground">{transaction.subscriptionType}</div>
+                  )}
+                </TableCell>
+                <TableCell className="whitespace-nowrap">
+                  {formatBillingAmount(transaction.amount, transaction.currency)}
+                </TableCell>
+                <TableCell>
+                  <StatusBadge status={transaction.paymentStatus} />
+                </TableCell>
+              </TableRow>
+            );
+          })
+        )}
+      </TableBody>
+    </Table>
+  );
+}

@@ -1,0 +1,6 @@
+import { ProductVersionsLayout } from "./product-versions-layout";
+
+/** /admin/product-versions: the plans customers can be on, with their limits, price and PayPal plan. */
+export function ProductVersionsPage() {
+  return <ProductVersionsLayout />;
+}

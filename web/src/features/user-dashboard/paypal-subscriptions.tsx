@@ -1,0 +1,40 @@
+/**
+ * @module The PayPal SDK around the plan cards: one `PayPalScriptProvider` (so one SDK script) for all of
+ * them, and a context telling each card's `PlanSubscribeSlot` whether to render buttons and for which user.
+ * Only the lazily loaded plan dialog imports this, so the SDK wrapper stays out of the main bundle.
+ */
+import { PayPalScriptProvider, type ReactPayPalScriptOptions } from "@paypal/react-paypal-js";
+import { createContext, useContext, type ReactNode } from "react";
+import { usePayPalConfig } from "@/queries/paypal-config";
+import { useUserDashboard } from "@/queries/user-dashboard";
+
+interface PayPalSubscriptionsState {
+  /** The signed-in customer's id: PayPal's `custom_id`, which the server checks when storing the subscription. */
+  userId: string;
+}
+
+const PayPalSubscriptionsContext = createContext<PayPalSubscriptionsState | null>(null);
+
+/** Null while the config loads, when PayPal is not configured (no client id) or the customer is unknown. */
+export function usePayPalSubscriptions(): PayPalSubscriptionsState | null {
+  return useContext(PayPalSubscriptionsContext);
+}
+
+/** The SDK's script options: subscriptions need `vault` and `intent`; `sdkBaseUrl` is the server's SDK address. */
+export function paypalScriptOptions(clientId: string, sdkUrl: string): ReactPayPalScriptOptions {
+  return { clientId, vault: true, intent: "subscription", sdkBaseUrl: sdkUrl };
+}
+
+export function PayPalSubscriptions({ children }: { children: ReactNode }) {
+  const config = usePayPalConfig();
+  const dashboard = useUserDashboard();
+  const clientId = config.data?.clientId;
+  const userId = dashboard.data?.userId;
+
+  if (!config.data || !clientId || !userId) return children;
+  return (
+    <PayPalScriptProvider options={paypalScriptOptions(clientId, config.data.sdkUrl)}>
+      <PayPalSubscriptionsContext.Provider value={{ userId }}>{children}</PayPalSubscriptionsContext.Provider>
+    </PayPalScriptProvider>
+  );
+}

@@ -1,0 +1,209 @@
+import type { PayPalButtonsComponentProps, ReactPayPalScriptOptions } from "@paypal/react-paypal-js";
+import { render, screen, waitFor, within } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { CustomerDashboard, PayPalClientConfig, ProductVersion } from "../../../../worker/contract/responses";
+import { AppProviders } from "@/app-providers";
+import { createQueryClient } from "@/lib/query-client";
+import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { PlanDialog } from "./plan-dialog";
+
+// PayPal's React wrapper, replaced by stand-ins that record what the slot hands them.
+const paypal = vi.hoisted(() => ({
+  providerOptions: [] as unknown[],
+  buttons: [] as unknown[],
+}));
+
+vi.mock("@paypal/react-paypal-js", () => ({
+  PayPalScriptProvider: ({ options, children }: { options: unknown; children: ReactNode }) => {
+    paypal.providerOptions.push(options);
+    return <div data-testid="paypal-script-provider">{children}</div>;
+  },
+  // Each render's props are kept; the element points at them, so a test can take the props of a card's buttons.
+  PayPalButtons: (props: unknown) => {
+    paypal.buttons.push(props);
+    return <div data-testid="paypal-buttons" data-props-index={paypal.buttons.length - 1} />;
+  },
+}));
+
+type CreateSubscriptionActions = Parameters<NonNullable<PayPalButtonsComponentProps["createSubscription"]>>[1];
+type OnApproveData = Parameters<NonNullable<PayPalButtonsComponentProps["onApprove"]>>[0];
+type OnApproveActions = Parameters<NonNullable<PayPalButtonsComponentProps["onApprove"]>>[1];
+
+const SDK_URL = "http://127.0.0.1:9999/sdk/js";
+
+const plan = (overrides: Partial<ProductVersion>): ProductVersion => ({
+  id: 1,
+  name: "Free",
+  description: null,
+  eventsLimit: 100,
+  websitesLimit: 1,
+  dynamicContentLimit: 10,
+  price: 0,
+  paypalPlanId: null,
+  isDefault: false,
+  ...overrides,
+});
+
+const PLANS: ProductVersion[] = [
+  plan({ id: 1, name: "Free", isDefault: true, paypalPlanId: "P-FREE" }),
+  plan({ id: 2, name: "Starter", price: 29, paypalPlanId: "P-STARTER" }),
+  plan({ id: 3, name: "Growth", price: 79, paypalPlanId: "P-GROWTH" }),
+  plan({ id: 4, name: "Enterprise", price: null, paypalPlanId: null }),
+];
+
+const DASHBOARD: CustomerDashboard = {
+  userId: "user-42",
+  email: "ann@example.com",
+  apiKey: "key-ann",
+  jsSnippet: "",
+  productVersion: null,
+  billingPeriodStart: null,
+  billingPeriodEnd: null,
+  usage: { activeWebsites: 0, dynamicEvents: 0, contentGenerations: 0 },
+};
+
+interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+function openDialog(config: PayPalClientConfig, storeAnswer: () => Response = () => jsonResponse({ message: "ok" })) {
+  window.localStorage.setItem("apiKey", "key-ann");
+  const calls: Call[] = [];
+  mockFetch(({ url, init }) => {
+    const method = init.method ?? "GET";
+    calls.push({ method, url, body: init.body ? JSON.parse(String(init.body)) : undefined });
+    if (url === "/api/paypal/config") return jsonResponse(config);
+    if (url === "/api/user/dashboard") return jsonResponse(DASHBOARD);
+    if (url === "/api/product-versions") return jsonResponse(PLANS);
+    if (url === "/api/store-subscription" && method === "POST") return storeAnswer();
+    return jsonResponse({ error: `unexpected ${method} ${url}` }, 500);
+  });
+  const queryClient = createQueryClient();
+  // The dashboard screen has loaded the customer before the dialog can be opened.
+  queryClient.setQueryData(["user", "dashboard"], DASHBOARD);
+  render(
+    <AppProviders queryClient={queryClient}>
+      <PlanDialog open onOpenChange={() => {}} />
+    </AppProviders>,
+  );
+  return { calls };
+}
+
+/** Which plan cards have buttons, once the SDK wrapper has rendered some. */
+async function buttonsByPlan() {
+  await waitFor(() => expect(paypal.buttons.length).toBeGreaterThan(0));
+  const dialog = screen.getByRole("dialog", { name: "Choose Your Plan" });
+  const cards = within(dialog).getAllByRole("group");
+  return cards.map((card) => ({
+    plan: within(card).getByRole("heading").textContent,
+    hasButtons: within(card).queryByTestId("paypal-buttons") !== null,
+  }));
+}
+
+/** The props of the buttons in the plan card named `planName`. */
+function buttonsOf(planName: string): PayPalButtonsComponentProps {
+  const card = screen.getByRole("group", { name: planName });
+  const index = Number(within(card).getByTestId("paypal-buttons").getAttribute("data-props-index"));
+  return paypal.buttons[index] as PayPalButtonsComponentProps;
+}
+
+const reload = vi.fn();
+
+beforeEach(() => {
+  paypal.providerOptions.length = 0;
+  paypal.buttons.length = 0;
+  reload.mockClear();
+  // jsdom's location.reload cannot be spied on; the test replaces the whole location.
+  vi.stubGlobal("location", { ...window.location, reload });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe("plan subscribe buttons", () => {
+  it("renders nothing when PayPal is not configured (no client id)", async () => {
+    const { calls } = openDialog({ clientId: null, sdkUrl: SDK_URL });
+    const dialog = await screen.findByRole("dialog", { name: "Choose Your Plan" });
+    expect(await within(dialog).findAllByRole("group")).toHaveLength(3);
+    await waitFor(() => expect(calls.map((c) => c.url)).toContain("/api/paypal/config"));
+    // Give the config answer time to land.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(screen.queryByTestId("paypal-script-provider")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("paypal-buttons")).not.toBeInTheDocument();
+    expect(paypal.buttons).toHaveLength(0);
+  });
+
+  it("loads the SDK once from the server's address and renders buttons for plans with a PayPal plan id", async () => {
+    const { calls } = openDialog({ clientId: "client-abc", sdkUrl: SDK_URL });
+
+    expect(await buttonsByPlan()).toEqual([
+      { plan: "Starter", hasButtons: true },
+      { plan: "Growth", hasButtons: true },
+      { plan: "Enterprise", hasButtons: false },
+    ]);
+    expect(screen.getAllByTestId("paypal-script-provider")).toHaveLength(1);
+    const options = paypal.providerOptions.at(-1) as ReactPayPalScriptOptions;
+    expect(options).toEqual({ clientId: "client-abc", vault: true, intent: "subscription", sdkBaseUrl: SDK_URL });
+    expect(buttonsOf("Growth").style).toEqual({ layout: "vertical" });
+    expect(calls.filter((c) => c.url === "/api/paypal/config")).toHaveLength(1);
+  });
+
+  it("creates the subscription with the plan's PayPal plan id and the customer's id as custom_id", async () => {
+    openDialog({ clientId: "client-abc", sdkUrl: SDK_URL });
+    await buttonsByPlan();
+
+    const create = vi.fn((_body: unknown) => Promise.resolve("I-NEW"));
+    const actions = { subscription: { create } } as unknown as CreateSubscriptionActions;
+    await expect(buttonsOf("Growth").createSubscription!({} as never, actions)).resolves.toBe("I-NEW");
+    expect(create).toHaveBeenCalledWith({ plan_id: "P-GROWTH", custom_id: "user-42" });
+
+    create.mockClear();
+    await buttonsOf("Starter").createSubscription!({} as never, actions);
+    expect(create).toHaveBeenCalledWith({ plan_id: "P-STARTER", custom_id: "user-42" });
+  });
+
+  it("stores the approved subscription as ACTIVE and reloads the page", async () => {
+    const { calls } = openDialog({ clientId: "client-abc", sdkUrl: SDK_URL });
+    await buttonsByPlan();
+    const before = Date.now();
+
+    await buttonsOf("Growth").onApprove!(
+      { subscriptionID: "I-APPROVED", orderID: "O-1" } as OnApproveData,
+      {} as OnApproveActions,
+    );
+
+    const stores = calls.filter((c) => c.url === "/api/store-subscription");
+    expect(stores).toHaveLength(1);
+    expect(stores[0]!.method).toBe("POST");
+    const body = stores[0]!.body as { subscriptionId: string; status: string; updatedAt: string };
+    expect(body).toEqual({ subscriptionId: "I-APPROVED", status: "ACTIVE", updatedAt: expect.any(String) });
+    expect(new Date(body.updatedAt).toISOString()).toBe(body.updatedAt);
+    expect(Date.parse(body.updatedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it("only logs a failure to store the subscription: no reload, no toast", async () => {
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    openDialog({ clientId: "client-abc", sdkUrl: SDK_URL }, () =>
+      jsonResponse({ error: "PayPal did not confirm this subscription" }, 400),
+    );
+    await buttonsByPlan();
+
+    await buttonsOf("Starter").onApprove!(
+      { subscriptionID: "I-BAD", orderID: "O-2" } as OnApproveData,
+      {} as OnApproveActions,
+    );
+
+    expect(consoleError).toHaveBeenCalledWith("Failed to store subscription", expect.any(Error));
+    expect(String(consoleError.mock.calls.at(-1)![1])).toContain("PayPal did not confirm this subscription");
+    expect(reload).not.toHaveBeenCalled();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(document.querySelector("li[data-state='open']")).toBeNull();
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * @module The billing dashboard's calls (SPEC.md §7, docs/api.md "Billing"). Every key starts with
+ * `adminBillingKeys.all`, so an email change refreshes every filtered list and every cached detail at once.
+ */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import type {
+  Transaction,
+  TransactionDetail,
+  UpdateTransactionEmailResponse,
+} from "../../../worker/contract/responses";
+import type { transactionFilters } from "../../../worker/contract/schemas";
+import { ApiError, apiJson, getJson } from "@/lib/api";
+import { getApiKey } from "@/lib/storage";
+import { toast } from "@/hooks/use-toast";
+import { adminUserKeys } from "./admin-users";
+
+/** The list's query string: ISO dates, status and email as case-insensitive substrings; absent = no filter. */
+export type TransactionQuery = z.input<typeof transactionFilters>;
+
+export const adminBillingKeys = {
+  all: ["admin", "billing"] as const,
+  transactions: (query: TransactionQuery) => [...adminBillingKeys.all, "transactions", query] as const,
+  detail: (transactionId: string) => [...adminBillingKeys.all, "transaction", transactionId] as const,
+};
+
+const transactionPath = (transactionId: string) =>
+  `/api/admin/billing/transaction/${encodeURIComponent(transactionId)}`;
+
+/** `?startDate=…&status=…`, or "" without filters; empty values are left out. */
+export function transactionQueryString(query: TransactionQuery): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value) params.set(name, value);
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * GET /api/admin/billing/transactions with the filters. Each filter set is its own cache entry; while a new
+ * one loads the previous rows stay on screen (`isPlaceholderData`). The screen reports a failure itself.
+ */
+export function useAdminTransactions(query: TransactionQuery) {
+  return useQuery({
+    queryKey: adminBillingKeys.transactions(query),
+    queryFn: () => getJson<Transaction[]>(`/api/admin/billing/transactions${transactionQueryString(query)}`),
+    placeholderData: keepPreviousData,
+    meta: { silent: true },
+  });
+}
+
+/** GET /api/admin/billing/transaction/:id (PayPal's transaction id). The screen reports a failure itself. */
+export function useTransactionDetail(transactionId: string) {
+  return useQuery({
+    queryKey: adminBillingKeys.detail(transactionId),
+    queryFn: () => getJson<TransactionDetail>(transactionPath(transactionId)),
+    meta: { silent: true },
+  });
+}
+
+export const EMAIL_UPDATE_FAILED = "Failed to update email";
+export const AUTHENTICATION_REQUIRED = "Authentication required";
+
+/**
+ * SPEC.md §8: the server's `error`; 'Failed to update email' when its body has none (or the call never got
+ * an answer); 'Failed to update email (status NNN)' when the body is not JSON at all.
+ */
+export function emailUpdateErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.serverMessage) return error.serverMessage;
+    try {
+      JSON.parse(error.bodyText);
+      return EMAIL_UPDATE_FAILED;
+    } catch {
+      return `${EMAIL_UPDATE_FAILED} (status ${error.status})`;
+    }
+  }
+  if (error instanceof Error && error.message === AUTHENTICATION_REQUIRED) return AUTHENTICATION_REQUIRED;
+  return EMAIL_UPDATE_FAILED;
+}
+
+/**
+ * PATCH /api/admin/billing/transaction/:id/update-email. Needs a stored key (else 'Authentication required',
+ * nothing sent). Success refreshes the billing lists and details and the users console (which shows a
+ * user's transactions and the latest one's profile status).
+ */
+export function useUpdateTransactionEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ transactionId, email }: { transactionId: string; email: string }) => {
+      if (!getApiKey()) return Promise.reject(new Error(AUTHENTICATION_REQUIRED));
+      return apiJson<UpdateTransactionEmailResponse>("PATCH", `${transactionPath(transactionId)}/update-email`, {
+        email,
+      });
+    },
+    meta: { silent: true },
+    onSuccess: ({ transaction }, { transactionId }) => {
+      toast({
+        title: "Email updated successfully",
+        description: "The transaction has been linked to the new user account.",
+      });
+      queryClient.setQueryData(adminBillingKeys.detail(transactionId), transaction);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminBillingKeys.all }),
+        queryClient.invalidateQueries({ queryKey: adminUserKeys.all }),
+      ]);
+    },
+    onError: (error) => {
+      toast({ variant: "destructive", title: EMAIL_UPDATE_FAILED, description: emailUpdateErrorMessage(error) });
+    },
+  });
+}

@@ -1,0 +1,202 @@
+/**
+ * @module The admin console's user calls (SPEC.md §7 "Admin calls", docs/api.md "Admin console"). Every key
+ * starts with `adminUserKeys.all`, so invalidating that prefix refreshes the list and every cached detail.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type {
+  AdminUser,
+  AdminUserDetail,
+  ApiKeyResponse,
+  MessageResponse,
+  Transaction,
+} from "../../../worker/contract/responses";
+import { apiJson, describeError, getJson } from "@/lib/api";
+import { toast } from "@/hooks/use-toast";
+import { adminMappingKeys } from "./admin-mappings";
+import { statsKeys } from "./stats";
+import { userDashboardKeys } from "./user-dashboard";
+
+export const adminUserKeys = {
+  all: ["admin", "users"] as const,
+  list: () => [...adminUserKeys.all, "list"] as const,
+  detail: (userId: string) => [...adminUserKeys.all, "detail", userId] as const,
+  transactions: (userId: string) => [...adminUserKeys.all, "transactions", userId] as const,
+};
+
+const userPath = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}`;
+
+/** GET /api/admin/users: every user with usage and limits, newest first. */
+export function useAdminUsers() {
+  return useQuery({
+    queryKey: adminUserKeys.list(),
+    queryFn: () => getJson<AdminUser[]>("/api/admin/users"),
+  });
+}
+
+/** GET /api/admin/users/:userId: one user with api key and mappings. The screen reports a failure itself. */
+export function useAdminUser(userId: string) {
+  return useQuery({
+    queryKey: adminUserKeys.detail(userId),
+    queryFn: () => getJson<AdminUserDetail>(userPath(userId)),
+    meta: { silent: true },
+  });
+}
+
+/** GET /api/admin/users/:userId/transactions. The tab shows 'Error loading transactions' itself. */
+export function useAdminUserTransactions(userId: string) {
+  return useQuery({
+    queryKey: adminUserKeys.transactions(userId),
+    queryFn: () => getJson<Transaction[]>(`${userPath(userId)}/transactions`),
+    meta: { silent: true },
+  });
+}
+
+function useInvalidateAdminUsers() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: adminUserKeys.all });
+}
+
+/** PATCH /api/admin/users/:userId/status. */
+export function useSetUserStatus() {
+  const invalidate = useInvalidateAdminUsers();
+  return useMutation({
+    mutationFn: ({ userId, isActive }: { userId: string; isActive: boolean }) =>
+      apiJson<AdminUser>("PATCH", `${userPath(userId)}/status`, { isActive }),
+    onSuccess: () => {
+      toast({ title: "User status updated successfully" });
+      return invalidate();
+    },
+  });
+}
+
+/** PATCH /api/admin/users/:userId/limits; null means unlimited. */
+export function useSetRequestLimit() {
+  const invalidate = useInvalidateAdminUsers();
+  return useMutation({
+    mutationFn: ({ userId, requestLimit }: { userId: string; requestLimit: number | null }) =>
+      apiJson<AdminUser>("PATCH", `${userPath(userId)}/limits`, { requestLimit }),
+    onSuccess: () => {
+      toast({ title: "Request limit updated successfully" });
+      return invalidate();
+    },
+  });
+}
+
+/** PATCH /api/admin/users/:userId/email; German toasts, the failure with the server's message (SPEC.md §8). */
+export function useUpdateUserEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, email }: { userId: string; email: string }) =>
+      apiJson<AdminUser>("PATCH", `${userPath(userId)}/email`, { email }),
+    onSuccess: () => {
+      toast({ title: "Erfolg", description: "E-Mail-Adresse wurde erfolgreich aktualisiert" });
+      // The events list shows each mapping's owner email.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminUserKeys.all }),
+        queryClient.invalidateQueries({ queryKey: adminMappingKeys.all }),
+      ]);
+    },
+    onError: (error) => toast({ variant: "destructive", title: "Fehler", description: describeError(error) }),
+    meta: { silent: true },
+  });
+}
+
+export const ASSIGN_VERSION_FAILED_PREFIX = "Failed to assign product version: ";
+
+/**
+ * POST /api/admin/users/:userId/product-version. Afterwards the admin users and the customer side's
+ * dashboard and stats are refreshed (SPEC.md §7), as the limits they show come from the version.
+ */
+export function useAssignProductVersion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, versionId }: { userId: string; versionId: number }) =>
+      apiJson<AdminUser>("POST", `${userPath(userId)}/product-version`, { versionId }),
+    onSuccess: () => {
+      toast({ title: "Product version assigned successfully" });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminUserKeys.all }),
+        queryClient.invalidateQueries({ queryKey: userDashboardKeys.all }),
+        queryClient.invalidateQueries({ queryKey: statsKeys.all }),
+      ]);
+    },
+    onError: (error) =>
+      toast({
+        variant: "destructive",
+        title: "Error",
+        description: ASSIGN_VERSION_FAILED_PREFIX + describeError(error),
+      }),
+    meta: { silent: true },
+  });
+}
+
+/** POST /api/admin/users/:userId/resend-api-key (SPEC.md §8's German toasts). */
+export function useResendApiKey() {
+  return useMutation({
+    mutationFn: (userId: string) => apiJson<MessageResponse>("POST", `${userPath(userId)}/resend-api-key`),
+    onSuccess: () => toast({ title: "E-Mail gesendet", description: "Der API-Key wurde erneut per E-Mail versendet." }),
+    onError: () =>
+      toast({
+        variant: "destructive",
+        title: "Fehler",
+        description: "Der API-Key konnte nicht erneut gesendet werden.",
+      }),
+    meta: { silent: true },
+  });
+}
+
+/** POST /api/admin/users/:userId/resend-verification. */
+export function useResendVerification() {
+  return useMutation({
+    mutationFn: (userId: string) => apiJson<MessageResponse>("POST", `${userPath(userId)}/resend-verification`),
+    onSuccess: () => toast({ title: "Verification email sent successfully" }),
+    onError: () => toast({ variant: "destructive", title: "Error", description: "Failed to send verification email" }),
+    meta: { silent: true },
+  });
+}
+
+/** DELETE /api/admin/users/:userId: the account and all its data. */
+export function useDeleteUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => apiJson<MessageResponse>("DELETE", userPath(userId)),
+    onSuccess: () => {
+      toast({ title: "User deleted successfully" });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminUserKeys.all }),
+        queryClient.invalidateQueries({ queryKey: adminMappingKeys.all }),
+      ]);
+    },
+  });
+}
+
+export const API_KEY_MISSING_MESSAGE = "API key is missing in the response";
+export const apiKeyFetchFailedMessage = (email: string) => `Konnte API-Key für Benutzer ${email} nicht abrufen`;
+
+class MissingApiKeyError extends Error {}
+
+/**
+ * GET /api/admin/users/:userIdOrEmail/api-key: first by email, and if that call fails, by user id (SPEC.md §7).
+ * An answer without a key fails with 'API key is missing in the response'.
+ */
+export function useFetchUserApiKey() {
+  return useMutation({
+    mutationFn: async ({ userId, email }: { userId: string; email: string }) => {
+      let answer: Partial<ApiKeyResponse> | null;
+      try {
+        answer = await apiJson<Partial<ApiKeyResponse> | null>("GET", `${userPath(email)}/api-key`);
+      } catch {
+        answer = await apiJson<Partial<ApiKeyResponse> | null>("GET", `${userPath(userId)}/api-key`);
+      }
+      if (!answer?.apiKey) throw new MissingApiKeyError(API_KEY_MISSING_MESSAGE);
+      return answer.apiKey;
+    },
+    onError: (error, { email }) =>
+      toast({
+        variant: "destructive",
+        title: "Fehler",
+        description: error instanceof MissingApiKeyError ? API_KEY_MISSING_MESSAGE : apiKeyFetchFailedMessage(email),
+      }),
+    meta: { silent: true },
+  });
+}

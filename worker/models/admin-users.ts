@@ -1,0 +1,82 @@
+/** @module Users as the admin console sees them: account, plan, limits and usage from the counters. */
+import { desc, eq, inArray, sql } from "drizzle-orm";
+import type { AdminUser } from "../contract/responses";
+import type { Db } from "../db/client";
+import { paypalTransactions, productVersions, urlMappings, usageCounters, users } from "../db/schema";
+import { planLimit } from "./limits";
+import { hostOf } from "./usage";
+
+export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<AdminUser[]> {
+  const rows = await db
+    .select({
+      user: users,
+      versionName: productVersions.name,
+      websitesLimit: productVersions.websitesLimit,
+      eventsLimit: productVersions.eventsLimit,
+      dynamicContentLimit: productVersions.dynamicContentLimit,
+      totalRequests: usageCounters.totalRequests,
+      periodDeliveries: usageCounters.periodDeliveries,
+      mappingCount: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id})`,
+      eventsUsed: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id}
+        and ${urlMappings.createdAt} >= coalesce(${users.billingPeriodStart}, 0))`,
+      profileStatus: sql<string | null>`(select ${paypalTransactions.profileStatus} from ${paypalTransactions}
+        where ${paypalTransactions.userId} = ${users.id}
+        order by ${paypalTransactions.receivedAt} desc, ${paypalTransactions.id} desc limit 1)`,
+    })
+    .from(users)
+    .leftJoin(productVersions, eq(productVersions.id, users.productVersionId))
+    .leftJoin(usageCounters, eq(usageCounters.userId, users.id))
+    .where(onlyUserId ? eq(users.id, onlyUserId) : undefined)
+    .orderBy(desc(users.createdAt), desc(users.id));
+  if (rows.length === 0) return [];
+
+  const urls = await db
+    .selectDistinct({ userId: urlMappings.userId, url: urlMappings.normalizedUrl })
+    .from(urlMappings)
+    .where(
+      inArray(
+        urlMappings.userId,
+        rows.map((r) => r.user.id),
+      ),
+    );
+  const urlsByUser = new Map<string, string[]>();
+  for (const { userId, url } of urls) urlsByUser.set(userId, [...(urlsByUser.get(userId) ?? []), url]);
+
+  return rows.map(({ user, ...r }) => {
+    const userUrls = urlsByUser.get(user.id) ?? [];
+    return {
+      userId: user.id,
+      email: user.email,
+      role: user.role,
+      emailVerified: user.emailVerified,
+      isActive: user.isActive,
+      createdAt: user.createdAt.toISOString(),
+      productVersionId: user.productVersionId,
+      productVersionName: r.versionName,
+      profileStatus: r.profileStatus,
+      totalRequests: r.totalRequests ?? 0,
+      uniqueUrlsCount: userUrls.length,
+      dynamicContentCount: r.mappingCount,
+      eventsUsed: r.eventsUsed,
+      websitesUsed: new Set(userUrls.map(hostOf)).size,
+      dynamicContentDeliveryUsed: r.periodDeliveries ?? 0,
+      requestLimit: user.requestLimit,
+      uniqueUrlLimit: planLimit(r.websitesLimit),
+      eventsLimit: planLimit(r.eventsLimit),
+      dynamicContentLimit: planLimit(r.dynamicContentLimit),
+      apiKey: null,
+      billingPeriodStart: user.billingPeriodStart?.toISOString() ?? null,
+      billingPeriodEnd: user.billingPeriodEnd?.toISOString() ?? null,
+    };
+  });
+}
+
+export async function getAdminUser(db: Db, userId: string): Promise<AdminUser | undefined> {
+  const [user] = await listAdminUsers(db, userId);
+  return user;
+}
+
+export async function listUserEmails(db: Db): Promise<string[]> {
+  const rows = await db.select({ email: users.email }).from(users).orderBy(users.email);
+  return rows.map((r) => r.email);
+}

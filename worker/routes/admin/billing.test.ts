@@ -1,0 +1,119 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } from "../../contract/responses";
+import { paypalTransactions } from "../../db/schema";
+import { call, createAdmin, createVerifiedCustomer, db } from "../../test/helpers";
+
+async function seed() {
+  const { apiKey } = await createAdmin();
+  const customer = await createVerifiedCustomer("jane@shop.test");
+  await db()
+    .insert(paypalTransactions)
+    .values([
+      {
+        transactionId: "T-OCT",
+        payerEmail: "jane@shop.test",
+        userId: customer.user.id,
+        paymentStatus: "Completed",
+        amount: "29.00",
+        receivedAt: new Date("2026-10-10T10:00:00Z"),
+        rawPayload: JSON.stringify({ business: "merchant@dc.test", outstanding_balance: "0.00", time_created: "x" }),
+      },
+      {
+        transactionId: "T-NOV",
+        payerEmail: "typo@shop.test",
+        paymentStatus: "Pending",
+        amount: "29.00",
+        receivedAt: new Date("2026-11-10T10:00:00Z"),
+      },
+      {
+        transactionId: "T-DEC",
+        payerEmail: "bob@other.test",
+        paymentStatus: "completed",
+        amount: "abc",
+        receivedAt: new Date("2026-12-10T10:00:00Z"),
+      },
+    ]);
+  return { apiKey, customer };
+}
+
+const list = async (apiKey: string, query = "") =>
+  ((await (await call(`/api/admin/billing/transactions${query}`, { apiKey })).json()) as Transaction[]).map(
+    (t) => t.transactionId,
+  );
+
+describe("/api/admin/billing/transactions", () => {
+  it("lists transactions newest first, marking payers without an account", async () => {
+    const { apiKey } = await seed();
+    const rows = (await (await call("/api/admin/billing/transactions", { apiKey })).json()) as Transaction[];
+    expect(rows.map((t) => [t.transactionId, t.hasMatchingUser])).toEqual([
+      ["T-DEC", false],
+      ["T-NOV", false],
+      ["T-OCT", true],
+    ]);
+    expect(rows.find((t) => t.transactionId === "T-OCT")!.amount).toBe(29);
+    expect(rows.find((t) => t.transactionId === "T-DEC")!.amount).toBe("abc");
+  });
+
+  it("filters by dates, status and payer email", async () => {
+    const { apiKey } = await seed();
+    expect(await list(apiKey, "?startDate=2026-11-01T00:00:00.000Z")).toEqual(["T-DEC", "T-NOV"]);
+    expect(await list(apiKey, "?endDate=2026-11-10T10:00:00.000Z")).toEqual(["T-NOV", "T-OCT"]);
+    expect(await list(apiKey, "?startDate=2026-11-01&endDate=2026-11-30")).toEqual(["T-NOV"]);
+    expect(await list(apiKey, "?status=completed")).toEqual(["T-DEC", "T-OCT"]);
+    expect(await list(apiKey, "?email=SHOP.test")).toEqual(["T-NOV", "T-OCT"]);
+    expect(await list(apiKey, "?status=Completed&email=bob")).toEqual(["T-DEC"]);
+  });
+
+  it("refuses a date that is not one", async () => {
+    const { apiKey } = await seed();
+    const res = await call("/api/admin/billing/transactions?startDate=yesterday", { apiKey });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Invalid date" });
+  });
+});
+
+describe("/api/admin/billing/transaction/:id", () => {
+  it("answers the grouped detail", async () => {
+    const { apiKey } = await seed();
+    const detail = (await (await call("/api/admin/billing/transaction/T-OCT", { apiKey })).json()) as TransactionDetail;
+    expect(detail).toMatchObject({
+      transactionId: "T-OCT",
+      hasMatchingUser: true,
+      payerInfo: { email: "jane@shop.test" },
+      paymentDetails: { amount: 29, paymentStatus: "Completed", outstandingBalance: "0.00", shipping: null },
+      merchantInfo: { businessEmail: "merchant@dc.test" },
+      additionalInfo: { timeCreated: "x" },
+    });
+    expect((await call("/api/admin/billing/transaction/NOPE", { apiKey })).status).toBe(404);
+  });
+
+  it("updates the payer email and relinks the transaction to that account", async () => {
+    const { apiKey, customer } = await seed();
+    const res = await call("/api/admin/billing/transaction/T-NOV/update-email", {
+      method: "PATCH",
+      apiKey,
+      json: { email: "Jane@Shop.test" },
+    });
+    const body = (await res.json()) as UpdateTransactionEmailResponse;
+    expect(body.message).toBe("Email updated successfully");
+    expect(body.transaction).toMatchObject({ hasMatchingUser: true, payerInfo: { email: "jane@shop.test" } });
+    const row = (await db().select().from(paypalTransactions).where(eq(paypalTransactions.transactionId, "T-NOV")))[0]!;
+    expect(row.userId).toBe(customer.user.id);
+    const history = (await (await call("/api/user/payment-history", { apiKey: customer.apiKey })).json()) as unknown[];
+    expect(history).toHaveLength(2);
+  });
+
+  it("refuses an invalid email with 'Invalid payer email' and changes nothing", async () => {
+    const { apiKey } = await seed();
+    const res = await call("/api/admin/billing/transaction/T-NOV/update-email", {
+      method: "PATCH",
+      apiKey,
+      json: { email: "x" },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Invalid payer email" });
+    const row = (await db().select().from(paypalTransactions).where(eq(paypalTransactions.transactionId, "T-NOV")))[0]!;
+    expect(row.payerEmail).toBe("typo@shop.test");
+  });
+});

@@ -1,0 +1,14 @@
+/** @module `GET /api/admin/overview`: the admin dashboard's System Overview. */
+import { count } from "drizzle-orm";
+import { Hono } from "hono";
+import type { AdminOverview } from "../../contract/responses";
+import { createDb } from "../../db/client";
+import { users } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { revenue } from "../../models/revenue";
+
+export const adminOverviewRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  const db = createDb(c.env.DB);
+  const [[total], money] = await Promise.all([db.select({ n: count() }).from(users), revenue(db)]);
+  return c.json<AdminOverview>({ totalUsers: total?.n ?? 0, ...money });
+});

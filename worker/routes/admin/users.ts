@@ -1,0 +1,129 @@
+/** @module `/api/admin/users`: the admin's view and control of every account. */
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import type {
+  AdminUser,
+  AdminUserDetail,
+  ApiKeyResponse,
+  MessageResponse,
+  Transaction,
+} from "../../contract/responses";
+import {
+  assignProductVersionBody,
+  userEmailBody,
+  userLimitBody,
+  userLimitsBody,
+  userStatusBody,
+} from "../../contract/schemas";
+import { createDb, type Db } from "../../db/client";
+import type { User } from "../../db/schema";
+import { deleteDocument, writeDocument } from "../../delivery/document";
+import { apiKeyMail, verificationMail } from "../../email/messages";
+import { sendMail } from "../../email/send-mail";
+import type { AppEnv } from "../../env";
+import { badRequest, conflict, notFound } from "../../http/errors";
+import { publicOrigin } from "../../http/origin";
+import { validate } from "../../http/validate";
+import { getAdminUser, listAdminUsers, listUserEmails } from "../../models/admin-users";
+import { ensureApiKey, getApiKey } from "../../models/api-keys";
+import { listMappings } from "../../models/mappings";
+import { getProductVersion } from "../../models/product-versions";
+import { userTransactions } from "../../models/transactions";
+import { deleteUser, findUserByEmail, getUser, updateUser } from "../../models/users";
+import { createVerificationToken } from "../../models/verification-tokens";
+
+const userParam = z.object({ userId: z.string().min(1) });
+const USER_NOT_FOUND = "User not found";
+
+async function userOr404(db: Db, userId: string): Promise<User> {
+  const user = await getUser(db, userId);
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return user;
+}
+
+/** Applies a change that affects delivery, rewrites the user's document, and answers the updated user. */
+async function changeUser(c: Context<AppEnv>, userId: string, change: Parameters<typeof updateUser>[2]) {
+  const db = createDb(c.env.DB);
+  if (!(await updateUser(db, userId, change))) throw notFound(USER_NOT_FOUND);
+  await writeDocument(c.env, userId);
+  return c.json<AdminUser>((await getAdminUser(db, userId))!);
+}
+
+export const adminUserRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => c.json<AdminUser[]>(await listAdminUsers(createDb(c.env.DB))))
+  .get("/emails", async (c) => c.json<string[]>(await listUserEmails(createDb(c.env.DB))))
+  .get("/:userId", validate("param", userParam), async (c) => {
+    const db = createDb(c.env.DB);
+    const { userId } = c.req.valid("param");
+    const user = await getAdminUser(db, userId);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    const [apiKey, mappings] = await Promise.all([getApiKey(db, c.env.APP_SECRET, userId), listMappings(db, userId)]);
+    return c.json<AdminUserDetail>({ ...user, apiKey, mappings });
+  })
+  .get("/:userId/transactions", validate("param", userParam), async (c) => {
+    const db = createDb(c.env.DB);
+    const user = await userOr404(db, c.req.valid("param").userId);
+    return c.json<Transaction[]>(await userTransactions(db, user.id, user.email));
+  })
+  .get("/:userIdOrEmail/api-key", async (c) => {
+    const db = createDb(c.env.DB);
+    const ref = c.req.param("userIdOrEmail");
+    const user = ref.includes("@") ? await findUserByEmail(db, ref) : await getUser(db, ref);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    const apiKey = await getApiKey(db, c.env.APP_SECRET, user.id);
+    if (!apiKey) throw notFound("This user has no API key yet: the email is not verified");
+    return c.json<ApiKeyResponse>({ apiKey });
+  })
+  .patch("/:userId/status", validate("param", userParam), validate("json", userStatusBody), async (c) => {
+    const { userId } = c.req.valid("param");
+    const { isActive } = c.req.valid("json");
+    if (userId === c.var.user.id && !isActive) throw badRequest("You cannot deactivate yourself");
+    return changeUser(c, userId, { isActive });
+  })
+  .patch("/:userId/limits", validate("param", userParam), validate("json", userLimitsBody), async (c) =>
+    changeUser(c, c.req.valid("param").userId, { requestLimit: c.req.valid("json").requestLimit }),
+  )
+  .patch("/:userId/limit", validate("param", userParam), validate("json", userLimitBody), async (c) =>
+    changeUser(c, c.req.valid("param").userId, { requestLimit: c.req.valid("json").limit }),
+  )
+  .patch("/:userId/email", validate("param", userParam), validate("json", userEmailBody), async (c) => {
+    const db = createDb(c.env.DB);
+    const { userId } = c.req.valid("param");
+    const email = c.req.valid("json").email.toLowerCase();
+    const owner = await findUserByEmail(db, email);
+    if (owner && owner.id !== userId) throw conflict("This email address is already in use");
+    if (!(await updateUser(db, userId, { email }))) throw notFound(USER_NOT_FOUND);
+    return c.json<AdminUser>((await getAdminUser(db, userId))!);
+  })
+  .post(
+    "/:userId/product-version",
+    validate("param", userParam),
+    validate("json", assignProductVersionBody),
+    async (c) => {
+      const version = await getProductVersion(createDb(c.env.DB), c.req.valid("json").versionId);
+      if (!version) throw notFound("Product version not found");
+      return changeUser(c, c.req.valid("param").userId, { productVersionId: version.id });
+    },
+  )
+  .post("/:userId/resend-api-key", validate("param", userParam), async (c) => {
+    const db = createDb(c.env.DB);
+    const user = await userOr404(db, c.req.valid("param").userId);
+    if (!user.emailVerified) throw conflict("The email is not verified yet: resend the verification instead");
+    const apiKey = await ensureApiKey(db, c.env.APP_SECRET, user.id);
+    await sendMail(c.env, db, apiKeyMail(user.email, apiKey, `${publicOrigin(c)}/dashboard`));
+    return c.json<MessageResponse>({ message: "API key sent" });
+  })
+  .post("/:userId/resend-verification", validate("param", userParam), async (c) => {
+    const db = createDb(c.env.DB);
+    const user = await userOr404(db, c.req.valid("param").userId);
+    const token = await createVerificationToken(db, user.id);
+    await sendMail(c.env, db, verificationMail(user.email, `${publicOrigin(c)}/verify-email?token=${token}`));
+    return c.json<MessageResponse>({ message: "Verification email sent successfully" });
+  })
+  .delete("/:userId", validate("param", userParam), async (c) => {
+    const { userId } = c.req.valid("param");
+    if (userId === c.var.user.id) throw badRequest("You cannot delete yourself");
+    if (!(await deleteUser(createDb(c.env.DB), userId))) throw notFound(USER_NOT_FOUND);
+    await deleteDocument(c.env, userId);
+    return c.json<MessageResponse>({ message: "User deleted successfully" });
+  });
