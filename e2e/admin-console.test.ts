@@ -3,33 +3,29 @@
  * reactivate (the snippet stops and resumes on the customer's page), impersonate and return, create and edit a
  * product version, and see a customer's hostile HTML as text.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminUser, CustomerDashboard } from "../worker/contract/responses";
-import { launchBrowser } from "./support/browser";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
-import { startMailServer, type MailServer } from "./support/mail-server";
-import { admin, adminApiKey, api, baseURL, registerCustomer, useMailServer } from "./support/product";
+import { useBrowserAndMail } from "./support/session";
+import { admin, adminApiKey, api, baseURL, registerCustomer } from "./support/product";
 
 const BUSY = "busy@shop.test";
 const QUIET = "quiet@shop.test";
 const XSS_HTML = "<img src=x onerror=alert(1)>";
 
-let browser: Browser;
-let mail: MailServer;
+const session = useBrowserAndMail();
 let site: CustomerSite;
 let busyKey: string;
 let pageUrl: string;
 const dialogs: string[] = [];
 
 beforeAll(async () => {
-  mail = await startMailServer();
-  browser = await launchBrowser();
-  await useMailServer(mail);
-  busyKey = await registerCustomer(mail, BUSY);
-  const quietKey = await registerCustomer(mail, QUIET);
+  busyKey = await registerCustomer(session.mail, BUSY);
+  const quietKey = await registerCustomer(session.mail, QUIET);
   const { jsSnippet } = await api<CustomerDashboard>("/api/user/dashboard", { apiKey: busyKey });
   site = await startCustomerSite(jsSnippet);
+  session.closeLater(site.close);
   pageUrl = `${site.origin}/sale`;
   await api("/api/mappings", {
     method: "POST",
@@ -43,15 +39,9 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await mail?.close();
-  await site?.close();
-});
-
 /** Opens the customer's page and answers whether our HTML is in it (once the snippet has had its say). */
 async function deliveredOnCustomerPage(): Promise<boolean> {
-  const visitor = await browser.newPage();
+  const visitor = await session.browser.newPage();
   try {
     const answered = visitor.waitForResponse((r) => r.url().includes("/api/content"), { timeout: 15_000 });
     await visitor.goto(pageUrl);
@@ -79,7 +69,7 @@ describe("an admin", () => {
     expect(await deliveredOnCustomerPage()).toBe(true);
     expect(await deliveredOnCustomerPage()).toBe(true);
 
-    const page = await browser.newPage();
+    const page = await session.browser.newPage();
     page.on("dialog", (d) => {
       dialogs.push(d.message());
       void d.dismiss();

@@ -7,35 +7,22 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import * as XLSX from "xlsx";
 import type { AuthInfo } from "../worker/contract/responses";
-import { launchBrowser } from "./support/browser";
-import { startMailServer, type MailServer } from "./support/mail-server";
-import { adminApiKey, api, baseURL, registerCustomer, useMailServer } from "./support/product";
+import { useBrowserAndMail } from "./support/session";
+import { adminApiKey, api, baseURL, registerCustomer } from "./support/product";
 
 const CUSTOMER = "subscriber@shop.test";
 const TXN = "E2E-TXN-0001";
 
-let browser: Browser;
-let mail: MailServer;
+const session = useBrowserAndMail();
 const work = mkdtempSync(join(tmpdir(), "dc-billing-"));
-
-beforeAll(async () => {
-  mail = await startMailServer();
-  browser = await launchBrowser();
-  await useMailServer(mail);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await mail?.close();
-});
 
 /** A browser page signed in with `apiKey` (the login screens have their own tests). */
 async function signedIn(apiKey: string, role: "user" | "admin"): Promise<Page> {
-  const page = await browser.newPage({ acceptDownloads: true });
+  const page = await session.browser.newPage({ acceptDownloads: true });
   await page.goto(`${baseURL}/snippet`);
   await page.evaluate(
     ([key, r]) => {
@@ -62,7 +49,7 @@ function postRecordedNotification(subscriptionId: string) {
 
 describe("billing", () => {
   it("takes a subscription and a payment from PayPal to the admin and back to the customer", async () => {
-    const customerKey = await registerCustomer(mail, CUSTOMER);
+    const customerKey = await registerCustomer(session.mail, CUSTOMER);
     const { userId } = await api<AuthInfo>("/api/auth", { apiKey: customerKey });
     const adminKey = await adminApiKey();
     await api("/api/admin/product-versions", {

@@ -2,32 +2,17 @@
  * A customer logs in with an emailed code (read from a real SMTP server), lands on /user-dashboard, sees the usage
  * bars move after a mapping and a delivery on their site, and opens the plan dialog.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { CustomerDashboard } from "../worker/contract/responses";
-import { launchBrowser } from "./support/browser";
-import { startCustomerSite, type CustomerSite } from "./support/customer-site";
-import { startMailServer, type MailServer } from "./support/mail-server";
-import { api, baseURL, registerCustomer, useMailServer } from "./support/product";
+import { startCustomerSite } from "./support/customer-site";
+import { useBrowserAndMail } from "./support/session";
+import { api, baseURL, registerCustomer } from "./support/product";
 
 const CUSTOMER = "Returning@Shop.test";
 const email = CUSTOMER.toLowerCase();
 
-let browser: Browser;
-let mail: MailServer;
-let site: CustomerSite | undefined;
-
-beforeAll(async () => {
-  mail = await startMailServer();
-  browser = await launchBrowser();
-  await useMailServer(mail);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await mail?.close();
-  await site?.close();
-});
+const session = useBrowserAndMail();
 
 /** The progress bar's value and the 'used / limit' text of one usage line. */
 async function usageLine(page: Page, label: string) {
@@ -38,15 +23,15 @@ async function usageLine(page: Page, label: string) {
 
 describe("a returning customer", () => {
   it("logs in with the mailed code and sees their usage move", async () => {
-    const apiKey = await registerCustomer(mail, email);
-    const page = await browser.newPage();
+    const apiKey = await registerCustomer(session.mail, email);
+    const page = await session.browser.newPage();
 
     await page.goto(`${baseURL}/login`);
     await page.getByLabel(/email/i).fill(CUSTOMER);
     await page.getByRole("button", { name: "Send Code" }).click();
     await expect.poll(() => page.getByText(email).first().isVisible()).toBe(true);
 
-    const codeMail = await mail.waitFor(email, (m) => /login code is \d{5}/.test(m.text ?? ""));
+    const codeMail = await session.mail.waitFor(email, (m) => /login code is \d{5}/.test(m.text ?? ""));
     const code = codeMail.text!.match(/login code is (\d{5})/)![1]!;
     await page.getByLabel("Code").fill(code);
     await page.getByRole("button", { name: "Verify Code" }).click();
@@ -63,13 +48,14 @@ describe("a returning customer", () => {
 
     // A mapping on their site and one visit to it.
     const { jsSnippet } = await api<CustomerDashboard>("/api/user/dashboard", { apiKey });
-    site = await startCustomerSite(jsSnippet);
+    const site = await startCustomerSite(jsSnippet);
+    session.closeLater(site.close);
     await api("/api/mappings", {
       method: "POST",
       apiKey,
       body: JSON.stringify({ url: `${site.origin}/welcome`, htmlContent: "<p>Welcome back</p>" }),
     });
-    const visitor = await browser.newPage();
+    const visitor = await session.browser.newPage();
     await visitor.goto(`${site.origin}/welcome`);
     await expect.poll(() => visitor.locator("[data-dynamic-content]").count(), { timeout: 15_000 }).toBe(1);
 

@@ -3,32 +3,17 @@
  * server), follow the link, add a mapping on /dashboard, embed the snippet in a page on another origin, see the
  * HTML first in its body, and see the hit on the Analytics tab.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { CustomerDashboard } from "../worker/contract/responses";
-import { launchBrowser } from "./support/browser";
-import { startCustomerSite, type CustomerSite } from "./support/customer-site";
-import { startMailServer, type MailServer } from "./support/mail-server";
-import { api, baseURL, linkIn, useMailServer } from "./support/product";
+import { startCustomerSite } from "./support/customer-site";
+import { useBrowserAndMail } from "./support/session";
+import { api, baseURL, linkIn } from "./support/product";
 
 const OWNER = "owner@shop.test";
 const HTML = '<section id="promo"><h2>Black Friday: 30% off</h2></section>';
 
-let browser: Browser;
-let mail: MailServer;
-let site: CustomerSite | undefined;
-
-beforeAll(async () => {
-  mail = await startMailServer();
-  browser = await launchBrowser();
-  await useMailServer(mail);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await mail?.close();
-  await site?.close();
-});
+const session = useBrowserAndMail();
 
 async function openAnalytics(page: Page) {
   await page.goto(`${baseURL}/dashboard`);
@@ -37,7 +22,7 @@ async function openAnalytics(page: Page) {
 
 describe("a website owner", () => {
   it("registers, adds a mapping, embeds the snippet on their site and sees the hit", async () => {
-    const page = await browser.newPage();
+    const page = await session.browser.newPage();
 
     await page.goto(`${baseURL}/register`);
     await expect.poll(() => page.getByText("Register for API Access").isVisible()).toBe(true);
@@ -45,19 +30,20 @@ describe("a website owner", () => {
     await page.getByRole("button", { name: "Register" }).click();
     await expect.poll(() => page.getByText("Check Your Email").isVisible()).toBe(true);
 
-    const verification = await mail.waitFor(OWNER, (m) => linkIn(m.text) !== undefined);
+    const verification = await session.mail.waitFor(OWNER, (m) => linkIn(m.text) !== undefined);
     const link = linkIn(verification.text)!;
     expect(link.startsWith(`${baseURL}/verify-email?token=`)).toBe(true);
     await page.goto(link);
     await expect.poll(() => page.getByText("Registration Successful").isVisible(), { timeout: 15_000 }).toBe(true);
     const apiKey = await page.evaluate(() => localStorage.getItem("apiKey"));
     expect(apiKey).toMatch(/^dc_/);
-    const keyMail = await mail.waitFor(OWNER, (m) => (m.text ?? "").includes(apiKey!));
+    const keyMail = await session.mail.waitFor(OWNER, (m) => (m.text ?? "").includes(apiKey!));
     expect(keyMail.subject).toBe("Your Dynamic Content API key");
 
     // The customer's site exists before the mapping: its URL is the one to map.
     const { jsSnippet } = await api<CustomerDashboard>("/api/user/dashboard", { apiKey: apiKey! });
-    site = await startCustomerSite(jsSnippet);
+    const site = await startCustomerSite(jsSnippet);
+    session.closeLater(site.close);
     const pageUrl = `${site.origin}/landing`;
 
     await page.goto(`${baseURL}/dashboard`);
@@ -70,7 +56,7 @@ describe("a website owner", () => {
     // Customer HTML is shown as text, never rendered.
     expect(await page.locator("#promo").count()).toBe(0);
 
-    const visitor = await browser.newPage();
+    const visitor = await session.browser.newPage();
     await visitor.goto(pageUrl);
     const injected = visitor.locator("body > [data-dynamic-content]");
     await expect.poll(() => injected.count(), { timeout: 15_000 }).toBe(1);

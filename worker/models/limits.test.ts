@@ -1,13 +1,10 @@
-import { createMessageBatch } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { AnalyticsMessage } from "../analytics/message";
 import type { Mapping } from "../contract/responses";
 import { productVersions, users } from "../db/schema";
 import { writeDocument } from "../delivery/document";
-import worker from "../index";
-import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
+import { call, createVerifiedCustomer, db, visit } from "../test/helpers";
 
 async function customerOnPlan(plan: {
   eventsLimit?: number | null;
@@ -26,20 +23,6 @@ async function customerOnPlan(plan: {
 
 const add = (apiKey: string, url: string) =>
   call("/api/mappings", { method: "POST", apiKey, json: { url, htmlContent: `<p>${url}</p>` } });
-
-/** A page view: the content request, then its analytics message through the real consumer. */
-async function visit(userId: string, url: string) {
-  const e = testEnv();
-  const res = await call(`/api/content?u=${userId}&url=${encodeURIComponent(url)}`, {}, e);
-  if (e.sent.length) {
-    const batch = createMessageBatch<AnalyticsMessage>(
-      "dynamic-content-analytics",
-      e.sent.map((body, i) => ({ id: `${body.id}-${i}`, timestamp: new Date(), attempts: 1, body })),
-    );
-    await worker.queue(batch, env);
-  }
-  return res.status;
-}
 
 describe("events limit: mappings created in the billing period", () => {
   it("allows the n-th mapping and refuses the one after, creating nothing", async () => {

@@ -1,9 +1,10 @@
 /** Test helpers: call the app with a recording queue, capture console mails, seed users. */
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import type { AnalyticsMessage } from "../analytics/message";
 import { app } from "../app";
+import worker from "../index";
 import { hashPassword } from "../auth/password";
 import { createDb } from "../db/client";
 import type { Env } from "../env";
@@ -74,4 +75,18 @@ export async function createAdmin(email = "admin@example.com", password = "corre
   await upsertAdmin(db(), email, await hashPassword(password));
   const user = (await findUserByEmail(db(), email))!;
   return { user, password, apiKey: await ensureApiKey(db(), env.APP_SECRET, user.id) };
+}
+
+/** A page view: the content request, then its analytics message through the real queue consumer. */
+export async function visit(userId: string, url: string): Promise<number> {
+  const e = testEnv();
+  const res = await call(`/api/content?u=${encodeURIComponent(userId)}&url=${encodeURIComponent(url)}`, {}, e);
+  if (e.sent.length) {
+    const batch = createMessageBatch<AnalyticsMessage>(
+      "dynamic-content-analytics",
+      e.sent.map((body) => ({ id: body.id, timestamp: new Date(), attempts: 1, body })),
+    );
+    await worker.queue(batch, env);
+  }
+  return res.status;
 }

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { MemoryRouter, useLocation } from "react-router-dom";
 import { describe, expect, it } from "vitest";
 import { createQueryClient } from "@/lib/query-client";
+import { signInAsAdmin } from "@/test/session";
 import { useImpersonation } from "./use-impersonation";
 
 function LocationProbe() {
@@ -26,8 +27,7 @@ function renderImpersonation() {
 
 describe("useImpersonation", () => {
   it("start keeps the admin's key aside, acts as the customer and opens /user-dashboard", () => {
-    window.localStorage.setItem("apiKey", "admin-key");
-    window.localStorage.setItem("userRole", "admin");
+    signInAsAdmin();
     const { result, queryClient } = renderImpersonation();
     expect(result.current.impersonatedEmail).toBeNull();
 
@@ -43,8 +43,7 @@ describe("useImpersonation", () => {
   });
 
   it("switching to another customer keeps the admin's key, and stop restores it", () => {
-    window.localStorage.setItem("apiKey", "admin-key");
-    window.localStorage.setItem("userRole", "admin");
+    signInAsAdmin();
     const { result } = renderImpersonation();
 
     act(() => result.current.start({ apiKey: "key-ann", email: "ann@example.com" }));

@@ -1,6 +1,11 @@
 import { vi } from "vitest";
 
-type Handler = (request: { url: string; init: RequestInit }) => Response | Promise<Response>;
+interface FetchRequest {
+  url: string;
+  init: RequestInit;
+}
+
+type Handler = (request: FetchRequest) => Response | Promise<Response>;
 
 /** Replaces `fetch` with `handler`; the returned mock records every call. */
 export function mockFetch(handler: Handler) {
@@ -13,4 +18,47 @@ export function mockFetch(handler: Handler) {
 
 export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+/** One call as a fake API sees it: the method, the address and the JSON body, parsed. */
+export interface ApiCall {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+/** Answers the calls it knows; undefined passes the call on to the next route. */
+export type ApiRoute<C extends ApiCall = ApiCall> = (call: C) => Response | undefined;
+
+export const apiCall = ({ url, init }: FetchRequest): ApiCall => ({
+  method: init.method ?? "GET",
+  url,
+  body: init.body ? JSON.parse(String(init.body)) : undefined,
+});
+
+/**
+ * A fake API that records every call (as `record` describes it) in the returned list. The first of `routes`
+ * that answers a call answers it (an undefined route is skipped); a call none answers gets a 500 with the
+ * error 'unexpected {method} {url}'.
+ */
+export function mockApiRecording<C extends ApiCall>(
+  record: (request: FetchRequest) => C,
+  ...routes: (ApiRoute<C> | undefined)[]
+): C[] {
+  const calls: C[] = [];
+  mockFetch((request) => {
+    const call = record(request);
+    calls.push(call);
+    for (const route of routes) {
+      const answer = route?.(call);
+      if (answer) return answer;
+    }
+    return jsonResponse({ error: `unexpected ${call.method} ${call.url}` }, 500);
+  });
+  return calls;
+}
+
+/** `mockApiRecording` of each call's method, address and body. */
+export function mockApi(...routes: (ApiRoute | undefined)[]): ApiCall[] {
+  return mockApiRecording(apiCall, ...routes);
 }

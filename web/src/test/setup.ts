@@ -3,6 +3,14 @@ import { cleanup } from "@testing-library/react";
 import { afterEach } from "vitest";
 import { dispatch } from "@/hooks/use-toast";
 
+// Radix measures some controls (checkbox, radio, switch, popover, tooltip) with ResizeObserver, which jsdom
+// lacks. Defined here rather than stubbed, so a test's `vi.unstubAllGlobals()` keeps it.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+
 afterEach(() => {
   cleanup();
   // The toast list and the storage outlive a rendered tree; start each test without them.

@@ -1,12 +1,8 @@
-import { createMessageBatch } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { AnalyticsMessage } from "../../analytics/message";
 import type { ProductVersion } from "../../contract/responses";
 import { productVersions, users } from "../../db/schema";
-import worker from "../../index";
-import { call, createAdmin, createVerifiedCustomer, db, testEnv } from "../../test/helpers";
+import { call, createAdmin, createVerifiedCustomer, db, visit } from "../../test/helpers";
 
 const plan = (over: Record<string, unknown> = {}) => ({
   name: "Growth",
@@ -99,20 +95,14 @@ describe("/api/admin/product-versions", () => {
       json: { url: "https://shop.test/a", htmlContent: "A" },
     });
 
-    const visit = async () => {
-      const e = testEnv();
-      const res = await call(`/api/content?u=${shop.user.id}&url=https://shop.test/a`, {}, e);
-      const batch = e.sent.map((body) => ({ id: body.id, timestamp: new Date(), attempts: 1, body }));
-      if (batch.length) await worker.queue(createMessageBatch<AnalyticsMessage>("q", batch), env);
-      return res.status;
-    };
-    expect(await visit()).toBe(200);
-    expect(await visit()).toBe(204);
+    const visitPage = () => visit(shop.user.id, "https://shop.test/a");
+    expect(await visitPage()).toBe(200);
+    expect(await visitPage()).toBe(204);
     await call(`/api/admin/product-versions/${version.id}`, {
       method: "PATCH",
       apiKey,
       json: plan({ dynamicContentLimit: 5 }),
     });
-    expect(await visit()).toBe(200);
+    expect(await visitPage()).toBe(200);
   });
 });

@@ -1,33 +1,15 @@
-import { createMessageBatch } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AnalyticsMessage } from "../../analytics/message";
 import type { AdminMapping, AdminUser, AdminUserDetail, Mapping } from "../../contract/responses";
 import { paypalTransactions, productVersions, users } from "../../db/schema";
-import worker from "../../index";
-import { call, captureMails, createAdmin, createVerifiedCustomer, db, testEnv } from "../../test/helpers";
+import { call, captureMails, createAdmin, createVerifiedCustomer, db, visit } from "../../test/helpers";
 
 let mails: ReturnType<typeof captureMails>;
 beforeEach(() => {
   mails = captureMails();
 });
 afterEach(() => mails.restore());
-
-async function visit(userId: string, url: string) {
-  const e = testEnv();
-  const res = await call(`/api/content?u=${userId}&url=${encodeURIComponent(url)}`, {}, e);
-  if (e.sent.length) {
-    await worker.queue(
-      createMessageBatch<AnalyticsMessage>(
-        "dynamic-content-analytics",
-        e.sent.map((body) => ({ id: body.id, timestamp: new Date(), attempts: 1, body })),
-      ),
-      env,
-    );
-  }
-  return res.status;
-}
 
 const add = async (apiKey: string, url: string, html = "<p>x</p>") =>
   (await (await call("/api/mappings", { method: "POST", apiKey, json: { url, htmlContent: html } })).json()) as Mapping;

@@ -2,15 +2,11 @@ import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
+import { storeSession } from "@/test/session";
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
-
-function storeSession(apiKey: string, role: string) {
-  window.localStorage.setItem("apiKey", apiKey);
-  window.localStorage.setItem("userRole", role);
-}
 
 describe("admin guard", () => {
   it("sends a visitor without a stored key to the 404 screen without asking the server", async () => {

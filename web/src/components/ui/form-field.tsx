@@ -20,13 +20,19 @@ function FormField({ label, error, children }: FormFieldProps) {
         "aria-invalid": error ? true : undefined,
         "aria-describedby": error ? errorId : undefined,
       })}
-      {error && (
-        <p id={errorId} className="text-sm font-medium text-destructive">
-          {error}
-        </p>
-      )}
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }
 
-export { FormField };
+/** A control's validation message (nothing without one); the control names `id` in its aria-describedby. */
+function FieldError({ id, error }: { id: string; error?: string }) {
+  if (!error) return null;
+  return (
+    <p id={id} className="text-sm font-medium text-destructive">
+      {error}
+    </p>
+  );
+}
+
+export { FieldError, FormField };

@@ -1,4 +1,4 @@
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { cn } from "@/lib/utils";
 
 function Table({ className, ...props }: ComponentProps<"table">) {
@@ -36,4 +36,15 @@ function TableCell({ className, ...props }: ComponentProps<"td">) {
   return <td className={cn("p-4 align-middle", className)} {...props} />;
 }
 
-export { Table, TableBody, TableCell, TableHead, TableHeader, TableRow };
+/** The one row of an empty table: `children` centred and muted across all `colSpan` columns. */
+function TableEmptyRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {
+  return (
+    <TableRow>
+      <TableCell colSpan={colSpan} className="py-8 text-center text-muted-foreground">
+        {children}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+export { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow };

@@ -6,27 +6,23 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
 import { toast } from "@/hooks/use-toast";
+import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useSessionActions } from "@/hooks/use-session-actions";
-import { fieldErrors } from "@/lib/field-errors";
 import { useAdminLogin } from "@/queries/admin-login";
 
 export function AdminLoginForm() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const { errors, check } = useSchemaCheck(adminLoginBody);
   const login = useAdminLogin();
   const { signIn } = useSessionActions();
   const navigate = useNavigate();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = adminLoginBody.safeParse({ email, password });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    login.mutate(parsed.data, {
+    const body = check({ email, password });
+    if (!body) return;
+    login.mutate(body, {
       onSuccess: ({ apiKey, user }) => {
         signIn(apiKey, user.role);
         toast({ title: "Login successful!" });

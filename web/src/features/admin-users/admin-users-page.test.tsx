@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type {
   AdminMapping,
   AdminUser,
@@ -9,26 +9,17 @@ import type {
   Transaction,
 } from "../../../../worker/contract/responses";
 import { snippetText } from "../../../../worker/contract/snippet-text";
-import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { jsonResponse, mockApi, type ApiCall, type ApiRoute } from "@/test/fetch-mock";
+import { productVersion } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";
+import { ADMIN, signInAsAdmin } from "@/test/session";
 import { statsKeys } from "@/queries/stats";
 import { userDashboardKeys } from "@/queries/user-dashboard";
-
-beforeAll(() => {
-  // Radix measures some controls (radio, switch) with ResizeObserver, which jsdom lacks.
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-});
 
 afterEach(() => {
   vi.unstubAllGlobals();
   Reflect.deleteProperty(navigator, "clipboard");
 });
-
-const ADMIN = { userId: "admin-1", email: "admin@example.com", role: "admin" as const };
 
 const user = (overrides: Partial<AdminUser> & Pick<AdminUser, "userId" | "email">): AdminUser => ({
   role: "user",
@@ -81,28 +72,16 @@ const CAROL = user({
 const USERS = [ANN, BOB, CAROL];
 
 const VERSIONS: ProductVersion[] = [
-  {
-    id: 1,
-    name: "Free",
-    description: null,
-    eventsLimit: 100,
-    websitesLimit: 1,
-    dynamicContentLimit: 10,
-    price: null,
-    paypalPlanId: null,
-    isDefault: true,
-  },
-  {
+  productVersion({ id: 1, name: "Free", isDefault: true }),
+  productVersion({
     id: 2,
     name: "Starter",
-    description: null,
     eventsLimit: 1000,
     websitesLimit: 3,
     dynamicContentLimit: null,
     price: 29,
     paypalPlanId: "P-1",
-    isDefault: false,
-  },
+  }),
 ];
 
 const XSS = "<img src=x onerror=alert(1)>";
@@ -141,41 +120,20 @@ const ANN_DETAIL: AdminUserDetail = {
   ],
 };
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-type Route = (call: Call) => Response | undefined;
-
 /** The admin API: `routes` answer first, then the defaults; every call is recorded in `calls`. */
-function mockAdminApi(...routes: Route[]) {
-  const calls: Call[] = [];
-  mockFetch(({ url, init }) => {
-    const call = { method: init.method ?? "GET", url, body: init.body ? JSON.parse(String(init.body)) : undefined };
-    calls.push(call);
-    for (const route of routes) {
-      const answer = route(call);
-      if (answer) return answer;
-    }
+function mockAdminApi(...routes: ApiRoute[]) {
+  return mockApi(...routes, ({ method, url }) => {
     if (url === "/api/auth") return jsonResponse(ADMIN);
-    if (url === "/api/admin/users" && call.method === "GET") return jsonResponse(USERS);
+    if (url === "/api/admin/users" && method === "GET") return jsonResponse(USERS);
     if (url === "/api/admin/product-versions") return jsonResponse(VERSIONS);
-    if (url === "/api/admin/users/u-ann" && call.method === "GET") return jsonResponse(ANN_DETAIL);
+    if (url === "/api/admin/users/u-ann" && method === "GET") return jsonResponse(ANN_DETAIL);
     if (url === "/api/admin/users/u-ann/transactions") return jsonResponse([]);
     if (url === "/api/admin/mappings") return jsonResponse([]);
-    return jsonResponse({ error: `unexpected ${call.method} ${url}` }, 500);
+    return undefined;
   });
-  return calls;
 }
 
-const sent = (calls: Call[], method: string) => calls.filter((c) => c.method === method);
-
-function signInAsAdmin() {
-  window.localStorage.setItem("apiKey", "admin-key");
-  window.localStorage.setItem("userRole", "admin");
-}
+const sent = (calls: ApiCall[], method: string) => calls.filter((c) => c.method === method);
 
 async function openUsers(path = "/admin/users") {
   signInAsAdmin();

@@ -5,10 +5,10 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatGermanDayTime } from "@/lib/format-date";
+import { UsageCard } from "@/features/user-dashboard/usage-card";
 import { useResendApiKey, useResendVerification } from "@/queries/admin-users";
 import { LimitCards } from "./limit-cards";
 import { ProductVersionChoice } from "./product-version-choice";
-import { UsageCard } from "./usage-card";
 import { UserEmailForm } from "./user-email-form";
 import { versionLimits } from "./version-limits";
 
@@ -20,6 +20,23 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
       <dt className="text-sm font-medium text-muted-foreground">{label}</dt>
       <dd className="min-w-0">{children}</dd>
     </div>
+  );
+}
+
+/** An outline button that sends the user a mail (`action`), disabled while it is being sent. */
+function SendMailButton({
+  action,
+  userId,
+  children,
+}: {
+  action: { isPending: boolean; mutate: (userId: string) => void };
+  userId: string;
+  children: ReactNode;
+}) {
+  return (
+    <Button type="button" variant="outline" size="sm" disabled={action.isPending} onClick={() => action.mutate(userId)}>
+      {children}
+    </Button>
   );
 }
 
@@ -52,30 +69,18 @@ export function GeneralTab({ user }: { user: AdminUserDetail }) {
             <Row label="E-Mail verifiziert">
               <div className="flex flex-wrap items-center gap-3">
                 <span>{user.emailVerified ? "Ja" : "Nein"}</span>
-                <Button
-                  type="button"
-                  variant="outline"
-                  size="sm"
-                  disabled={resendVerification.isPending}
-                  onClick={() => resendVerification.mutate(user.userId)}
-                >
+                <SendMailButton action={resendVerification} userId={user.userId}>
                   Verifizierungs-E-Mail erneut senden
-                </Button>
+                </SendMailButton>
               </div>
             </Row>
             <Row label="API-Key">
               <div className="flex flex-wrap items-center gap-3">
                 <code className="rounded bg-muted px-2 py-1 text-sm break-all">{user.apiKey ?? "-"}</code>
                 {user.apiKey && <CopyButton text={user.apiKey} label="API-Key kopieren" />}
-                <Button
-                  type="button"
-                  variant="outline"
-                  size="sm"
-                  disabled={resendApiKey.isPending}
-                  onClick={() => resendApiKey.mutate(user.userId)}
-                >
+                <SendMailButton action={resendApiKey} userId={user.userId}>
                   API-Key per E-Mail senden
-                </Button>
+                </SendMailButton>
               </div>
             </Row>
             <Row label="Abrechnungszeitraum Beginn">{periodDate(user.billingPeriodStart)}</Row>
@@ -85,7 +90,18 @@ export function GeneralTab({ user }: { user: AdminUserDetail }) {
       </Card>
       <ProductVersionChoice userId={user.userId} productVersionId={user.productVersionId} />
       <LimitCards user={user} limits={limits} />
-      <UsageCard user={user} limits={limits} />
+      {/* SPEC.md §2 "Usage": the customer dashboard's bars (rounded, capped at 100, ∞ and 0% when unlimited). */}
+      <UsageCard
+        bars={[
+          { label: "Websites", used: user.websitesUsed, limit: limits.websites },
+          { label: "Events (updates this month)", used: user.eventsUsed, limit: limits.events },
+          {
+            label: "Dynamic content deliveries (generations this month)",
+            used: user.dynamicContentDeliveryUsed,
+            limit: limits.deliveries,
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -1,10 +1,10 @@
 import { useId } from "react";
+import { Loading } from "@/components/loading";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { useAdminProductVersions } from "@/queries/admin-product-versions";
 import { useAssignProductVersion } from "@/queries/admin-users";
-import { Loading } from "./loading";
 
 /** Every product version as a radio list, the default marked '(Standard)'; choosing one assigns it at once. */
 export function ProductVersionChoice({

@@ -1,6 +1,6 @@
-import { useAdminUserTransactions } from "@/queries/admin-users";
+import { LoadError, Loading } from "@/components/loading";
 import { Card, CardContent } from "@/components/ui/card";
-import { Loading } from "./loading";
+import { useAdminUserTransactions } from "@/queries/admin-users";
 import { TransactionsTable } from "./transactions-table";
 
 export const TRANSACTIONS_LOAD_ERROR = "Error loading transactions";
@@ -14,7 +14,7 @@ export function TransactionsTab({ userId }: { userId: string }) {
         {transactions.isPending ? (
           <Loading />
         ) : transactions.isError ? (
-          <p className="py-8 text-center text-destructive">{TRANSACTIONS_LOAD_ERROR}</p>
+          <LoadError>{TRANSACTIONS_LOAD_ERROR}</LoadError>
         ) : (
           <TransactionsTable transactions={transactions.data} />
         )}

@@ -1,6 +1,6 @@
 import type { Transaction } from "../../../../worker/contract/responses";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatGermanDayTime } from "@/lib/format-date";
 import { cn } from "@/lib/utils";
 import { formatUsAmount } from "./format-amount";
@@ -24,11 +24,7 @@ export function TransactionsTable({ transactions }: { transactions: Transaction[
       </TableHeader>
       <TableBody>
         {transactions.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={6} className="py-8 text-center text-muted-foreground">
-              {NO_TRANSACTIONS_TEXT}
-            </TableCell>
-          </TableRow>
+          <TableEmptyRow colSpan={6}>{NO_TRANSACTIONS_TEXT}</TableEmptyRow>
         ) : (
           transactions.map((transaction) => {
             const cancelled = isCancelled(transaction.profileStatus);

@@ -1,8 +1,8 @@
 import { ArrowLeft } from "lucide-react";
+import { Loading } from "@/components/loading";
 import { Button } from "@/components/ui/button";
 import { describeError } from "@/lib/api";
 import { useAdminUser } from "@/queries/admin-users";
-import { Loading } from "./loading";
 import { UserDetailTabs } from "./user-detail-tabs";
 
 export const USER_LOAD_ERROR = "Error loading user data";

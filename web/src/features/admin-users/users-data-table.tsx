@@ -1,6 +1,6 @@
 import { useState } from "react";
+import { LoadError, Loading } from "@/components/loading";
 import { useAdminUsers } from "@/queries/admin-users";
-import { Loading } from "./loading";
 import { UsersTable } from "./users-table";
 import { nextSort, searchUsers, sortUsers, type UserSort, type UserSortField } from "./users-view";
 
@@ -17,7 +17,7 @@ export function UsersDataTable({ searchTerm, defaultVersionName, onSelectUser }:
   const [sort, setSort] = useState<UserSort | null>(null);
 
   if (users.isPending) return <Loading />;
-  if (users.isError) return <p className="py-8 text-center text-destructive">{USERS_LOAD_ERROR}</p>;
+  if (users.isError) return <LoadError>{USERS_LOAD_ERROR}</LoadError>;
 
   return (
     <UsersTable

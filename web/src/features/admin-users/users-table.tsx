@@ -1,7 +1,7 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import type { MouseEvent, ReactNode } from "react";
 import type { AdminUser } from "../../../../worker/contract/responses";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { DeleteUserButton } from "./delete-user-button";
 import { ImpersonateButton } from "./impersonate-button";
 import { ProductVersionBadge } from "./product-version-badge";
@@ -78,11 +78,7 @@ export function UsersTable({ users, sort, onSort, defaultVersionName, onSelectUs
       </TableHeader>
       <TableBody>
         {users.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={COLUMN_COUNT} className="py-8 text-center text-muted-foreground">
-              Keine Nutzer gefunden.
-            </TableCell>
-          </TableRow>
+          <TableEmptyRow colSpan={COLUMN_COUNT}>Keine Nutzer gefunden.</TableEmptyRow>
         ) : (
           users.map((user) => (
             <TableRow key={user.userId} className="cursor-pointer" onClick={() => onSelectUser(user.userId)}>

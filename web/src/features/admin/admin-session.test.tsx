@@ -2,12 +2,11 @@ import { fireEvent, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
+import { ADMIN, signInAsAdmin } from "@/test/session";
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
-
-const ADMIN = { userId: "a1", email: "admin@example.com", role: "admin" as const };
 
 async function submitLogin(email: string, password: string) {
   fireEvent.change(await screen.findByLabelText("Email"), { target: { value: email } });
@@ -69,8 +68,7 @@ describe("admin login", () => {
 
 describe("admin logout", () => {
   it("forgets key and role, toasts and leaves for '/'", async () => {
-    window.localStorage.setItem("apiKey", "admin-key");
-    window.localStorage.setItem("userRole", "admin");
+    signInAsAdmin();
     mockFetch(() => jsonResponse(ADMIN));
     renderApp("/admin");
 

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AdminOverview } from "../../../../worker/contract/responses";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
+import { ADMIN, signInAsAdmin } from "@/test/session";
 import { formatEuros } from "./format-euros";
 
 afterEach(() => {
@@ -11,13 +12,6 @@ afterEach(() => {
 
 // Intl separates the amount from the sign with a no-break space.
 const NBSP = "\u00a0";
-
-const ADMIN = { userId: "a1", email: "admin@example.com", role: "admin" as const };
-
-function signInAsAdmin() {
-  window.localStorage.setItem("apiKey", "admin-key");
-  window.localStorage.setItem("userRole", "admin");
-}
 
 /** The overview answer waits until the test calls `resolve`. */
 function mockApiWithPendingOverview() {

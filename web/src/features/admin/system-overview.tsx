@@ -1,4 +1,4 @@
-import { Spinner } from "@/components/ui/spinner";
+import { Loading } from "@/components/loading";
 import { useAdminOverview } from "@/queries/admin-overview";
 import { OverviewCards } from "./overview-cards";
 
@@ -12,9 +12,7 @@ export function SystemOverview() {
         System Overview
       </h2>
       {overview.isPending ? (
-        <div className="flex justify-center py-8">
-          <Spinner />
-        </div>
+        <Loading />
       ) : overview.data ? (
         <OverviewCards overview={overview.data} />
       ) : (

@@ -1,6 +1,5 @@
-import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
-import { Link } from "react-router-dom";
+import { BackLink } from "@/components/back-link";
 import { PageContainer } from "@/components/layout/page-container";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { TooltipProvider } from "@/components/ui/tooltip";
@@ -17,13 +16,7 @@ export function BillingLayout() {
     <TooltipProvider delayDuration={200}>
       <PageContainer className="space-y-6">
         <div className="space-y-2">
-          <Link
-            to="/admin"
-            className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground hover:underline"
-          >
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-            Back to Admin Dashboard
-          </Link>
+          <BackLink to="/admin">Back to Admin Dashboard</BackLink>
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h1 className="text-3xl font-bold">Billing Dashboard</h1>
             <ExportTransactionsButton query={query} />

@@ -1,9 +1,10 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { endOfDay, startOfDay } from "date-fns";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Transaction } from "../../../../worker/contract/responses";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
+import { ADMIN, signInAsAdmin } from "@/test/session";
 import { transactionDetailPath } from "./billing-transactions-table";
 
 // SheetJS itself, except that nothing is downloaded: the test reads the workbook handed to writeFile.
@@ -12,24 +13,10 @@ vi.mock("xlsx", async (importOriginal) => ({
   writeFile: vi.fn(),
 }));
 
-beforeEach(() => {
-  // Radix's popover and tooltip measure themselves; jsdom has no ResizeObserver.
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-});
-
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.clearAllMocks();
 });
-
-const ADMIN = { userId: "a1", email: "admin@example.com", role: "admin" as const };
 
 const transaction = (overrides: Partial<Transaction>): Transaction => ({
   transactionId: "T-1",
@@ -125,8 +112,7 @@ function filterLikeServer(url: URL): Transaction[] {
 
 /** An admin session against a fake API; `answer` may override any call. */
 function openScreen(answer?: (url: URL) => Response | undefined) {
-  window.localStorage.setItem("apiKey", "admin-key");
-  window.localStorage.setItem("userRole", "admin");
+  signInAsAdmin();
   const fetchMock = mockFetch(({ url: path }) => {
     const url = new URL(path, "http://app.test");
     const custom = answer?.(url);

@@ -1,10 +1,9 @@
-import { TriangleAlert } from "lucide-react";
 import type { MouseEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { Transaction } from "../../../../worker/contract/responses";
+import { WarningMark } from "@/components/warning-mark";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatGermanDayTime } from "@/lib/format-date";
 import { cn } from "@/lib/utils";
 import { formatBillingAmount, isCompleted } from "./format-billing-amount";
@@ -17,24 +16,6 @@ export const transactionDetailPath = (transactionId: string) =>
 
 // The ID is also a link (for the keyboard); its own navigation is enough.
 const stopRowClick = (event: MouseEvent) => event.stopPropagation();
-
-function NoMatchingUserMark() {
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <span
-          role="img"
-          tabIndex={0}
-          aria-label={NO_MATCHING_USER_TEXT}
-          className="inline-flex rounded-sm text-red-600 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-        >
-          <TriangleAlert className="h-4 w-4" aria-hidden="true" />
-        </span>
-      </TooltipTrigger>
-      <TooltipContent>{NO_MATCHING_USER_TEXT}</TooltipContent>
-    </Tooltip>
-  );
-}
 
 function StatusBadge({ status }: { status: string | null }) {
   if (!status) return <span className="text-muted-foreground">-</span>;
@@ -67,11 +48,7 @@ export function BillingTransactionsTable({ transactions }: { transactions: Trans
       </TableHeader>
       <TableBody>
         {transactions.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={COLUMN_COUNT} className="py-8 text-center text-muted-foreground">
-              {NO_TRANSACTIONS_TEXT}
-            </TableCell>
-          </TableRow>
+          <TableEmptyRow colSpan={COLUMN_COUNT}>{NO_TRANSACTIONS_TEXT}</TableEmptyRow>
         ) : (
           transactions.map((transaction) => {
             const unmatched = !transaction.hasMatchingUser;
@@ -92,7 +69,7 @@ export function BillingTransactionsTable({ transactions }: { transactions: Trans
                 <TableCell>
                   <div className="flex items-center gap-2">
                     <span>{transaction.payerEmail ?? "-"}</span>
-                    {unmatched && <NoMatchingUserMark />}
+                    {unmatched && <WarningMark text={NO_MATCHING_USER_TEXT} className="text-red-600" />}
                   </div>
                   {payerName && <div className="text-xs text-muted-foreground">{payerName}</div>}
                 </TableCell>

@@ -1,4 +1,4 @@
-import { Spinner } from "@/components/ui/spinner";
+import { LoadError, Loading } from "@/components/loading";
 import { useAdminTransactions, type TransactionQuery } from "@/queries/admin-billing";
 import { BillingTransactionsTable } from "./billing-transactions-table";
 
@@ -8,16 +8,8 @@ export const TRANSACTIONS_LOAD_ERROR = "Error loading transaction data";
 export function TransactionsDataTable({ query }: { query: TransactionQuery }) {
   const transactions = useAdminTransactions(query);
 
-  if (transactions.isPending) {
-    return (
-      <div className="flex justify-center py-8">
-        <Spinner />
-      </div>
-    );
-  }
-  if (transactions.isError) {
-    return <p className="py-8 text-center text-destructive">{TRANSACTIONS_LOAD_ERROR}</p>;
-  }
+  if (transactions.isPending) return <Loading />;
+  if (transactions.isError) return <LoadError>{TRANSACTIONS_LOAD_ERROR}</LoadError>;
   return (
     <div
       aria-busy={transactions.isPlaceholderData || undefined}

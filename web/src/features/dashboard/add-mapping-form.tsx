@@ -4,24 +4,20 @@ import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { fieldErrors } from "@/lib/field-errors";
+import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useAddMapping } from "@/queries/mappings";
 
 export function AddMappingForm() {
   const [url, setUrl] = useState("");
   const [htmlContent, setHtmlContent] = useState("");
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const { errors, check } = useSchemaCheck(mappingBody);
   const addMapping = useAddMapping();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = mappingBody.safeParse({ url, htmlContent });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    addMapping.mutate(parsed.data, {
+    const body = check({ url, htmlContent });
+    if (!body) return;
+    addMapping.mutate(body, {
       onSuccess: () => {
         setUrl("");
         setHtmlContent("");

@@ -1,5 +1,5 @@
+import { Loading } from "@/components/loading";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { Spinner } from "@/components/ui/spinner";
 import { useAnalytics } from "@/queries/analytics";
 import { AnalyticsTable } from "./analytics-table";
 
@@ -12,15 +12,7 @@ export function AnalyticsDataTable() {
       <CardHeader>
         <CardTitle className="text-xl">Analytics</CardTitle>
       </CardHeader>
-      <CardContent>
-        {analytics.isPending ? (
-          <div className="flex justify-center py-8">
-            <Spinner />
-          </div>
-        ) : (
-          <AnalyticsTable rows={analytics.data ?? []} />
-        )}
-      </CardContent>
+      <CardContent>{analytics.isPending ? <Loading /> : <AnalyticsTable rows={analytics.data ?? []} />}</CardContent>
     </Card>
   );
 }

@@ -1,5 +1,5 @@
 import type { AnalyticsRow } from "../../../../worker/contract/responses";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDayTime } from "@/lib/format-date";
 
 export function AnalyticsTable({ rows }: { rows: AnalyticsRow[] }) {
@@ -14,11 +14,7 @@ export function AnalyticsTable({ rows }: { rows: AnalyticsRow[] }) {
       </TableHeader>
       <TableBody>
         {rows.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={3} className="py-8 text-center text-muted-foreground">
-              No analytics data available yet.
-            </TableCell>
-          </TableRow>
+          <TableEmptyRow colSpan={3}>No analytics data available yet.</TableEmptyRow>
         ) : (
           rows.map((row) => (
             <TableRow key={row.url}>

@@ -1,7 +1,7 @@
 import { Link } from "react-router-dom";
 import type { Mapping } from "../../../../worker/contract/responses";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDay } from "@/lib/format-date";
 import { MappingRowActions } from "./mapping-row-actions";
 
@@ -25,16 +25,14 @@ export function MappingsTable({ rows, showActions }: MappingsTableProps) {
       </TableHeader>
       <TableBody>
         {rows.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={showActions ? 6 : 5} className="py-8 text-center text-muted-foreground">
-              <p>No mappings found.</p>
-              {!showActions && (
-                <Link to="/register" className="mt-2 inline-block text-primary underline-offset-4 hover:underline">
-                  Register to get an API key
-                </Link>
-              )}
-            </TableCell>
-          </TableRow>
+          <TableEmptyRow colSpan={showActions ? 6 : 5}>
+            <p>No mappings found.</p>
+            {!showActions && (
+              <Link to="/register" className="mt-2 inline-block text-primary underline-offset-4 hover:underline">
+                Register to get an API key
+              </Link>
+            )}
+          </TableEmptyRow>
         ) : (
           rows.map((mapping) => (
             <TableRow key={mapping.id}>

@@ -1,7 +1,7 @@
+import { StatCard } from "@/components/stat-card";
 import { useMappings } from "@/queries/mappings";
 import { useStats } from "@/queries/stats";
 import { groupMappings } from "./group-mappings";
-import { StatCard } from "./stat-card";
 
 const UNLIMITED = "∞";
 

@@ -4,29 +4,25 @@ import { loginVerifyBody } from "../../../../worker/contract/schemas";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useVerifyLoginCode } from "@/queries/login";
 
 /** The 5-digit code; on success the key is stored and the customer dashboard opens. */
 export function LoginCodeForm({ onUseDifferentEmail }: { onUseDifferentEmail: () => void }) {
   const [code, setCode] = useState("");
-  const [error, setError] = useState<string>();
+  const { errors, check } = useSchemaCheck(loginVerifyBody);
   const verify = useVerifyLoginCode();
   const navigate = useNavigate();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = loginVerifyBody.safeParse({ code });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setError(undefined);
-    verify.mutate(parsed.data.code, { onSuccess: () => navigate("/user-dashboard") });
+    const body = check({ code });
+    if (body) verify.mutate(body.code, { onSuccess: () => navigate("/user-dashboard") });
   }
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      <FormField label="Code" error={error}>
+      <FormField label="Code" error={errors.code}>
         <Input
           inputMode="numeric"
           autoComplete="one-time-code"

@@ -8,7 +8,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
-import { fieldErrors } from "@/lib/field-errors";
+import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useCreateProductVersion, useUpdateProductVersion } from "@/queries/admin-product-versions";
 import { toFormValues, toProductVersionBody, type ProductVersionFormValues } from "./product-version-form-values";
 
@@ -30,7 +30,7 @@ interface ProductVersionFormProps {
 /** The fields of the product version dialog; creates (POST) or updates (PATCH) on submit. */
 export function ProductVersionForm({ version, onSaved }: ProductVersionFormProps) {
   const [values, setValues] = useState<ProductVersionFormValues>(() => toFormValues(version));
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const { errors, check } = useSchemaCheck(productVersionBody);
   const createVersion = useCreateProductVersion();
   const updateVersion = useUpdateProductVersion();
   const isPending = createVersion.isPending || updateVersion.isPending;
@@ -41,16 +41,12 @@ export function ProductVersionForm({ version, onSaved }: ProductVersionFormProps
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = productVersionBody.safeParse(toProductVersionBody(values));
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
+    const body = check(toProductVersionBody(values));
+    if (!body) return;
     if (version) {
-      updateVersion.mutate({ id: version.id, body: parsed.data }, { onSuccess: onSaved });
+      updateVersion.mutate({ id: version.id, body }, { onSuccess: onSaved });
     } else {
-      createVersion.mutate(parsed.data, { onSuccess: onSaved });
+      createVersion.mutate(body, { onSuccess: onSaved });
     }
   }
 

@@ -1,5 +1,5 @@
 import type { ProductVersion } from "../../../../worker/contract/responses";
-import { Spinner } from "@/components/ui/spinner";
+import { Loading } from "@/components/loading";
 import { useAdminProductVersions } from "@/queries/admin-product-versions";
 import { ProductVersionsTable } from "./product-versions-table";
 
@@ -7,13 +7,7 @@ import { ProductVersionsTable } from "./product-versions-table";
 export function ProductVersionsDataTable({ onEdit }: { onEdit: (version: ProductVersion) => void }) {
   const versions = useAdminProductVersions();
 
-  if (versions.isPending) {
-    return (
-      <div className="flex justify-center py-8">
-        <Spinner />
-      </div>
-    );
-  }
+  if (versions.isPending) return <Loading />;
   if (versions.isError) {
     return <p className="py-8 text-center text-sm text-muted-foreground">The product versions could not be loaded.</p>;
   }

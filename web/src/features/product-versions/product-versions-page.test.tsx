@@ -1,43 +1,18 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ProductVersion } from "../../../../worker/contract/responses";
-import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { jsonResponse, mockApi, type ApiRoute } from "@/test/fetch-mock";
+import { productVersion } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";
-
-beforeEach(() => {
-  // Radix's checkbox measures itself; jsdom has no ResizeObserver.
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-});
+import { ADMIN, signInAsAdmin } from "@/test/session";
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const ADMIN = { userId: "a1", email: "admin@example.com", role: "admin" as const };
-
-const version = (overrides: Partial<ProductVersion>): ProductVersion => ({
-  id: 1,
-  name: "Free",
-  description: null,
-  eventsLimit: 100,
-  websitesLimit: 1,
-  dynamicContentLimit: 10,
-  price: null,
-  paypalPlanId: null,
-  isDefault: false,
-  ...overrides,
-});
-
 const VERSIONS: ProductVersion[] = [
-  version({ id: 1, name: "Free", description: "The default plan", isDefault: true }),
-  version({
+  productVersion({ id: 1, name: "Free", description: "The default plan", isDefault: true }),
+  productVersion({
     id: 2,
     name: "Growth",
     eventsLimit: null,
@@ -48,25 +23,13 @@ const VERSIONS: ProductVersion[] = [
   }),
 ];
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
 /** An admin session against a fake API; `answer` may override any call, otherwise the list is VERSIONS. */
-function openScreen(answer?: (call: Call) => Response | undefined) {
-  window.localStorage.setItem("apiKey", "admin-key");
-  window.localStorage.setItem("userRole", "admin");
-  const calls: Call[] = [];
-  mockFetch(({ url, init }) => {
-    const call = { method: init.method ?? "GET", url, body: init.body ? JSON.parse(String(init.body)) : undefined };
-    calls.push(call);
-    const custom = answer?.(call);
-    if (custom) return custom;
+function openScreen(answer?: ApiRoute) {
+  signInAsAdmin();
+  const calls = mockApi(answer, ({ method, url }) => {
     if (url === "/api/auth") return jsonResponse(ADMIN);
-    if (url === "/api/admin/product-versions" && call.method === "GET") return jsonResponse(VERSIONS);
-    return jsonResponse({ error: `unexpected ${call.method} ${url}` }, 500);
+    if (url === "/api/admin/product-versions" && method === "GET") return jsonResponse(VERSIONS);
+    return undefined;
   });
   const rendered = renderApp("/admin/product-versions");
   const writes = () => calls.filter((c) => c.method !== "GET");
@@ -126,7 +89,7 @@ describe("product versions table", () => {
 describe("product version dialog", () => {
   it("creates a version: empty limits are sent as null, numbers as integers", async () => {
     const { writes, listLoads, queryClient } = openScreen(({ method }) =>
-      method === "POST" ? jsonResponse(version({ id: 3, name: "Pro" }), 201) : undefined,
+      method === "POST" ? jsonResponse(productVersion({ id: 3, name: "Pro" }), 201) : undefined,
     );
     await rowOf("Free");
     // Other lists that show versions are cached; they must be refreshed too.

@@ -2,7 +2,7 @@ import { Pencil } from "lucide-react";
 import type { ProductVersion } from "../../../../worker/contract/responses";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { DeleteProductVersionButton } from "./delete-product-version-button";
 import { formatVersionLimit, formatVersionPrice } from "./format-version";
 
@@ -31,11 +31,7 @@ export function ProductVersionsTable({ versions, onEdit }: ProductVersionsTableP
       </TableHeader>
       <TableBody>
         {versions.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={COLUMN_COUNT} className="py-8 text-center text-muted-foreground">
-              No product versions found.
-            </TableCell>
-          </TableRow>
+          <TableEmptyRow colSpan={COLUMN_COUNT}>No product versions found.</TableEmptyRow>
         ) : (
           versions.map((version) => (
             <TableRow key={version.id}>

@@ -1,10 +1,7 @@
-import { CircleCheck } from "lucide-react";
-import { Link } from "react-router-dom";
-import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { useTokenVerification } from "./use-token-verification";
 import { VerificationFailedCard } from "./verification-failed-card";
 import { VerificationProgressCard } from "./verification-progress-card";
+import { VerifiedCard } from "./verified-card";
 
 /** Page B after the mailed link: the key is stored, and the dashboard is one click away. */
 export function LandingVerification({ token }: { token: string }) {
@@ -16,19 +13,11 @@ export function LandingVerification({ token }: { token: string }) {
   if (!verification.isSuccess) return <VerificationProgressCard />;
 
   return (
-    <Card>
-      <CardHeader className="items-center text-center">
-        <CircleCheck className="h-10 w-10 text-success" aria-hidden="true" />
-        <CardTitle>Your API key is ready</CardTitle>
-      </CardHeader>
-      <CardContent className="text-center text-sm text-muted-foreground">
-        <p>Your email address has been verified and your API key is stored in this browser.</p>
-      </CardContent>
-      <CardFooter className="justify-center">
-        <Button asChild>
-          <Link to="/dashboard">Go to Dashboard</Link>
-        </Button>
-      </CardFooter>
-    </Card>
+    <VerifiedCard
+      title="Your API key is ready"
+      message="Your email address has been verified and your API key is stored in this browser."
+      to="/dashboard"
+      linkLabel="Go to Dashboard"
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { Spinner } from "@/components/ui/spinner";
+import { Loading } from "@/components/loading";
 import { useSmtpConfig } from "@/queries/smtp-config";
 import { SmtpConfigForm, type SmtpConfigFormValues } from "./smtp-config-form";
 
@@ -8,13 +8,7 @@ const EMPTY: SmtpConfigFormValues = { host: "", port: "", user: "", password: ""
 export function SmtpConfigDataForm() {
   const config = useSmtpConfig();
 
-  if (config.isPending) {
-    return (
-      <div className="flex justify-center py-8">
-        <Spinner />
-      </div>
-    );
-  }
+  if (config.isPending) return <Loading />;
   const initial = config.data ? { ...config.data, port: config.data.port?.toString() ?? "" } : EMPTY;
   return <SmtpConfigForm initial={initial} />;
 }

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
-import { fieldErrors } from "@/lib/field-errors";
+import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useUpdateSmtpConfig } from "@/queries/smtp-config";
 
 export interface SmtpConfigFormValues {
@@ -17,7 +17,7 @@ export interface SmtpConfigFormValues {
 
 export function SmtpConfigForm({ initial }: { initial: SmtpConfigFormValues }) {
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const { errors, check } = useSchemaCheck(smtpConfigBody);
   const update = useUpdateSmtpConfig();
 
   const bind = (field: keyof SmtpConfigFormValues) => ({
@@ -27,13 +27,8 @@ export function SmtpConfigForm({ initial }: { initial: SmtpConfigFormValues }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = smtpConfigBody.safeParse(values);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    update.mutate(parsed.data);
+    const body = check(values);
+    if (body) update.mutate(body);
   }
 
   return (

@@ -1,8 +1,9 @@
 import { Pencil } from "lucide-react";
-import { useId, useState, type FormEvent } from "react";
+import { useState } from "react";
 import { transactionEmailBody } from "../../../../worker/contract/schemas";
+import { InlineEmailForm } from "@/components/inline-email-form";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
+import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useUpdateTransactionEmail } from "@/queries/admin-billing";
 import { EMPTY_VALUE } from "./format-detail-value";
 
@@ -19,25 +20,18 @@ export function PayerEmailEditor({ transactionId, email }: PayerEmailEditorProps
   const current = typeof email === "string" ? email : "";
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(current);
-  const [error, setError] = useState<string | null>(null);
+  const { errors, check, clearErrors } = useSchemaCheck(transactionEmailBody);
   const updateEmail = useUpdateTransactionEmail();
-  const errorId = useId();
 
   function open() {
     setValue(current);
-    setError(null);
+    clearErrors();
     setEditing(true);
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = transactionEmailBody.safeParse({ email: value });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? "Invalid input");
-      return;
-    }
-    setError(null);
-    updateEmail.mutate({ transactionId, email: parsed.data.email }, { onSuccess: () => setEditing(false) });
+  function submit() {
+    const body = check({ email: value });
+    if (body) updateEmail.mutate({ transactionId, email: body.email }, { onSuccess: () => setEditing(false) });
   }
 
   if (!editing) {
@@ -53,30 +47,22 @@ export function PayerEmailEditor({ transactionId, email }: PayerEmailEditorProps
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-1">
-      <div className="flex flex-wrap gap-2">
-        <Input
-          type="email"
-          aria-label="Zahler-E-Mail"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          className="max-w-sm"
-          autoFocus
-        />
-        <Button type="submit" size="sm" disabled={updateEmail.isPending}>
-          Save
-        </Button>
-        <Button type="button" size="sm" variant="outline" onClick={() => setEditing(false)}>
-          Cancel
-        </Button>
-      </div>
-      {error && (
-        <p id={errorId} className="text-sm font-medium text-destructive">
-          {error}
-        </p>
-      )}
-    </form>
+    <InlineEmailForm
+      label="Zahler-E-Mail"
+      value={value}
+      onValueChange={setValue}
+      error={errors.email}
+      onSubmit={submit}
+      className="flex flex-wrap gap-2"
+      inputClassName="max-w-sm"
+      autoFocus
+    >
+      <Button type="submit" size="sm" disabled={updateEmail.isPending}>
+        Save
+      </Button>
+      <Button type="button" size="sm" variant="outline" onClick={() => setEditing(false)}>
+        Cancel
+      </Button>
+    </InlineEmailForm>
   );
 }

@@ -1,5 +1,4 @@
-import { ArrowLeft } from "lucide-react";
-import { Link } from "react-router-dom";
+import { BackLink } from "@/components/back-link";
 import { PageContainer } from "@/components/layout/page-container";
 import { TransactionDetailData } from "./transaction-detail-data";
 
@@ -7,13 +6,7 @@ export function TransactionDetailLayout({ transactionId }: { transactionId: stri
   return (
     <PageContainer className="space-y-6">
       <div className="space-y-2">
-        <Link
-          to="/admin/billing"
-          className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground hover:underline"
-        >
-          <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-          Back to Billing Dashboard
-        </Link>
+        <BackLink to="/admin/billing">Back to Billing Dashboard</BackLink>
         <h1 className="text-3xl font-bold">Transaction Details</h1>
         <p className="font-mono text-sm break-all text-muted-foreground">{transactionId}</p>
       </div>

@@ -1,14 +1,14 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TransactionDetail } from "../../../../worker/contract/responses";
-import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { apiCall, jsonResponse, mockApiRecording, type ApiCall, type ApiRoute } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
+import { ADMIN, signInAsAdmin } from "@/test/session";
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const ADMIN = { userId: "a1", email: "admin@example.com", role: "admin" as const };
 const ID = "8AB12345CD678901E";
 const DETAIL_PATH = `/api/admin/billing/transaction/${ID}`;
 const UPDATE_PATH = `${DETAIL_PATH}/update-email`;
@@ -69,32 +69,25 @@ const detail = (overrides: Partial<TransactionDetail> = {}): TransactionDetail =
   ...overrides,
 });
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
+interface Call extends ApiCall {
   apiKey: string | undefined;
 }
 
 /** An admin session on the detail screen; `answer` may override any call. */
-function openScreen(answer?: (call: Call) => Response | undefined) {
-  window.localStorage.setItem("apiKey", "admin-key");
-  window.localStorage.setItem("userRole", "admin");
-  const calls: Call[] = [];
-  mockFetch(({ url, init }) => {
-    const call: Call = {
-      method: init.method ?? "GET",
-      url,
-      body: init.body ? JSON.parse(String(init.body)) : undefined,
-      apiKey: (init.headers as Record<string, string> | undefined)?.["X-API-Key"],
-    };
-    calls.push(call);
-    const custom = answer?.(call);
-    if (custom) return custom;
-    if (url === "/api/auth") return jsonResponse(ADMIN);
-    if (url === DETAIL_PATH) return jsonResponse(detail());
-    return jsonResponse({ error: `unexpected ${call.method} ${url}` }, 500);
-  });
+function openScreen(answer?: ApiRoute<Call>) {
+  signInAsAdmin();
+  const calls = mockApiRecording(
+    (request): Call => ({
+      ...apiCall(request),
+      apiKey: (request.init.headers as Record<string, string> | undefined)?.["X-API-Key"],
+    }),
+    answer,
+    ({ url }) => {
+      if (url === "/api/auth") return jsonResponse(ADMIN);
+      if (url === DETAIL_PATH) return jsonResponse(detail());
+      return undefined;
+    },
+  );
   const rendered = renderApp(`/admin/billing/transaction/${ID}`);
   const detailLoads = () => calls.filter((c) => c.method === "GET" && c.url === DETAIL_PATH).length;
   const updates = () => calls.filter((c) => c.url === UPDATE_PATH);

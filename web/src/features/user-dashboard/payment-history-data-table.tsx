@@ -1,4 +1,4 @@
-import { Spinner } from "@/components/ui/spinner";
+import { Loading } from "@/components/loading";
 import { usePaymentHistory } from "@/queries/payment-history";
 import { PaymentHistoryTable } from "./payment-history-table";
 
@@ -6,13 +6,7 @@ import { PaymentHistoryTable } from "./payment-history-table";
 export function PaymentHistoryDataTable() {
   const payments = usePaymentHistory();
 
-  if (payments.isPending) {
-    return (
-      <div className="flex justify-center py-8">
-        <Spinner />
-      </div>
-    );
-  }
+  if (payments.isPending) return <Loading />;
   if (payments.isError) {
     return <p className="py-8 text-center text-muted-foreground">The payment history could not be loaded.</p>;
   }

@@ -1,5 +1,5 @@
 import type { PaymentHistoryItem } from "../../../../worker/contract/responses";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatGermanDay, formatGermanPeriod } from "@/lib/format-date";
 import { formatPaymentAmount } from "./format-money";
 
@@ -16,11 +16,7 @@ export function PaymentHistoryTable({ payments }: { payments: PaymentHistoryItem
       </TableHeader>
       <TableBody>
         {payments.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={4} className="py-8 text-center text-muted-foreground">
-              No payment history available
-            </TableCell>
-          </TableRow>
+          <TableEmptyRow colSpan={4}>No payment history available</TableEmptyRow>
         ) : (
           payments.map((payment, index) => (
             // Items carry no id; the list is replaced as a whole, so the position is a stable key.

@@ -1,27 +1,24 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CustomerDashboard, ProductVersion } from "../../../../worker/contract/responses";
-import { AppProviders } from "@/app-providers";
-import { createQueryClient } from "@/lib/query-client";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
-import { PlanDialog } from "./plan-dialog";
+import { productVersion } from "@/test/fixtures";
+import { renderPlanDialog } from "@/test/render-plan-dialog";
 
 // The real @paypal/react-paypal-js this time: what it asks of the SDK script is what an e2e stand-in must provide.
 
 const SDK_URL = "http://127.0.0.1:9999/paypal-sdk.js";
 
 const PLANS: ProductVersion[] = [
-  {
+  productVersion({
     id: 2,
     name: "Growth",
-    description: null,
     eventsLimit: null,
     websitesLimit: null,
     dynamicContentLimit: null,
     price: 79,
     paypalPlanId: "P-GROWTH",
-    isDefault: false,
-  },
+  }),
 ];
 
 const DASHBOARD = { userId: "user-42" } as CustomerDashboard;
@@ -39,13 +36,7 @@ describe("PayPal SDK script contract", () => {
       if (url === "/api/product-versions") return jsonResponse(PLANS);
       return jsonResponse({ error: `unexpected ${url}` }, 500);
     });
-    const queryClient = createQueryClient();
-    queryClient.setQueryData(["user", "dashboard"], DASHBOARD);
-    render(
-      <AppProviders queryClient={queryClient}>
-        <PlanDialog open onOpenChange={() => {}} />
-      </AppProviders>,
-    );
+    renderPlanDialog(DASHBOARD);
 
     // The wrapper puts one script tag first in <head>; jsdom does not run it.
     const script = await waitFor(() => {

@@ -1,12 +1,12 @@
 import type { PayPalButtonsComponentProps, ReactPayPalScriptOptions } from "@paypal/react-paypal-js";
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CustomerDashboard, PayPalClientConfig, ProductVersion } from "../../../../worker/contract/responses";
-import { AppProviders } from "@/app-providers";
-import { createQueryClient } from "@/lib/query-client";
-import { jsonResponse, mockFetch } from "@/test/fetch-mock";
-import { PlanDialog } from "./plan-dialog";
+import { jsonResponse, mockApi } from "@/test/fetch-mock";
+import { productVersion } from "@/test/fixtures";
+import { renderPlanDialog } from "@/test/render-plan-dialog";
+import { storeSession } from "@/test/session";
 
 // PayPal's React wrapper, replaced by stand-ins that record what the slot hands them.
 const paypal = vi.hoisted(() => ({
@@ -32,24 +32,11 @@ type OnApproveActions = Parameters<NonNullable<PayPalButtonsComponentProps["onAp
 
 const SDK_URL = "http://127.0.0.1:9999/sdk/js";
 
-const plan = (overrides: Partial<ProductVersion>): ProductVersion => ({
-  id: 1,
-  name: "Free",
-  description: null,
-  eventsLimit: 100,
-  websitesLimit: 1,
-  dynamicContentLimit: 10,
-  price: 0,
-  paypalPlanId: null,
-  isDefault: false,
-  ...overrides,
-});
-
 const PLANS: ProductVersion[] = [
-  plan({ id: 1, name: "Free", isDefault: true, paypalPlanId: "P-FREE" }),
-  plan({ id: 2, name: "Starter", price: 29, paypalPlanId: "P-STARTER" }),
-  plan({ id: 3, name: "Growth", price: 79, paypalPlanId: "P-GROWTH" }),
-  plan({ id: 4, name: "Enterprise", price: null, paypalPlanId: null }),
+  productVersion({ id: 1, name: "Free", price: 0, isDefault: true, paypalPlanId: "P-FREE" }),
+  productVersion({ id: 2, name: "Starter", price: 29, paypalPlanId: "P-STARTER" }),
+  productVersion({ id: 3, name: "Growth", price: 79, paypalPlanId: "P-GROWTH" }),
+  productVersion({ id: 4, name: "Enterprise", price: null, paypalPlanId: null }),
 ];
 
 const DASHBOARD: CustomerDashboard = {
@@ -63,32 +50,16 @@ const DASHBOARD: CustomerDashboard = {
   usage: { activeWebsites: 0, dynamicEvents: 0, contentGenerations: 0 },
 };
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
 function openDialog(config: PayPalClientConfig, storeAnswer: () => Response = () => jsonResponse({ message: "ok" })) {
-  window.localStorage.setItem("apiKey", "key-ann");
-  const calls: Call[] = [];
-  mockFetch(({ url, init }) => {
-    const method = init.method ?? "GET";
-    calls.push({ method, url, body: init.body ? JSON.parse(String(init.body)) : undefined });
+  storeSession("key-ann");
+  const calls = mockApi(({ method, url }) => {
     if (url === "/api/paypal/config") return jsonResponse(config);
     if (url === "/api/user/dashboard") return jsonResponse(DASHBOARD);
     if (url === "/api/product-versions") return jsonResponse(PLANS);
     if (url === "/api/store-subscription" && method === "POST") return storeAnswer();
-    return jsonResponse({ error: `unexpected ${method} ${url}` }, 500);
+    return undefined;
   });
-  const queryClient = createQueryClient();
-  // The dashboard screen has loaded the customer before the dialog can be opened.
-  queryClient.setQueryData(["user", "dashboard"], DASHBOARD);
-  render(
-    <AppProviders queryClient={queryClient}>
-      <PlanDialog open onOpenChange={() => {}} />
-    </AppProviders>,
-  );
+  renderPlanDialog(DASHBOARD);
   return { calls };
 }
 

@@ -1,5 +1,5 @@
 import type { ProductVersion } from "../../../../worker/contract/responses";
-import { Spinner } from "@/components/ui/spinner";
+import { Loading } from "@/components/loading";
 import { useProductVersions } from "@/queries/product-versions";
 import { PlanCards } from "./plan-cards";
 
@@ -12,13 +12,7 @@ export function choosablePlans(plans: ProductVersion[]): ProductVersion[] {
 export function PlansDataList() {
   const plans = useProductVersions();
 
-  if (plans.isPending) {
-    return (
-      <div className="flex justify-center py-8">
-        <Spinner />
-      </div>
-    );
-  }
+  if (plans.isPending) return <Loading />;
   if (plans.isError) {
     return <p className="py-8 text-center text-muted-foreground">The plans could not be loaded.</p>;
   }

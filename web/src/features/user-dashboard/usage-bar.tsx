@@ -2,8 +2,14 @@ import { useId } from "react";
 import { Progress } from "@/components/ui/progress";
 import { usageMeter } from "./usage-meter";
 
+export interface UsageBarProps {
+  label: string;
+  used: number;
+  limit: number | null;
+}
+
 /** One usage line: label, 'used / limit', the percentage and the bar. */
-export function UsageBar({ label, used, limit }: { label: string; used: number; limit: number | null }) {
+export function UsageBar({ label, used, limit }: UsageBarProps) {
   const { percent, limitLabel } = usageMeter(used, limit);
   const labelId = useId();
 

@@ -1,6 +1,6 @@
 import { Link } from "react-router-dom";
 import { Button } from "@/components/ui/button";
-import { Spinner } from "@/components/ui/spinner";
+import { Loading } from "@/components/loading";
 import { describeError } from "@/lib/api";
 import { useUserDashboard } from "@/queries/user-dashboard";
 import { UserDashboardTabs } from "./user-dashboard-tabs";
@@ -11,13 +11,7 @@ export const LOAD_ERROR_MESSAGE = "Error loading user data";
 export function UserDashboardData() {
   const dashboard = useUserDashboard();
 
-  if (dashboard.isPending) {
-    return (
-      <div className="flex justify-center py-8">
-        <Spinner />
-      </div>
-    );
-  }
+  if (dashboard.isPending) return <Loading />;
   if (dashboard.isError) {
     return (
       <div className="space-y-3 py-8 text-center">

@@ -2,7 +2,9 @@ import { fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CustomerDashboard, PaymentHistoryItem, ProductVersion } from "../../../../worker/contract/responses";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { productVersion } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";
+import { ADMIN, storeSession } from "@/test/session";
 import { userDashboardKeys } from "@/queries/user-dashboard";
 
 afterEach(() => {
@@ -35,23 +37,10 @@ const dashboard = (overrides: Partial<CustomerDashboard> = {}): CustomerDashboar
   ...overrides,
 });
 
-const plan = (overrides: Partial<ProductVersion>): ProductVersion => ({
-  id: 1,
-  name: "Free",
-  description: null,
-  eventsLimit: 100,
-  websitesLimit: 1,
-  dynamicContentLimit: 10,
-  price: 0,
-  paypalPlanId: null,
-  isDefault: false,
-  ...overrides,
-});
-
 const PLANS: ProductVersion[] = [
-  plan({ id: 1, name: "Free", isDefault: true }),
-  plan({ id: 2, name: "Starter", price: 29, websitesLimit: 3, eventsLimit: 1000, dynamicContentLimit: 100 }),
-  plan({
+  productVersion({ id: 1, name: "Free", price: 0, isDefault: true }),
+  productVersion({ id: 2, name: "Starter", price: 29, websitesLimit: 3, eventsLimit: 1000, dynamicContentLimit: 100 }),
+  productVersion({
     id: 3,
     name: "Growth",
     description: "For growing sites",
@@ -60,7 +49,14 @@ const PLANS: ProductVersion[] = [
     eventsLimit: 10000,
     dynamicContentLimit: null,
   }),
-  plan({ id: 4, name: "Scale", price: 199, websitesLimit: null, eventsLimit: null, dynamicContentLimit: null }),
+  productVersion({
+    id: 4,
+    name: "Scale",
+    price: 199,
+    websitesLimit: null,
+    eventsLimit: null,
+    dynamicContentLimit: null,
+  }),
 ];
 
 interface Answers {
@@ -78,7 +74,7 @@ function mockApi({
     if (url === "/api/user/dashboard") return dashboardAnswer();
     if (url === "/api/user/payment-history") return jsonResponse(payments);
     if (url === "/api/product-versions") return jsonResponse(plans);
-    if (url === "/api/auth") return jsonResponse({ userId: "a1", email: "admin@example.com", role: "admin" });
+    if (url === "/api/auth") return jsonResponse(ADMIN);
     return jsonResponse({ error: `unexpected ${url}` }, 500);
   });
 }
@@ -90,7 +86,7 @@ function openTab(name: string) {
 
 describe("customer dashboard, account", () => {
   it("shows email, plan, billing period, api key and the snippet as text", async () => {
-    window.localStorage.setItem("apiKey", "key-ann-123");
+    storeSession("key-ann-123");
     const fetchMock = mockApi({});
     renderApp("/user-dashboard");
 
@@ -279,7 +275,7 @@ describe("plan dialog", () => {
 
 describe("impersonation", () => {
   it("shows no bar without stored impersonation entries", async () => {
-    window.localStorage.setItem("apiKey", "key-ann-123");
+    storeSession("key-ann-123");
     mockApi({});
     renderApp("/user-dashboard");
 
@@ -289,8 +285,7 @@ describe("impersonation", () => {
   });
 
   it("names the viewed customer and returns the admin to /admin with their own key", async () => {
-    window.localStorage.setItem("apiKey", "key-ann-123");
-    window.localStorage.setItem("userRole", "user");
+    storeSession("key-ann-123", "user");
     window.localStorage.setItem("adminApiKey", "admin-key");
     window.localStorage.setItem("impersonatedUserEmail", "ann@example.com");
     const fetchMock = mockApi({});

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 
+/** One figure under a small muted title (the customer dashboard's stats, the admin's System Overview). */
 export function StatCard({ title, value }: { title: string; value: ReactNode }) {
   return (
     <Card>
