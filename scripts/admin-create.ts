@@ -2,7 +2,7 @@
 // with this password, in the local database (or, with --remote, in the production D1).
 import { hashPassword } from "../worker/auth/password";
 import { emailSchema, passwordSchema } from "../worker/contract/schemas";
-import { randomToken } from "../worker/lib/crypto";
+import { newUserId } from "../worker/lib/ids";
 import { applyLocalMigrations, run, stateDir } from "./lib.mjs";
 
 const args = process.argv.slice(2);
@@ -22,7 +22,7 @@ if (!parsedEmail.success || !parsedPassword.success) {
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const hash = await hashPassword(parsedPassword.data);
 const sql = `INSERT INTO users (id, email, role, email_verified, password_hash)
-VALUES (${quote(randomToken(12))}, ${quote(parsedEmail.data.toLowerCase())}, 'admin', 1, ${quote(hash)})
+VALUES (${quote(newUserId())}, ${quote(parsedEmail.data.toLowerCase())}, 'admin', 1, ${quote(hash)})
 ON CONFLICT (email) DO UPDATE SET role = 'admin', email_verified = 1, password_hash = excluded.password_hash;`;
 
 if (!remote) applyLocalMigrations();

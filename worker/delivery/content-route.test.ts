@@ -76,9 +76,12 @@ describe("GET /api/content", () => {
     expect(env.sent).toHaveLength(0);
   });
 
-  it("delivers nothing for an unknown user id", async () => {
+  it("delivers nothing for an unknown user id, and stores nothing for a malformed one", async () => {
     const env = testEnv();
+    expect((await content("AAAAAAAAAAAAAAAA", "https://shop.test/a", env)).status).toBe(204);
+    expect(await env.DELIVERY.get("doc:AAAAAAAAAAAAAAAA")).not.toBeNull();
     expect((await content("nobody", "https://shop.test/a", env)).status).toBe(204);
+    expect(await env.DELIVERY.get("doc:nobody")).toBeNull();
     expect(env.sent).toHaveLength(0);
   });
 

@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import type { AnalyticsMessage } from "../analytics/message";
 import { normalizeUrl } from "../contract/normalize-url";
 import type { AppEnv, Env } from "../env";
+import { isUserId } from "../lib/ids";
 import { isServing, readDocument, type DeliveredMapping } from "./document";
 
 export const CORS_HEADERS = { "Access-Control-Allow-Origin": "*" };
@@ -45,6 +46,8 @@ export const contentRoute = new Hono<AppEnv>()
     if (!userId || !pageUrl) {
       return c.json({ error: "Query parameters u (user id) and url are required" }, 400, CORS_HEADERS);
     }
+    // A malformed id costs no KV or D1 read: nobody can make us store a document for junk.
+    if (!isUserId(userId)) return contentResponse(undefined);
     const { serving, url, match } = await lookupContent(c.env, userId, pageUrl);
     if (!serving) return contentResponse(undefined);
 

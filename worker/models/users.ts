@@ -3,7 +3,7 @@ import { addMonths } from "date-fns";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { users, type User } from "../db/schema";
-import { randomToken } from "../lib/crypto";
+import { newUserId } from "../lib/ids";
 import { getDefaultProductVersion } from "./product-versions";
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
@@ -19,7 +19,7 @@ export async function createCustomer(db: Db, email: string): Promise<User> {
   const version = await getDefaultProductVersion(db);
   const [user] = await db
     .insert(users)
-    .values({ id: randomToken(12), email: email.toLowerCase(), productVersionId: version?.id ?? null })
+    .values({ id: newUserId(), email: email.toLowerCase(), productVersionId: version?.id ?? null })
     .returning();
   return user!;
 }
@@ -39,7 +39,7 @@ export async function upsertAdmin(db: Db, email: string, passwordHash: string): 
   const normalized = email.toLowerCase();
   await db
     .insert(users)
-    .values({ id: randomToken(12), email: normalized, role: "admin", emailVerified: true, passwordHash })
+    .values({ id: newUserId(), email: normalized, role: "admin", emailVerified: true, passwordHash })
     .onConflictDoUpdate({ target: users.email, set: { role: "admin", emailVerified: true, passwordHash } });
 }
 

@@ -82,6 +82,23 @@ export function useSetRequestLimit() {
   });
 }
 
+/**
+ * PATCH /api/admin/users/:userId/limit with `{limit}` (null means unlimited). SPEC.md §7 has this call
+ * "defined but unused": no screen calls it (the overview's field uses `useSetRequestLimit`). Its success
+ * toast is SPEC.md §8's 'Limits updated successfully'.
+ */
+export function useSetUserLimit() {
+  const invalidate = useInvalidateAdminUsers();
+  return useMutation({
+    mutationFn: ({ userId, limit }: { userId: string; limit: number | null }) =>
+      apiJson<AdminUser>("PATCH", `${userPath(userId)}/limit`, { limit }),
+    onSuccess: () => {
+      toast({ title: "Limits updated successfully" });
+      return invalidate();
+    },
+  });
+}
+
 /** PATCH /api/admin/users/:userId/email; German toasts, the failure with the server's message (SPEC.md §8). */
 export function useUpdateUserEmail() {
   const queryClient = useQueryClient();

@@ -48,16 +48,3 @@ export function useDeleteMapping() {
     },
   });
 }
-
-export type MappingStatus = "published" | "unpublished";
-
-export function useSetMappingStatus() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, status }: { id: number; status: MappingStatus }) => {
-      requireApiKey();
-      return apiJson<Mapping>("PATCH", `/api/mappings/${id}/status`, { status });
-    },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: mappingKeys.all }),
-  });
-}

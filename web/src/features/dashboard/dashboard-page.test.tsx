@@ -157,14 +157,10 @@ describe("dashboard with a stored api key", () => {
     expect(await screen.findByText("No analytics data available yet.")).toBeInTheDocument();
   });
 
-  it("removes and publishes mappings through the API", async () => {
+  it("removes mappings through the API; there is no publish control (SPEC.md §4)", async () => {
     window.localStorage.setItem("apiKey", "key-1");
     let mappings: Mapping[] = [mapping({ id: 7, url: "https://example.com/draft", publishedAt: null })];
     const fetchMock = mockFetch(({ url, init }) => {
-      if (url === "/api/mappings/7/status") {
-        mappings = [{ ...mappings[0]!, publishedAt: "2025-03-07T10:00:00.000Z" }];
-        return jsonResponse(mappings[0]);
-      }
       if (url === "/api/mappings/7" && init.method === "DELETE") {
         mappings = [];
         return jsonResponse({ message: "URL mapping deleted successfully" });
@@ -175,13 +171,13 @@ describe("dashboard with a stored api key", () => {
     renderApp("/dashboard");
     openTab("URL Mappings");
 
-    fireEvent.click(await screen.findByRole("button", { name: "Publish" }));
-    expect(await screen.findByRole("button", { name: "Unpublish" })).toBeInTheDocument();
-    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === "PATCH");
-    expect(JSON.parse(String(patch?.[1]?.body))).toEqual({ status: "published" });
+    const remove = await screen.findByRole("button", { name: "Remove" });
+    expect(screen.queryByRole("button", { name: "Publish" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Unpublish" })).not.toBeInTheDocument();
 
-    fireEvent.click(screen.getByRole("button", { name: "Remove" }));
+    fireEvent.click(remove);
     expect(await screen.findByText("URL mapping deleted successfully")).toBeInTheDocument();
     expect(await screen.findByText("No mappings found.")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "PATCH")).toBe(false);
   });
 });

@@ -1,30 +1,22 @@
 import type { Mapping } from "../../../../worker/contract/responses";
 import { Button } from "@/components/ui/button";
-import { useDeleteMapping, useSetMappingStatus } from "@/queries/mappings";
+import { useDeleteMapping } from "@/queries/mappings";
 
+/**
+ * A row's one action, Remove (SPEC.md §2). The API can also publish and unpublish a mapping, but SPEC.md §4
+ * shows no UI for that, so there is none here.
+ */
 export function MappingRowActions({ mapping }: { mapping: Mapping }) {
   const deleteMapping = useDeleteMapping();
-  const setStatus = useSetMappingStatus();
-  const isPublished = mapping.publishedAt !== null;
 
   return (
-    <div className="flex gap-2">
-      <Button
-        variant="outline"
-        size="sm"
-        disabled={setStatus.isPending}
-        onClick={() => setStatus.mutate({ id: mapping.id, status: isPublished ? "unpublished" : "published" })}
-      >
-        {isPublished ? "Unpublish" : "Publish"}
-      </Button>
-      <Button
-        variant="destructive"
-        size="sm"
-        disabled={deleteMapping.isPending}
-        onClick={() => deleteMapping.mutate(mapping.id)}
-      >
-        Remove
-      </Button>
-    </div>
+    <Button
+      variant="destructive"
+      size="sm"
+      disabled={deleteMapping.isPending}
+      onClick={() => deleteMapping.mutate(mapping.id)}
+    >
+      Remove
+    </Button>
   );
 }
