@@ -7,7 +7,6 @@ import { createDb } from "../db/client";
 import type { Env } from "../env";
 import { listPublishedMappings } from "../models/mappings";
 import { deliveryLimitReached, deliveryLimitStates } from "../models/limits";
-import { getUser } from "../models/users";
 
 export interface DeliveredMapping {
   /** The mapping's id, for analytics. */
@@ -39,15 +38,14 @@ export const isServing = (doc: DeliveryDocument) => doc.active && !doc.limited;
 
 export async function buildDocument(env: Env, userId: string): Promise<DeliveryDocument | null> {
   const db = createDb(env.DB);
-  const [user, [limits], published] = await Promise.all([
-    getUser(db, userId),
+  const [[state], published] = await Promise.all([
     deliveryLimitStates(db, [userId]),
     listPublishedMappings(db, userId),
   ]);
-  if (!user || !limits) return null;
+  if (!state) return null;
   const mappings: Record<string, DeliveredMapping> = {};
   for (const m of published) mappings[m.normalizedUrl] ??= { i: m.id, h: m.htmlContent };
-  return { active: user.isActive, limited: deliveryLimitReached(limits), mappings };
+  return { active: state.isActive, limited: deliveryLimitReached(state), mappings };
 }
 
 function remember(userId: string, doc: DeliveryDocument, now: number) {

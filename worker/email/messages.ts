@@ -1,6 +1,10 @@
 /** @module The mails the product sends, in one place. */
 import type { MailMessage } from "./send-mail";
 
+/** The SPA's verify page for a token. */
+export const verificationLink = (origin: string, token: string) =>
+  `${origin}/verify-email?token=${encodeURIComponent(token)}`;
+
 export function verificationMail(to: string, link: string): MailMessage {
   return {
     to,
@@ -16,7 +20,7 @@ export function verificationMail(to: string, link: string): MailMessage {
   };
 }
 
-export function apiKeyMail(to: string, apiKey: string, dashboardUrl: string): MailMessage {
+export function apiKeyMail(to: string, apiKey: string, origin: string): MailMessage {
   return {
     to,
     subject: "Your Dynamic Content API key",
@@ -25,7 +29,7 @@ export function apiKeyMail(to: string, apiKey: string, dashboardUrl: string): Ma
       "",
       apiKey,
       "",
-      `Manage your URL mappings at ${dashboardUrl}`,
+      `Manage your URL mappings at ${origin}/dashboard`,
       "Keep the key secret: it is the credential for your account.",
     ].join("\n"),
   };

@@ -12,6 +12,7 @@ export const planLimit = (n: number | null | undefined) => (n ? n : null);
 
 export interface DeliveryLimitState {
   userId: string;
+  isActive: boolean;
   dynamicContentLimit: number | null;
   requestLimit: number | null;
   periodDeliveries: number;
@@ -31,6 +32,7 @@ export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<De
   const rows = await db
     .select({
       userId: users.id,
+      isActive: users.isActive,
       requestLimit: users.requestLimit,
       dynamicContentLimit: productVersions.dynamicContentLimit,
       periodDeliveries: usageCounters.periodDeliveries,
@@ -42,6 +44,7 @@ export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<De
     .where(inArray(users.id, userIds));
   return rows.map((r) => ({
     userId: r.userId,
+    isActive: r.isActive,
     requestLimit: r.requestLimit,
     dynamicContentLimit: planLimit(r.dynamicContentLimit),
     periodDeliveries: r.periodDeliveries ?? 0,
@@ -57,7 +60,7 @@ export async function assertCanAddMapping(db: Db, user: User, normalizedUrl: str
   const websitesLimit = planLimit(version?.websitesLimit);
   const eventsLimit = planLimit(version?.eventsLimit);
   if (websitesLimit === null && eventsLimit === null) return;
-  const usage = await usageOf(db, user);
+  const { usage, hosts } = await usageOf(db, user);
   if (eventsLimit !== null && usage.dynamicEvents >= eventsLimit) {
     throw new ApiError(
       403,
@@ -66,7 +69,7 @@ export async function assertCanAddMapping(db: Db, user: User, normalizedUrl: str
   }
   if (websitesLimit !== null && usage.activeWebsites >= websitesLimit) {
     const host = hostOf(normalizedUrl);
-    if (!usage.hosts.includes(host)) {
+    if (!hosts.includes(host)) {
       throw new ApiError(
         403,
         `Your plan allows ${websitesLimit} website${websitesLimit === 1 ? "" : "s"}. Upgrade your plan to add ${host}.`,

@@ -14,6 +14,10 @@ export async function getProductVersion(db: Db, id: number) {
   return db.query.productVersions.findFirst({ where: eq(productVersions.id, id) });
 }
 
+export async function findProductVersionByPlanId(db: Db, paypalPlanId: string) {
+  return db.query.productVersions.findFirst({ where: eq(productVersions.paypalPlanId, paypalPlanId) });
+}
+
 export function toProductVersion(row: ProductVersionRow): ProductVersion {
   return {
     id: row.id,

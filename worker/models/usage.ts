@@ -72,8 +72,10 @@ export async function usageOf(db: Db, user: User) {
   const hosts = [...new Set(urls.map((u) => hostOf(u.url)))];
   return {
     hosts,
-    activeWebsites: hosts.length,
-    dynamicEvents: events[0]?.n ?? 0,
-    contentGenerations: counters?.periodDeliveries ?? 0,
+    usage: {
+      activeWebsites: hosts.length,
+      dynamicEvents: events[0]?.n ?? 0,
+      contentGenerations: counters?.periodDeliveries ?? 0,
+    },
   };
 }

@@ -5,12 +5,11 @@
  * Anything unverified, foreign, malformed or already seen changes nothing and leaves a log line.
  */
 import { addMonths } from "date-fns";
-import { eq } from "drizzle-orm";
 import { startBillingPeriod } from "../billing/periods";
 import { createDb, type Db } from "../db/client";
-import { productVersions } from "../db/schema";
 import { writeDocument } from "../delivery/document";
 import type { Env } from "../env";
+import { findProductVersionByPlanId } from "../models/product-versions";
 import { cancelSubscription, findSubscription } from "../models/subscriptions";
 import { insertTransaction, markProfileCancelled, type NewTransaction } from "../models/transactions";
 import { findUserByEmail } from "../models/users";
@@ -88,9 +87,7 @@ async function link(db: Db, f: Record<string, string>) {
   const subscriptionId = f.recurring_payment_id || f.subscr_id;
   const subscription = subscriptionId ? await findSubscription(db, subscriptionId) : undefined;
   const userId = subscription?.userId ?? (f.payer_email ? (await findUserByEmail(db, f.payer_email))?.id : undefined);
-  const version = subscription?.planId
-    ? await db.query.productVersions.findFirst({ where: eq(productVersions.paypalPlanId, subscription.planId) })
-    : undefined;
+  const version = subscription?.planId ? await findProductVersionByPlanId(db, subscription.planId) : undefined;
   return { userId: userId ?? null, productVersionId: version?.id ?? null };
 }
 

@@ -7,7 +7,8 @@ import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import type { LoginRequestResponse, LoginVerifyResponse } from "../contract/responses";
 import { loginRequestBody, loginVerifyBody } from "../contract/schemas";
 import { createDb } from "../db/client";
-import { loginCodeMail, verificationMail } from "../email/messages";
+import { sendVerificationMail } from "../email/account-mails";
+import { loginCodeMail } from "../email/messages";
 import { sendMail } from "../email/send-mail";
 import type { AppEnv } from "../env";
 import { ApiError, badRequest, forbidden, tooManyRequests } from "../http/errors";
@@ -19,7 +20,6 @@ import { recordLoginAttempt } from "../models/login-attempts";
 import { checkLoginCode, issueLoginCode, LOGIN_CODE_TTL_MS } from "../models/login-codes";
 import { takeRateLimits } from "../models/rate-limits";
 import { findUserByEmail } from "../models/users";
-import { createVerificationToken } from "../models/verification-tokens";
 
 const LOGIN_COOKIE = "dc_login";
 const HOUR_MS = 60 * 60 * 1000;
@@ -55,8 +55,7 @@ export const loginRoutes = new Hono<AppEnv>()
       const code = await issueLoginCode(db, c.env.APP_SECRET, user.id);
       await sendMail(c.env, db, loginCodeMail(user.email, code));
     } else if (user?.isActive) {
-      const token = await createVerificationToken(db, user.id);
-      await sendMail(c.env, db, verificationMail(user.email, `${publicOrigin(c)}/verify-email?token=${token}`));
+      await sendVerificationMail(c.env, db, publicOrigin(c), user);
     }
     await setLoginCookie(c, email);
     return c.json<LoginRequestResponse>({ message: "Login code sent", email });

@@ -3,18 +3,17 @@
  * after the buyer approved it (confirmed with PayPal's REST API when credentials are configured).
  */
 import { addMonths } from "date-fns";
-import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { requireUser } from "../auth/middleware";
 import { startBillingPeriod } from "../billing/periods";
 import type { MessageResponse, PayPalClientConfig } from "../contract/responses";
 import { storeSubscriptionBody } from "../contract/schemas";
 import { createDb } from "../db/client";
-import { productVersions } from "../db/schema";
 import { writeDocument } from "../delivery/document";
 import type { AppEnv } from "../env";
 import { ApiError, badRequest, conflict } from "../http/errors";
 import { validate } from "../http/validate";
+import { findProductVersionByPlanId } from "../models/product-versions";
 import { storeSubscription } from "../models/subscriptions";
 import { paypalConfig } from "../paypal/config";
 import { handleIpn } from "../paypal/ipn";
@@ -69,9 +68,7 @@ export const paypalRoutes = new Hono<AppEnv>()
     if (!confirmed || !CONFIRMED_STATUSES.has(confirmed.status) || confirmed.customId !== user.id) {
       throw badRequest("PayPal did not confirm this subscription");
     }
-    const version = confirmed.planId
-      ? await db.query.productVersions.findFirst({ where: eq(productVersions.paypalPlanId, confirmed.planId) })
-      : undefined;
+    const version = confirmed.planId ? await findProductVersionByPlanId(db, confirmed.planId) : undefined;
     if (!version) throw badRequest("No plan matches this subscription");
 
     const stored = await storeSubscription(db, {

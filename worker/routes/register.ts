@@ -5,14 +5,13 @@ import type { RegisterResponse, VerifyEmailResponse } from "../contract/response
 import { registerBody } from "../contract/schemas";
 import { createDb } from "../db/client";
 import { writeDocument } from "../delivery/document";
-import { apiKeyMail, verificationMail } from "../email/messages";
-import { sendMail } from "../email/send-mail";
+import { sendApiKeyMail, sendVerificationMail } from "../email/account-mails";
 import type { AppEnv } from "../env";
 import { badRequest, forbidden } from "../http/errors";
 import { publicOrigin } from "../http/origin";
 import { validate } from "../http/validate";
 import { ensureApiKey } from "../models/api-keys";
-import { consumeVerificationToken, createVerificationToken } from "../models/verification-tokens";
+import { consumeVerificationToken } from "../models/verification-tokens";
 import { createCustomer, findUserByEmail, getUser, markEmailVerified } from "../models/users";
 
 export const registerRoutes = new Hono<AppEnv>()
@@ -20,9 +19,7 @@ export const registerRoutes = new Hono<AppEnv>()
     const { email } = c.req.valid("json");
     const db = createDb(c.env.DB);
     const user = (await findUserByEmail(db, email)) ?? (await createCustomer(db, email));
-    const token = await createVerificationToken(db, user.id);
-    const link = `${publicOrigin(c)}/verify-email?token=${encodeURIComponent(token)}`;
-    await sendMail(c.env, db, verificationMail(user.email, link));
+    await sendVerificationMail(c.env, db, publicOrigin(c), user);
     return c.json<RegisterResponse>({ message: "Verification email sent", email: user.email });
   })
   .get("/verify-email", validate("query", z.object({ token: z.string().min(1, "Token is required") })), async (c) => {
@@ -35,8 +32,6 @@ export const registerRoutes = new Hono<AppEnv>()
     const apiKey = await ensureApiKey(db, c.env.APP_SECRET, user.id);
     await writeDocument(c.env, user.id);
     // The key is in the answer too, so a failed mail must not fail the verification.
-    c.executionCtx.waitUntil(
-      sendMail(c.env, db, apiKeyMail(user.email, apiKey, `${publicOrigin(c)}/dashboard`)).catch(() => undefined),
-    );
+    c.executionCtx.waitUntil(sendApiKeyMail(c.env, db, publicOrigin(c), user, apiKey).catch(() => undefined));
     return c.json<VerifyEmailResponse>({ message: "Email verified successfully", email: user.email, apiKey });
   });

@@ -23,9 +23,8 @@ export const userRoutes = new Hono<AppEnv>()
     const [apiKey, version, usage] = await Promise.all([
       ensureApiKey(db, c.env.APP_SECRET, user.id),
       user.productVersionId ? getProductVersion(db, user.productVersionId) : undefined,
-      usageOf(db, user),
+      usageOf(db, user).then((u) => u.usage),
     ]);
-    const { hosts: _hosts, ...usageNumbers } = usage;
     return c.json<CustomerDashboard>({
       userId: user.id,
       email: user.email,
@@ -43,6 +42,6 @@ export const userRoutes = new Hono<AppEnv>()
         : null,
       billingPeriodStart: user.billingPeriodStart?.toISOString() ?? null,
       billingPeriodEnd: user.billingPeriodEnd?.toISOString() ?? null,
-      usage: usageNumbers,
+      usage,
     });
   });

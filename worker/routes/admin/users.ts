@@ -18,8 +18,7 @@ import {
 import { createDb, type Db } from "../../db/client";
 import type { User } from "../../db/schema";
 import { deleteDocument, writeDocument } from "../../delivery/document";
-import { apiKeyMail, verificationMail } from "../../email/messages";
-import { sendMail } from "../../email/send-mail";
+import { sendApiKeyMail, sendVerificationMail } from "../../email/account-mails";
 import type { AppEnv } from "../../env";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { publicOrigin } from "../../http/origin";
@@ -30,7 +29,6 @@ import { listMappings } from "../../models/mappings";
 import { getProductVersion } from "../../models/product-versions";
 import { userTransactions } from "../../models/transactions";
 import { deleteUser, findUserByEmail, getUser, updateUser } from "../../models/users";
-import { createVerificationToken } from "../../models/verification-tokens";
 
 const userParam = z.object({ userId: z.string().min(1) });
 const USER_NOT_FOUND = "User not found";
@@ -110,14 +108,13 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const user = await userOr404(db, c.req.valid("param").userId);
     if (!user.emailVerified) throw conflict("The email is not verified yet: resend the verification instead");
     const apiKey = await ensureApiKey(db, c.env.APP_SECRET, user.id);
-    await sendMail(c.env, db, apiKeyMail(user.email, apiKey, `${publicOrigin(c)}/dashboard`));
+    await sendApiKeyMail(c.env, db, publicOrigin(c), user, apiKey);
     return c.json<MessageResponse>({ message: "API key sent" });
   })
   .post("/:userId/resend-verification", validate("param", userParam), async (c) => {
     const db = createDb(c.env.DB);
     const user = await userOr404(db, c.req.valid("param").userId);
-    const token = await createVerificationToken(db, user.id);
-    await sendMail(c.env, db, verificationMail(user.email, `${publicOrigin(c)}/verify-email?token=${token}`));
+    await sendVerificationMail(c.env, db, publicOrigin(c), user);
     return c.json<MessageResponse>({ message: "Verification email sent successfully" });
   })
   .delete("/:userId", validate("param", userParam), async (c) => {

@@ -1,0 +1,17 @@
+/** @module Sending the account mails: a fresh verification link, or the API key. */
+import type { Db } from "../db/client";
+import type { User } from "../db/schema";
+import type { Env } from "../env";
+import { createVerificationToken } from "../models/verification-tokens";
+import { apiKeyMail, verificationLink, verificationMail } from "./messages";
+import { sendMail } from "./send-mail";
+
+/** Creates a verification token for the user and mails its link. */
+export async function sendVerificationMail(env: Env, db: Db, origin: string, user: User): Promise<void> {
+  const token = await createVerificationToken(db, user.id);
+  await sendMail(env, db, verificationMail(user.email, verificationLink(origin, token)));
+}
+
+export async function sendApiKeyMail(env: Env, db: Db, origin: string, user: User, apiKey: string): Promise<void> {
+  await sendMail(env, db, apiKeyMail(user.email, apiKey, origin));
+}
