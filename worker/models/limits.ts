@@ -17,6 +17,8 @@ export interface DeliveryLimitState {
   requestLimit: number | null;
   periodDeliveries: number;
   periodRequests: number;
+  /** When the period the counters belong to ends. */
+  billingPeriodEnd: Date | null;
 }
 
 /** Deliveries stop once either the dynamic-content or the request limit of the period is reached. */
@@ -34,6 +36,7 @@ export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<De
       userId: users.id,
       isActive: users.isActive,
       requestLimit: users.requestLimit,
+      billingPeriodEnd: users.billingPeriodEnd,
       dynamicContentLimit: productVersions.dynamicContentLimit,
       periodDeliveries: usageCounters.periodDeliveries,
       periodRequests: usageCounters.periodRequests,
@@ -49,6 +52,7 @@ export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<De
     dynamicContentLimit: planLimit(r.dynamicContentLimit),
     periodDeliveries: r.periodDeliveries ?? 0,
     periodRequests: r.periodRequests ?? 0,
+    billingPeriodEnd: r.billingPeriodEnd,
   }));
 }
 

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { CustomerDashboard, PaymentHistoryItem, Stats } from "../contract/responses";
 import { snippetText } from "../contract/snippet-text";
 import { requireUser } from "../auth/middleware";
+import { currentBilling } from "../billing/current-billing";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { publicOrigin } from "../http/origin";
@@ -13,6 +14,7 @@ import { usageOf, userStats } from "../models/usage";
 
 export const userRoutes = new Hono<AppEnv>()
   .use(requireUser)
+  .use(currentBilling)
   .get("/payment-history", async (c) =>
     c.json<PaymentHistoryItem[]>(await paymentHistory(createDb(c.env.DB), c.var.user.id)),
   )

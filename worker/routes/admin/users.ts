@@ -19,6 +19,7 @@ import { createDb, type Db } from "../../db/client";
 import type { User } from "../../db/schema";
 import { deleteDocument, writeDocument } from "../../delivery/document";
 import { sendApiKeyMail, sendVerificationMail } from "../../email/account-mails";
+import { settleIfDue } from "../../billing/periods";
 import type { AppEnv } from "../../env";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { publicOrigin } from "../../http/origin";
@@ -53,6 +54,8 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .get("/:userId", validate("param", userParam), async (c) => {
     const db = createDb(c.env.DB);
     const { userId } = c.req.valid("param");
+    const stored = await getUser(db, userId);
+    if (stored) await settleIfDue(c.env, stored, new Date());
     const user = await getAdminUser(db, userId);
     if (!user) throw notFound(USER_NOT_FOUND);
     const [apiKey, mappings] = await Promise.all([getApiKey(db, c.env.APP_SECRET, userId), listMappings(db, userId)]);
@@ -100,7 +103,12 @@ export const adminUserRoutes = new Hono<AppEnv>()
     async (c) => {
       const version = await getProductVersion(createDb(c.env.DB), c.req.valid("json").versionId);
       if (!version) throw notFound("Product version not found");
-      return changeUser(c, c.req.valid("param").userId, { productVersionId: version.id });
+      // A plan given by hand is not paid: billing never takes it away (the default plan is no gift).
+      return changeUser(c, c.req.valid("param").userId, {
+        productVersionId: version.id,
+        planSource: version.isDefault ? "default" : "admin",
+        planPaidThrough: null,
+      });
     },
   )
   .post("/:userId/resend-api-key", validate("param", userParam), async (c) => {
