@@ -1,12 +1,12 @@
-/** @module The daily cron: billing periods, then housekeeping of expired codes, tokens and rate-limit rows. */
+/** @module The daily cron: billing periods, then housekeeping of expired codes, tokens, keys and rate-limit rows. */
 import { lt } from "drizzle-orm";
 import { advanceBillingPeriods } from "./billing/periods";
 import { createDb } from "./db/client";
 import { loginOtpCodes, verificationTokens } from "./db/schema";
 import type { Env } from "./env";
+import { LONGEST_WINDOW_MS } from "./auth/throttle";
+import { purgeExpiredKeys } from "./models/api-keys";
 import { purgeRateLimitEvents } from "./models/rate-limits";
-
-const DAY_MS = 86_400_000;
 
 export async function runDaily(env: Env, now = new Date()): Promise<void> {
   await advanceBillingPeriods(env, now);
@@ -15,5 +15,6 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
     db.delete(verificationTokens).where(lt(verificationTokens.expiresAt, now)),
     db.delete(loginOtpCodes).where(lt(loginOtpCodes.expiresAt, now)),
   ]);
-  await purgeRateLimitEvents(db, new Date(now.getTime() - DAY_MS));
+  await purgeExpiredKeys(db, now);
+  await purgeRateLimitEvents(db, new Date(now.getTime() - LONGEST_WINDOW_MS));
 }
