@@ -5,7 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AdminUser, CustomerDashboard } from "../worker/contract/responses";
+import type { AdminUser, AuthInfo, CustomerDashboard } from "../worker/contract/responses";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
 import { useBrowserAndMail } from "./support/session";
 import { admin, adminApiKey, api, baseURL, registerCustomer } from "./support/product";
@@ -116,10 +116,19 @@ describe("an admin", () => {
     await page.getByRole("button", { name: `Als ${BUSY} einloggen` }).click();
     await page.waitForURL(`${baseURL}/user-dashboard`);
     await expect.poll(() => page.getByText(`Eingeloggt als ${BUSY}`).isVisible()).toBe(true);
-    expect(await page.evaluate(() => localStorage.getItem("apiKey"))).toBe(busyKey);
+    // The admin acts with a key of its own that speaks for the customer (recorded, valid an hour), not theirs.
+    const actingKey = await page.evaluate(() => localStorage.getItem("apiKey"));
+    expect(actingKey).not.toBe(busyKey);
+    expect((await api<AuthInfo>("/api/auth", { apiKey: actingKey! })).email).toBe(BUSY);
     await page.getByRole("button", { name: "Zurück zum Admin-Dashboard" }).click();
     await page.waitForURL(`${baseURL}/admin`);
     expect(await page.evaluate(() => localStorage.getItem("apiKey"))).toBe(adminKey);
+    const activity = page.getByRole("region", { name: "Admin Activity" });
+    await expect
+      .poll(() =>
+        activity.getByRole("row").filter({ hasText: BUSY }).filter({ hasText: "Logged in as the user" }).count(),
+      )
+      .toBe(1);
 
     await page.goto(`${baseURL}/admin/product-versions`);
     await page.getByRole("button", { name: "Neue Version" }).click();

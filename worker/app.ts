@@ -1,8 +1,12 @@
-/** @module The Hono app: every route of the Worker, mounted per resource, with the one error handler. */
+/**
+ * @module The Hono app: every route of the Worker, mounted per resource, with the security headers of every answer
+ * and the one error handler.
+ */
 import { Hono } from "hono";
 import { contentRoute } from "./delivery/content-route";
 import type { AppEnv } from "./env";
 import { errorResponse, handleError } from "./http/errors";
+import { securityHeaders } from "./http/security-headers";
 import { adminRoutes } from "./routes/admin";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
@@ -16,6 +20,7 @@ import { userRoutes } from "./routes/user";
 import { snippetRoute } from "./snippet/snippet-route";
 
 export const app = new Hono<AppEnv>()
+  .use(securityHeaders)
   .route("/snippet.js", snippetRoute)
   .route("/api/content", contentRoute)
   .route("/api", registerRoutes)
@@ -29,4 +34,10 @@ export const app = new Hono<AppEnv>()
   .route("/api/product-versions", productVersionRoutes)
   .route("/api", paypalRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
+  // The SPA's pages (index.html for every route) come through here so that they get their security headers;
+  // the hashed files under /assets/ are served without the Worker (wrangler.toml `run_worker_first`).
+  .on(["GET", "HEAD"], "*", async (c) => {
+    const page = await c.env.ASSETS.fetch(c.req.raw);
+    return new Response(page.body, page);
+  })
   .onError(handleError);

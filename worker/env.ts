@@ -40,4 +40,13 @@ export interface Env {
   PAYPAL_SDK_URL?: string;
 }
 
-export type AppEnv = { Bindings: Env; Variables: { user: import("./db/schema").User } };
+/** The key a request was admitted with (see auth/middleware.ts). */
+export interface Session {
+  apiKey: string;
+  keyId: number;
+  kind: import("./models/api-keys").ApiKeyKind;
+  /** The admin acting as the user, for an impersonation key. */
+  impersonator: { id: string; email: string } | null;
+}
+
+export type AppEnv = { Bindings: Env; Variables: { user: import("./db/schema").User; session: Session } };

@@ -1,7 +1,7 @@
 /**
  * @module The daily cron: PayPal's view of our subscriptions (billing/reconcile.ts), then every billing period
  * that has ended and every paid plan that has lapsed (the sweeper behind the per-request settling), then
- * housekeeping of expired codes, tokens and rate-limit rows.
+ * housekeeping of expired codes, tokens, keys and rate-limit rows.
  */
 import { lt } from "drizzle-orm";
 import { settleDueBilling } from "./billing/periods";
@@ -9,9 +9,9 @@ import { reconcileSubscriptions } from "./billing/reconcile";
 import { createDb } from "./db/client";
 import { loginOtpCodes, verificationTokens } from "./db/schema";
 import type { Env } from "./env";
+import { LONGEST_WINDOW_MS } from "./auth/throttle";
+import { purgeExpiredKeys } from "./models/api-keys";
 import { purgeRateLimitEvents } from "./models/rate-limits";
-
-const DAY_MS = 86_400_000;
 
 export async function runDaily(env: Env, now = new Date()): Promise<void> {
   try {
@@ -26,5 +26,6 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
     db.delete(verificationTokens).where(lt(verificationTokens.expiresAt, now)),
     db.delete(loginOtpCodes).where(lt(loginOtpCodes.expiresAt, now)),
   ]);
-  await purgeRateLimitEvents(db, new Date(now.getTime() - DAY_MS));
+  await purgeExpiredKeys(db, now);
+  await purgeRateLimitEvents(db, new Date(now.getTime() - LONGEST_WINDOW_MS));
 }

@@ -15,9 +15,17 @@ export async function api<T>(path: string, init: RequestInit & { apiKey?: string
   return (await res.json()) as T;
 }
 
-export async function adminApiKey(): Promise<string> {
-  const { apiKey } = await api<AdminLoginResponse>("/api/admin/login", { method: "POST", body: JSON.stringify(admin) });
-  return apiKey;
+let adminKey: Promise<string> | undefined;
+
+/**
+ * The admin's key, signed in once per test file: admin sign-ins are throttled per account, as they would be for
+ * anyone, so a test that asked again and again would be refused.
+ */
+export function adminApiKey(): Promise<string> {
+  adminKey ??= api<AdminLoginResponse>("/api/admin/login", { method: "POST", body: JSON.stringify(admin) }).then(
+    (answer) => answer.apiKey,
+  );
+  return adminKey;
 }
 
 /** As the admin, points the product's mail at the test's SMTP server. */

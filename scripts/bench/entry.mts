@@ -19,11 +19,11 @@ import { app } from "../../worker/app";
 import { eq } from "drizzle-orm";
 import { createDb } from "../../worker/db/client";
 import { users } from "../../worker/db/schema";
-import { CORS_HEADERS, contentResponse, HTML_HEADERS, lookupContent } from "../../worker/delivery/content-route";
+import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from "../../worker/delivery/content-route";
 import { writeDocument } from "../../worker/delivery/document";
 import type { Env } from "../../worker/env";
 import { createMapping } from "../../worker/models/mappings";
-import { createCustomer, markEmailVerified } from "../../worker/models/users";
+import { ensureCustomer, markEmailVerified } from "../../worker/models/users";
 import { ROUTES, type SeedRequest, type SeedResponse } from "./protocol";
 
 /** Exactly `bytes` bytes of ASCII HTML, different per `n`. */
@@ -39,7 +39,7 @@ function html(n: number, bytes: number): string {
 const CONSTANT_1KB = html(0, 1024);
 
 function constant(): Response {
-  return new Response(CONSTANT_1KB, { headers: HTML_HEADERS });
+  return new Response(CONSTANT_1KB, { headers: CONTENT_HEADERS });
 }
 
 /** (b): the content route's own lookup and answer, without the analytics message. */
@@ -76,7 +76,7 @@ function constantAndEnqueue(request: Request, env: Env, ctx: ExecutionContext, p
 async function seed(env: Env, request: Request): Promise<Response> {
   const { email, mappings, htmlBytes } = await request.json<SeedRequest>();
   const db = createDb(env.DB);
-  const user = await createCustomer(db, email);
+  const user = await ensureCustomer(db, email);
   await markEmailVerified(db, user);
   // No product version: no delivery limits, so the bench measures delivery rather than the 204 past a limit.
   await db.update(users).set({ productVersionId: null }).where(eq(users.id, user.id));

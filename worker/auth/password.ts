@@ -26,3 +26,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   for (let i = 0; i < actual.length; i++) diff |= actual[i]! ^ expected[i]!;
   return diff === 0;
 }
+
+/**
+ * A well-formed hash that no password matches: checked when the address has no admin account, so that a sign-in
+ * takes the same PBKDF2 run (and time) whether or not the account exists.
+ */
+export const DECOY_PASSWORD_HASH = `pbkdf2$${ITERATIONS}$${"A".repeat(22)}$${"A".repeat(43)}`;

@@ -143,7 +143,10 @@ export interface AdminUser {
   uniqueUrlLimit: number | null;
   eventsLimit: number | null;
   dynamicContentLimit: number | null;
-  /** Only in the detail answer (GET /api/admin/users/:userId); null in the list. */
+  /**
+   * Only in the detail answer (GET /api/admin/users/:userId), null in the list: a customer's key, or the admin's own
+   * key of this sign-in; never another admin's.
+   */
   apiKey: string | null;
   billingPeriodStart: string | null;
   billingPeriodEnd: string | null;
@@ -172,6 +175,22 @@ export interface AdminOverview {
 
 export interface ApiKeyResponse {
   apiKey: string;
+}
+
+/** `GET /api/admin/users/:userIdOrEmail/api-key` for a customer: a key that acts as them until `expiresAt`. */
+export interface ImpersonationResponse {
+  apiKey: string;
+  expiresAt: string;
+}
+
+/** Something an admin did to an account (`GET /api/admin/audit-events`). */
+export interface AuditEvent {
+  id: number;
+  action: "impersonate" | "revoke-api-key";
+  actorEmail: string;
+  targetId: string | null;
+  targetEmail: string;
+  createdAt: string;
 }
 
 /** A PayPal transaction as the lists show it (SPEC.md §3 "Transaction (list)"). */

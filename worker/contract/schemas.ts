@@ -97,6 +97,17 @@ export const transactionFilters = z.object({
   email: z.string().trim().optional(),
 });
 
+/** One page of a list: `limit` rows (default 50, at most 100) after skipping `offset`. */
+const pageQuery = {
+  limit: z.coerce.number().int().min(1, "limit must be at least 1").max(100, "limit must be at most 100").default(50),
+  offset: z.coerce.number().int().min(0, "offset must be at least 0").default(0),
+};
+
+export const auditEventsQuery = z.object({
+  action: z.enum(["impersonate", "revoke-api-key"]).optional(),
+  ...pageQuery,
+});
+
 export const transactionEmailBody = z.object({ email: z.string().trim().email("Invalid payer email") });
 
 /** SPEC.md §5's transaction schema (for forms and imports). */

@@ -77,6 +77,11 @@ export const users = sqliteTable(
   ],
 );
 
+/**
+ * API keys. A customer has one `customer` key (shown on their dashboard, rotated or revoked as a whole); an admin
+ * gets an `admin` key per password login, valid for a few hours; an `impersonation` key lets an admin act as a
+ * customer for an hour and names the admin who asked for it.
+ */
 export const apiKeys = sqliteTable(
   "api_keys",
   {
@@ -86,10 +91,35 @@ export const apiKeys = sqliteTable(
     /** The key itself, AES-GCM encrypted with APP_SECRET, so the dashboards can show it. */
     keyEncrypted: text("key_encrypted").notNull(),
     userId: userRef(),
+    kind: text("kind", { enum: ["customer", "admin", "impersonation"] })
+      .notNull()
+      .default("customer"),
+    /** The admin acting as this key's user (impersonation keys only). */
+    impersonatorId: text("impersonator_id").references(() => users.id, { onDelete: "cascade" }),
+    /** Null: valid until rotated or revoked. */
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("api_keys_user_idx").on(t.userId)],
+  (t) => [index("api_keys_user_idx").on(t.userId, t.kind), index("api_keys_expiry_idx").on(t.expiresAt)],
+);
+
+/**
+ * What admins did to accounts that the console must be able to show later: impersonations and key
+ * revocations. Emails are copied so that the record outlives the accounts.
+ */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    action: text("action", { enum: ["impersonate", "revoke-api-key"] }).notNull(),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    actorEmail: text("actor_email").notNull(),
+    targetId: text("target_id").references(() => users.id, { onDelete: "set null" }),
+    targetEmail: text("target_email").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_events_created_idx").on(t.createdAt), index("audit_events_target_idx").on(t.targetId)],
 );
 
 export const verificationTokens = sqliteTable(
@@ -137,7 +167,10 @@ export const loginAttempts = sqliteTable(
   ],
 );
 
-/** One row per rate-limited action (a login code request), by bucket: `email:<address>` or `ip:<address>`. */
+/**
+ * One row per counted action, by bucket (`<action>:email:<address>`, `<action>:ip:<address>`): the sliding
+ * windows of worker/models/rate-limits.ts.
+ */
 export const rateLimitEvents = sqliteTable(
   "rate_limit_events",
   {

@@ -27,13 +27,15 @@ const content = (userId: string, url: string, env = testEnv()) =>
   );
 
 describe("GET /api/content", () => {
-  it("answers the HTML for a matching page, with CORS for any origin, and sends one analytics message", async () => {
+  it("answers the HTML for a matching page as text no browser renders, with CORS for any origin, and sends one analytics message", async () => {
     const { user, ids } = await customerWith([{ url: "https://www.shop.test/Offer/", html: "<h2>Offer</h2>" }]);
     const env = testEnv();
     const res = await content(user.id, "http://shop.test/offer#top", env);
     expect(res.status).toBe(200);
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
-    expect(res.headers.get("Content-Type")).toContain("text/html");
+    expect(res.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
+    expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(res.headers.get("Content-Security-Policy")).toBe("default-src 'none'; sandbox");
     expect(await res.text()).toBe("<h2>Offer</h2>");
     expect(env.sent).toHaveLength(1);
     expect(env.sent[0]).toMatchObject({

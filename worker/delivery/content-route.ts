@@ -11,7 +11,12 @@ import { isServing, readDocument, type DeliveredMapping } from "./document";
 
 export const CORS_HEADERS = { "Access-Control-Allow-Origin": "*" };
 export const NO_CONTENT_HEADERS = { ...CORS_HEADERS, "Cache-Control": "no-store" };
-export const HTML_HEADERS = { ...NO_CONTENT_HEADERS, "Content-Type": "text/html; charset=utf-8" };
+/**
+ * The customer's HTML travels as text: the snippet inserts it into the customer's page, and a browser that opens
+ * this URL directly shows it as text on our origin instead of running it (with `nosniff` and the sandboxing CSP
+ * of http/security-headers.ts).
+ */
+export const CONTENT_HEADERS = { ...NO_CONTENT_HEADERS, "Content-Type": "text/plain; charset=utf-8" };
 
 export interface ContentLookup {
   /** False for unknown and inactive customers and past a delivery limit: nothing is delivered or counted. */
@@ -31,7 +36,7 @@ export async function lookupContent(env: Env, userId: string, pageUrl: string): 
 
 export function contentResponse(match: DeliveredMapping | undefined): Response {
   return match
-    ? new Response(match.h, { headers: HTML_HEADERS })
+    ? new Response(match.h, { headers: CONTENT_HEADERS })
     : new Response(null, { status: 204, headers: NO_CONTENT_HEADERS });
 }
 

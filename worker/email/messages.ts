@@ -5,6 +5,9 @@ import type { MailMessage } from "./send-mail";
 export const verificationLink = (origin: string, token: string) =>
   `${origin}/verify-email?token=${encodeURIComponent(token)}`;
 
+/** The SPA's login page, which signs in with a mailed token. */
+export const signInLink = (origin: string, token: string) => `${origin}/login?token=${encodeURIComponent(token)}`;
+
 export function verificationMail(to: string, link: string): MailMessage {
   return {
     to,
@@ -44,6 +47,37 @@ export function loginCodeMail(to: string, code: string): MailMessage {
       "",
       "It is valid for 10 minutes and can be used once.",
       "If you did not try to log in, ignore this mail.",
+    ].join("\n"),
+  };
+}
+
+/** Sent instead of a code once too many wrong codes were tried for the address. */
+export function signInLinkMail(to: string, link: string): MailMessage {
+  return {
+    to,
+    subject: "Your Dynamic Content sign-in link",
+    text: [
+      "Too many wrong login codes were entered for your account, so login codes are paused for a day.",
+      "",
+      "Sign in with this link instead (valid for one hour, once):",
+      link,
+      "",
+      "If you did not try to log in, someone may be guessing codes for your address. Your account is safe:",
+      "only this link, which only you received, signs you in.",
+    ].join("\n"),
+  };
+}
+
+/** Sent when someone asks for a login code for an admin's address: admins sign in with their password only. */
+export function adminLoginNoticeMail(to: string, origin: string): MailMessage {
+  return {
+    to,
+    subject: "Dynamic Content: login code requested for an admin account",
+    text: [
+      "Someone asked for a login code for this address. No code was sent:",
+      `admin accounts sign in with their password at ${origin}/admin-login.`,
+      "",
+      "If this was not you, nothing was changed.",
     ].join("\n"),
   };
 }

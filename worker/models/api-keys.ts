@@ -1,38 +1,154 @@
 /**
- * @module API keys: 32 random bytes, looked up by SHA-256 and kept AES-GCM encrypted so that the dashboards
- * and the resend mail can show the key itself. One key per user.
+ * @module API keys: `dc_` + 32 random bytes, looked up by SHA-256 and kept AES-GCM encrypted so that the
+ * dashboards and the resend mail can show a customer's key. Three kinds (see the schema): one `customer` key per
+ * customer, valid until rotated or revoked; an `admin` key per password login, valid ADMIN_KEY_TTL_MS; an
+ * `impersonation` key that lets an admin act as a customer for IMPERSONATION_KEY_TTL_MS.
  */
-import { eq } from "drizzle-orm";
+import { and, eq, lt, ne } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
-import { apiKeys, users } from "../db/schema";
+import { apiKeys, users, type User } from "../db/schema";
 import { decryptSecret, encryptSecret, randomToken, sha256Hex } from "../lib/crypto";
 
-/** The user's key, issuing one on first use. */
-export async function ensureApiKey(db: Db, secret: string, userId: string): Promise<string> {
-  const existing = await getApiKey(db, secret, userId);
-  if (existing) return existing;
-  const key = `dc_${randomToken(32)}`;
-  await db.insert(apiKeys).values({
-    keyHash: await sha256Hex(key),
-    keyEncrypted: await encryptSecret(secret, key),
-    userId,
-  });
-  return key;
+export const ADMIN_KEY_TTL_MS = 12 * 60 * 60 * 1000;
+export const IMPERSONATION_KEY_TTL_MS = 60 * 60 * 1000;
+
+export type ApiKeyKind = (typeof apiKeys.$inferSelect)["kind"];
+
+interface NewKey {
+  userId: string;
+  kind: ApiKeyKind;
+  impersonatorId?: string;
+  expiresAt?: Date;
 }
 
-export async function getApiKey(db: Db, secret: string, userId: string): Promise<string | null> {
-  const row = await db.query.apiKeys.findFirst({ where: eq(apiKeys.userId, userId) });
+/** A fresh key and the row that stores it (not yet written). */
+async function newKey(secret: string, values: NewKey) {
+  const key = `dc_${randomToken(32)}`;
+  const row = { ...values, keyHash: await sha256Hex(key), keyEncrypted: await encryptSecret(secret, key) };
+  return { key, row };
+}
+
+/** The customer's key, or null when they have none (email not verified yet, or the key was revoked). */
+export async function getCustomerKey(db: Db, secret: string, userId: string): Promise<string | null> {
+  const row = await db.query.apiKeys.findFirst({
+    where: and(eq(apiKeys.userId, userId), eq(apiKeys.kind, "customer")),
+  });
   return row ? decryptSecret(secret, row.keyEncrypted) : null;
 }
 
-export async function findUserByApiKey(db: Db, key: string) {
+/** The customer's key, issuing one on first use (after the email is verified, or after a revocation). */
+export async function ensureCustomerKey(db: Db, secret: string, userId: string): Promise<string> {
+  const existing = await getCustomerKey(db, secret, userId);
+  if (existing) return existing;
+  const { key, row } = await newKey(secret, { userId, kind: "customer" });
+  await db.insert(apiKeys).values(row);
+  return key;
+}
+
+/** A key for one admin sign-in; the admin's expired keys are cleared on the way. */
+export async function issueAdminKey(db: Db, secret: string, adminId: string, now = Date.now()): Promise<string> {
+  const { key, row } = await newKey(secret, {
+    userId: adminId,
+    kind: "admin",
+    expiresAt: new Date(now + ADMIN_KEY_TTL_MS),
+  });
+  await db.batch([
+    db.delete(apiKeys).where(and(eq(apiKeys.userId, adminId), lt(apiKeys.expiresAt, new Date(now)))),
+    db.insert(apiKeys).values(row),
+  ]);
+  return key;
+}
+
+/**
+ * A new key for the user, the old ones void in the same batch: a customer's one key, or every sign-in of an admin
+ * (the new key starts a fresh admin session).
+ */
+export async function rotateOwnKey(db: Db, secret: string, user: User, now = Date.now()): Promise<string> {
+  const kind: ApiKeyKind = user.role === "admin" ? "admin" : "customer";
+  const expiresAt = kind === "admin" ? new Date(now + ADMIN_KEY_TTL_MS) : undefined;
+  const { key, row } = await newKey(secret, { userId: user.id, kind, expiresAt });
+  await db.batch([
+    db.delete(apiKeys).where(and(eq(apiKeys.userId, user.id), eq(apiKeys.kind, kind))),
+    db.insert(apiKeys).values(row),
+  ]);
+  return key;
+}
+
+/** Voids every key that acts as the customer: their own and any admin's impersonation of them. */
+export async function revokeCustomerKeys(db: Db, userId: string): Promise<void> {
+  await db.delete(apiKeys).where(and(eq(apiKeys.userId, userId), ne(apiKeys.kind, "admin")));
+}
+
+/** A short-lived key with which the admin acts as the customer; it names the admin. */
+export async function issueImpersonationKey(
+  db: Db,
+  secret: string,
+  adminId: string,
+  userId: string,
+  now = Date.now(),
+): Promise<{ apiKey: string; expiresAt: Date }> {
+  const expiresAt = new Date(now + IMPERSONATION_KEY_TTL_MS);
+  const { key, row } = await newKey(secret, { userId, kind: "impersonation", impersonatorId: adminId, expiresAt });
+  await db.insert(apiKeys).values(row);
+  return { apiKey: key, expiresAt };
+}
+
+export interface KeySession {
+  user: User;
+  keyId: number;
+  kind: ApiKeyKind;
+  lastUsedAt: Date | null;
+  /** The admin acting as `user` (impersonation keys). */
+  impersonator: { id: string; email: string } | null;
+}
+
+const impersonators = alias(users, "impersonator");
+
+/**
+ * Who a presented key speaks for: the session, "expired", or undefined for no valid key. An admin is admitted
+ * only by an admin key and a customer never by one (so an account made admin later cannot use its old customer
+ * key as an admin's), and an impersonation key only while its admin is still an active admin.
+ */
+export async function findKeySession(
+  db: Db,
+  key: string,
+  now = Date.now(),
+): Promise<KeySession | "expired" | undefined> {
   const [row] = await db
-    .select({ user: users, keyId: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt })
+    .select({
+      user: users,
+      keyId: apiKeys.id,
+      kind: apiKeys.kind,
+      expiresAt: apiKeys.expiresAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      impersonator: {
+        id: impersonators.id,
+        email: impersonators.email,
+        role: impersonators.role,
+        isActive: impersonators.isActive,
+      },
+    })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
+    .leftJoin(impersonators, eq(impersonators.id, apiKeys.impersonatorId))
     .where(eq(apiKeys.keyHash, await sha256Hex(key)))
     .limit(1);
-  return row;
+  if (!row) return undefined;
+  if ((row.user.role === "admin") !== (row.kind === "admin")) return undefined;
+  if (row.kind === "impersonation" && !(row.impersonator?.role === "admin" && row.impersonator.isActive))
+    return undefined;
+  if (row.expiresAt && row.expiresAt.getTime() <= now) return "expired";
+  return {
+    user: row.user,
+    keyId: row.keyId,
+    kind: row.kind,
+    lastUsedAt: row.lastUsedAt,
+    impersonator:
+      row.kind === "impersonation" && row.impersonator
+        ? { id: row.impersonator.id, email: row.impersonator.email }
+        : null,
+  };
 }
 
 const LAST_USED_PRECISION_MS = 60 * 60 * 1000;
@@ -41,4 +157,9 @@ const LAST_USED_PRECISION_MS = 60 * 60 * 1000;
 export async function touchApiKey(db: Db, keyId: number, lastUsedAt: Date | null, now = new Date()) {
   if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < LAST_USED_PRECISION_MS) return;
   await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, keyId));
+}
+
+/** The daily housekeeping: keys past their expiry are of no use to anyone. */
+export async function purgeExpiredKeys(db: Db, now = new Date()): Promise<void> {
+  await db.delete(apiKeys).where(lt(apiKeys.expiresAt, now));
 }

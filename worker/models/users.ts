@@ -14,14 +14,20 @@ export async function getUser(db: Db, id: string): Promise<User | undefined> {
   return db.query.users.findFirst({ where: eq(users.id, id) });
 }
 
-/** A new customer on the default product version; the email is unverified until the link is followed. */
-export async function createCustomer(db: Db, email: string): Promise<User> {
+/**
+ * The account with this address, creating it as a new customer on the default product version (unverified until
+ * the link is followed) when there is none. Two parallel sign-ups of one address make one account.
+ */
+export async function ensureCustomer(db: Db, email: string): Promise<User> {
+  const normalized = email.toLowerCase();
+  const existing = await findUserByEmail(db, normalized);
+  if (existing) return existing;
   const version = await getDefaultProductVersion(db);
-  const [user] = await db
+  await db
     .insert(users)
-    .values({ id: newUserId(), email: email.toLowerCase(), productVersionId: version?.id ?? null })
-    .returning();
-  return user!;
+    .values({ id: newUserId(), email: normalized, productVersionId: version?.id ?? null })
+    .onConflictDoNothing({ target: users.email });
+  return (await findUserByEmail(db, normalized))!;
 }
 
 /** Marks the email verified; the first verification also starts the first billing period. */

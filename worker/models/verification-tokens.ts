@@ -6,12 +6,20 @@ import { randomToken, sha256Hex } from "../lib/crypto";
 
 export const VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
 
-export async function createVerificationToken(db: Db, userId: string, now = Date.now()): Promise<string> {
+/** A sign-in link (sent after too many wrong login codes) is the same kind of token with a shorter life. */
+export const SIGN_IN_LINK_TTL_MS = 60 * 60 * 1000;
+
+export async function createVerificationToken(
+  db: Db,
+  userId: string,
+  now = Date.now(),
+  ttlMs = VERIFICATION_TTL_MS,
+): Promise<string> {
   const token = randomToken(32);
   await db.insert(verificationTokens).values({
     token: await sha256Hex(token),
     userId,
-    expiresAt: new Date(now + VERIFICATION_TTL_MS),
+    expiresAt: new Date(now + ttlMs),
   });
   return token;
 }

@@ -1,7 +1,17 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
-import { users } from "../db/schema";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { THROTTLES } from "../auth/throttle";
+import { loginAttempts, users } from "../db/schema";
+import { ADMIN_KEY_TTL_MS } from "../models/api-keys";
+import { upsertAdmin } from "../models/users";
 import { call, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const adminLogin = (email: string, password: string, ip = "198.51.100.1") =>
+  call("/api/admin/login", { method: "POST", json: { email, password }, headers: { "CF-Connecting-IP": ip } });
 
 describe("GET /api/auth (requireUser)", () => {
   it("refuses a request without a key", async () => {
@@ -32,16 +42,51 @@ describe("GET /api/auth (requireUser)", () => {
 });
 
 describe("POST /api/admin/login", () => {
-  it("answers the admin's key and role for the right password", async () => {
+  it("answers a fresh admin key and the role for the right password, and records the attempt", async () => {
     const admin = await createAdmin("Root@Example.com", "s3cret-password");
-    const res = await call("/api/admin/login", {
-      method: "POST",
-      json: { email: "root@example.com", password: "s3cret-password" },
-    });
+    const res = await adminLogin("root@example.com", "s3cret-password");
     expect(res.status).toBe(200);
     const body = (await res.json()) as { apiKey: string; user: { role: string } };
-    expect(body.apiKey).toBe(admin.apiKey);
+    expect(body.apiKey).toMatch(/^dc_/);
+    expect(body.apiKey).not.toBe(admin.apiKey);
     expect(body.user.role).toBe("admin");
+    expect(await (await call("/api/auth", { apiKey: body.apiKey })).json()).toMatchObject({ role: "admin" });
+    const attempts = await db().select().from(loginAttempts).where(eq(loginAttempts.userId, admin.user.id));
+    expect(attempts).toMatchObject([{ success: true, ipAddress: "198.51.100.1" }]);
+  });
+
+  it(`ends the admin's session ${ADMIN_KEY_TTL_MS / 3_600_000} hours after the login`, async () => {
+    await createAdmin("root@example.com", "s3cret-password");
+    const { apiKey } = (await (await adminLogin("root@example.com", "s3cret-password")).json()) as { apiKey: string };
+    vi.useFakeTimers({ now: Date.now() + ADMIN_KEY_TTL_MS - 60_000, toFake: ["Date"] });
+    expect((await call("/api/auth", { apiKey })).status).toBe(200);
+    vi.setSystemTime(Date.now() + 120_000);
+    const res = await call("/api/auth", { apiKey });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: "Your session has expired. Please sign in again." });
+  });
+
+  it(`throttles ${THROTTLES["admin-login"].perAccount.max} tries per account, known or not, with Retry-After`, async () => {
+    await createAdmin("root@example.com", "s3cret-password");
+    for (const email of ["root@example.com", "nobody@example.com"]) {
+      for (let i = 0; i < THROTTLES["admin-login"].perAccount.max; i++) {
+        expect((await adminLogin(email, "wrong", `198.51.100.${i}`)).status).toBe(401);
+      }
+      const refused = await adminLogin(email, "s3cret-password", "198.51.100.200");
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toEqual({ error: "Too many sign-in attempts. Please try again in 15 minutes." });
+      expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(14 * 60);
+    }
+  });
+
+  it(`throttles ${THROTTLES["admin-login"].perIp.max} tries per IP`, async () => {
+    for (let i = 0; i < THROTTLES["admin-login"].perIp.max; i++) {
+      expect((await adminLogin(`guess${i}@example.com`, "wrong")).status).toBe(401);
+    }
+    const refused = await adminLogin("another@example.com", "wrong");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect((await adminLogin("another@example.com", "wrong", "203.0.113.9")).status).toBe(401);
   });
 
   it("refuses a wrong password", async () => {
@@ -69,6 +114,16 @@ describe("POST /api/admin/login", () => {
     const admin = await createAdmin("root@example.com", "s3cret-password");
     expect(admin.user.passwordHash).toMatch(/^pbkdf2\$100000\$[\w-]+\$[\w-]+$/);
     expect(admin.user.passwordHash).not.toContain("s3cret-password");
+  });
+});
+
+describe("keys and roles", () => {
+  it("does not admit as an admin the customer key of an account that was made admin later", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("promoted@example.com");
+    await upsertAdmin(db(), user.email, "pbkdf2$1$AA$AA");
+    const res = await call("/api/auth", { apiKey });
+    expect(res.status).toBe(401);
+    expect((await call("/api/smtp-config", { apiKey })).status).toBe(401);
   });
 });
 

@@ -1,16 +1,22 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loginAttempts, users } from "../db/schema";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { THROTTLES, WRONG_CODE_LOCK } from "../auth/throttle";
+import { loginAttempts, loginOtpCodes, users } from "../db/schema";
 import { issueLoginCode, LOGIN_CODE_TTL_MS } from "../models/login-codes";
-import { call, captureMails, createVerifiedCustomer, db } from "../test/helpers";
-import { CODE_REQUESTS_PER_EMAIL_PER_HOUR, CODE_REQUESTS_PER_IP_PER_HOUR } from "./login";
+import { call, captureMails, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
+
+const CODE_REQUESTS_PER_EMAIL_PER_HOUR = THROTTLES["code-request"].perAccount.max;
+const CODE_REQUESTS_PER_IP_PER_HOUR = THROTTLES["code-request"].perIp.max;
 
 let mails: ReturnType<typeof captureMails>;
 beforeEach(() => {
   mails = captureMails();
 });
-afterEach(() => mails.restore());
+afterEach(() => {
+  mails.restore();
+  vi.useRealTimers();
+});
 
 async function requestCode(email: string, ip = "203.0.113.7") {
   const res = await call("/api/login/request-otp", {
@@ -86,6 +92,8 @@ describe("POST /api/login/request-otp", () => {
     const { res } = await requestCode("c@example.com", "198.51.100.99");
     expect(res.status).toBe(429);
     expect(await res.json()).toEqual({ error: "Too many login code requests. Please try again in an hour." });
+    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(3500);
+    expect(Number(res.headers.get("Retry-After"))).toBeLessThanOrEqual(3600);
     expect(mails.texts()).toHaveLength(CODE_REQUESTS_PER_EMAIL_PER_HOUR);
   });
 
@@ -95,6 +103,28 @@ describe("POST /api/login/request-otp", () => {
     }
     expect((await requestCode("another@example.com", "192.0.2.1")).res.status).toBe(429);
     expect((await requestCode("another@example.com", "192.0.2.2")).res.status).toBe(200);
+  });
+
+  it("lets no more than the limit through when requests arrive in parallel", async () => {
+    await createVerifiedCustomer("c@example.com");
+    const answers = await Promise.all(
+      Array.from({ length: CODE_REQUESTS_PER_EMAIL_PER_HOUR * 2 }, (_, i) =>
+        requestCode("c@example.com", `198.51.100.${i}`),
+      ),
+    );
+    expect(answers.filter((a) => a.res.status === 200)).toHaveLength(CODE_REQUESTS_PER_EMAIL_PER_HOUR);
+    expect(answers.filter((a) => a.res.status === 429)).toHaveLength(CODE_REQUESTS_PER_EMAIL_PER_HOUR);
+  });
+
+  it("answers an admin's address the same way, but mails no code: admins sign in with their password", async () => {
+    await createAdmin("root@example.com");
+    const { res } = await requestCode("root@example.com");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "Login code sent", email: "root@example.com" });
+    expect(await db().select().from(loginOtpCodes)).toHaveLength(0);
+    expect(mails.texts()).toHaveLength(1);
+    expect(mails.texts()[0]).toContain("/admin-login");
+    expect(mailedCode()).toBeUndefined();
   });
 
   it("refuses an invalid email", async () => {
@@ -145,13 +175,22 @@ describe("POST /api/login/verify-otp", () => {
     expect((await verify(cookie, code)).status).toBe(200);
   });
 
-  it("refuses an expired code", async () => {
+  it("refuses the right code once it has expired", async () => {
+    await createVerifiedCustomer("c@example.com");
+    const { cookie } = await requestCode("c@example.com");
+    vi.useFakeTimers({ now: Date.now() + LOGIN_CODE_TTL_MS + 1000, toFake: ["Date"] });
+    const res = await verify(cookie, mailedCode()!);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "This code has expired. Please request a new code." });
+  });
+
+  it("refuses a code whose time is up even within the login's ten minutes", async () => {
     const { user } = await createVerifiedCustomer("c@example.com");
     const { cookie } = await requestCode("c@example.com");
     const old = await issueLoginCode(db(), env.APP_SECRET, user.id, Date.now() - LOGIN_CODE_TTL_MS - 1000);
     const res = await verify(cookie, old);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "This code has expired. Please request a new code." });
+    expect(await res.json()).toEqual({ error: "Invalid code. Please try again." });
   });
 
   it("refuses a code the second time", async () => {
@@ -197,11 +236,95 @@ describe("POST /api/login/verify-otp", () => {
     expect(await (await verify(undefined, "12a45")).json()).toEqual({ error: "Code must contain only numbers" });
   });
 
-  it("refuses an inactive user", async () => {
+  it("tells an inactive user so only once they entered the right code", async () => {
     const { user } = await createVerifiedCustomer("c@example.com");
     const { cookie } = await requestCode("c@example.com");
     await db().update(users).set({ isActive: false }).where(eq(users.id, user.id));
-    const res = await verify(cookie, mailedCode()!);
-    expect(res.status).toBe(403);
+    const code = mailedCode()!;
+    const wrong = await verify(cookie, wrongCode(code));
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ error: "Invalid code. Please try again." });
+    const right = await verify(cookie, code);
+    expect(right.status).toBe(403);
+    expect(await right.json()).toEqual({ error: "This account is inactive" });
+  });
+
+  it("never yields an admin's key, not even for a code stored for the admin", async () => {
+    const admin = await createAdmin("root@example.com");
+    const { cookie } = await requestCode("root@example.com");
+    const code = await issueLoginCode(db(), env.APP_SECRET, admin.user.id);
+    const res = await verify(cookie, code);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Invalid code. Please try again." });
+  });
+
+  it("answers unknown, unverified, inactive and admin addresses exactly as a real account with wrong codes", async () => {
+    await createVerifiedCustomer("real@example.com");
+    await call("/api/register", { method: "POST", json: { email: "unverified@example.com" } });
+    const inactive = await createVerifiedCustomer("inactive@example.com");
+    await db().update(users).set({ isActive: false }).where(eq(users.id, inactive.user.id));
+    await createAdmin("root@example.com");
+
+    async function fiveWrongTries(email: string) {
+      const { cookie } = await requestCode(email);
+      const wrong = wrongCode(mailedCode() ?? "99999");
+      const answers = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await verify(cookie, wrong);
+        answers.push({ status: res.status, body: await res.json(), retryAfter: res.headers.get("Retry-After") });
+      }
+      return answers;
+    }
+    const real = await fiveWrongTries("real@example.com");
+    expect(real.map((a) => a.status)).toEqual([400, 400, 400, 400, 429]);
+    for (const email of ["nobody@example.com", "unverified@example.com", "inactive@example.com", "root@example.com"]) {
+      expect(await fiveWrongTries(email), email).toEqual(real);
+    }
+  });
+
+  it(`locks codes after ${WRONG_CODE_LOCK.max} wrong ones in a day, across codes; the mailed link signs in and unlocks`, async () => {
+    await createVerifiedCustomer("c@example.com");
+    for (let round = 0; round < WRONG_CODE_LOCK.max / 5; round++) {
+      const { cookie } = await requestCode("c@example.com");
+      const code = mailedCode()!;
+      for (let i = 0; i < 5; i++) await verify(cookie, wrongCode(code));
+    }
+    const { cookie } = await requestCode("c@example.com");
+    expect(mailedCode()).toBeUndefined();
+    const link = mails
+      .texts()
+      .at(-1)!
+      .match(/https?:\/\/\S+\/login\?token=\S+/)?.[0];
+    expect(link).toBeDefined();
+
+    const locked = await verify(cookie, "12345");
+    expect(locked.status).toBe(429);
+    expect(((await locked.json()) as { error: string }).error).toContain("sign-in link");
+    expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(23 * 3600);
+
+    const viaLink = await call(`/api/verify-email?token=${new URL(link!).searchParams.get("token")}`);
+    expect(viaLink.status).toBe(200);
+    expect(await viaLink.json()).toMatchObject({ email: "c@example.com", apiKey: expect.stringMatching(/^dc_/) });
+    const again = await requestCode("c@example.com");
+    expect((await verify(again.cookie, mailedCode()!)).status).toBe(200);
+  });
+
+  it(`allows ${THROTTLES["code-check"].perIp.max} code checks per IP in ${THROTTLES["code-check"].perIp.windowMs / 60_000} minutes`, async () => {
+    const max = THROTTLES["code-check"].perIp.max;
+    let cookie = "";
+    // Five tries for each of several addresses: no address reaches its own lock, only the IP its throttle.
+    for (let i = 0; i < max; i++) {
+      if (i % 5 === 0) cookie = (await requestCode(`guess${i}@example.com`, `198.51.100.${i}`)).cookie;
+      const res = await verify(cookie, "12345");
+      expect(await res.json()).toEqual({
+        error: i % 5 === 4 ? "Too many wrong codes. Please request a new code." : "Invalid code. Please try again.",
+      });
+    }
+    const res = await verify(cookie, "12345");
+    expect(res.status).toBe(429);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /^Too many login attempts\. Please try again in \d+ minutes\.$/,
+    );
+    expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
   });
 });

@@ -1,35 +1,52 @@
 /**
- * @module Customer login with emailed codes. `request-otp` mails a code and sets a signed, HttpOnly cookie
- * naming the pending login; `verify-otp` carries only the code and reads the email from that cookie.
+ * @module Customer login with emailed codes. `request-otp` sets a signed, HttpOnly cookie naming the pending
+ * login and mails what the address should get; `verify-otp` carries only the code and reads the email from that
+ * cookie. Both answer the same, in the same time, for every address: whether it has an account, is verified,
+ * inactive or an admin's is told only to its mailbox. Admins never sign in with a code.
  */
 import { Hono, type Context } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import type { LoginRequestResponse, LoginVerifyResponse } from "../contract/responses";
 import { loginRequestBody, loginVerifyBody } from "../contract/schemas";
-import { createDb } from "../db/client";
-import { sendVerificationMail } from "../email/account-mails";
-import { loginCodeMail } from "../email/messages";
+import { clearWrongCodes, recordWrongCode, refuse, throttle, wrongCodeLock, wrongCodesSince } from "../auth/throttle";
+import { createDb, type Db } from "../db/client";
+import type { User } from "../db/schema";
+import { sendSignInLinkMail, sendVerificationMail } from "../email/account-mails";
+import { adminLoginNoticeMail, loginCodeMail } from "../email/messages";
 import { sendMail } from "../email/send-mail";
 import type { AppEnv } from "../env";
-import { ApiError, badRequest, forbidden, tooManyRequests } from "../http/errors";
+import { inBackground } from "../http/background";
 import { clientInfo } from "../http/client-info";
+import { badRequest, forbidden, tooManyRequests } from "../http/errors";
 import { publicOrigin } from "../http/origin";
 import { validate } from "../http/validate";
-import { ensureApiKey } from "../models/api-keys";
+import { ensureCustomerKey } from "../models/api-keys";
 import { recordLoginAttempt } from "../models/login-attempts";
-import { checkLoginCode, issueLoginCode, LOGIN_CODE_TTL_MS } from "../models/login-codes";
-import { takeRateLimits } from "../models/rate-limits";
+import {
+  checkLoginCode,
+  issueLoginCode,
+  LOGIN_CODE_MAX_TRIES,
+  LOGIN_CODE_TTL_MS,
+  type CodeCheck,
+} from "../models/login-codes";
 import { findUserByEmail } from "../models/users";
 
 const LOGIN_COOKIE = "dc_login";
-const HOUR_MS = 60 * 60 * 1000;
-export const CODE_REQUESTS_PER_EMAIL_PER_HOUR = 5;
-export const CODE_REQUESTS_PER_IP_PER_HOUR = 20;
 
-const CODE_EXPIRED = "This code has expired. Please request a new code.";
+export const LOGIN_EXPIRED = "Your login has expired. Please request a new code.";
+export const CODE_EXPIRED = "This code has expired. Please request a new code.";
+export const WRONG_CODE = "Invalid code. Please try again.";
+export const CODE_EXHAUSTED = "Too many wrong codes. Please request a new code.";
+const CODES_LOCKED =
+  "Too many wrong codes for this account: request a new code and we will email you a sign-in link instead.";
 
-function setLoginCookie(c: Context<AppEnv>, email: string) {
-  return setSignedCookie(c, LOGIN_COOKIE, email, c.env.APP_SECRET, {
+interface PendingLogin {
+  email: string;
+  issuedAt: number;
+}
+
+function setLoginCookie(c: Context<AppEnv>, login: PendingLogin) {
+  return setSignedCookie(c, LOGIN_COOKIE, `${login.issuedAt}:${login.email}`, c.env.APP_SECRET, {
     path: "/api/login",
     httpOnly: true,
     sameSite: "Strict",
@@ -38,48 +55,71 @@ function setLoginCookie(c: Context<AppEnv>, email: string) {
   });
 }
 
+async function readLoginCookie(c: Context<AppEnv>): Promise<PendingLogin | null> {
+  const value = await getSignedCookie(c, c.env.APP_SECRET, LOGIN_COOKIE);
+  const match = value ? /^(\d+):(.+)$/.exec(value) : null;
+  return match ? { issuedAt: Number(match[1]), email: match[2]! } : null;
+}
+
+/** What a login request mails: a code, a sign-in link once codes are locked, the verification link, or nothing. */
+async function mailLoginHelp(c: Context<AppEnv>, db: Db, user: User | undefined): Promise<void> {
+  if (!user?.isActive) return;
+  const origin = publicOrigin(c);
+  if (user.role === "admin") return sendMail(c.env, db, adminLoginNoticeMail(user.email, origin));
+  if (!user.emailVerified) return sendVerificationMail(c.env, db, origin, user);
+  if (!(await wrongCodeLock(db, user.email)).allowed) return sendSignInLinkMail(c.env, db, origin, user);
+  const code = await issueLoginCode(db, c.env.APP_SECRET, user.id);
+  await sendMail(c.env, db, loginCodeMail(user.email, code));
+}
+
+/**
+ * A code check where there is no code (an unknown, unverified, inactive or admin address, or a code already
+ * used): it answers exactly as a wrong code for a real account would, the fifth try of a login included.
+ */
+async function checkWithoutAccount(db: Db, login: PendingLogin): Promise<CodeCheck> {
+  const earlierWrongTries = await wrongCodesSince(db, login.email, login.issuedAt);
+  return earlierWrongTries + 1 >= LOGIN_CODE_MAX_TRIES ? "exhausted" : "invalid";
+}
+
 export const loginRoutes = new Hono<AppEnv>()
   .post("/request-otp", validate("json", loginRequestBody), async (c) => {
     const email = c.req.valid("json").email.toLowerCase();
+    await throttle(c, "code-request", email);
     const db = createDb(c.env.DB);
-    const { ipAddress } = clientInfo(c);
-    const allowed = await takeRateLimits(db, [
-      { bucket: `email:${email}`, max: CODE_REQUESTS_PER_EMAIL_PER_HOUR, windowMs: HOUR_MS },
-      ...(ipAddress ? [{ bucket: `ip:${ipAddress}`, max: CODE_REQUESTS_PER_IP_PER_HOUR, windowMs: HOUR_MS }] : []),
-    ]);
-    if (!allowed) throw tooManyRequests("Too many login code requests. Please try again in an hour.");
-
-    // The answer is the same for every address: it tells nobody whether an account exists.
-    const user = await findUserByEmail(db, email);
-    if (user?.isActive && user.emailVerified) {
-      const code = await issueLoginCode(db, c.env.APP_SECRET, user.id);
-      await sendMail(c.env, db, loginCodeMail(user.email, code));
-    } else if (user?.isActive) {
-      await sendVerificationMail(c.env, db, publicOrigin(c), user);
-    }
-    await setLoginCookie(c, email);
+    inBackground(c, "Login mail", async () => mailLoginHelp(c, db, await findUserByEmail(db, email)));
+    await setLoginCookie(c, { email, issuedAt: Date.now() });
     return c.json<LoginRequestResponse>({ message: "Login code sent", email });
   })
   .post("/verify-otp", validate("json", loginVerifyBody), async (c) => {
-    const pending = await getSignedCookie(c, c.env.APP_SECRET, LOGIN_COOKIE);
-    if (!pending) throw badRequest("Your login has expired. Please request a new code.");
+    const login = await readLoginCookie(c);
+    if (!login) throw badRequest(LOGIN_EXPIRED);
+    const now = Date.now();
+    if (now - login.issuedAt > LOGIN_CODE_TTL_MS) throw badRequest(CODE_EXPIRED);
+    await throttle(c, "code-check");
     const db = createDb(c.env.DB);
-    const user = await findUserByEmail(db, pending);
-    const attempt = { userId: user?.id ?? null, ...clientInfo(c) };
-    if (!user || !user.emailVerified) {
-      await recordLoginAttempt(db, { ...attempt, success: false });
-      throw badRequest(CODE_EXPIRED);
-    }
-    if (!user.isActive) {
-      await recordLoginAttempt(db, { ...attempt, success: false });
-      throw forbidden("This account is inactive");
-    }
-    const result = await checkLoginCode(db, c.env.APP_SECRET, user.id, c.req.valid("json").code);
-    await recordLoginAttempt(db, { ...attempt, success: result === "ok" });
-    if (result === "invalid") throw badRequest("Invalid code. Please try again.");
-    if (result === "expired") throw badRequest(CODE_EXPIRED);
-    if (result === "exhausted") throw new ApiError(429, "Too many wrong codes. Please request a new code.");
+    const lock = await wrongCodeLock(db, login.email, now);
+    if (!lock.allowed) refuse(CODES_LOCKED, lock);
+
+    const user = await findUserByEmail(db, login.email);
+    const holder = user?.role === "user" && user.emailVerified ? user : undefined;
+    let result = holder
+      ? await checkLoginCode(db, c.env.APP_SECRET, holder.id, c.req.valid("json").code, now)
+      : "expired";
+    // No code to check against (none was mailed, it was used or replaced, or it is still being mailed): the
+    // answer is the one every address without a code gets.
+    if (result === "expired") result = await checkWithoutAccount(db, login);
+    await recordLoginAttempt(db, { userId: holder?.id ?? null, success: result === "ok", ...clientInfo(c) });
+    if (result !== "ok") await recordWrongCode(db, login.email, now);
+    if (result === "invalid") throw badRequest(WRONG_CODE);
+    if (result === "exhausted") throw tooManyRequests(CODE_EXHAUSTED, 0);
+
+    const customer = holder!;
+    if (!customer.isActive) throw forbidden("This account is inactive");
     deleteCookie(c, LOGIN_COOKIE, { path: "/api/login" });
-    const apiKey = await ensureApiKey(db, c.env.APP_SECRET, user.id);
-    return c.json<LoginVerifyResponse>({ apiKey, user: { userId: user.id, email: user.email, role: user.role } });
+    await clearWrongCodes(db, customer.email);
+    const apiKey = await ensureCustomerKey(db, c.env.APP_SECRET, customer.id);
+    return c.json<LoginVerifyResponse>({
+      apiKey,
+      user: { userId: customer.id, email: customer.email, role: customer.role },
+    });
   });

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { THROTTLES } from "../auth/throttle";
 import { users, verificationTokens } from "../db/schema";
 import { createVerificationToken, VERIFICATION_TTL_MS } from "../models/verification-tokens";
-import { call, captureMails, db } from "../test/helpers";
+import { call, captureMails, createAdmin, db } from "../test/helpers";
 
 let mails: ReturnType<typeof captureMails>;
 beforeEach(() => {
@@ -34,6 +35,31 @@ describe("POST /api/register", () => {
     const rows = await db().select().from(users).where(eq(users.email, "again@example.com"));
     expect(rows).toHaveLength(1);
     expect(mails.texts().filter((t) => t.includes("to again@example.com"))).toHaveLength(2);
+  });
+
+  it("answers an admin's address the same way and mails nothing: no link ever yields an admin's key", async () => {
+    await createAdmin("root@example.com");
+    const res = await register("root@example.com");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "Verification email sent", email: "root@example.com" });
+    expect(mails.texts()).toHaveLength(0);
+    expect(await db().select().from(verificationTokens)).toHaveLength(0);
+  });
+
+  it(`throttles ${THROTTLES.registration.perAccount.max} registrations per address per hour, with Retry-After`, async () => {
+    for (let i = 0; i < THROTTLES.registration.perAccount.max; i++) {
+      expect((await register("again@example.com")).status).toBe(200);
+    }
+    const res = await register("again@example.com");
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ error: "Too many registration requests. Please try again in an hour." });
+    expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
+  });
+
+  it("makes one account of parallel registrations of one address", async () => {
+    const answers = await Promise.all([1, 2, 3].map(() => register("race@example.com")));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await db().select().from(users).where(eq(users.email, "race@example.com"))).toHaveLength(1);
   });
 
   it("refuses an invalid email with SPEC.md's message and creates nothing", async () => {
@@ -68,6 +94,26 @@ describe("GET /api/verify-email", () => {
     const user = await db().query.users.findFirst({ where: eq(users.email, "owner@example.com") });
     expect(user?.emailVerified).toBe(true);
     expect(user?.billingPeriodEnd!.getTime()).toBeGreaterThan(user!.billingPeriodStart!.getTime());
+  });
+
+  it("refuses a link made for an admin's account", async () => {
+    const admin = await createAdmin("root@example.com");
+    const token = await createVerificationToken(db(), admin.user.id);
+    const res = await call(`/api/verify-email?token=${token}`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Invalid or expired verification link" });
+  });
+
+  it("answers a verified customer's existing key again (key recovery) without mailing it again", async () => {
+    await register("owner@example.com");
+    const first = (await (await call(`/api/verify-email?token=${tokenOf(mails.lastLink())}`)).json()) as {
+      apiKey: string;
+    };
+    await register("owner@example.com");
+    const mailsBefore = mails.texts().length;
+    const again = await call(`/api/verify-email?token=${tokenOf(mails.lastLink())}`);
+    expect(await again.json()).toMatchObject({ apiKey: first.apiKey });
+    expect(mails.texts()).toHaveLength(mailsBefore);
   });
 
   it("refuses a token the second time", async () => {

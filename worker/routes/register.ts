@@ -1,37 +1,54 @@
-/** @module Sign-up: `POST /api/register` mails a verification link; `GET /api/verify-email` issues the API key. */
+/**
+ * @module Sign-up: `POST /api/register` mails a verification link; `GET /api/verify-email` issues the API key.
+ * The registration answer is the same for every address; an admin's address gets no mail, and no link ever
+ * yields an admin's key (admins sign in with their password only).
+ */
 import { Hono } from "hono";
 import { z } from "zod";
 import type { RegisterResponse, VerifyEmailResponse } from "../contract/responses";
 import { registerBody } from "../contract/schemas";
+import { clearWrongCodes, throttle } from "../auth/throttle";
 import { createDb } from "../db/client";
 import { writeDocument } from "../delivery/document";
 import { sendApiKeyMail, sendVerificationMail } from "../email/account-mails";
 import type { AppEnv } from "../env";
+import { inBackground } from "../http/background";
 import { badRequest, forbidden } from "../http/errors";
 import { publicOrigin } from "../http/origin";
 import { validate } from "../http/validate";
-import { ensureApiKey } from "../models/api-keys";
+import { ensureCustomerKey } from "../models/api-keys";
 import { consumeVerificationToken } from "../models/verification-tokens";
-import { createCustomer, findUserByEmail, getUser, markEmailVerified } from "../models/users";
+import { ensureCustomer, getUser, markEmailVerified } from "../models/users";
+
+const INVALID_LINK = "Invalid or expired verification link";
 
 export const registerRoutes = new Hono<AppEnv>()
   .post("/register", validate("json", registerBody), async (c) => {
-    const { email } = c.req.valid("json");
+    const email = c.req.valid("json").email.toLowerCase();
+    await throttle(c, "registration", email);
     const db = createDb(c.env.DB);
-    const user = (await findUserByEmail(db, email)) ?? (await createCustomer(db, email));
-    await sendVerificationMail(c.env, db, publicOrigin(c), user);
-    return c.json<RegisterResponse>({ message: "Verification email sent", email: user.email });
+    const user = await ensureCustomer(db, email);
+    if (user.role === "user") {
+      inBackground(c, "Verification mail", () => sendVerificationMail(c.env, db, publicOrigin(c), user));
+    }
+    return c.json<RegisterResponse>({ message: "Verification email sent", email });
   })
   .get("/verify-email", validate("query", z.object({ token: z.string().min(1, "Token is required") })), async (c) => {
+    await throttle(c, "verification-link");
     const db = createDb(c.env.DB);
     const userId = await consumeVerificationToken(db, c.req.valid("query").token);
     const user = userId ? await getUser(db, userId) : undefined;
-    if (!user) throw badRequest("Invalid or expired verification link");
+    if (!user || user.role !== "user") throw badRequest(INVALID_LINK);
     if (!user.isActive) throw forbidden("This account is inactive");
+    const firstVerification = !user.emailVerified;
     await markEmailVerified(db, user);
-    const apiKey = await ensureApiKey(db, c.env.APP_SECRET, user.id);
+    // The link proves the mailbox: it also lifts a lock on login codes (it is how a locked customer gets in).
+    await clearWrongCodes(db, user.email);
+    const apiKey = await ensureCustomerKey(db, c.env.APP_SECRET, user.id);
     await writeDocument(c.env, user.id);
-    // The key is in the answer too, so a failed mail must not fail the verification.
-    c.executionCtx.waitUntil(sendApiKeyMail(c.env, db, publicOrigin(c), user, apiKey).catch(() => undefined));
+    if (firstVerification) {
+      // The key is in the answer too, so a failed mail must not fail the verification.
+      inBackground(c, "API key mail", () => sendApiKeyMail(c.env, db, publicOrigin(c), user, apiKey));
+    }
     return c.json<VerifyEmailResponse>({ message: "Email verified successfully", email: user.email, apiKey });
   });

@@ -1,19 +1,37 @@
-/** @module The customer's own numbers: `/api/user/stats`, `/api/user/dashboard` and `/api/user/payment-history`. */
-import { Hono } from "hono";
-import type { CustomerDashboard, PaymentHistoryItem, Stats } from "../contract/responses";
+/**
+ * @module The customer's own account: `/api/user/stats`, `/api/user/dashboard`, `/api/user/payment-history`, and
+ * `POST /api/user/api-key/rotate`.
+ */
+import { Hono, type Context } from "hono";
+import type { ApiKeyResponse, CustomerDashboard, PaymentHistoryItem, Stats } from "../contract/responses";
 import { snippetText } from "../contract/snippet-text";
-import { requireUser } from "../auth/middleware";
+import { requireAccountHolder, requireUser } from "../auth/middleware";
 import { currentBilling } from "../billing/current-billing";
-import { createDb } from "../db/client";
+import { createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { publicOrigin } from "../http/origin";
-import { ensureApiKey } from "../models/api-keys";
+import { ensureCustomerKey, getCustomerKey, rotateOwnKey } from "../models/api-keys";
 import { paymentHistory } from "../models/payments";
 import { getProductVersion } from "../models/product-versions";
 import { usageOf, userStats } from "../models/usage";
 
+/**
+ * The key the dashboard shows: a customer's own (issued if they have none since a revocation); while an admin
+ * acts as them, the customer's key if they have one; for an admin, the key of this sign-in.
+ */
+async function dashboardKey(c: Context<AppEnv>, db: Db): Promise<string> {
+  const { user, session } = c.var;
+  if (user.role === "admin") return session.apiKey;
+  if (session.impersonator) return (await getCustomerKey(db, c.env.APP_SECRET, user.id)) ?? "";
+  return ensureCustomerKey(db, c.env.APP_SECRET, user.id);
+}
+
 export const userRoutes = new Hono<AppEnv>()
   .use(requireUser)
+  .post("/api-key/rotate", requireAccountHolder, async (c) => {
+    const apiKey = await rotateOwnKey(createDb(c.env.DB), c.env.APP_SECRET, c.var.user);
+    return c.json<ApiKeyResponse>({ apiKey });
+  })
   .use(currentBilling)
   .get("/payment-history", async (c) =>
     c.json<PaymentHistoryItem[]>(await paymentHistory(createDb(c.env.DB), c.var.user.id)),
@@ -23,7 +41,7 @@ export const userRoutes = new Hono<AppEnv>()
     const db = createDb(c.env.DB);
     const user = c.var.user;
     const [apiKey, version, usage] = await Promise.all([
-      ensureApiKey(db, c.env.APP_SECRET, user.id),
+      dashboardKey(c, db),
       user.productVersionId ? getProductVersion(db, user.productVersionId) : undefined,
       usageOf(db, user).then((u) => u.usage),
     ]);

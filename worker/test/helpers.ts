@@ -8,8 +8,8 @@ import worker from "../index";
 import { hashPassword } from "../auth/password";
 import { createDb } from "../db/client";
 import type { Env } from "../env";
-import { ensureApiKey } from "../models/api-keys";
-import { createCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
+import { ensureCustomerKey, issueAdminKey } from "../models/api-keys";
+import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
 
 export const db = () => createDb(env.DB);
 
@@ -65,16 +65,16 @@ export function captureMails() {
 
 export async function createVerifiedCustomer(email: string) {
   const d = db();
-  const user = await createCustomer(d, email);
+  const user = await ensureCustomer(d, email);
   await markEmailVerified(d, user);
-  const apiKey = await ensureApiKey(d, env.APP_SECRET, user.id);
+  const apiKey = await ensureCustomerKey(d, env.APP_SECRET, user.id);
   return { user: (await findUserByEmail(d, email))!, apiKey };
 }
 
 export async function createAdmin(email = "admin@example.com", password = "correct horse battery") {
   await upsertAdmin(db(), email, await hashPassword(password));
   const user = (await findUserByEmail(db(), email))!;
-  return { user, password, apiKey: await ensureApiKey(db(), env.APP_SECRET, user.id) };
+  return { user, password, apiKey: await issueAdminKey(db(), env.APP_SECRET, user.id) };
 }
 
 /** A page view: the content request, then its analytics message through the real queue consumer. */

@@ -1,16 +1,5 @@
 import type { ReactElement, ReactNode } from "react";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
-import { buttonVariants } from "@/components/ui/button";
+import { ConfirmActionButton } from "./confirm-action-button";
 
 interface ConfirmDeleteButtonProps {
   /** The button that opens the dialog. */
@@ -25,23 +14,15 @@ interface ConfirmDeleteButtonProps {
 /** A delete action that asks first: 'Sind Sie sicher?' with 'Abbrechen' / 'Löschen'. */
 export function ConfirmDeleteButton({ trigger, consequence, children, onConfirm }: ConfirmDeleteButtonProps) {
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Sind Sie sicher?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Diese Aktion kann nicht rückgängig gemacht werden. {consequence}
-          </AlertDialogDescription>
-          {children}
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Abbrechen</AlertDialogCancel>
-          <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={onConfirm}>
-            Löschen
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmActionButton
+      trigger={trigger}
+      title="Sind Sie sicher?"
+      description={<>Diese Aktion kann nicht rückgängig gemacht werden. {consequence}</>}
+      confirmLabel="Löschen"
+      cancelLabel="Abbrechen"
+      onConfirm={onConfirm}
+    >
+      {children}
+    </ConfirmActionButton>
   );
 }

@@ -1,6 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
-import type { LoginRequestResponse, LoginVerifyResponse } from "../../../worker/contract/responses";
-import { apiJson, apiRequest } from "@/lib/api";
+import type {
+  LoginRequestResponse,
+  LoginVerifyResponse,
+  VerifyEmailResponse,
+} from "../../../worker/contract/responses";
+import { apiJson, apiRequest, getJson } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { useSessionActions } from "@/hooks/use-session-actions";
 
@@ -41,5 +45,21 @@ export function useVerifyLoginCode() {
       signIn(apiKey, role);
       toast({ title: "Login successful!" });
     },
+  });
+}
+
+/**
+ * GET /api/verify-email with the token of a mailed sign-in link (sent instead of a code after too many wrong
+ * codes): the key is stored as a login's would be. The page shows a failure itself.
+ */
+export function useSignInWithLink() {
+  const { signIn } = useSessionActions();
+  return useMutation({
+    mutationFn: (token: string) => getJson<VerifyEmailResponse>(`/api/verify-email?token=${encodeURIComponent(token)}`),
+    onSuccess: ({ apiKey }) => {
+      signIn(apiKey, "user");
+      toast({ title: "Login successful!" });
+    },
+    meta: { silent: true },
   });
 }

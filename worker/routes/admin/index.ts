@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { requireAdmin } from "../../auth/middleware";
 import type { AppEnv } from "../../env";
+import { adminAuditEventRoutes } from "./audit-events";
 import { adminBillingRoutes } from "./billing";
 import { adminMappingRoutes } from "./mappings";
 import { adminOverviewRoutes } from "./overview";
@@ -14,4 +15,5 @@ export const adminRoutes = new Hono<AppEnv>()
   .route("/users", adminUserRoutes)
   .route("/mappings", adminMappingRoutes)
   .route("/product-versions", adminProductVersionRoutes)
-  .route("/billing", adminBillingRoutes);
+  .route("/billing", adminBillingRoutes)
+  .route("/audit-events", adminAuditEventRoutes);

@@ -5,6 +5,7 @@ import type {
   AdminUser,
   AdminUserDetail,
   ApiKeyResponse,
+  ImpersonationResponse,
   MessageResponse,
   Transaction,
 } from "../../contract/responses";
@@ -15,17 +16,19 @@ import {
   userLimitsBody,
   userStatusBody,
 } from "../../contract/schemas";
+import { throttle } from "../../auth/throttle";
 import { createDb, type Db } from "../../db/client";
 import type { User } from "../../db/schema";
 import { deleteDocument, writeDocument } from "../../delivery/document";
 import { sendApiKeyMail, sendVerificationMail } from "../../email/account-mails";
 import { settleIfDue } from "../../billing/periods";
 import type { AppEnv } from "../../env";
-import { badRequest, conflict, notFound } from "../../http/errors";
+import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
 import { publicOrigin } from "../../http/origin";
 import { validate } from "../../http/validate";
 import { getAdminUser, listAdminUsers, listUserEmails } from "../../models/admin-users";
-import { ensureApiKey, getApiKey } from "../../models/api-keys";
+import { ensureCustomerKey, getCustomerKey, issueImpersonationKey, revokeCustomerKeys } from "../../models/api-keys";
+import { recordAuditEvent } from "../../models/audit-events";
 import { listMappings } from "../../models/mappings";
 import { getProductVersion } from "../../models/product-versions";
 import { userTransactions } from "../../models/transactions";
@@ -38,6 +41,20 @@ async function userOr404(db: Db, userId: string): Promise<User> {
   const user = await getUser(db, userId);
   if (!user) throw notFound(USER_NOT_FOUND);
   return user;
+}
+
+/** Refuses (403) what an admin may do to customers only: admins sign in by password and act only as themselves. */
+function assertCustomer(target: User, refusal: string): void {
+  if (target.role !== "user") throw forbidden(refusal);
+}
+
+/**
+ * The key an admin may see for `target`: a customer's, or the asking admin's own key of this sign-in; never
+ * another admin's (null).
+ */
+async function visibleKey(c: Context<AppEnv>, db: Db, target: User): Promise<string | null> {
+  if (target.role === "admin") return target.id === c.var.user.id ? c.var.session.apiKey : null;
+  return getCustomerKey(db, c.env.APP_SECRET, target.id);
 }
 
 /** Applies a change that affects delivery, rewrites the user's document, and answers the updated user. */
@@ -55,10 +72,11 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const db = createDb(c.env.DB);
     const { userId } = c.req.valid("param");
     const stored = await getUser(db, userId);
-    if (stored) await settleIfDue(c.env, stored, new Date());
+    if (!stored) throw notFound(USER_NOT_FOUND);
+    const target = await settleIfDue(c.env, stored, new Date());
     const user = await getAdminUser(db, userId);
     if (!user) throw notFound(USER_NOT_FOUND);
-    const [apiKey, mappings] = await Promise.all([getApiKey(db, c.env.APP_SECRET, userId), listMappings(db, userId)]);
+    const [apiKey, mappings] = await Promise.all([visibleKey(c, db, target), listMappings(db, userId)]);
     return c.json<AdminUserDetail>({ ...user, apiKey, mappings });
   })
   .get("/:userId/transactions", validate("param", userParam), async (c) => {
@@ -66,14 +84,29 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const user = await userOr404(db, c.req.valid("param").userId);
     return c.json<Transaction[]>(await userTransactions(db, user.id, user.email));
   })
+  // The console's "Login" (impersonation, SPEC.md §7): for a customer, a key that acts as them for an hour,
+  // recorded with who asked; an admin gets only their own key, never another admin's.
   .get("/:userIdOrEmail/api-key", async (c) => {
     const db = createDb(c.env.DB);
     const ref = c.req.param("userIdOrEmail");
-    const user = ref.includes("@") ? await findUserByEmail(db, ref) : await getUser(db, ref);
-    if (!user) throw notFound(USER_NOT_FOUND);
-    const apiKey = await getApiKey(db, c.env.APP_SECRET, user.id);
-    if (!apiKey) throw notFound("This user has no API key yet: the email is not verified");
-    return c.json<ApiKeyResponse>({ apiKey });
+    const target = ref.includes("@") ? await findUserByEmail(db, ref) : await getUser(db, ref);
+    if (!target) throw notFound(USER_NOT_FOUND);
+    if (target.role === "admin") {
+      if (target.id !== c.var.user.id) throw forbidden("Admins cannot read another admin's API key");
+      return c.json<ApiKeyResponse>({ apiKey: c.var.session.apiKey });
+    }
+    if (!target.isActive) throw conflict("This account is inactive: activate it first");
+    const { apiKey, expiresAt } = await issueImpersonationKey(db, c.env.APP_SECRET, c.var.user.id, target.id);
+    await recordAuditEvent(db, "impersonate", c.var.user, target);
+    return c.json<ImpersonationResponse>({ apiKey, expiresAt: expiresAt.toISOString() });
+  })
+  .post("/:userId/revoke-api-key", validate("param", userParam), async (c) => {
+    const db = createDb(c.env.DB);
+    const target = await userOr404(db, c.req.valid("param").userId);
+    assertCustomer(target, "An admin's key cannot be revoked by another admin: they rotate it themselves");
+    await revokeCustomerKeys(db, target.id);
+    await recordAuditEvent(db, "revoke-api-key", c.var.user, target);
+    return c.json<MessageResponse>({ message: "API key revoked" });
   })
   .patch("/:userId/status", validate("param", userParam), validate("json", userStatusBody), async (c) => {
     const { userId } = c.req.valid("param");
@@ -114,14 +147,18 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .post("/:userId/resend-api-key", validate("param", userParam), async (c) => {
     const db = createDb(c.env.DB);
     const user = await userOr404(db, c.req.valid("param").userId);
+    assertCustomer(user, "Admins sign in with their password: their keys are never mailed");
     if (!user.emailVerified) throw conflict("The email is not verified yet: resend the verification instead");
-    const apiKey = await ensureApiKey(db, c.env.APP_SECRET, user.id);
+    await throttle(c, "resend", user.email);
+    const apiKey = await ensureCustomerKey(db, c.env.APP_SECRET, user.id);
     await sendApiKeyMail(c.env, db, publicOrigin(c), user, apiKey);
     return c.json<MessageResponse>({ message: "API key sent" });
   })
   .post("/:userId/resend-verification", validate("param", userParam), async (c) => {
     const db = createDb(c.env.DB);
     const user = await userOr404(db, c.req.valid("param").userId);
+    assertCustomer(user, "Admins sign in with their password: they have no verification link");
+    await throttle(c, "resend", user.email);
     await sendVerificationMail(c.env, db, publicOrigin(c), user);
     return c.json<MessageResponse>({ message: "Verification email sent successfully" });
   })

@@ -7,6 +7,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatGermanDayTime } from "@/lib/format-date";
 import { UsageCard } from "@/features/user-dashboard/usage-card";
 import { useResendApiKey, useResendVerification } from "@/queries/admin-users";
+import { ApiKeyActions } from "./api-key-actions";
 import { LimitCards } from "./limit-cards";
 import { ProductVersionChoice } from "./product-version-choice";
 import { UserEmailForm } from "./user-email-form";
@@ -47,6 +48,8 @@ export function GeneralTab({ user }: { user: AdminUserDetail }) {
   const resendVerification = useResendVerification();
   const resendApiKey = useResendApiKey();
   const limits = versionLimits(user);
+  // Admins sign in with their password: no verification link, no key by mail.
+  const isCustomer = user.role === "user";
 
   return (
     <div className="space-y-6">
@@ -69,18 +72,23 @@ export function GeneralTab({ user }: { user: AdminUserDetail }) {
             <Row label="E-Mail verifiziert">
               <div className="flex flex-wrap items-center gap-3">
                 <span>{user.emailVerified ? "Ja" : "Nein"}</span>
-                <SendMailButton action={resendVerification} userId={user.userId}>
-                  Verifizierungs-E-Mail erneut senden
-                </SendMailButton>
+                {isCustomer && (
+                  <SendMailButton action={resendVerification} userId={user.userId}>
+                    Verifizierungs-E-Mail erneut senden
+                  </SendMailButton>
+                )}
               </div>
             </Row>
             <Row label="API-Key">
               <div className="flex flex-wrap items-center gap-3">
                 <code className="rounded bg-muted px-2 py-1 text-sm break-all">{user.apiKey ?? "-"}</code>
                 {user.apiKey && <CopyButton text={user.apiKey} label="API-Key kopieren" />}
-                <SendMailButton action={resendApiKey} userId={user.userId}>
-                  API-Key per E-Mail senden
-                </SendMailButton>
+                {isCustomer && (
+                  <SendMailButton action={resendApiKey} userId={user.userId}>
+                    API-Key per E-Mail senden
+                  </SendMailButton>
+                )}
+                <ApiKeyActions user={user} />
               </div>
             </Row>
             <Row label="Abrechnungszeitraum Beginn">{periodDate(user.billingPeriodStart)}</Row>

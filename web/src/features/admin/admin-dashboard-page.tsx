@@ -1,4 +1,5 @@
 import { PageContainer } from "@/components/layout/page-container";
+import { AdminActivity } from "./admin-activity";
 import { AdminHeader } from "./admin-header";
 import { AdminTiles } from "./admin-tiles";
 import { SystemOverview } from "./system-overview";
@@ -12,6 +13,7 @@ export function AdminDashboardPage() {
         <h1 className="text-3xl font-bold">Admin Dashboard</h1>
         <AdminTiles />
         <SystemOverview />
+        <AdminActivity />
       </PageContainer>
     </>
   );

@@ -1,0 +1,51 @@
+import type { AdminUserDetail } from "../../../../worker/contract/responses";
+import { ConfirmActionButton } from "@/components/confirm-action-button";
+import { Button } from "@/components/ui/button";
+import { useRevokeApiKey, useRotateApiKey } from "@/queries/api-keys";
+
+function RevokeButton({ user }: { user: AdminUserDetail }) {
+  const revoke = useRevokeApiKey();
+  return (
+    <ConfirmActionButton
+      trigger={
+        <Button type="button" variant="outline" size="sm" disabled={revoke.isPending}>
+          API-Key widerrufen
+        </Button>
+      }
+      title="Sind Sie sicher?"
+      description={`Der API-Key von ${user.email} funktioniert sofort nicht mehr, auch für Admins, die gerade als dieser Nutzer eingeloggt sind. Beim nächsten Login erhält der Nutzer einen neuen Key.`}
+      confirmLabel="Widerrufen"
+      cancelLabel="Abbrechen"
+      onConfirm={() => revoke.mutate(user.userId)}
+    />
+  );
+}
+
+function RotateOwnKeyButton() {
+  const rotate = useRotateApiKey({
+    success: { title: "API-Key erneuert", description: "Der alte API-Key funktioniert nicht mehr." },
+  });
+  return (
+    <ConfirmActionButton
+      trigger={
+        <Button type="button" variant="outline" size="sm" disabled={rotate.isPending}>
+          API-Key erneuern
+        </Button>
+      }
+      title="Sind Sie sicher?"
+      description="Ihr API-Key und alle Ihre anderen Anmeldungen werden sofort ungültig; dieser Browser erhält den neuen Key."
+      confirmLabel="Erneuern"
+      cancelLabel="Abbrechen"
+      onConfirm={() => rotate.mutate()}
+    />
+  );
+}
+
+/**
+ * What an admin may do with the key shown: revoke a customer's; renew their own (an admin's own key is the only
+ * admin key the console shows). Nothing for another admin.
+ */
+export function ApiKeyActions({ user }: { user: AdminUserDetail }) {
+  if (user.role === "user") return user.apiKey ? <RevokeButton user={user} /> : null;
+  return user.apiKey ? <RotateOwnKeyButton /> : null;
+}

@@ -1,0 +1,113 @@
+/**
+ * @module The throttles of the credential endpoints, each a sliding window in D1 per account and per client IP.
+ * The account is the address asked about, whether or not it has an account, so that a refusal tells nobody
+ * whether it exists. Past a throttle: 429 with `Retry-After` and a message that says when to try again.
+ */
+import type { Context } from "hono";
+import { createDb, type Db } from "../db/client";
+import type { AppEnv } from "../env";
+import { clientInfo } from "../http/client-info";
+import { tooManyRequests } from "../http/errors";
+import {
+  checkRateLimit,
+  clearRateLimit,
+  countRateEvents,
+  recordRateEvent,
+  takeRateLimits,
+  type RateDecision,
+  type RateLimit,
+} from "../models/rate-limits";
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+interface Window {
+  max: number;
+  windowMs: number;
+}
+
+interface Throttle {
+  perAccount?: Window;
+  perIp: Window;
+  /** The first sentence of the refusal. */
+  refusal: string;
+}
+
+export const THROTTLES = {
+  "admin-login": {
+    perAccount: { max: 10, windowMs: 15 * MINUTE_MS },
+    perIp: { max: 30, windowMs: 15 * MINUTE_MS },
+    refusal: "Too many sign-in attempts.",
+  },
+  "code-request": {
+    perAccount: { max: 5, windowMs: HOUR_MS },
+    perIp: { max: 30, windowMs: HOUR_MS },
+    refusal: "Too many login code requests.",
+  },
+  // Per account, code checks are bounded by the five tries of a code and by the wrong-code lock below.
+  "code-check": { perIp: { max: 60, windowMs: 15 * MINUTE_MS }, refusal: "Too many login attempts." },
+  registration: {
+    perAccount: { max: 5, windowMs: HOUR_MS },
+    perIp: { max: 30, windowMs: HOUR_MS },
+    refusal: "Too many registration requests.",
+  },
+  resend: {
+    perAccount: { max: 5, windowMs: HOUR_MS },
+    perIp: { max: 60, windowMs: HOUR_MS },
+    refusal: "Too many emails requested.",
+  },
+  "verification-link": { perIp: { max: 60, windowMs: HOUR_MS }, refusal: "Too many verification attempts." },
+} satisfies Record<string, Throttle>;
+
+export type ThrottleName = keyof typeof THROTTLES;
+
+/** After this many wrong login codes within a day, codes stop working for the address; a mailed link still does. */
+export const WRONG_CODE_LOCK: Window = { max: 10, windowMs: DAY_MS };
+
+/** How long the daily housekeeping keeps rate-limit rows: the longest window above. */
+export const LONGEST_WINDOW_MS = DAY_MS;
+
+/** "a minute", "12 minutes", "an hour", "5 hours". */
+export function waitText(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / MINUTE_MS));
+  if (minutes < 60) return minutes === 1 ? "a minute" : `${minutes} minutes`;
+  const hours = Math.ceil(minutes / 60);
+  return hours === 1 ? "an hour" : `${hours} hours`;
+}
+
+export function refuse(refusal: string, decision: Extract<RateDecision, { allowed: false }>): never {
+  throw tooManyRequests(`${refusal} Please try again in ${waitText(decision.retryAfterMs)}.`, decision.retryAfterMs);
+}
+
+/** Counts this request against the throttle of `name`, or refuses it (429) when the account or the IP is past it. */
+export async function throttle(c: Context<AppEnv>, name: ThrottleName, account?: string): Promise<void> {
+  const spec: Throttle = THROTTLES[name];
+  const { ipAddress } = clientInfo(c);
+  const limits: RateLimit[] = [];
+  if (spec.perAccount && account)
+    limits.push({ bucket: `${name}:account:${account.toLowerCase()}`, ...spec.perAccount });
+  if (ipAddress) limits.push({ bucket: `${name}:ip:${ipAddress}`, ...spec.perIp });
+  const decision = await takeRateLimits(createDb(c.env.DB), limits);
+  if (!decision.allowed) refuse(spec.refusal, decision);
+}
+
+const wrongCodeBucket = (email: string) => `wrong-code:account:${email.toLowerCase()}`;
+
+export function wrongCodeLock(db: Db, email: string, now = Date.now()): Promise<RateDecision> {
+  return checkRateLimit(db, { bucket: wrongCodeBucket(email), ...WRONG_CODE_LOCK }, now);
+}
+
+export function recordWrongCode(db: Db, email: string, now = Date.now()): Promise<void> {
+  return recordRateEvent(db, wrongCodeBucket(email), now);
+}
+
+/** After a successful sign-in the address starts with a clean slate. */
+export function clearWrongCodes(db: Db, email: string): Promise<void> {
+  return clearRateLimit(db, wrongCodeBucket(email));
+}
+
+/** Wrong codes recorded for the address since `since` (the tries of one pending login). */
+export function wrongCodesSince(db: Db, email: string, since: number): Promise<number> {
+  return countRateEvents(db, wrongCodeBucket(email), since);
+}
