@@ -84,7 +84,14 @@ export function startPayPalFake({ port = 0, host = "127.0.0.1", plans = {} } = {
       const { plan_id, custom_id } = json();
       if (!planStore.has(plan_id)) return send(res, 422, { name: "UNPROCESSABLE_ENTITY", message: "unknown plan" });
       const id = `I-STANDIN-${++counters.subscriptions}`;
-      subscriptions.set(id, { id, status: "APPROVAL_PENDING", plan_id, custom_id, plan_overridden: false, quantity: "1" });
+      subscriptions.set(id, {
+        id,
+        status: "APPROVAL_PENDING",
+        plan_id,
+        custom_id,
+        plan_overridden: false,
+        quantity: "1",
+      });
       return send(res, 201, { id, status: "APPROVAL_PENDING" });
     }
     const approve = path.match(/^\/sdk\/subscriptions\/([^/]+)\/approve$/);

@@ -46,7 +46,8 @@ export async function storeConfirmedSubscription(
   if (status !== "pending" && status !== "active") throw badRequest(UNCONFIRMED);
 
   const plan = await planOf(env, db, remote).catch((err: unknown) => {
-    if (err instanceof PayPalUnavailableError) throw new ApiError(502, "PayPal could not be reached. Please try again.");
+    if (err instanceof PayPalUnavailableError)
+      throw new ApiError(502, "PayPal could not be reached. Please try again.");
     throw err;
   });
   if (!plan.version) throw badRequest(NO_PLAN);

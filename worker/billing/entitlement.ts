@@ -38,7 +38,11 @@ export async function planAt(db: Db, user: User, now: Date, purchase = false): P
   const covering = await coveringSubscription(db, user.id, new Date(now.getTime() - PAYMENT_GRACE_MS));
   let choice: PlanChoice | null = null;
   if (covering && (user.planSource !== "admin" || purchase)) {
-    choice = { productVersionId: covering.productVersionId, planSource: "paypal", planPaidThrough: covering.paidThrough };
+    choice = {
+      productVersionId: covering.productVersionId,
+      planSource: "paypal",
+      planPaidThrough: covering.paidThrough,
+    };
   } else if (!covering && user.planSource === "paypal") {
     const fallback = await getDefaultProductVersion(db);
     choice = { productVersionId: fallback?.id ?? null, planSource: "default", planPaidThrough: null };

@@ -178,7 +178,11 @@ describe("billing periods end on time: at the next request that needs them", () 
 
   it("serves a limited customer again as soon as the period ends, without a write, and counts into the new period", async () => {
     const { user, apiKey, end } = await endedPeriod();
-    await call("/api/mappings", { method: "POST", apiKey, json: { url: "https://shop.test/a", htmlContent: "<p>a</p>" } });
+    await call("/api/mappings", {
+      method: "POST",
+      apiKey,
+      json: { url: "https://shop.test/a", htmlContent: "<p>a</p>" },
+    });
     // The document as it was written while the period ran: 5 of 5 requests used, limited until the period's end.
     await db()
       .update(users)

@@ -22,7 +22,9 @@ describe("paymentAmountProblem", () => {
 
   it("accepts the plan's price in the billing currency, tax and shipping on top", () => {
     expect(paymentAmountProblem(payment, growth, "USD")).toBeNull();
-    expect(paymentAmountProblem({ ...payment, gross: "35.51", tax: "5.51", shipping: "1.00" }, growth, "USD")).toBeNull();
+    expect(
+      paymentAmountProblem({ ...payment, gross: "35.51", tax: "5.51", shipping: "1.00" }, growth, "USD"),
+    ).toBeNull();
     expect(paymentAmountProblem({ ...payment, gross: "35.51", tax: "5.51" }, growth, "USD")).toBe(
       "30.00 USD is not the plan's price 29.00 USD",
     );

@@ -18,7 +18,14 @@ async function onGrowth(paidThrough: Date | null, status: "pending" | "active" =
   paypal.plans["P-GROWTH"] = monthlyPlan("29.00");
   await db()
     .insert(subscriptions)
-    .values({ userId: user.id, subscriptionId: "I-1", planId: "P-GROWTH", productVersionId: growth!.id, status, paidThrough });
+    .values({
+      userId: user.id,
+      subscriptionId: "I-1",
+      planId: "P-GROWTH",
+      productVersionId: growth!.id,
+      status,
+      paidThrough,
+    });
   if (paidThrough) {
     await db()
       .update(users)
@@ -70,8 +77,24 @@ describe("daily job: asking PayPal instead of trusting our status column", () =>
     await db()
       .insert(paypalTransactions)
       .values([
-        { transactionId: "T1", recurringPaymentId: "I-1", amount: "29.00", currency: "USD", paymentStatus: "Completed", receivedAt: paidAt, receiverEmail: RECEIVER },
-        { transactionId: "R1", recurringPaymentId: "I-1", parentTransactionId: "T1", amount: "-29.00", currency: "USD", paymentStatus: "Refunded", receivedAt: paidAt },
+        {
+          transactionId: "T1",
+          recurringPaymentId: "I-1",
+          amount: "29.00",
+          currency: "USD",
+          paymentStatus: "Completed",
+          receivedAt: paidAt,
+          receiverEmail: RECEIVER,
+        },
+        {
+          transactionId: "R1",
+          recurringPaymentId: "I-1",
+          parentTransactionId: "T1",
+          amount: "-29.00",
+          currency: "USD",
+          paymentStatus: "Refunded",
+          receivedAt: paidAt,
+        },
       ]);
     await runDaily(paypalEnv(), new Date());
     expect((await subscriptionRow()).paidThrough).toBeNull();

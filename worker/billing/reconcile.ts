@@ -76,7 +76,9 @@ async function checkSubscription(env: Env, db: Db, subscription: Subscription, n
   const plan = await planOf(env, db, remote);
   const knownVersion = subscription.productVersionId;
   if (!plan.version || plan.problem || (knownVersion !== null && knownVersion !== plan.version.id)) {
-    console.warn(`Subscription ${subscription.subscriptionId} does not count: ${plan.problem ?? "not the stored plan"}`);
+    console.warn(
+      `Subscription ${subscription.subscriptionId} does not count: ${plan.problem ?? "not the stored plan"}`,
+    );
     return;
   }
   const current =
@@ -109,4 +111,3 @@ export async function reconcileSubscriptions(env: Env, now: Date): Promise<void>
     }
   }
 }
-

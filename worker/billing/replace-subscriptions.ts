@@ -20,7 +20,9 @@ import { cancelSubscription, getSubscription, PayPalUnavailableError } from "../
 /** Cancels the subscription at PayPal; answers the status it ends in, or null when the cancel is still owed. */
 export async function cancelAtPayPal(env: Env, db: Db, subscriptionId: string, reason: string) {
   if (!paypalConfig(env).hasRestCredentials) {
-    console.error(`Subscription ${subscriptionId} must be cancelled in PayPal by hand: no REST credentials (${reason})`);
+    console.error(
+      `Subscription ${subscriptionId} must be cancelled in PayPal by hand: no REST credentials (${reason})`,
+    );
     return null;
   }
   try {

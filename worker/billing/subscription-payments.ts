@@ -47,7 +47,12 @@ async function countPayment(env: Env, db: Db, payment: PayPalTransaction, subscr
     return;
   }
   const problem = paymentAmountProblem(
-    { gross: payment.amount, tax: payment.tax, shipping: notificationField(payment, "shipping"), currency: payment.currency },
+    {
+      gross: payment.amount,
+      tax: payment.tax,
+      shipping: notificationField(payment, "shipping"),
+      currency: payment.currency,
+    },
     version,
     paypalConfig(env).currency,
   );
@@ -56,7 +61,10 @@ async function countPayment(env: Env, db: Db, payment: PayPalTransaction, subscr
     return;
   }
   const nextPayment = payment.nextPaymentDate ? new Date(payment.nextPaymentDate) : null;
-  const period = periodFrom(payment.receivedAt ?? now, nextPayment && !Number.isNaN(nextPayment.getTime()) ? nextPayment : null);
+  const period = periodFrom(
+    payment.receivedAt ?? now,
+    nextPayment && !Number.isNaN(nextPayment.getTime()) ? nextPayment : null,
+  );
   await linkTransaction(db, payment.transactionId, { userId: subscription.userId, period });
   if (await isTakenBack(db, payment.transactionId)) return;
   await coverPeriod(env, db, subscription, period, now);
@@ -64,9 +72,7 @@ async function countPayment(env: Env, db: Db, payment: PayPalTransaction, subscr
 
 /** A payment notification of a subscription: counted when the subscription is ours. */
 export async function applyPayment(env: Env, db: Db, payment: PayPalTransaction, now: Date) {
-  const subscription = payment.recurringPaymentId
-    ? await findSubscription(db, payment.recurringPaymentId)
-    : undefined;
+  const subscription = payment.recurringPaymentId ? await findSubscription(db, payment.recurringPaymentId) : undefined;
   if (!subscription) {
     console.warn(`Payment ${payment.transactionId} is for no stored subscription: kept for the admin, no plan changes`);
     return;

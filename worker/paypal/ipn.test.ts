@@ -30,7 +30,9 @@ async function subscriber(status: "pending" | "active" = "pending") {
   await db()
     .insert(subscriptions)
     .values({ userId: user.id, subscriptionId: "I-SUB1", planId: "P-GROWTH", productVersionId: growth!.id, status });
-  await db().insert(usageCounters).values({ userId: user.id, totalRequests: 50, periodRequests: 40, periodDeliveries: 30 });
+  await db()
+    .insert(usageCounters)
+    .values({ userId: user.id, totalRequests: 50, periodRequests: 40, periodDeliveries: 30 });
   return { user, apiKey, growth: growth! };
 }
 
@@ -329,7 +331,13 @@ describe("POST /api/paypal/ipn: what a verified notification changes", () => {
     quiet();
     const { user, growth } = await subscriber("pending");
     await expectOk(
-      ipnBody({ txn_id: "R-1", parent_txn_id: "TXN-1", payment_status: "Refunded", mc_gross: "-29.00", txn_type: null }),
+      ipnBody({
+        txn_id: "R-1",
+        parent_txn_id: "TXN-1",
+        payment_status: "Refunded",
+        mc_gross: "-29.00",
+        txn_type: null,
+      }),
     );
     await expectOk(ipnBody({}));
     expect((await userRow(user.id)).productVersionId).not.toBe(growth.id);
@@ -373,7 +381,13 @@ describe("POST /api/paypal/ipn: what a verified notification changes", () => {
     const { user, growth } = await subscriber("pending");
     await db()
       .insert(subscriptions)
-      .values({ userId: user.id, subscriptionId: "I-OLD", planId: "P-GROWTH", productVersionId: growth.id, status: "active" });
+      .values({
+        userId: user.id,
+        subscriptionId: "I-OLD",
+        planId: "P-GROWTH",
+        productVersionId: growth.id,
+        status: "active",
+      });
     paypal.subscriptions["I-OLD"] = { status: "ACTIVE", plan_id: "P-GROWTH", custom_id: user.id };
     await expectOk(ipnBody({}));
     expect(paypal.cancels).toEqual(["I-OLD"]);

@@ -12,12 +12,7 @@ import { createDb, type Db } from "../db/client";
 import type { Subscription } from "../db/schema";
 import type { Env } from "../env";
 import { findSubscription, setSubscriptionStatus } from "../models/subscriptions";
-import {
-  findTransaction,
-  markProfileCancelled,
-  upsertTransaction,
-  type NewTransaction,
-} from "../models/transactions";
+import { findTransaction, markProfileCancelled, upsertTransaction, type NewTransaction } from "../models/transactions";
 import { paypalConfig } from "./config";
 import { parsePayPalDate } from "./dates";
 import { ipnKind, profileEventStatus, receiverMatches, subscriptionIdOf, type IpnFields } from "./ipn-checks";
@@ -125,7 +120,9 @@ async function applyVerified(env: Env, f: IpnFields, now: Date) {
 export async function handleIpn(env: Env, raw: Uint8Array, now = new Date()): Promise<IpnAnswer> {
   const config = paypalConfig(env);
   if (!config.receiverEmail && !config.receiverId) {
-    console.error("PayPal notification not processed: set PAYPAL_RECEIVER_EMAIL or PAYPAL_RECEIVER_ID (PayPal retries)");
+    console.error(
+      "PayPal notification not processed: set PAYPAL_RECEIVER_EMAIL or PAYPAL_RECEIVER_ID (PayPal retries)",
+    );
     return { status: 503, error: "Payment notifications are not configured yet" };
   }
   const f = parseIpn(raw);

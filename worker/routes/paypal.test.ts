@@ -44,10 +44,22 @@ describe("POST /api/store-subscription", () => {
     expect(new Headers(paypal.tokenRequests[0]!.headers).get("Authorization")).toBe(`Basic ${btoa("client:secret")}`);
     const next = new Date(paypal.subscriptions["I-1"].billing_info!.next_billing_time!);
     expect(await subscriptionRows()).toMatchObject([
-      { userId: user.id, subscriptionId: "I-1", planId: "P-GROWTH", productVersionId: growth.id, status: "active", paidThrough: next },
+      {
+        userId: user.id,
+        subscriptionId: "I-1",
+        planId: "P-GROWTH",
+        productVersionId: growth.id,
+        status: "active",
+        paidThrough: next,
+      },
     ]);
     const after = await userRow(user.id);
-    expect(after).toMatchObject({ productVersionId: growth.id, planSource: "paypal", planPaidThrough: next, billingPeriodEnd: next });
+    expect(after).toMatchObject({
+      productVersionId: growth.id,
+      planSource: "paypal",
+      planPaidThrough: next,
+      billingPeriodEnd: next,
+    });
     expect(after.billingPeriodStart!.getTime()).toBeGreaterThan(user.billingPeriodStart!.getTime());
   });
 
@@ -59,7 +71,9 @@ describe("POST /api/store-subscription", () => {
     expect(await res.json()).toEqual({
       message: "Subscription stored. The Growth plan starts as soon as PayPal confirms the first payment.",
     });
-    expect(await subscriptionRows()).toMatchObject([{ status: "pending", productVersionId: growth.id, paidThrough: null }]);
+    expect(await subscriptionRows()).toMatchObject([
+      { status: "pending", productVersionId: growth.id, paidThrough: null },
+    ]);
     expect((await userRow(user.id)).productVersionId).toBe(user.productVersionId);
   });
 
@@ -229,4 +243,3 @@ describe("GET /api/paypal/config", () => {
     });
   });
 });
-

@@ -56,4 +56,3 @@ export const paypalRoutes = new Hono<AppEnv>()
     const answer = await storeConfirmedSubscription(c.env, db, user.id, subscriptionId, new Date());
     return c.json<MessageResponse>(answer);
   });
-

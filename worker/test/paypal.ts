@@ -18,7 +18,10 @@ export interface FakeSubscription {
   custom_id: string;
   plan_overridden?: boolean;
   quantity?: string;
-  billing_info?: { next_billing_time?: string; last_payment?: { amount: { value: string; currency_code: string }; time: string } };
+  billing_info?: {
+    next_billing_time?: string;
+    last_payment?: { amount: { value: string; currency_code: string }; time: string };
+  };
 }
 
 export interface FakePayPal {
@@ -83,7 +86,9 @@ export function usePayPalFake(): FakePayPal {
       if (url === PAYPAL_HOSTS.production.ipnVerifyUrl || url === PAYPAL_HOSTS.sandbox.ipnVerifyUrl) {
         fake.postedBack.push({ url, body: new Uint8Array(await new Response(init!.body).arrayBuffer()) });
         if (fake.verdict instanceof Error) throw fake.verdict;
-        return typeof fake.verdict === "number" ? new Response("busy", { status: fake.verdict }) : new Response(fake.verdict);
+        return typeof fake.verdict === "number"
+          ? new Response("busy", { status: fake.verdict })
+          : new Response(fake.verdict);
       }
       if (!url.startsWith(PAYPAL_API)) return realFetch(input, init);
       if (fake.restDown) return new Response("unavailable", { status: 503 });
@@ -92,7 +97,8 @@ export function usePayPalFake(): FakePayPal {
         fake.tokenRequests.push(init!);
         return Response.json({ access_token: "token-1" });
       }
-      if (new Headers(init?.headers).get("Authorization") !== "Bearer token-1") return new Response(null, { status: 401 });
+      if (new Headers(init?.headers).get("Authorization") !== "Bearer token-1")
+        return new Response(null, { status: 401 });
       const cancel = path.match(/^\/v1\/billing\/subscriptions\/([^/]+)\/cancel$/);
       if (cancel && init?.method === "POST") {
         const id = decodeURIComponent(cancel[1]!);

@@ -17,7 +17,13 @@ describe("GET /api/admin/overview", () => {
       .insert(paypalTransactions)
       .values([
         { ...ours, transactionId: "A", amount: "10.50", paymentStatus: "Completed", receivedAt: new Date(now - DAY) },
-        { ...ours, transactionId: "B", amount: "5.25", paymentStatus: "completed", receivedAt: new Date(now - 2 * DAY) },
+        {
+          ...ours,
+          transactionId: "B",
+          amount: "5.25",
+          paymentStatus: "completed",
+          receivedAt: new Date(now - 2 * DAY),
+        },
         { ...ours, transactionId: "C", amount: "99", paymentStatus: "Pending", receivedAt: new Date(now - DAY) },
         { ...ours, transactionId: "D", amount: "abc", paymentStatus: "Completed", receivedAt: new Date(now - DAY) },
         { ...ours, transactionId: "E", amount: "7", paymentStatus: "Completed", receivedAt: null },
@@ -39,20 +45,49 @@ describe("GET /api/admin/overview", () => {
         { ...completed, transactionId: "eur", amount: "100.00", currency: "EUR" },
         { ...completed, transactionId: "theirs", amount: "200.00", receiverEmail: "someone@else.test" },
         { ...completed, transactionId: "refunded", amount: "40.00" },
-        { ...ours, transactionId: "refund", amount: "-40.00", paymentStatus: "Refunded", receivedAt: at, parentTransactionId: "refunded" },
+        {
+          ...ours,
+          transactionId: "refund",
+          amount: "-40.00",
+          paymentStatus: "Refunded",
+          receivedAt: at,
+          parentTransactionId: "refunded",
+        },
         { ...completed, transactionId: "reversed", amount: "50.00" },
-        { ...ours, transactionId: "reversal", amount: "-50.00", paymentStatus: "Reversed", receivedAt: at, parentTransactionId: "reversed" },
+        {
+          ...ours,
+          transactionId: "reversal",
+          amount: "-50.00",
+          paymentStatus: "Reversed",
+          receivedAt: at,
+          parentTransactionId: "reversed",
+        },
         { ...completed, transactionId: "partly", amount: "10.00" },
-        { ...ours, transactionId: "partial", amount: "-3.00", paymentStatus: "Refunded", receivedAt: at, parentTransactionId: "partly" },
+        {
+          ...ours,
+          transactionId: "partial",
+          amount: "-3.00",
+          paymentStatus: "Refunded",
+          receivedAt: at,
+          parentTransactionId: "partly",
+        },
       ]);
-    const usd = await (await call("/api/admin/overview", { apiKey }, testEnv({ PAYPAL_RECEIVER_EMAIL: RECEIVER }))).json();
+    const usd = await (
+      await call("/api/admin/overview", { apiKey }, testEnv({ PAYPAL_RECEIVER_EMAIL: RECEIVER }))
+    ).json();
     expect(usd).toMatchObject({ revenueLast7Days: 39, revenueCurrentYear: expect.any(Number), currency: "USD" });
     const eur = await (
-      await call("/api/admin/overview", { apiKey }, testEnv({ PAYPAL_RECEIVER_EMAIL: RECEIVER, BILLING_CURRENCY: "EUR" }))
+      await call(
+        "/api/admin/overview",
+        { apiKey },
+        testEnv({ PAYPAL_RECEIVER_EMAIL: RECEIVER, BILLING_CURRENCY: "EUR" }),
+      )
     ).json();
     expect(eur).toMatchObject({ revenueLast7Days: 100, currency: "EUR" });
     // Without a configured receiver nothing is ours.
-    expect(await (await call("/api/admin/overview", { apiKey }, testEnv())).json()).toMatchObject({ revenueLast7Days: 0 });
+    expect(await (await call("/api/admin/overview", { apiKey }, testEnv())).json()).toMatchObject({
+      revenueLast7Days: 0,
+    });
   });
 
   it("puts the 7-day and year windows at their boundaries", async () => {
