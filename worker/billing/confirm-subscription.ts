@@ -23,9 +23,10 @@ export const PRICE_MISMATCH =
 export const pendingMessage = (plan: string) =>
   `Subscription stored. The ${plan} plan starts as soon as PayPal confirms the first payment.`;
 
-async function remoteSubscription(env: Env, subscriptionId: string) {
+/** A call to PayPal's REST API from a request: PayPal unreachable is a 502 the customer can retry. */
+async function askPayPal<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return await getSubscription(env, subscriptionId);
+    return await call();
   } catch (err) {
     if (!(err instanceof PayPalUnavailableError)) throw err;
     console.error(err.message);
@@ -40,16 +41,12 @@ export async function storeConfirmedSubscription(
   subscriptionId: string,
   now: Date,
 ): Promise<MessageResponse> {
-  const remote = await remoteSubscription(env, subscriptionId);
+  const remote = await askPayPal(() => getSubscription(env, subscriptionId));
   const status = remote ? statusFromPayPal(remote.status) : null;
   if (!remote || remote.customId !== userId || remote.status === "APPROVAL_PENDING") throw badRequest(UNCONFIRMED);
   if (status !== "pending" && status !== "active") throw badRequest(UNCONFIRMED);
 
-  const plan = await planOf(env, db, remote).catch((err: unknown) => {
-    if (err instanceof PayPalUnavailableError)
-      throw new ApiError(502, "PayPal could not be reached. Please try again.");
-    throw err;
-  });
+  const plan = await askPayPal(() => planOf(env, db, remote));
   if (!plan.version) throw badRequest(NO_PLAN);
   if (plan.problem) {
     console.warn(`Subscription ${subscriptionId} refused: ${plan.problem}`);

@@ -16,16 +16,14 @@ async function onGrowth(paidThrough: Date | null, status: "pending" | "active" =
     .values({ name: "Growth", paypalPlanId: "P-GROWTH", priceCents: 2900 })
     .returning();
   paypal.plans["P-GROWTH"] = monthlyPlan("29.00");
-  await db()
-    .insert(subscriptions)
-    .values({
-      userId: user.id,
-      subscriptionId: "I-1",
-      planId: "P-GROWTH",
-      productVersionId: growth!.id,
-      status,
-      paidThrough,
-    });
+  await db().insert(subscriptions).values({
+    userId: user.id,
+    subscriptionId: "I-1",
+    planId: "P-GROWTH",
+    productVersionId: growth!.id,
+    status,
+    paidThrough,
+  });
   if (paidThrough) {
     await db()
       .update(users)

@@ -1,7 +1,7 @@
 /**
  * @module A plan change never leaves two subscriptions running: when a subscription is paid for, the customer's
- * other live subscriptions are marked replaced (they cover nothing from then on) and cancelled through PayPal's
- * API. A cancel PayPal does not take now (unreachable, an error, no REST credentials) stays owed: the daily job
+ * older live subscriptions are marked replaced (they cover nothing from then on) and cancelled through PayPal's
+ * API. (A newer one, e.g. approved but not yet paid, is the customer's latest choice and stays.) A cancel PayPal does not take now (unreachable, an error, no REST credentials) stays owed: the daily job
  * retries every replaced subscription PayPal may still charge until PayPal confirms it cancelled or expired.
  */
 import type { Db } from "../db/client";
@@ -9,7 +9,7 @@ import type { Subscription } from "../db/schema";
 import type { Env } from "../env";
 import {
   markReplaced,
-  otherLiveSubscriptions,
+  olderLiveSubscriptions,
   setSubscriptionStatus,
   statusFromPayPal,
   type SubscriptionStatus,
@@ -44,9 +44,9 @@ export async function cancelAtPayPal(env: Env, db: Db, subscriptionId: string, r
 
 export const replacedReason = (by: string) => `Replaced by subscription ${by}`;
 
-/** Replaces the customer's other live subscriptions by `current` and cancels them at PayPal. */
-export async function replaceOtherSubscriptions(env: Env, db: Db, current: Subscription): Promise<void> {
-  const others = await otherLiveSubscriptions(db, current.userId, current.subscriptionId);
+/** Replaces the customer's older live subscriptions by `current` and cancels them at PayPal. */
+export async function replaceOlderSubscriptions(env: Env, db: Db, current: Subscription): Promise<void> {
+  const others = await olderLiveSubscriptions(db, current);
   await markReplaced(
     db,
     others.map((s) => s.subscriptionId),

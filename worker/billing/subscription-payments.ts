@@ -65,9 +65,9 @@ async function countPayment(env: Env, db: Db, payment: PayPalTransaction, subscr
     payment.receivedAt ?? now,
     nextPayment && !Number.isNaN(nextPayment.getTime()) ? nextPayment : null,
   );
+  if (!(await isTakenBack(db, payment.transactionId))) await coverPeriod(env, db, subscription, period, now);
+  // Recorded last: it marks the payment counted, so a retry after a failure above counts it again.
   await linkTransaction(db, payment.transactionId, { userId: subscription.userId, period });
-  if (await isTakenBack(db, payment.transactionId)) return;
-  await coverPeriod(env, db, subscription, period, now);
 }
 
 /** A payment notification of a subscription: counted when the subscription is ours. */

@@ -2,7 +2,7 @@
  * @module PayPal subscriptions of our customers, one row per PayPal subscription id: the plan it pays for, its
  * status as PayPal last told us, and how far its verified payments cover.
  */
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { subscriptions, type Subscription } from "../db/schema";
 
@@ -106,16 +106,16 @@ export async function coveringSubscription(db: Db, userId: string, since: Date):
       isNull(subscriptions.replacedBy),
       gt(subscriptions.paidThrough, since),
     ),
-    orderBy: [desc(subscriptions.createdAt), desc(subscriptions.id)],
+    orderBy: desc(subscriptions.id),
   });
 }
 
-/** The customer's other subscriptions PayPal may still charge, which nothing has replaced yet. */
-export async function otherLiveSubscriptions(db: Db, userId: string, exceptId: string): Promise<Subscription[]> {
+/** The customer's subscriptions stored before `current` that PayPal may still charge and nothing replaced yet. */
+export async function olderLiveSubscriptions(db: Db, current: Subscription): Promise<Subscription[]> {
   return db.query.subscriptions.findMany({
     where: and(
-      eq(subscriptions.userId, userId),
-      ne(subscriptions.subscriptionId, exceptId),
+      eq(subscriptions.userId, current.userId),
+      lt(subscriptions.id, current.id),
       inArray(subscriptions.status, LIVE_STATUSES),
       isNull(subscriptions.replacedBy),
     ),

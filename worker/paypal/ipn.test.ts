@@ -379,19 +379,21 @@ describe("POST /api/paypal/ipn: what a verified notification changes", () => {
   it("replaces the customer's older subscription when a new one is first paid, cancelling it at PayPal", async () => {
     quiet();
     const { user, growth } = await subscriber("pending");
+    // I-OLD was stored before I-SUB1; I-NEWER after it (approved, not yet paid: the customer's latest choice).
+    const stored = { userId: user.id, planId: "P-GROWTH", productVersionId: growth.id };
+    await db().delete(subscriptions);
     await db()
       .insert(subscriptions)
-      .values({
-        userId: user.id,
-        subscriptionId: "I-OLD",
-        planId: "P-GROWTH",
-        productVersionId: growth.id,
-        status: "active",
-      });
+      .values([
+        { ...stored, subscriptionId: "I-OLD", status: "active" },
+        { ...stored, subscriptionId: "I-SUB1", status: "pending" },
+        { ...stored, subscriptionId: "I-NEWER", status: "pending" },
+      ]);
     paypal.subscriptions["I-OLD"] = { status: "ACTIVE", plan_id: "P-GROWTH", custom_id: user.id };
     await expectOk(ipnBody({}));
     expect(paypal.cancels).toEqual(["I-OLD"]);
     expect(await subscriptionRow("I-OLD")).toMatchObject({ status: "cancelled", replacedBy: "I-SUB1" });
     expect((await subscriptionRow()).replacedBy).toBeNull();
+    expect(await subscriptionRow("I-NEWER")).toMatchObject({ status: "pending", replacedBy: null });
   });
 });
