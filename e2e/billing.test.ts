@@ -86,23 +86,24 @@ describe("billing", () => {
     const customerKey = await registerCustomer(session.mail, CUSTOMER);
     const { userId } = await api<AuthInfo>("/api/auth", { apiKey: customerKey });
     const adminKey = await adminApiKey();
-    const growthPlanId = await sellPlan(adminKey, "Growth", 29);
+    // Named unlike the admin console test's plans: the e2e files share one product.
+    const premiumPlanId = await sellPlan(adminKey, "Premium", 29);
 
-    // The customer subscribes in the plan dialog; PayPal confirms the subscription ACTIVE at Growth's price.
+    // The customer subscribes in the plan dialog; PayPal confirms the subscription ACTIVE at Premium's price.
     const customer = await signedIn(customerKey, "user");
     const paypalCalls: [string, unknown][] = [];
     await customer.exposeFunction("__paypalStandInReport", (kind: string, value: unknown) =>
       paypalCalls.push([kind, value]),
     );
     await customer.goto(`${baseURL}/user-dashboard`);
-    await subscribe(customer, "Growth");
+    await subscribe(customer, "Premium");
     expect(paypalCalls).toEqual([
-      ["create", { plan_id: growthPlanId, custom_id: userId }],
+      ["create", { plan_id: premiumPlanId, custom_id: userId }],
       ["approve", "I-STANDIN-1"],
     ]);
     const plan = async () =>
       (await api<CustomerDashboard>("/api/user/dashboard", { apiKey: customerKey })).productVersion?.name;
-    expect(await plan()).toBe("Growth");
+    expect(await plan()).toBe("Premium");
 
     // PayPal's notification of the first payment arrives.
     postRecordedNotification("I-STANDIN-1");
@@ -113,7 +114,7 @@ describe("billing", () => {
     await expect.poll(() => row.count(), { timeout: 20_000, interval: 500 }).toBe(1);
     expect(await row.innerText()).toContain("$29.00");
     // The payer email matches no account yet: the row is marked. The payment is linked to the customer all the
-    // same, through the subscription the plan dialog stored.
+    // same, through the subscription the plan dialog stored (its product name is the recorded notification's).
     expect(await row.getAttribute("class")).toMatch(/red/);
     const history = await api<{ product: string }[]>("/api/user/payment-history", { apiKey: customerKey });
     expect(history.map((p) => p.product)).toEqual(["Growth"]);
