@@ -4,7 +4,7 @@
  */
 import { addMonths } from "date-fns";
 import { Hono } from "hono";
-import { requireUser } from "../auth/middleware";
+import { requireAccountHolder, requireUser } from "../auth/middleware";
 import { startBillingPeriod } from "../billing/periods";
 import type { MessageResponse, PayPalClientConfig } from "../contract/responses";
 import { storeSubscriptionBody } from "../contract/schemas";
@@ -36,52 +36,58 @@ export const paypalRoutes = new Hono<AppEnv>()
     );
     return c.body(null, 200);
   })
-  .post("/store-subscription", requireUser, validate("json", storeSubscriptionBody), async (c) => {
-    const user = c.var.user;
-    const { subscriptionId, status } = c.req.valid("json");
-    const db = createDb(c.env.DB);
-    const config = paypalConfig(c.env);
+  .post(
+    "/store-subscription",
+    requireUser,
+    requireAccountHolder,
+    validate("json", storeSubscriptionBody),
+    async (c) => {
+      const user = c.var.user;
+      const { subscriptionId, status } = c.req.valid("json");
+      const db = createDb(c.env.DB);
+      const config = paypalConfig(c.env);
 
-    if (!config.clientId || !config.clientSecret) {
+      if (!config.clientId || !config.clientSecret) {
+        const stored = await storeSubscription(db, {
+          userId: user.id,
+          subscriptionId,
+          planId: null,
+          status: (status || "active").toLowerCase(),
+        });
+        if (stored.userId !== user.id) throw conflict("This subscription belongs to another account");
+        return c.json<MessageResponse>({
+          message: "Subscription stored. PayPal is not configured, so no plan was assigned.",
+        });
+      }
+
+      let confirmed;
+      try {
+        confirmed = await fetchSubscription(c.env, subscriptionId);
+      } catch (err) {
+        if (err instanceof PayPalUnavailableError) {
+          console.error(err.message);
+          throw new ApiError(502, "PayPal could not be reached. Please try again.");
+        }
+        throw err;
+      }
+      if (!confirmed || !CONFIRMED_STATUSES.has(confirmed.status) || confirmed.customId !== user.id) {
+        throw badRequest("PayPal did not confirm this subscription");
+      }
+      const version = confirmed.planId ? await findProductVersionByPlanId(db, confirmed.planId) : undefined;
+      if (!version) throw badRequest("No plan matches this subscription");
+
       const stored = await storeSubscription(db, {
         userId: user.id,
         subscriptionId,
-        planId: null,
-        status: (status || "active").toLowerCase(),
+        planId: confirmed.planId,
+        status: "active",
       });
       if (stored.userId !== user.id) throw conflict("This subscription belongs to another account");
-      return c.json<MessageResponse>({
-        message: "Subscription stored. PayPal is not configured, so no plan was assigned.",
-      });
-    }
-
-    let confirmed;
-    try {
-      confirmed = await fetchSubscription(c.env, subscriptionId);
-    } catch (err) {
-      if (err instanceof PayPalUnavailableError) {
-        console.error(err.message);
-        throw new ApiError(502, "PayPal could not be reached. Please try again.");
+      if (user.productVersionId !== version.id) {
+        const start = new Date();
+        await startBillingPeriod(db, user.id, { start, end: addMonths(start, 1) }, version.id);
+        await writeDocument(c.env, user.id);
       }
-      throw err;
-    }
-    if (!confirmed || !CONFIRMED_STATUSES.has(confirmed.status) || confirmed.customId !== user.id) {
-      throw badRequest("PayPal did not confirm this subscription");
-    }
-    const version = confirmed.planId ? await findProductVersionByPlanId(db, confirmed.planId) : undefined;
-    if (!version) throw badRequest("No plan matches this subscription");
-
-    const stored = await storeSubscription(db, {
-      userId: user.id,
-      subscriptionId,
-      planId: confirmed.planId,
-      status: "active",
-    });
-    if (stored.userId !== user.id) throw conflict("This subscription belongs to another account");
-    if (user.productVersionId !== version.id) {
-      const start = new Date();
-      await startBillingPeriod(db, user.id, { start, end: addMonths(start, 1) }, version.id);
-      await writeDocument(c.env, user.id);
-    }
-    return c.json<MessageResponse>({ message: `Subscribed to ${version.name}` });
-  });
+      return c.json<MessageResponse>({ message: `Subscribed to ${version.name}` });
+    },
+  );
