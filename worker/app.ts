@@ -11,6 +11,7 @@ import { mappingRoutes } from "./routes/mappings";
 import { paypalRoutes } from "./routes/paypal";
 import { productVersionRoutes } from "./routes/product-versions";
 import { registerRoutes } from "./routes/register";
+import { siteConfigRoutes } from "./routes/site-config";
 import { smtpConfigRoutes } from "./routes/smtp-config";
 import { userRoutes } from "./routes/user";
 import { snippetRoute } from "./snippet/snippet-route";
@@ -28,5 +29,6 @@ export const app = new Hono<AppEnv>()
   .route("/api/analytics", analyticsRoutes)
   .route("/api/product-versions", productVersionRoutes)
   .route("/api", paypalRoutes)
+  .route("/api/site-config", siteConfigRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
   .onError(handleError);

@@ -16,10 +16,10 @@ import { createCustomer, findUserByEmail, getUser, markEmailVerified } from "../
 
 export const registerRoutes = new Hono<AppEnv>()
   .post("/register", validate("json", registerBody), async (c) => {
-    const { email } = c.req.valid("json");
+    const { email, page } = c.req.valid("json");
     const db = createDb(c.env.DB);
     const user = (await findUserByEmail(db, email)) ?? (await createCustomer(db, email));
-    await sendVerificationMail(c.env, db, publicOrigin(c), user);
+    await sendVerificationMail(c.env, db, publicOrigin(c), user, page);
     return c.json<RegisterResponse>({ message: "Verification email sent", email: user.email });
   })
   .get("/verify-email", validate("query", z.object({ token: z.string().min(1, "Token is required") })), async (c) => {
