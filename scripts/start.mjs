@@ -30,6 +30,8 @@ const PASSED_VARS = [
   "PAYPAL_IPN_VERIFY_URL",
   "PAYPAL_RECEIVER_EMAIL",
   "PAYPAL_SDK_URL",
+  "SITE_URL",
+  "TRACKING_PIXEL_URL",
 ];
 const passedVars = Object.entries(process.env)
   .filter(([name, value]) => PASSED_VARS.includes(name) && value)

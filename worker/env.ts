@@ -15,6 +15,13 @@ export interface Env {
   /** MailChannels' endpoint; configurable so tests can point it at a local fake. */
   MAILCHANNELS_API_URL?: string;
   MAIL_FROM?: string;
+  /**
+   * The marketing site (e.g. https://www.example.com): the top bar, footer and register form link to it and its
+   * /pricing, /faq, /privacy, /terms and /contact. Unset: the SPA shows no external links.
+   */
+  SITE_URL?: string;
+  /** The 1x1 image loaded on the register and login pages. Unset: none. */
+  TRACKING_PIXEL_URL?: string;
   /** PayPal REST credentials: with them, subscriptions are confirmed with PayPal before a plan is assigned. */
   PAYPAL_CLIENT_ID?: string;
   PAYPAL_CLIENT_SECRET?: string;

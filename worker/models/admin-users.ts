@@ -16,6 +16,7 @@ export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<Admin
       dynamicContentLimit: productVersions.dynamicContentLimit,
       totalRequests: usageCounters.totalRequests,
       periodDeliveries: usageCounters.periodDeliveries,
+      periodRequests: usageCounters.periodRequests,
       mappingCount: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id})`,
       eventsUsed: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id}
         and ${urlMappings.createdAt} >= coalesce(${users.billingPeriodStart}, 0))`,
@@ -60,6 +61,7 @@ export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<Admin
       eventsUsed: r.eventsUsed,
       websitesUsed: new Set(userUrls.map(hostOf)).size,
       dynamicContentDeliveryUsed: r.periodDeliveries ?? 0,
+      periodRequests: r.periodRequests ?? 0,
       requestLimit: user.requestLimit,
       uniqueUrlLimit: planLimit(r.websitesLimit),
       eventsLimit: planLimit(r.eventsLimit),

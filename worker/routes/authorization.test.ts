@@ -199,6 +199,7 @@ const MATRIX: Record<string, { request: (f: Fixture) => Request; expect: Expecte
   "GET /api/analytics": { request: () => ({ path: "/api/analytics" }), expect: signedIn(200) },
   "GET /api/product-versions": { request: () => ({ path: "/api/product-versions" }), expect: signedIn(200) },
   "GET /api/paypal/config": { request: () => ({ path: "/api/paypal/config" }), expect: anyone(200) },
+  "GET /api/site-config": { request: () => ({ path: "/api/site-config" }), expect: anyone(200) },
   "POST /api/paypal/ipn": {
     request: () => ({ path: "/api/paypal/ipn", body: "txn_type=recurring_payment&txn_id=X" }),
     expect: anyone(200),
