@@ -11,6 +11,8 @@ import { freePort, root } from "../scripts/lib.mjs";
 import { FAKE_RECEIVER, startPayPalFake, type PayPalFake } from "../scripts/paypal-fake.mjs";
 
 export const ADMIN = { email: "admin@e2e.test", password: "e2e-admin-password" };
+/** The marketing site the product links to in the end-to-end run (never opened). */
+const SITE_URL = "https://www.dc-marketing.test";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -18,6 +20,7 @@ declare module "vitest" {
     admin: { email: string; password: string };
     /** The PayPal stand-in's REST API (plans are created there, as at PayPal). */
     paypalApi: string;
+    siteUrl: string;
   }
 }
 
@@ -73,6 +76,10 @@ export async function setup(project: TestProject) {
       PAYPAL_IPN_VERIFY_URL: paypal.url,
       PAYPAL_SDK_URL: paypal.sdkUrl,
       PAYPAL_RECEIVER_EMAIL: FAKE_RECEIVER,
+      // The outside addresses, set at run time: the SPA must show them without a rebuild. The pixel is served by
+      // the product itself (the SPA's fallback page, not an image), so the browser makes no outside request.
+      SITE_URL,
+      TRACKING_PIXEL_URL: `http://127.0.0.1:${port}/e2e-pixel.gif`,
     },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
@@ -82,6 +89,7 @@ export async function setup(project: TestProject) {
   project.provide("baseURL", baseURL);
   project.provide("admin", ADMIN);
   project.provide("paypalApi", paypal.apiBase);
+  project.provide("siteUrl", SITE_URL);
 }
 
 export async function teardown() {

@@ -1,14 +1,15 @@
 /**
  * The walking product, as a website owner uses it: register on /register (the mail arrives at a real SMTP
  * server), follow the link, add a mapping on /dashboard, embed the snippet in a page on another origin, see the
- * HTML first in its body, and see the hit on the Analytics tab.
+ * HTML first in its body, and see the hit on the Analytics tab. And a visitor of the landing page
+ * (/register-form), whose mailed link brings them back there, on to the dashboard, their account and out.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { CustomerDashboard } from "../worker/contract/responses";
 import { startCustomerSite } from "./support/customer-site";
 import { useBrowserAndMail } from "./support/session";
-import { api, baseURL, linkIn } from "./support/product";
+import { api, baseURL, linkIn, siteUrl } from "./support/product";
 
 const OWNER = "owner@shop.test";
 const HTML = '<section id="promo"><h2>Black Friday: 30% off</h2></section>';
@@ -20,18 +21,21 @@ async function openAnalytics(page: Page) {
   await page.getByRole("tab", { name: "Analytics" }).click();
 }
 
+/** Signs up with `email` on the registration page at `path` (`submit` is its button); answers the mailed link. */
+async function signUp(page: Page, path: string, submit: string, email: string): Promise<string> {
+  await page.goto(`${baseURL}${path}`);
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByRole("button", { name: submit }).click();
+  await expect.poll(() => page.getByText("Check Your Email").isVisible()).toBe(true);
+  const verification = await session.mail.waitFor(email, (m) => linkIn(m.text) !== undefined);
+  return linkIn(verification.text)!;
+}
+
 describe("a website owner", () => {
   it("registers, adds a mapping, embeds the snippet on their site and sees the hit", async () => {
     const page = await session.browser.newPage();
 
-    await page.goto(`${baseURL}/register`);
-    await expect.poll(() => page.getByText("Register for API Access").isVisible()).toBe(true);
-    await page.getByLabel(/email/i).fill(OWNER);
-    await page.getByRole("button", { name: "Register" }).click();
-    await expect.poll(() => page.getByText("Check Your Email").isVisible()).toBe(true);
-
-    const verification = await session.mail.waitFor(OWNER, (m) => linkIn(m.text) !== undefined);
-    const link = linkIn(verification.text)!;
+    const link = await signUp(page, "/register", "Register", OWNER);
     expect(link.startsWith(`${baseURL}/verify-email?token=`)).toBe(true);
     await page.goto(link);
     await expect.poll(() => page.getByText("Registration Successful").isVisible(), { timeout: 15_000 }).toBe(true);
@@ -87,5 +91,46 @@ describe("a website owner", () => {
         { timeout: 30_000, interval: 1_000 },
       )
       .toBe(2);
+  });
+
+  it("signs up on the landing page, follows its mailed link back there, finds the dashboard and logs out", async () => {
+    const visitor = "landing@shop.test";
+    const page = await session.browser.newPage();
+
+    const link = await signUp(page, "/register-form", "Get Instant Access now", visitor);
+    // The outside addresses are the operator's, set at run time.
+    const footer = page.getByRole("contentinfo");
+    expect(await footer.getByRole("link", { name: "Pricing" }).getAttribute("href")).toBe(`${siteUrl}/pricing`);
+    expect(await page.locator('img[src$="/e2e-pixel.gif"]').count()).toBe(1);
+    expect(link.startsWith(`${baseURL}/register-form?token=`)).toBe(true);
+    await page.goto(link);
+    const toDashboard = page.getByRole("link", { name: "Go to Dashboard" });
+    await expect.poll(() => toDashboard.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem("apiKey"))).toMatch(/^dc_/);
+
+    // A second visit of the used link is page B's failure, in its own words.
+    const again = await session.browser.newPage();
+    await again.goto(link);
+    await expect
+      .poll(() => again.getByText("Failed to verify email. The link may be expired or invalid.").isVisible())
+      .toBe(true);
+    await again.close();
+
+    await toDashboard.click();
+    await page.waitForURL(`${baseURL}/dashboard`);
+    await expect.poll(() => page.getByRole("tab", { name: "Analytics" }).isVisible()).toBe(true);
+
+    await page.locator('a[href="/user-dashboard"]').click();
+    await page.waitForURL(`${baseURL}/user-dashboard`);
+    await expect.poll(() => page.getByText(visitor).first().isVisible()).toBe(true);
+    expect(await page.locator('a[href="/dashboard"]').count()).toBe(1);
+
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL(`${baseURL}/login`);
+    await expect.poll(() => page.getByText("Successfully logged out").first().isVisible()).toBe(true);
+    expect(await page.evaluate(() => [localStorage.getItem("apiKey"), localStorage.getItem("userRole")])).toEqual([
+      null,
+      null,
+    ]);
   });
 });

@@ -33,6 +33,8 @@ const PASSED_VARS = [
   "PAYPAL_RECEIVER_ID",
   "BILLING_CURRENCY",
   "PAYPAL_SDK_URL",
+  "SITE_URL",
+  "TRACKING_PIXEL_URL",
 ];
 const passedVars = Object.entries(process.env)
   .filter(([name, value]) => PASSED_VARS.includes(name) && value)

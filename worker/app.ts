@@ -15,6 +15,7 @@ import { mappingRoutes } from "./routes/mappings";
 import { paypalRoutes } from "./routes/paypal";
 import { productVersionRoutes } from "./routes/product-versions";
 import { registerRoutes } from "./routes/register";
+import { siteConfigRoutes } from "./routes/site-config";
 import { smtpConfigRoutes } from "./routes/smtp-config";
 import { userRoutes } from "./routes/user";
 import { snippetRoute } from "./snippet/snippet-route";
@@ -33,6 +34,7 @@ export const app = new Hono<AppEnv>()
   .route("/api/analytics", analyticsRoutes)
   .route("/api/product-versions", productVersionRoutes)
   .route("/api", paypalRoutes)
+  .route("/api/site-config", siteConfigRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
   // The SPA's pages (index.html for every route) come through here so that they get their security headers;
   // the hashed files under /assets/ are served without the Worker (wrangler.toml `run_worker_first`).

@@ -16,6 +16,13 @@ export interface Env {
   MAILCHANNELS_API_URL?: string;
   MAIL_FROM?: string;
   /**
+   * The marketing site (e.g. https://www.example.com): the top bar, footer and register form link to it and its
+   * /pricing, /faq, /privacy, /terms and /contact. Unset: the SPA shows no external links.
+   */
+  SITE_URL?: string;
+  /** The 1x1 image loaded on the register and login pages. Unset: none. */
+  TRACKING_PIXEL_URL?: string;
+  /**
    * PayPal REST credentials. With both, a subscription is confirmed with PayPal (status, plan, price) before its
    * plan is granted, a replaced subscription is cancelled at PayPal, and the plan dialog shows subscribe buttons.
    */

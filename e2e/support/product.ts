@@ -5,6 +5,8 @@ import type { MailServer } from "./mail-server";
 
 export const baseURL = inject("baseURL");
 export const admin = inject("admin");
+/** The marketing site (SITE_URL) the product was started with. */
+export const siteUrl = inject("siteUrl");
 
 export async function api<T>(path: string, init: RequestInit & { apiKey?: string } = {}): Promise<T> {
   const headers = new Headers(init.headers);
@@ -43,7 +45,9 @@ export async function useMailServer(mail: MailServer) {
   });
 }
 
-export const linkIn = (text: string | undefined) => text?.match(/https?:\/\/\S+verify-email\?token=\S+/)?.[0];
+/** The verification link in a mail: page A's (/verify-email) or page B's (/register-form). */
+export const linkIn = (text: string | undefined) =>
+  text?.match(/https?:\/\/\S+(?:verify-email|register-form)\?token=\S+/)?.[0];
 
 /** A verified customer made through the API and the mailed link; answers their API key. */
 export async function registerCustomer(mail: MailServer, email: string): Promise<string> {

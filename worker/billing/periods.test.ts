@@ -158,11 +158,22 @@ describe("billing periods end on time: at the next request that needs them", () 
     expect(res.status).toBe(201);
   });
 
-  it("shows the admin the customer's new period", async () => {
+  it("shows the admin the customer's new period: in the list without a write, in the detail settled", async () => {
     const { user, end } = await endedPeriod();
     const admin = await createAdmin();
+    const list = (await (await call("/api/admin/users", { apiKey: admin.apiKey })).json()) as AdminUser[];
+    const newPeriod = {
+      billingPeriodStart: end.toISOString(),
+      billingPeriodEnd: addMonths(end, 1).toISOString(),
+      dynamicContentDeliveryUsed: 0,
+      periodRequests: 0,
+      eventsUsed: 0,
+    };
+    expect(list.find((u) => u.userId === user.id)).toMatchObject(newPeriod);
+    expect(await db().select().from(billingPeriodResets)).toHaveLength(0);
     const detail = (await (await call(`/api/admin/users/${user.id}`, { apiKey: admin.apiKey })).json()) as AdminUser;
-    expect(detail).toMatchObject({ billingPeriodStart: end.toISOString(), dynamicContentDeliveryUsed: 0 });
+    expect(detail).toMatchObject(newPeriod);
+    expect(await db().select().from(billingPeriodResets)).toMatchObject([{ resetDate: end }]);
   });
 
   it("resets a period once when two requests roll it over at the same time", async () => {

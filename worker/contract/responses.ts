@@ -139,6 +139,8 @@ export interface AdminUser {
   eventsUsed: number;
   websitesUsed: number;
   dynamicContentDeliveryUsed: number;
+  /** Content requests in the current billing period: what `requestLimit` caps. */
+  periodRequests: number;
   requestLimit: number | null;
   uniqueUrlLimit: number | null;
   eventsLimit: number | null;
@@ -239,6 +241,24 @@ export interface PayPalClientConfig {
   sdkUrl: string;
   /** The currency plans are billed in (BILLING_CURRENCY, default USD), for the SDK's `currency` option. */
   currency?: string;
+}
+
+/** The marketing site's pages that the top bar, footer and register form link to (SPEC.md §2). */
+export interface ExternalLinks {
+  home: string;
+  pricing: string;
+  faqs: string;
+  privacyPolicy: string;
+  termsOfService: string;
+  contact: string;
+}
+
+/** `GET /api/site-config`: what the operator configured for the SPA's outside addresses. */
+export interface SiteConfig {
+  /** Null when no marketing site (SITE_URL) is configured: the SPA then shows no external links. */
+  links: ExternalLinks | null;
+  /** The 1x1 image of the register and login pages; null: none is loaded. */
+  trackingPixelUrl: string | null;
 }
 
 /** One transaction's detail, grouped as the detail screen shows it (SPEC.md §3 "Transaction detail groups"). */

@@ -6,7 +6,13 @@ import { z } from "zod";
 
 export const emailSchema = z.string().trim().email("Please enter a valid email address");
 
-export const registerBody = z.object({ email: emailSchema });
+/** The registration page a sign-up came from: its mailed link leads back to it (absent: page A). */
+const registrationPage = z.enum(["register", "register-form"], { error: "Unknown registration page" });
+
+export const registerBody = z.object({ email: emailSchema, page: registrationPage.optional() });
+
+export type RegistrationPage = z.infer<typeof registrationPage>;
+export type RegisterBody = z.infer<typeof registerBody>;
 
 export const loginRequestBody = z.object({ email: emailSchema });
 
@@ -50,7 +56,6 @@ export const analyticsQuery = z.object({
 });
 
 export type MappingBody = z.infer<typeof mappingBody>;
-export type SmtpConfigBody = z.input<typeof smtpConfigBody>;
 
 /** Integer limit or null (= unlimited); SPEC.md §5: a non-numeric input becomes null on the client. */
 const nullableLimit = z.number().int("Must be a whole number").min(0, "Must be at least 0").nullable();
@@ -109,12 +114,3 @@ export const auditEventsQuery = z.object({
 });
 
 export const transactionEmailBody = z.object({ email: z.string().trim().email("Invalid payer email") });
-
-/** SPEC.md §5's transaction schema (for forms and imports). */
-export const transactionSchema = z.object({
-  payerEmail: z.string().email("Invalid payer email"),
-  amount: z.number().positive("Amount must be positive"),
-  currency: z.string().min(3, "Currency code required"),
-  transactionId: z.string().min(1, "Transaction ID required"),
-  paymentStatus: z.string().min(1, "Payment status required"),
-});

@@ -191,18 +191,6 @@ export const billingPeriodResets = sqliteTable(
   (t) => [uniqueIndex("billing_period_resets_user_date_idx").on(t.userId, t.resetDate)],
 );
 
-export const apiRequests = sqliteTable(
-  "api_requests",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: userRef(),
-    timestamp: integer("timestamp", { mode: "timestamp_ms" }).notNull(),
-    endpoint: text("endpoint").notNull(),
-    statusCode: integer("status_code").notNull(),
-  },
-  (t) => [index("api_requests_user_idx").on(t.userId, t.timestamp)],
-);
-
 export const urlMappings = sqliteTable(
   "url_mappings",
   {

@@ -1,4 +1,5 @@
 /** @module Sending the account mails: a fresh verification link, a sign-in link, or the API key. */
+import type { RegistrationPage } from "../contract/schemas";
 import type { Db } from "../db/client";
 import type { User } from "../db/schema";
 import type { Env } from "../env";
@@ -6,10 +7,16 @@ import { createVerificationToken, SIGN_IN_LINK_TTL_MS } from "../models/verifica
 import { apiKeyMail, signInLink, signInLinkMail, verificationLink, verificationMail } from "./messages";
 import { sendMail } from "./send-mail";
 
-/** Creates a verification token for the user and mails its link. */
-export async function sendVerificationMail(env: Env, db: Db, origin: string, user: User): Promise<void> {
+/** Creates a verification token for the user and mails its link, to registration `page` (default page A). */
+export async function sendVerificationMail(
+  env: Env,
+  db: Db,
+  origin: string,
+  user: User,
+  page?: RegistrationPage,
+): Promise<void> {
   const token = await createVerificationToken(db, user.id);
-  await sendMail(env, db, verificationMail(user.email, verificationLink(origin, token)));
+  await sendMail(env, db, verificationMail(user.email, verificationLink(origin, token, page)));
 }
 
 export async function sendApiKeyMail(env: Env, db: Db, origin: string, user: User, apiKey: string): Promise<void> {

@@ -1,9 +1,13 @@
 /** @module The mails the product sends, in one place. */
+import type { RegistrationPage } from "../contract/schemas";
 import type { MailMessage } from "./send-mail";
 
-/** The SPA's verify page for a token. */
-export const verificationLink = (origin: string, token: string) =>
-  `${origin}/verify-email?token=${encodeURIComponent(token)}`;
+/** Where a verification link leads: page A's verify screen, or back to page B, which verifies on its own. */
+const VERIFY_PATHS: Record<RegistrationPage, string> = { register: "/verify-email", "register-form": "/register-form" };
+
+/** The SPA page that verifies a token: the one the customer signed up on (page A unless told otherwise). */
+export const verificationLink = (origin: string, token: string, page: RegistrationPage = "register") =>
+  `${origin}${VERIFY_PATHS[page]}?token=${encodeURIComponent(token)}`;
 
 /** The SPA's login page, which signs in with a mailed token. */
 export const signInLink = (origin: string, token: string) => `${origin}/login?token=${encodeURIComponent(token)}`;

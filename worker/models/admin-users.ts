@@ -3,10 +3,11 @@ import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { AdminUser } from "../contract/responses";
 import type { Db } from "../db/client";
 import { paypalTransactions, productVersions, urlMappings, usageCounters, users } from "../db/schema";
+import { nextPeriod, periodEnded } from "../billing/periods";
 import { planLimit } from "./limits";
 import { hostOf } from "./usage";
 
-export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<AdminUser[]> {
+export async function listAdminUsers(db: Db, onlyUserId?: string, now = new Date()): Promise<AdminUser[]> {
   const rows = await db
     .select({
       user: users,
@@ -16,6 +17,7 @@ export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<Admin
       dynamicContentLimit: productVersions.dynamicContentLimit,
       totalRequests: usageCounters.totalRequests,
       periodDeliveries: usageCounters.periodDeliveries,
+      periodRequests: usageCounters.periodRequests,
       mappingCount: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id})`,
       eventsUsed: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id}
         and ${urlMappings.createdAt} >= coalesce(${users.billingPeriodStart}, 0))`,
@@ -44,6 +46,12 @@ export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<Admin
 
   return rows.map(({ user, ...r }) => {
     const userUrls = urlsByUser.get(user.id) ?? [];
+    // A period that has ended shows as the one that follows it, with nothing used yet: whatever counts usage or adds
+    // a mapping moves the period on first (billing/periods.ts), so no usage of the new period can be stored before.
+    const ended = periodEnded(user, now);
+    const period = ended
+      ? nextPeriod(user.billingPeriodEnd!, now)
+      : { start: user.billingPeriodStart, end: user.billingPeriodEnd };
     return {
       userId: user.id,
       email: user.email,
@@ -57,16 +65,17 @@ export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<Admin
       totalRequests: r.totalRequests ?? 0,
       uniqueUrlsCount: userUrls.length,
       dynamicContentCount: r.mappingCount,
-      eventsUsed: r.eventsUsed,
+      eventsUsed: ended ? 0 : r.eventsUsed,
       websitesUsed: new Set(userUrls.map(hostOf)).size,
-      dynamicContentDeliveryUsed: r.periodDeliveries ?? 0,
+      dynamicContentDeliveryUsed: ended ? 0 : (r.periodDeliveries ?? 0),
+      periodRequests: ended ? 0 : (r.periodRequests ?? 0),
       requestLimit: user.requestLimit,
       uniqueUrlLimit: planLimit(r.websitesLimit),
       eventsLimit: planLimit(r.eventsLimit),
       dynamicContentLimit: planLimit(r.dynamicContentLimit),
       apiKey: null,
-      billingPeriodStart: user.billingPeriodStart?.toISOString() ?? null,
-      billingPeriodEnd: user.billingPeriodEnd?.toISOString() ?? null,
+      billingPeriodStart: period.start?.toISOString() ?? null,
+      billingPeriodEnd: period.end?.toISOString() ?? null,
     };
   });
 }

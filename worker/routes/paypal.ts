@@ -3,7 +3,7 @@
  * after the buyer approved it (confirmed with PayPal's REST API, billing/confirm-subscription.ts).
  */
 import { Hono } from "hono";
-import { requireUser } from "../auth/middleware";
+import { requireAccountHolder, requireUser } from "../auth/middleware";
 import { storeConfirmedSubscription } from "../billing/confirm-subscription";
 import type { MessageResponse, PayPalClientConfig } from "../contract/responses";
 import { storeSubscriptionBody } from "../contract/schemas";
@@ -38,7 +38,7 @@ export const paypalRoutes = new Hono<AppEnv>()
     const answer = await handleIpn(c.env, raw);
     return answer.status === 200 ? c.body(null, 200) : errorResponse(c, answer.status, answer.error);
   })
-  .post("/store-subscription", requireUser, validate("json", storeSubscriptionBody), async (c) => {
+  .post("/store-subscription", requireUser, requireAccountHolder, validate("json", storeSubscriptionBody), async (c) => {
     const user = c.var.user;
     // The body's status is the browser's word: only PayPal's counts.
     const { subscriptionId } = c.req.valid("json");

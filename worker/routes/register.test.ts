@@ -11,8 +11,8 @@ beforeEach(() => {
 });
 afterEach(() => mails.restore());
 
-async function register(email: string) {
-  return call("/api/register", { method: "POST", json: { email } });
+async function register(email: string, page?: string) {
+  return call("/api/register", { method: "POST", json: page === undefined ? { email } : { email, page } });
 }
 
 function tokenOf(link: string | undefined) {
@@ -26,6 +26,45 @@ describe("POST /api/register", () => {
     expect(await res.json()).toEqual({ message: "Verification email sent", email: "new@example.com" });
     const user = await db().query.users.findFirst({ where: eq(users.email, "new@example.com") });
     expect(user?.emailVerified).toBe(false);
+    expect(mails.lastLink()).toMatch(/^http:\/\/dc\.test\/verify-email\?token=/);
+  });
+
+  it("links a sign-up on page B back to page B, whose token verifies there", async () => {
+    const res = await register("landing@example.com", "register-form");
+    expect(res.status).toBe(200);
+    const link = mails.lastLink();
+    expect(link).toMatch(/^http:\/\/dc\.test\/register-form\?token=[^&\s]+$/);
+    const verified = await call(`/api/verify-email?token=${encodeURIComponent(tokenOf(link))}`);
+    expect(verified.status).toBe(200);
+    expect(await verified.json()).toMatchObject({ email: "landing@example.com" });
+  });
+
+  it("links page A's sign-up to page A's verify screen when the page is named", async () => {
+    await register("named@example.com", "register");
+    expect(mails.lastLink()).toMatch(/^http:\/\/dc\.test\/verify-email\?token=/);
+  });
+
+  it("refuses an unknown page with a message, creating and mailing nothing", async () => {
+    const res = await register("odd@example.com", "https://evil.test/");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Unknown registration page" });
+    expect(await db().select().from(users)).toHaveLength(0);
+    expect(mails.texts()).toHaveLength(0);
+  });
+
+  it("sends later verification links (login request, admin resend) to page A, whatever page signed up", async () => {
+    await register("later@example.com", "register-form");
+    expect(mails.lastLink()).toContain("/register-form?token=");
+
+    await call("/api/login/request-otp", { method: "POST", json: { email: "later@example.com" } });
+    expect(mails.lastLink()).toMatch(/^http:\/\/dc\.test\/verify-email\?token=/);
+
+    const { apiKey } = await createAdmin();
+    const user = (await db().query.users.findFirst({ where: eq(users.email, "later@example.com") }))!;
+    // Another page-B sign-up in between, so the last link can only be page A's if the resend sent it.
+    await register("other@example.com", "register-form");
+    const resend = await call(`/api/admin/users/${user.id}/resend-verification`, { method: "POST", apiKey });
+    expect(resend.status).toBe(200);
     expect(mails.lastLink()).toMatch(/^http:\/\/dc\.test\/verify-email\?token=/);
   });
 

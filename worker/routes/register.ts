@@ -24,12 +24,13 @@ const INVALID_LINK = "Invalid or expired verification link";
 
 export const registerRoutes = new Hono<AppEnv>()
   .post("/register", validate("json", registerBody), async (c) => {
+    const { page } = c.req.valid("json");
     const email = c.req.valid("json").email.toLowerCase();
     await throttle(c, "registration", email);
     const db = createDb(c.env.DB);
     const user = await ensureCustomer(db, email);
     if (user.role === "user") {
-      inBackground(c, "Verification mail", () => sendVerificationMail(c.env, db, publicOrigin(c), user));
+      inBackground(c, "Verification mail", () => sendVerificationMail(c.env, db, publicOrigin(c), user, page));
     }
     return c.json<RegisterResponse>({ message: "Verification email sent", email });
   })

@@ -55,7 +55,7 @@ export function captureMails() {
     texts: () => spy.mock.calls.map((args) => args.join(" ")).filter((s) => s.startsWith("[mail]")),
     lastLink: () => {
       const links = spy.mock.calls.flatMap(
-        (args) => args.join(" ").match(/https?:\/\/\S+verify-email\?token=\S+/g) ?? [],
+        (args) => args.join(" ").match(/https?:\/\/\S+(?:verify-email|register-form)\?token=\S+/g) ?? [],
       );
       return links.at(-1);
     },

@@ -33,6 +33,7 @@ const adminUser = (overrides: Partial<AdminUserDetail> & Pick<AdminUser, "userId
   productVersionName: null,
   profileStatus: null,
   totalRequests: 0,
+  periodRequests: 0,
   uniqueUrlsCount: 0,
   dynamicContentCount: 0,
   eventsUsed: 0,

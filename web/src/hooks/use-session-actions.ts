@@ -1,13 +1,17 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
 import type { Role } from "../../../worker/contract/responses";
 import { clearImpersonation, clearSession, setApiKey, setUserRole } from "@/lib/storage";
 
+const dropSessionAnswers = (queryClient: QueryClient) =>
+  queryClient.removeQueries({ predicate: (query) => !query.meta?.keepAcrossSessions });
+
 /**
  * Changes who the browser acts as. `signIn` stores the key and the role (none: a role stored for an earlier
- * key is forgotten). Cached answers belonged to the previous key (and never go stale on their
- * own), so both actions drop the whole cache. Both also end an impersonation: whoever signs in or out now
- * is no longer an admin viewing a customer (`useImpersonation` stores its entries after signing in).
+ * key is forgotten). Cached answers belonged to the previous key (and never go stale on their own), so both
+ * actions drop the cache, all but the answers that are the same for every visitor (queries whose meta says
+ * `keepAcrossSessions`, such as the site configuration). Both also end an impersonation: whoever signs in or
+ * out now is no longer an admin viewing a customer (`useImpersonation` stores its entries after signing in).
  */
 export function useSessionActions() {
   const queryClient = useQueryClient();
@@ -17,7 +21,7 @@ export function useSessionActions() {
       clearImpersonation();
       setApiKey(apiKey);
       setUserRole(role);
-      queryClient.removeQueries();
+      dropSessionAnswers(queryClient);
     },
     [queryClient],
   );
@@ -25,7 +29,7 @@ export function useSessionActions() {
   const signOut = useCallback(() => {
     clearImpersonation();
     clearSession();
-    queryClient.removeQueries();
+    dropSessionAnswers(queryClient);
   }, [queryClient]);
 
   return useMemo(() => ({ signIn, signOut }), [signIn, signOut]);

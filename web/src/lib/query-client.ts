@@ -12,6 +12,8 @@ export interface RequestMeta extends Record<string, unknown> {
   silent?: boolean;
   /** Toast text when the server sent no message of its own. */
   errorMessage?: string;
+  /** The answer is the same for every visitor: signing in or out keeps it (see `useSessionActions`). */
+  keepAcrossSessions?: boolean;
 }
 
 declare module "@tanstack/react-query" {

@@ -1,13 +1,14 @@
 import { useMutation } from "@tanstack/react-query";
 import type { RegisterResponse, VerifyEmailResponse } from "../../../worker/contract/responses";
+import type { RegisterBody } from "../../../worker/contract/schemas";
 import { apiJson, getJson } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { useSessionActions } from "@/hooks/use-session-actions";
 
-/** POST /api/register: sends the verification mail. */
+/** POST /api/register: sends the verification mail, whose link leads back to `page` (page A without one). */
 export function useRegister() {
   return useMutation({
-    mutationFn: (email: string) => apiJson<RegisterResponse>("POST", "/api/register", { email }),
+    mutationFn: (body: RegisterBody) => apiJson<RegisterResponse>("POST", "/api/register", body),
     onSuccess: () => toast({ title: "Verification email sent" }),
   });
 }

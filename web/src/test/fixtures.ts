@@ -1,4 +1,4 @@
-import type { ProductVersion } from "../../../worker/contract/responses";
+import type { CustomerDashboard, ProductVersion, SiteConfig } from "../../../worker/contract/responses";
 
 /** A product version (or plan): 'Free', limits 100 / 1 / 10, no price, no PayPal plan, not the default. */
 export const productVersion = (overrides: Partial<ProductVersion>): ProductVersion => ({
@@ -11,5 +11,42 @@ export const productVersion = (overrides: Partial<ProductVersion>): ProductVersi
   price: null,
   paypalPlanId: null,
   isDefault: false,
+  ...overrides,
+});
+
+/** A configured marketing site (https://www.dc-marketing.test) and no tracking pixel. */
+export const siteConfig = (overrides: Partial<SiteConfig> = {}): SiteConfig => ({
+  links: {
+    home: "https://www.dc-marketing.test",
+    pricing: "https://www.dc-marketing.test/pricing",
+    faqs: "https://www.dc-marketing.test/faq",
+    privacyPolicy: "https://www.dc-marketing.test/privacy",
+    termsOfService: "https://www.dc-marketing.test/terms",
+    contact: "https://www.dc-marketing.test/contact",
+  },
+  trackingPixelUrl: null,
+  ...overrides,
+});
+
+export const CUSTOMER_SNIPPET =
+  '<script>window.dcSetUserId("u1");</script>\n<script src="https://app.example/snippet.js"></script>';
+
+/** Ann's customer dashboard: the Starter plan (3 websites, 1000 events, unlimited content), some usage. */
+export const customerDashboard = (overrides: Partial<CustomerDashboard> = {}): CustomerDashboard => ({
+  userId: "u1",
+  email: "ann@example.com",
+  apiKey: "key-ann-123",
+  jsSnippet: CUSTOMER_SNIPPET,
+  productVersion: {
+    id: 2,
+    name: "Starter",
+    description: "For a first website",
+    websitesLimit: 3,
+    eventsLimit: 1000,
+    dynamicContentLimit: null,
+  },
+  billingPeriodStart: "2025-03-05T12:00:00.000Z",
+  billingPeriodEnd: "2025-04-05T12:00:00.000Z",
+  usage: { activeWebsites: 1, dynamicEvents: 2500, contentGenerations: 7 },
   ...overrides,
 });

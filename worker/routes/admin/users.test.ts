@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AdminMapping, AdminUser, AdminUserDetail, Mapping } from "../../contract/responses";
-import { paypalTransactions, productVersions, users } from "../../db/schema";
+import { paypalTransactions, productVersions, usageCounters, users } from "../../db/schema";
 import { call, captureMails, createAdmin, createVerifiedCustomer, db, visit } from "../../test/helpers";
 
 let mails: ReturnType<typeof captureMails>;
@@ -49,6 +49,7 @@ describe("GET /api/admin/users", () => {
       eventsUsed: 3,
       websitesUsed: 2,
       dynamicContentDeliveryUsed: 2,
+      periodRequests: 3,
       requestLimit: 100,
       uniqueUrlLimit: 5,
       eventsLimit: 50,
@@ -60,10 +61,20 @@ describe("GET /api/admin/users", () => {
       totalRequests: 0,
       uniqueUrlsCount: 0,
       websitesUsed: 0,
+      periodRequests: 0,
       requestLimit: null,
     });
     const emails = (await (await call("/api/admin/users/emails", { apiKey: adminKey })).json()) as string[];
     expect(emails).toEqual(["admin@example.com", "quiet@example.com", "shop@example.com"]);
+  });
+
+  it("answers the requests of the current billing period apart from all requests ever", async () => {
+    const { apiKey: adminKey } = await createAdmin();
+    const shop = await createVerifiedCustomer("shop@example.com");
+    await db().insert(usageCounters).values({ userId: shop.user.id, totalRequests: 900, periodRequests: 40 });
+
+    const detail = (await (await call(`/api/admin/users/${shop.user.id}`, { apiKey: adminKey })).json()) as AdminUser;
+    expect(detail).toMatchObject({ totalRequests: 900, periodRequests: 40 });
   });
 
   it("answers one user's detail with the API key and mappings", async () => {

@@ -1,9 +1,10 @@
-import { externalLinks } from "@/lib/external-links";
+import { useExternalLinks } from "@/queries/site-config";
 
-/** The brand mark and name, linking to the marketing site's home page. */
+/** The brand mark and name, linking to the marketing site's home page when one is configured. */
 export function BrandLogo() {
-  return (
-    <a href={externalLinks.home} className="flex items-center gap-2 font-semibold" aria-label="Dynamic Content home">
+  const home = useExternalLinks()?.home;
+  const logo = (
+    <>
       <svg viewBox="0 0 32 32" className="h-8 w-8" aria-hidden="true">
         <rect width="32" height="32" rx="8" className="fill-primary" />
         <path
@@ -13,6 +14,15 @@ export function BrandLogo() {
         />
       </svg>
       <span className="text-lg">Dynamic Content</span>
+    </>
+  );
+  const className = "flex items-center gap-2 font-semibold";
+
+  return home ? (
+    <a href={home} className={className} aria-label="Dynamic Content home">
+      {logo}
     </a>
+  ) : (
+    <span className={className}>{logo}</span>
   );
 }

@@ -35,6 +35,7 @@ const user = (overrides: Partial<AdminUser> & Pick<AdminUser, "userId" | "email"
   eventsUsed: 0,
   websitesUsed: 0,
   dynamicContentDeliveryUsed: 0,
+  periodRequests: 0,
   requestLimit: null,
   uniqueUrlLimit: 3,
   eventsLimit: 1000,
@@ -51,6 +52,7 @@ const ANN = user({
   totalRequests: 50,
   uniqueUrlsCount: 2,
   dynamicContentCount: 4,
+  periodRequests: 40,
   requestLimit: 1000,
 });
 const BOB = user({
@@ -176,7 +178,9 @@ describe("admin users overview", () => {
     expect(ann.getByText("2")).toBeInTheDocument();
     expect(ann.getByText("4")).toBeInTheDocument();
     expect(ann.getByRole("spinbutton", { name: "Request-Limit von ann@example.com" })).toHaveValue(1000);
-    expect(ann.getByText("2 / 3")).toBeInTheDocument();
+    // The hint is what the limit caps: requests this billing period against the limit (not URLs against websites).
+    expect(ann.getByText("40 / 1000")).toHaveAttribute("title", "Requests im aktuellen Abrechnungszeitraum / Limit");
+    expect(ann.queryByText("2 / 3")).not.toBeInTheDocument();
     expect(ann.queryByRole("img", { name: "Email nicht verifiziert" })).not.toBeInTheDocument();
     expect(ann.getByRole("switch", { name: "Status von ann@example.com" })).toBeChecked();
     expect(ann.getByText("Aktiv")).toBeInTheDocument();

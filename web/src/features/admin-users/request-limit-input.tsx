@@ -1,16 +1,16 @@
 import { useId, useState } from "react";
 import type { AdminUser } from "../../../../worker/contract/responses";
 import { Input } from "@/components/ui/input";
-import { isUnlimited } from "@/lib/limits";
 import { useSetRequestLimit } from "@/queries/admin-users";
 import { UNLIMITED_SIGN } from "@/features/user-dashboard/usage-meter";
 import { parseRequestLimit } from "./users-view";
 
-type LimitUser = Pick<AdminUser, "userId" | "email" | "requestLimit" | "uniqueUrlsCount" | "uniqueUrlLimit">;
+type LimitUser = Pick<AdminUser, "userId" | "email" | "requestLimit" | "periodRequests">;
 
 /**
  * The user's request limit, saved on blur or Enter when it changed. Empty shows ∞ (no limit); a non-numeric
- * entry saves null. Below it, the unique URLs against their limit, or '∞ Events' without one.
+ * entry saves null. Below it, what the limit caps: this billing period's requests against the saved limit, or
+ * '∞ Events' without one.
  */
 export function RequestLimitInput({ user }: { user: LimitUser }) {
   const saved = user.requestLimit;
@@ -49,10 +49,12 @@ export function RequestLimitInput({ user }: { user: LimitUser }) {
         }}
         className="h-8"
       />
-      <p id={hintId} className="text-xs text-muted-foreground">
-        {isUnlimited(user.uniqueUrlLimit)
-          ? `${UNLIMITED_SIGN} Events`
-          : `${user.uniqueUrlsCount} / ${user.uniqueUrlLimit}`}
+      <p
+        id={hintId}
+        title="Requests im aktuellen Abrechnungszeitraum / Limit"
+        className="text-xs text-muted-foreground"
+      >
+        {saved === null ? `${UNLIMITED_SIGN} Events` : `${user.periodRequests} / ${saved}`}
       </p>
     </div>
   );

@@ -1,18 +1,10 @@
 import { LogOut } from "lucide-react";
-import { Link, useNavigate } from "react-router-dom";
+import { Link } from "react-router-dom";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/hooks/use-toast";
-import { useSessionActions } from "@/hooks/use-session-actions";
+import { useLogout } from "@/hooks/use-logout";
 
 export function AdminHeader() {
-  const { signOut } = useSessionActions();
-  const navigate = useNavigate();
-
-  function logout() {
-    signOut();
-    toast({ title: "Successfully logged out" });
-    navigate("/");
-  }
+  const logout = useLogout();
 
   return (
     <div className="border-b bg-muted/40">
@@ -20,7 +12,7 @@ export function AdminHeader() {
         <Link to="/" className="font-semibold hover:underline">
           Dynamic Content Manager
         </Link>
-        <Button variant="outline" size="sm" onClick={logout}>
+        <Button variant="outline" size="sm" onClick={() => logout("/")}>
           <LogOut aria-hidden="true" />
           Logout
         </Button>

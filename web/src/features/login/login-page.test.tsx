@@ -1,11 +1,11 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { siteConfig } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  vi.unstubAllEnvs();
 });
 
 const CUSTOMER = { userId: "u1", email: "ann@example.com", role: "user" as const };
@@ -74,9 +74,10 @@ describe("customer login, step 1", () => {
   });
 
   it("loads the tracking pixel when its address is configured", () => {
-    vi.stubEnv("VITE_TRACKING_PIXEL_URL", "https://pixel.example/p.gif");
     mockFetch(() => jsonResponse({}));
-    const { container } = renderApp("/login");
+    const { container } = renderApp("/login", {
+      siteConfig: siteConfig({ trackingPixelUrl: "https://pixel.example/p.gif" }),
+    });
     expect(container.querySelector('img[src="https://pixel.example/p.gif"]')).toBeInTheDocument();
   });
 });

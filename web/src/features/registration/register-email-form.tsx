@@ -1,10 +1,12 @@
 import { useState } from "react";
-import { registerBody } from "../../../../worker/contract/schemas";
+import { registerBody, type RegistrationPage } from "../../../../worker/contract/schemas";
 import { EmailForm } from "@/components/email-form";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useRegister } from "@/queries/registration";
 
 interface RegisterEmailFormProps {
+  /** The page the mailed link returns to; page A's body names none (SPEC.md §7's `{email}`). */
+  page?: RegistrationPage;
   submitLabel: string;
   pendingLabel: string;
   /** Called with the address the verification mail went to. */
@@ -12,14 +14,14 @@ interface RegisterEmailFormProps {
 }
 
 /** The email field of both registration pages; a server failure is toasted. */
-export function RegisterEmailForm({ submitLabel, pendingLabel, onRegistered }: RegisterEmailFormProps) {
+export function RegisterEmailForm({ page, submitLabel, pendingLabel, onRegistered }: RegisterEmailFormProps) {
   const [email, setEmail] = useState("");
   const { errors, check } = useSchemaCheck(registerBody);
   const register = useRegister();
 
   function submit() {
-    const body = check({ email });
-    if (body) register.mutate(body.email, { onSuccess: (data) => onRegistered(data.email) });
+    const body = check({ email, page });
+    if (body) register.mutate(body, { onSuccess: (data) => onRegistered(data.email) });
   }
 
   return (

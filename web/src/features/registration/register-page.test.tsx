@@ -1,11 +1,11 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { siteConfig } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  vi.unstubAllEnvs();
 });
 
 describe("register page A", () => {
@@ -59,6 +59,12 @@ describe("register page A", () => {
     expect(await screen.findByText("API key stored successfully!")).toBeInTheDocument();
     // StrictMode runs effects twice; the single-use token must still be sent once.
     expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(["/api/verify-email?token=tok%2B1"]);
+
+    // Signing in dropped the old session's answers, but not the site configuration: the next screen has it.
+    fireEvent.click(screen.getByRole("link", { name: "Go to Login" }));
+    expect(await screen.findByRole("button", { name: "Send Code" })).toBeInTheDocument();
+    expect(within(screen.getByRole("banner")).getByRole("link", { name: "Pricing" })).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
   it("shows the server's verification error, or a generic one", async () => {
@@ -80,15 +86,36 @@ describe("register page A", () => {
     expect(container.querySelector("img")).toBeNull();
     unmount();
 
-    vi.stubEnv("VITE_TRACKING_PIXEL_URL", "https://pixel.example/p.gif");
-    const second = renderApp("/register");
+    const second = renderApp("/register", {
+      siteConfig: siteConfig({ trackingPixelUrl: "https://pixel.example/p.gif" }),
+    });
     expect(second.container.querySelector('img[src="https://pixel.example/p.gif"]')).toHaveAttribute("width", "1");
+  });
+
+  it("links the terms and privacy pages of the configured site, and drops the sentence without one", () => {
+    mockFetch(() => jsonResponse({}));
+    const { unmount } = renderApp("/register");
+    const page = within(screen.getByRole("main"));
+    expect(page.getByRole("link", { name: "Terms of Service" })).toHaveAttribute(
+      "href",
+      "https://www.dc-marketing.test/terms",
+    );
+    expect(page.getByRole("link", { name: "Privacy Policy" })).toHaveAttribute(
+      "href",
+      "https://www.dc-marketing.test/privacy",
+    );
+    unmount();
+
+    renderApp("/register", { siteConfig: siteConfig({ links: null }) });
+    expect(screen.getByText("Register for API Access")).toBeInTheDocument();
+    expect(screen.queryByText(/By registering, you agree/)).not.toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Terms of Service" })).not.toBeInTheDocument();
   });
 });
 
 describe("register page B", () => {
-  it("offers instant access by email", async () => {
-    mockFetch(() => jsonResponse({ message: "sent", email: "bob@example.com" }));
+  it("offers instant access by email, asking for a link back to this page", async () => {
+    const fetchMock = mockFetch(() => jsonResponse({ message: "sent", email: "bob@example.com" }));
     renderApp("/register-form");
 
     expect(
@@ -98,6 +125,9 @@ describe("register page B", () => {
     fireEvent.click(screen.getByRole("button", { name: "Get Instant Access now" }));
 
     expect(await screen.findByText("Check Your Email")).toBeInTheDocument();
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe("/api/register");
+    expect(JSON.parse(String(init?.body))).toEqual({ email: "bob@example.com", page: "register-form" });
   });
 
   it("stores the key after verification and links to the dashboard", async () => {

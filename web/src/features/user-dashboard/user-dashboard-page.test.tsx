@@ -1,8 +1,8 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { CustomerDashboard, PaymentHistoryItem, ProductVersion } from "../../../../worker/contract/responses";
+import type { PaymentHistoryItem, ProductVersion } from "../../../../worker/contract/responses";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
-import { productVersion } from "@/test/fixtures";
+import { customerDashboard as dashboard, CUSTOMER_SNIPPET as SNIPPET, productVersion } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";
 import { ADMIN, storeSession } from "@/test/session";
 import { userDashboardKeys } from "@/queries/user-dashboard";
@@ -15,27 +15,6 @@ afterEach(() => {
 
 // Intl separates the amount from the sign with a no-break space.
 const NBSP = "\u00a0";
-
-const SNIPPET = '<script>window.dcSetUserId("u1");</script>\n<script src="https://app.example/snippet.js"></script>';
-
-const dashboard = (overrides: Partial<CustomerDashboard> = {}): CustomerDashboard => ({
-  userId: "u1",
-  email: "ann@example.com",
-  apiKey: "key-ann-123",
-  jsSnippet: SNIPPET,
-  productVersion: {
-    id: 2,
-    name: "Starter",
-    description: "For a first website",
-    websitesLimit: 3,
-    eventsLimit: 1000,
-    dynamicContentLimit: null,
-  },
-  billingPeriodStart: "2025-03-05T12:00:00.000Z",
-  billingPeriodEnd: "2025-04-05T12:00:00.000Z",
-  usage: { activeWebsites: 1, dynamicEvents: 2500, contentGenerations: 7 },
-  ...overrides,
-});
 
 const PLANS: ProductVersion[] = [
   productVersion({ id: 1, name: "Free", price: 0, isDefault: true }),

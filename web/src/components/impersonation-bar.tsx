@@ -1,7 +1,7 @@
 import { Button } from "@/components/ui/button";
 import { useImpersonation } from "@/hooks/use-impersonation";
 
-/** While an admin views this dashboard as a customer: who they are viewing, and the way back. */
+/** While an admin views the customer screens as a customer: who they are viewing, and the way back. */
 export function ImpersonationBar() {
   const { impersonatedEmail, stop } = useImpersonation();
   if (!impersonatedEmail) return null;
