@@ -38,21 +38,27 @@ export const paypalRoutes = new Hono<AppEnv>()
     const answer = await handleIpn(c.env, raw);
     return answer.status === 200 ? c.body(null, 200) : errorResponse(c, answer.status, answer.error);
   })
-  .post("/store-subscription", requireUser, requireAccountHolder, validate("json", storeSubscriptionBody), async (c) => {
-    const user = c.var.user;
-    // The body's status is the browser's word: only PayPal's counts.
-    const { subscriptionId } = c.req.valid("json");
-    const db = createDb(c.env.DB);
-    const existing = await findSubscription(db, subscriptionId);
-    if (existing && existing.userId !== user.id) throw conflict(OTHER_ACCOUNTS);
+  .post(
+    "/store-subscription",
+    requireUser,
+    requireAccountHolder,
+    validate("json", storeSubscriptionBody),
+    async (c) => {
+      const user = c.var.user;
+      // The body's status is the browser's word: only PayPal's counts.
+      const { subscriptionId } = c.req.valid("json");
+      const db = createDb(c.env.DB);
+      const existing = await findSubscription(db, subscriptionId);
+      if (existing && existing.userId !== user.id) throw conflict(OTHER_ACCOUNTS);
 
-    if (!paypalConfig(c.env).hasRestCredentials) {
-      const stored = await storeUnconfirmedSubscription(db, user.id, subscriptionId);
-      if (stored.userId !== user.id) throw conflict(OTHER_ACCOUNTS);
-      return c.json<MessageResponse>({
-        message: "Subscription stored. PayPal is not configured, so no plan was assigned.",
-      });
-    }
-    const answer = await storeConfirmedSubscription(c.env, db, user.id, subscriptionId, new Date());
-    return c.json<MessageResponse>(answer);
-  });
+      if (!paypalConfig(c.env).hasRestCredentials) {
+        const stored = await storeUnconfirmedSubscription(db, user.id, subscriptionId);
+        if (stored.userId !== user.id) throw conflict(OTHER_ACCOUNTS);
+        return c.json<MessageResponse>({
+          message: "Subscription stored. PayPal is not configured, so no plan was assigned.",
+        });
+      }
+      const answer = await storeConfirmedSubscription(c.env, db, user.id, subscriptionId, new Date());
+      return c.json<MessageResponse>(answer);
+    },
+  );
