@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { contentRoute } from "./delivery/content-route";
 import type { AppEnv } from "./env";
+import { capRequestBody } from "./http/body-limit";
 import { errorResponse, handleError } from "./http/errors";
 import { adminRoutes } from "./routes/admin";
 import { analyticsRoutes } from "./routes/analytics";
@@ -16,6 +17,7 @@ import { userRoutes } from "./routes/user";
 import { snippetRoute } from "./snippet/snippet-route";
 
 export const app = new Hono<AppEnv>()
+  .use("/api/*", capRequestBody)
   .route("/snippet.js", snippetRoute)
   .route("/api/content", contentRoute)
   .route("/api", registerRoutes)

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { rateLimitEvents, users } from "../../db/schema";
 import { db } from "../helpers";
 import { expectRefused } from "./expect-refused";
-import { utf8Bytes } from "./limits";
+import { utf8Length } from "../../contract/input-caps";
 
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => i);
 const withParameters = (n: number) =>
@@ -45,7 +45,7 @@ describe("D1 with production's limits", () => {
   });
 
   it("runs a statement of 100,000 bytes and refuses one of 100,001", async () => {
-    expect(utf8Bytes(sqlOfBytes(100_000))).toBe(100_000);
+    expect(utf8Length(sqlOfBytes(100_000))).toBe(100_000);
     expect(await env.DB.prepare(sqlOfBytes(100_000)).first("v")).toBe(1);
     await expectRefused(
       () => env.DB.prepare(sqlOfBytes(100_001)).first(),

@@ -4,10 +4,9 @@
  * `batch()` before any of them runs, on each query of an `exec()`, and in sessions. Rows read back are
  * checked too: a row over the limit could only have been stored because local SQLite allowed it.
  */
-import { D1_LIMITS, checkedCalls, formatBytes, refuse, utf8Bytes, valueBytes } from "./limits";
+import { D1_LIMITS, LIMITED, checkedCalls, formatBytes, refuse, valueBytes } from "./limits";
+import { utf8Length } from "../../contract/input-caps";
 import { scanSql, type ScannedStatement } from "./sql-scan";
-
-export const LIMITED = Symbol.for("dynamic-content.platform-limited");
 
 const preview = (sql: string) => (sql.length > 160 ? `${sql.slice(0, 160)}…` : sql);
 
@@ -55,7 +54,7 @@ class LimitedStatement {
 
 function checkStatement({ sql, scanned, values }: LimitedStatement) {
   checkedCalls.d1++;
-  const sqlBytes = utf8Bytes(sql);
+  const sqlBytes = utf8Length(sql);
   if (sqlBytes > D1_LIMITS.statementBytes) {
     refuse(
       `D1: an SQL statement of ${formatBytes(sqlBytes)}; the limit is ${formatBytes(D1_LIMITS.statementBytes)}: ${preview(sql)}`,
@@ -142,7 +141,7 @@ class LimitedD1 {
   /** The binding sends each line of the text as one query, so the statement limit applies per line. */
   async exec(sql: string) {
     for (const line of sql.trim().split("\n")) {
-      const bytes = utf8Bytes(line);
+      const bytes = utf8Length(line);
       if (bytes > D1_LIMITS.statementBytes) {
         refuse(
           `D1: exec() with a line of ${formatBytes(bytes)}; the limit is ${formatBytes(D1_LIMITS.statementBytes)}: ${preview(line)}`,

@@ -10,8 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { AnalyticsMessage } from "../../analytics/message";
 import worker from "../../index";
 import { call, createVerifiedCustomer, db, testEnv } from "../helpers";
-import { LIMITED } from "./d1";
-import { checkedCalls, takeRefusals } from "./limits";
+import { LIMITED, checkedCalls, takeRefusals } from "./limits";
 
 /** The checked D1 statements and KV calls while `run` runs. */
 async function checkedDuring(run: () => Promise<unknown>) {

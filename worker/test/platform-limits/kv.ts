@@ -2,14 +2,14 @@
  * @module A KV binding that refuses what production KV refuses (see limits.ts): keys over 512 bytes on every
  * call that names a key (a `list()` prefix included), values over 25 MiB and metadata over 1,024 bytes on `put`.
  */
-import { LIMITED } from "./d1";
-import { KV_LIMITS, checkedCalls, formatBytes, refuse, utf8Bytes } from "./limits";
+import { KV_LIMITS, LIMITED, checkedCalls, formatBytes, refuse } from "./limits";
+import { utf8Length } from "../../contract/input-caps";
 
 type PutValue = string | ArrayBuffer | ArrayBufferView | ReadableStream;
 
 function checkKey(key: string) {
   checkedCalls.kv++;
-  const bytes = utf8Bytes(key);
+  const bytes = utf8Length(key);
   if (bytes > KV_LIMITS.keyBytes) {
     refuse(`KV: a key of ${formatBytes(bytes)}; the limit is ${formatBytes(KV_LIMITS.keyBytes)}: ${key.slice(0, 80)}…`);
   }
@@ -17,7 +17,7 @@ function checkKey(key: string) {
 
 /** The value as bytes (a stream is read to the end so that it can be measured) and its size. */
 async function measure(value: PutValue): Promise<{ value: PutValue; bytes: number }> {
-  if (typeof value === "string") return { value, bytes: utf8Bytes(value) };
+  if (typeof value === "string") return { value, bytes: utf8Length(value) };
   if (value instanceof ReadableStream) {
     const bytes = new Uint8Array(await new Response(value).arrayBuffer());
     return { value: bytes, bytes: bytes.byteLength };
@@ -48,7 +48,7 @@ export function limitKv(inner: KVNamespace): KVNamespace {
         );
       }
       if (options?.metadata !== undefined && options.metadata !== null) {
-        const bytes = utf8Bytes(JSON.stringify(options.metadata));
+        const bytes = utf8Length(JSON.stringify(options.metadata));
         if (bytes > KV_LIMITS.metadataBytes) {
           refuse(
             `KV: metadata of ${formatBytes(bytes)} for ${key}; the limit is ${formatBytes(KV_LIMITS.metadataBytes)}`,

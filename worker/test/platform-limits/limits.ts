@@ -3,6 +3,7 @@
  * /kv/platform/limits), and the record of every refusal. Local D1 is plain SQLite with far larger limits, so
  * without these checks a query that works here could fail in production.
  */
+import { formatNumber, utf8Length } from "../../contract/input-caps";
 
 export const D1_LIMITS = {
   boundParameters: 100,
@@ -18,6 +19,9 @@ export const KV_LIMITS = {
   valueBytes: 25 * 1024 * 1024,
   metadataBytes: 1024,
 } as const;
+
+/** Marks a wrapped binding, so that wrapping twice is harmless and a test can tell a wrapped one. */
+export const LIMITED = Symbol.for("dynamic-content.platform-limited");
 
 export class PlatformLimitError extends Error {
   override name = "PlatformLimitError";
@@ -40,15 +44,9 @@ export function takeRefusals(): PlatformLimitError[] {
   return refusals.splice(0);
 }
 
-const encoder = new TextEncoder();
-
-export function utf8Bytes(s: string): number {
-  return encoder.encode(s).byteLength;
-}
-
 /** Bytes of a value bound to or read from D1 (strings in UTF-8; blobs as buffers or D1's arrays of bytes). */
 export function valueBytes(v: unknown): number {
-  if (typeof v === "string") return utf8Bytes(v);
+  if (typeof v === "string") return utf8Length(v);
   if (v instanceof ArrayBuffer || ArrayBuffer.isView(v)) return v.byteLength;
   if (Array.isArray(v)) return v.length;
   if (typeof v === "number" || typeof v === "bigint") return 8;
@@ -56,4 +54,4 @@ export function valueBytes(v: unknown): number {
   return 0;
 }
 
-export const formatBytes = (n: number) => `${n.toLocaleString("en-US")} bytes`;
+export const formatBytes = (n: number) => `${formatNumber(n)} bytes`;

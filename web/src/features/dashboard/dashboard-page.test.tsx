@@ -142,6 +142,44 @@ describe("dashboard with a stored api key", () => {
     expect((post?.[1]?.headers as Record<string, string>)["X-API-Key"]).toBe("key-1");
   });
 
+  it("refuses an over-long URL or HTML over 256 KB before sending, and toasts a server refusal", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url === "/api/mappings" && init.method === "POST") {
+        return jsonResponse({ error: "Request body too large: at most 520 KB (532,480 bytes) is accepted" }, 413);
+      }
+      if (url === "/api/user/stats")
+        return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+      return jsonResponse([]);
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+    await screen.findByText("Add URL Mapping");
+    const add = () => fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
+
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: `https://example.com/${"p".repeat(2_029)}` } });
+    add();
+    expect(await screen.findByText("URL must be at most 2,048 characters")).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: "ftp://example.com/a" } });
+    add();
+    expect(await screen.findByText("URL must start with http:// or https://")).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: "https://example.com/a" } });
+    fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "€".repeat(87_382) } });
+    add();
+    expect(await screen.findByText("HTML content must be at most 256 KB (262,144 bytes)")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(false);
+
+    // Whatever the server refuses is shown in the error toast with its message.
+    fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<p>ok</p>" } });
+    add();
+    expect(
+      await screen.findByText("Request body too large: at most 520 KB (532,480 bytes) is accepted"),
+    ).toBeInTheDocument();
+    expect(screen.getByText("Error")).toBeInTheDocument();
+  });
+
   it("shows analytics rows, or the empty text", async () => {
     window.localStorage.setItem("apiKey", "key-1");
     mockFetch(({ url }) => {
