@@ -25,6 +25,20 @@ function openTab(name: string) {
   fireEvent.mouseDown(screen.getByRole("tab", { name }));
 }
 
+/** The dashboard with a stored key and no mappings, on its URL Mappings tab; `post` answers an added mapping. */
+async function openAddForm(post = () => jsonResponse({ error: "unexpected POST" }, 500)) {
+  window.localStorage.setItem("apiKey", "key-1");
+  const fetchMock = mockFetch(({ url, init }) => {
+    if (url === "/api/mappings" && init.method === "POST") return post();
+    if (url === "/api/user/stats") return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+    return jsonResponse([]);
+  });
+  renderApp("/dashboard");
+  openTab("URL Mappings");
+  await screen.findByText("Add URL Mapping");
+  return fetchMock;
+}
+
 describe("dashboard without a stored api key", () => {
   it("hides Analytics, the add form and Actions, and points to /register in the empty state", async () => {
     const fetchMock = mockFetch(({ url }) =>
@@ -51,16 +65,7 @@ describe("dashboard without a stored api key", () => {
   });
 
   it("refuses to add a mapping when the key has gone, without calling the API", async () => {
-    window.localStorage.setItem("apiKey", "key-1");
-    const fetchMock = mockFetch(({ url }) => {
-      if (url === "/api/mappings") return jsonResponse([]);
-      if (url === "/api/user/stats")
-        return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
-      return jsonResponse([]);
-    });
-    renderApp("/dashboard");
-    openTab("URL Mappings");
-    await screen.findByText("Add URL Mapping");
+    const fetchMock = await openAddForm();
 
     // Another tab cleared the key after this page rendered.
     window.localStorage.removeItem("apiKey");
@@ -143,18 +148,9 @@ describe("dashboard with a stored api key", () => {
   });
 
   it("refuses an over-long URL or HTML over 256 KB before sending, and toasts a server refusal", async () => {
-    window.localStorage.setItem("apiKey", "key-1");
-    const fetchMock = mockFetch(({ url, init }) => {
-      if (url === "/api/mappings" && init.method === "POST") {
-        return jsonResponse({ error: "Request body too large: at most 520 KB (532,480 bytes) is accepted" }, 413);
-      }
-      if (url === "/api/user/stats")
-        return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
-      return jsonResponse([]);
-    });
-    renderApp("/dashboard");
-    openTab("URL Mappings");
-    await screen.findByText("Add URL Mapping");
+    const fetchMock = await openAddForm(() =>
+      jsonResponse({ error: "Request body too large: at most 520 KB (532,480 bytes) is accepted" }, 413),
+    );
     const add = () => fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
 
     fireEvent.change(screen.getByLabelText("URL"), { target: { value: `https://example.com/${"p".repeat(2_029)}` } });
