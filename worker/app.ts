@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { contentRoute } from "./delivery/content-route";
 import type { AppEnv } from "./env";
+import { capRequestBody } from "./http/body-limit";
 import { errorResponse, handleError } from "./http/errors";
 import { securityHeaders } from "./http/security-headers";
 import { adminRoutes } from "./routes/admin";
@@ -22,6 +23,7 @@ import { snippetRoute } from "./snippet/snippet-route";
 
 export const app = new Hono<AppEnv>()
   .use(securityHeaders)
+  .use("/api/*", capRequestBody)
   .route("/snippet.js", snippetRoute)
   .route("/api/content", contentRoute)
   .route("/api", registerRoutes)

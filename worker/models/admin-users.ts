@@ -1,10 +1,10 @@
 /** @module Users as the admin console sees them: account, plan, limits and usage from the counters. */
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { AdminUser } from "../contract/responses";
 import type { Db } from "../db/client";
 import { paypalTransactions, productVersions, urlMappings, usageCounters, users } from "../db/schema";
 import { planLimit } from "./limits";
-import { hostOf } from "./usage";
+import { hostOfSql } from "./usage";
 
 export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<AdminUser[]> {
   const rows = await db
@@ -18,6 +18,10 @@ export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<Admin
       periodDeliveries: usageCounters.periodDeliveries,
       periodRequests: usageCounters.periodRequests,
       mappingCount: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id})`,
+      uniqueUrlsCount: sql<number>`(select count(distinct ${urlMappings.normalizedUrl}) from ${urlMappings}
+        where ${urlMappings.userId} = ${users.id})`,
+      websitesUsed: sql<number>`(select count(distinct ${hostOfSql(urlMappings.normalizedUrl)}) from ${urlMappings}
+        where ${urlMappings.userId} = ${users.id})`,
       eventsUsed: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id}
         and ${urlMappings.createdAt} >= coalesce(${users.billingPeriodStart}, 0))`,
       profileStatus: sql<string | null>`(select ${paypalTransactions.profileStatus} from ${paypalTransactions}
@@ -29,48 +33,31 @@ export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<Admin
     .leftJoin(usageCounters, eq(usageCounters.userId, users.id))
     .where(onlyUserId ? eq(users.id, onlyUserId) : undefined)
     .orderBy(desc(users.createdAt), desc(users.id));
-  if (rows.length === 0) return [];
-
-  const urls = await db
-    .selectDistinct({ userId: urlMappings.userId, url: urlMappings.normalizedUrl })
-    .from(urlMappings)
-    .where(
-      inArray(
-        urlMappings.userId,
-        rows.map((r) => r.user.id),
-      ),
-    );
-  const urlsByUser = new Map<string, string[]>();
-  for (const { userId, url } of urls) urlsByUser.set(userId, [...(urlsByUser.get(userId) ?? []), url]);
-
-  return rows.map(({ user, ...r }) => {
-    const userUrls = urlsByUser.get(user.id) ?? [];
-    return {
-      userId: user.id,
-      email: user.email,
-      role: user.role,
-      emailVerified: user.emailVerified,
-      isActive: user.isActive,
-      createdAt: user.createdAt.toISOString(),
-      productVersionId: user.productVersionId,
-      productVersionName: r.versionName,
-      profileStatus: r.profileStatus,
-      totalRequests: r.totalRequests ?? 0,
-      uniqueUrlsCount: userUrls.length,
-      dynamicContentCount: r.mappingCount,
-      eventsUsed: r.eventsUsed,
-      websitesUsed: new Set(userUrls.map(hostOf)).size,
-      dynamicContentDeliveryUsed: r.periodDeliveries ?? 0,
-      periodRequests: r.periodRequests ?? 0,
-      requestLimit: user.requestLimit,
-      uniqueUrlLimit: planLimit(r.websitesLimit),
-      eventsLimit: planLimit(r.eventsLimit),
-      dynamicContentLimit: planLimit(r.dynamicContentLimit),
-      apiKey: null,
-      billingPeriodStart: user.billingPeriodStart?.toISOString() ?? null,
-      billingPeriodEnd: user.billingPeriodEnd?.toISOString() ?? null,
-    };
-  });
+  return rows.map(({ user, ...r }) => ({
+    userId: user.id,
+    email: user.email,
+    role: user.role,
+    emailVerified: user.emailVerified,
+    isActive: user.isActive,
+    createdAt: user.createdAt.toISOString(),
+    productVersionId: user.productVersionId,
+    productVersionName: r.versionName,
+    profileStatus: r.profileStatus,
+    totalRequests: r.totalRequests ?? 0,
+    uniqueUrlsCount: r.uniqueUrlsCount,
+    dynamicContentCount: r.mappingCount,
+    eventsUsed: r.eventsUsed,
+    websitesUsed: r.websitesUsed,
+    dynamicContentDeliveryUsed: r.periodDeliveries ?? 0,
+    periodRequests: r.periodRequests ?? 0,
+    requestLimit: user.requestLimit,
+    uniqueUrlLimit: planLimit(r.websitesLimit),
+    eventsLimit: planLimit(r.eventsLimit),
+    dynamicContentLimit: planLimit(r.dynamicContentLimit),
+    apiKey: null,
+    billingPeriodStart: user.billingPeriodStart?.toISOString() ?? null,
+    billingPeriodEnd: user.billingPeriodEnd?.toISOString() ?? null,
+  }));
 }
 
 export async function getAdminUser(db: Db, userId: string): Promise<AdminUser | undefined> {

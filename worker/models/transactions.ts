@@ -2,6 +2,7 @@
 import { and, desc, eq, gte, lte, or, sql } from "drizzle-orm";
 import type { Transaction, TransactionDetail } from "../contract/responses";
 import type { Db } from "../db/client";
+import { containsText } from "../db/expressions";
 import { paypalTransactions, users } from "../db/schema";
 
 type TransactionRow = typeof paypalTransactions.$inferSelect;
@@ -99,8 +100,8 @@ export async function listTransactions(db: Db, f: TransactionFilters): Promise<T
       and(
         f.startDate ? gte(paypalTransactions.receivedAt, new Date(f.startDate)) : undefined,
         f.endDate ? lte(paypalTransactions.receivedAt, new Date(f.endDate)) : undefined,
-        f.status ? sql`lower(${paypalTransactions.paymentStatus}) like ${`%${f.status.toLowerCase()}%`}` : undefined,
-        f.email ? sql`lower(${paypalTransactions.payerEmail}) like ${`%${f.email.toLowerCase()}%`}` : undefined,
+        f.status ? containsText(paypalTransactions.paymentStatus, f.status) : undefined,
+        f.email ? containsText(paypalTransactions.payerEmail, f.email) : undefined,
       ),
     )
     .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id));

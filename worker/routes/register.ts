@@ -22,6 +22,9 @@ import { ensureCustomer, getUser, markEmailVerified } from "../models/users";
 
 const INVALID_LINK = "Invalid or expired verification link";
 
+/** A token is 43 base64url characters; anything much longer is not one. */
+const verificationQuery = z.object({ token: z.string().min(1, "Token is required").max(256, INVALID_LINK) });
+
 export const registerRoutes = new Hono<AppEnv>()
   .post("/register", validate("json", registerBody), async (c) => {
     const { page } = c.req.valid("json");
@@ -34,7 +37,7 @@ export const registerRoutes = new Hono<AppEnv>()
     }
     return c.json<RegisterResponse>({ message: "Verification email sent", email });
   })
-  .get("/verify-email", validate("query", z.object({ token: z.string().min(1, "Token is required") })), async (c) => {
+  .get("/verify-email", validate("query", verificationQuery), async (c) => {
     await throttle(c, "verification-link");
     const db = createDb(c.env.DB);
     const userId = await consumeVerificationToken(db, c.req.valid("query").token);

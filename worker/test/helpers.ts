@@ -71,6 +71,22 @@ export async function createVerifiedCustomer(email: string) {
   return { user: (await findUserByEmail(d, email))!, apiKey };
 }
 
+/**
+ * `count` verified customers in one statement, for tests that need many (far cheaper than
+ * `createVerifiedCustomer`): customer n has the id `bulk` + n in 12 digits and the email `bulk<n>@example.com`,
+ * and customers are created in that order. Answers their ids.
+ */
+export async function insertCustomers(count: number): Promise<string[]> {
+  await env.DB.prepare(
+    `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)
+     insert into users (id, email, email_verified, created_at)
+     select printf('bulk%012d', i), 'bulk' || i || '@example.com', 1, i from n`,
+  )
+    .bind(count)
+    .run();
+  return Array.from({ length: count }, (_, i) => `bulk${String(i + 1).padStart(12, "0")}`);
+}
+
 export async function createAdmin(email = "admin@example.com", password = "correct horse battery") {
   await upsertAdmin(db(), email, await hashPassword(password));
   const user = (await findUserByEmail(db(), email))!;
