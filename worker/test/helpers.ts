@@ -43,7 +43,9 @@ export async function call(
     body = JSON.stringify(init.json);
   }
   const ctx = createExecutionContext();
-  const response = await app.request(`http://dc.test${path}`, { ...init, headers, body }, e, ctx);
+  // A path asks the product's own host, http://dc.test; a full URL asks that host.
+  const url = /^https?:\/\//.test(path) ? path : `http://dc.test${path}`;
+  const response = await app.request(url, { ...init, headers, body }, e, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }
