@@ -6,7 +6,9 @@ const DELIVERY = "https://cdn.dc.test";
 const env = () =>
   testEnv({
     DELIVERY_ORIGIN: `${DELIVERY}/`,
-    ASSETS: { fetch: async () => new Response("<!doctype html>", { headers: { "Content-Type": "text/html" } }) } as never,
+    ASSETS: {
+      fetch: async () => new Response("<!doctype html>", { headers: { "Content-Type": "text/html" } }),
+    } as never,
   });
 
 /** `call` with a path asks the product's own host, http://dc.test; these ask the delivery host. */
