@@ -31,10 +31,11 @@ export const registerRoutes = new Hono<AppEnv>()
     const email = c.req.valid("json").email.toLowerCase();
     await throttle(c, "registration", email);
     const db = createDb(c.env.DB);
-    const user = await ensureCustomer(db, email);
-    if (user.role === "user") {
-      inBackground(c, "Verification mail", () => sendVerificationMail(c.env, db, publicOrigin(c), user, page));
-    }
+    // After the answer: neither it nor its timing tells whether the address had an account.
+    inBackground(c, "Registration", async () => {
+      const user = await ensureCustomer(db, email);
+      if (user.role === "user") await sendVerificationMail(c.env, db, publicOrigin(c), user, page);
+    });
     return c.json<RegisterResponse>({ message: "Verification email sent", email });
   })
   .get("/verify-email", validate("query", verificationQuery), async (c) => {
