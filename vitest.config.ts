@@ -24,7 +24,8 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["worker/**/*.test.ts"],
-          setupFiles: ["./worker/test/apply-migrations.ts"],
+          // Production's D1/KV limits first, so that everything after them (migrations included) runs under them.
+          setupFiles: ["./worker/test/platform-limits/install.ts", "./worker/test/apply-migrations.ts"],
         },
       },
       {

@@ -23,6 +23,7 @@ const workerPort = dev ? await freePort() : port;
 // local fakes). Secrets belong in .dev.vars: wrangler prints --var values, never .dev.vars ones.
 const PASSED_VARS = [
   "PUBLIC_ORIGIN",
+  "DELIVERY_ORIGIN",
   "MAIL_FROM",
   "MAILCHANNELS_API_URL",
   "PAYPAL_ENVIRONMENT",

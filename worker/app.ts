@@ -4,7 +4,10 @@
  */
 import { Hono } from "hono";
 import { contentRoute } from "./delivery/content-route";
+import { CONTENT_PATH, SNIPPET_PATH } from "./delivery/paths";
 import type { AppEnv } from "./env";
+import { capRequestBody } from "./http/body-limit";
+import { deliveryHostOnly } from "./http/delivery-host";
 import { errorResponse, handleError } from "./http/errors";
 import { securityHeaders } from "./http/security-headers";
 import { adminRoutes } from "./routes/admin";
@@ -22,8 +25,10 @@ import { snippetRoute } from "./snippet/snippet-route";
 
 export const app = new Hono<AppEnv>()
   .use(securityHeaders)
-  .route("/snippet.js", snippetRoute)
-  .route("/api/content", contentRoute)
+  .use(deliveryHostOnly)
+  .use("/api/*", capRequestBody)
+  .route(SNIPPET_PATH, snippetRoute)
+  .route(CONTENT_PATH, contentRoute)
   .route("/api", registerRoutes)
   .route("/api", authRoutes)
   .route("/api/admin", adminRoutes)

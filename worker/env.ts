@@ -9,8 +9,13 @@ export interface Env {
   ASSETS: Fetcher;
   /** Signs cookies and encrypts stored secrets. */
   APP_SECRET: string;
-  /** The origin written into snippets; empty means the origin of the request. */
+  /** The origin of the dashboard and the API, written into mail links; empty means the origin of the request. */
   PUBLIC_ORIGIN?: string;
+  /**
+   * The cookieless origin customers' pages load the snippet and their content from (e.g. https://cdn.example.com,
+   * routed to this Worker); empty means PUBLIC_ORIGIN. On that host the Worker answers nothing but delivery.
+   */
+  DELIVERY_ORIGIN?: string;
   MAILCHANNELS_API_KEY?: string;
   /** MailChannels' endpoint; configurable so tests can point it at a local fake. */
   MAILCHANNELS_API_URL?: string;

@@ -259,6 +259,8 @@ export interface SiteConfig {
   links: ExternalLinks | null;
   /** The 1x1 image of the register and login pages; null: none is loaded. */
   trackingPixelUrl: string | null;
+  /** The origin snippets load `snippet.js` from (DELIVERY_ORIGIN, else the product's own). */
+  snippetOrigin: string;
 }
 
 /** One transaction's detail, grouped as the detail screen shows it (SPEC.md §3 "Transaction detail groups"). */

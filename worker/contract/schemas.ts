@@ -3,8 +3,29 @@
  * SPA's forms use the same ones, so both sides say the same thing.
  */
 import { z } from "zod";
+import {
+  DATE_MAX_LENGTH,
+  DESCRIPTION_MAX_LENGTH,
+  EMAIL_MAX_LENGTH,
+  HOST_MAX_LENGTH,
+  HTML_CONTENT_MAX_BYTES,
+  HTML_CONTENT_TOO_LARGE,
+  IDENTIFIER_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  SEARCH_TERM_MAX_LENGTH,
+  tooLong,
+  URL_MAX_LENGTH,
+  URL_NOT_HTTP,
+  utf8Length,
+} from "./input-caps";
 
-export const emailSchema = z.string().trim().email("Please enter a valid email address");
+/** A trimmed string of at most `max` characters; past it, the message names the field and the cap. */
+const text = (field: string, max: number) => z.string().trim().max(max, tooLong(field, max));
+
+const email = (invalidMessage: string, field = "Email") => text(field, EMAIL_MAX_LENGTH).email(invalidMessage);
+
+export const emailSchema = email("Please enter a valid email address");
 
 /** The registration page a sign-up came from: its mailed link leads back to it (absent: page A). */
 const registrationPage = z.enum(["register", "register-form"], { error: "Unknown registration page" });
@@ -20,22 +41,30 @@ export const loginVerifyBody = z.object({
   code: z.string().length(5, "Code must be exactly 5 digits").regex(/^\d+$/, "Code must contain only numbers"),
 });
 
+const password = z.string().max(PASSWORD_MAX_LENGTH, tooLong("Password", PASSWORD_MAX_LENGTH));
+
 export const adminLoginBody = z.object({
-  email: z.string().min(1, "Required").email("Please enter a valid email address"),
-  password: z.string().min(1, "Required"),
+  email: z
+    .string()
+    .min(1, "Required")
+    .max(EMAIL_MAX_LENGTH, tooLong("Email", EMAIL_MAX_LENGTH))
+    .email("Please enter a valid email address"),
+  password: password.min(1, "Required"),
 });
 
-export const passwordSchema = z.string().min(8, "Password must be at least 8 characters");
+export const passwordSchema = password.min(8, "Password must be at least 8 characters");
 
 export const mappingBody = z.object({
-  url: z.string().trim().url("Please enter a valid URL"),
-  htmlContent: z.string(),
+  url: text("URL", URL_MAX_LENGTH)
+    .url("Please enter a valid URL")
+    .refine((url) => /^https?:\/\//i.test(url), URL_NOT_HTTP),
+  htmlContent: z.string().refine((html) => utf8Length(html) <= HTML_CONTENT_MAX_BYTES, HTML_CONTENT_TOO_LARGE),
 });
 
 export const mappingStatusBody = z.object({ status: z.enum(["published", "unpublished"]) });
 
 export const smtpConfigBody = z.object({
-  host: z.string().trim().min(1, "SMTP host is required"),
+  host: text("SMTP host", HOST_MAX_LENGTH).min(1, "SMTP host is required"),
   port: z.union([z.string(), z.number()]).transform((v, ctx) => {
     const s = String(v).trim();
     if (!/^\d+$/.test(s) || Number(s) < 1 || Number(s) > 65535) {
@@ -44,13 +73,16 @@ export const smtpConfigBody = z.object({
     }
     return Number(s);
   }),
-  user: z.string().trim().min(1, "SMTP username is required"),
-  password: z.string().min(1, "SMTP password is required"),
-  from: z.string().trim().email("Invalid from email address"),
+  user: text("SMTP username", EMAIL_MAX_LENGTH).min(1, "SMTP username is required"),
+  password: z
+    .string()
+    .max(PASSWORD_MAX_LENGTH, tooLong("SMTP password", PASSWORD_MAX_LENGTH))
+    .min(1, "SMTP password is required"),
+  from: email("Invalid from email address", "From address"),
 });
 
 export const analyticsQuery = z.object({
-  searchTerm: z.string().optional(),
+  searchTerm: z.string().max(SEARCH_TERM_MAX_LENGTH, tooLong("Search term", SEARCH_TERM_MAX_LENGTH)).optional(),
   sortBy: z.enum(["url", "timestamp"]).optional(),
   sortDirection: z.enum(["asc", "desc"]).optional(),
 });
@@ -72,34 +104,33 @@ export const userEmailBody = z.object({ email: emailSchema });
 export const assignProductVersionBody = z.object({ versionId: z.number().int().positive("Invalid product version") });
 
 export const productVersionBody = z.object({
-  name: z.string().trim().min(1, "Name is required"),
-  description: z.string().trim().nullable().optional(),
+  name: text("Name", NAME_MAX_LENGTH).min(1, "Name is required"),
+  description: text("Description", DESCRIPTION_MAX_LENGTH).nullable().optional(),
   eventsLimit: nullableLimit,
   websitesLimit: nullableLimit,
   dynamicContentLimit: nullableLimit,
   price: z.number().min(0, "Price must be at least 0").max(99_999_999.99, "Price is too large").nullable().optional(),
-  paypalPlanId: z.string().trim().nullable().optional(),
+  paypalPlanId: text("PayPal plan id", IDENTIFIER_MAX_LENGTH).nullable().optional(),
   isDefault: z.boolean().optional(),
 });
 
 export type ProductVersionBody = z.input<typeof productVersionBody>;
 
+const date = z.string().max(DATE_MAX_LENGTH, tooLong("Date", DATE_MAX_LENGTH));
+
 export const storeSubscriptionBody = z.object({
-  subscriptionId: z.string().trim().min(1, "Required"),
-  status: z.string().trim().optional(),
-  updatedAt: z.string().optional(),
+  subscriptionId: text("Subscription id", IDENTIFIER_MAX_LENGTH).min(1, "Required"),
+  status: text("Status", IDENTIFIER_MAX_LENGTH).optional(),
+  updatedAt: date.optional(),
 });
 
-const isoDate = z
-  .string()
-  .refine((s) => !Number.isNaN(Date.parse(s)), "Invalid date")
-  .optional();
+const isoDate = date.refine((s) => !Number.isNaN(Date.parse(s)), "Invalid date").optional();
 
 export const transactionFilters = z.object({
   startDate: isoDate,
   endDate: isoDate,
-  status: z.string().trim().optional(),
-  email: z.string().trim().optional(),
+  status: text("Payment status", IDENTIFIER_MAX_LENGTH).optional(),
+  email: text("Email", EMAIL_MAX_LENGTH).optional(),
 });
 
 /** One page of a list: `limit` rows (default 50, at most 100) after skipping `offset`. */
@@ -113,4 +144,4 @@ export const auditEventsQuery = z.object({
   ...pageQuery,
 });
 
-export const transactionEmailBody = z.object({ email: z.string().trim().email("Invalid payer email") });
+export const transactionEmailBody = z.object({ email: email("Invalid payer email", "Payer email") });

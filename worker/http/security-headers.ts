@@ -10,6 +10,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
+import { isDeliveryPath } from "../delivery/paths";
 import type { AppEnv } from "../env";
 import { paypalConfig } from "../paypal/config";
 
@@ -73,7 +74,7 @@ const pageHeaders = secureHeaders({
 });
 
 function headersFor(path: string): MiddlewareHandler {
-  if (path === "/snippet.js" || path === "/api/content" || path.startsWith("/api/content/")) return deliveryHeaders;
+  if (isDeliveryPath(path)) return deliveryHeaders;
   if (path === "/api" || path.startsWith("/api/")) return apiHeaders;
   return pageHeaders;
 }

@@ -1,11 +1,11 @@
 /** @module Users as the admin console sees them: account, plan, limits and usage from the counters. */
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { AdminUser } from "../contract/responses";
 import type { Db } from "../db/client";
 import { paypalTransactions, productVersions, urlMappings, usageCounters, users } from "../db/schema";
 import { nextPeriod, periodEnded } from "../billing/periods";
 import { planLimit } from "./limits";
-import { hostOf } from "./usage";
+import { hostOfSql } from "./usage";
 
 export async function listAdminUsers(db: Db, onlyUserId?: string, now = new Date()): Promise<AdminUser[]> {
   const rows = await db
@@ -19,6 +19,10 @@ export async function listAdminUsers(db: Db, onlyUserId?: string, now = new Date
       periodDeliveries: usageCounters.periodDeliveries,
       periodRequests: usageCounters.periodRequests,
       mappingCount: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id})`,
+      uniqueUrlsCount: sql<number>`(select count(distinct ${urlMappings.normalizedUrl}) from ${urlMappings}
+        where ${urlMappings.userId} = ${users.id})`,
+      websitesUsed: sql<number>`(select count(distinct ${hostOfSql(urlMappings.normalizedUrl)}) from ${urlMappings}
+        where ${urlMappings.userId} = ${users.id})`,
       eventsUsed: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id}
         and ${urlMappings.createdAt} >= coalesce(${users.billingPeriodStart}, 0))`,
       profileStatus: sql<string | null>`(select ${paypalTransactions.profileStatus} from ${paypalTransactions}
@@ -30,22 +34,7 @@ export async function listAdminUsers(db: Db, onlyUserId?: string, now = new Date
     .leftJoin(usageCounters, eq(usageCounters.userId, users.id))
     .where(onlyUserId ? eq(users.id, onlyUserId) : undefined)
     .orderBy(desc(users.createdAt), desc(users.id));
-  if (rows.length === 0) return [];
-
-  const urls = await db
-    .selectDistinct({ userId: urlMappings.userId, url: urlMappings.normalizedUrl })
-    .from(urlMappings)
-    .where(
-      inArray(
-        urlMappings.userId,
-        rows.map((r) => r.user.id),
-      ),
-    );
-  const urlsByUser = new Map<string, string[]>();
-  for (const { userId, url } of urls) urlsByUser.set(userId, [...(urlsByUser.get(userId) ?? []), url]);
-
   return rows.map(({ user, ...r }) => {
-    const userUrls = urlsByUser.get(user.id) ?? [];
     // A period that has ended shows as the one that follows it, with nothing used yet: whatever counts usage or adds
     // a mapping moves the period on first (billing/periods.ts), so no usage of the new period can be stored before.
     const ended = periodEnded(user, now);
@@ -63,10 +52,10 @@ export async function listAdminUsers(db: Db, onlyUserId?: string, now = new Date
       productVersionName: r.versionName,
       profileStatus: r.profileStatus,
       totalRequests: r.totalRequests ?? 0,
-      uniqueUrlsCount: userUrls.length,
+      uniqueUrlsCount: r.uniqueUrlsCount,
       dynamicContentCount: r.mappingCount,
       eventsUsed: ended ? 0 : r.eventsUsed,
-      websitesUsed: new Set(userUrls.map(hostOf)).size,
+      websitesUsed: r.websitesUsed,
       dynamicContentDeliveryUsed: ended ? 0 : (r.periodDeliveries ?? 0),
       periodRequests: ended ? 0 : (r.periodRequests ?? 0),
       requestLimit: user.requestLimit,

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { Mapping } from "../contract/responses";
 import { productVersions, users } from "../db/schema";
 import { writeDocument } from "../delivery/document";
-import { call, createVerifiedCustomer, db, visit } from "../test/helpers";
+import { call, createVerifiedCustomer, db, insertCustomers, visit } from "../test/helpers";
+import { deliveryLimitReached, deliveryLimitStates } from "./limits";
 
 async function customerOnPlan(plan: {
   eventsLimit?: number | null;
@@ -94,5 +95,23 @@ describe("request limit: delivery requests in the billing period (admin-set)", (
     await db().update(users).set({ requestLimit: null }).where(eq(users.id, user.id));
     await writeDocument(env, user.id);
     expect(await visit(user.id, "https://shop.test/a")).toBe(200);
+  });
+});
+
+describe("deliveryLimitStates", () => {
+  it("answers for more than 100 customers at once (production D1 binds at most 100 parameters)", async () => {
+    const [plan] = await db().insert(productVersions).values({ name: "Small", dynamicContentLimit: 10 }).returning();
+    const ids = await insertCustomers(150);
+    await db().update(users).set({ productVersionId: plan!.id });
+    // Customer n has delivered n % 20 times this period: the limit of 10 is reached when n % 20 >= 10.
+    await env.DB.prepare(
+      `insert into usage_counters (user_id, period_deliveries)
+       select id, cast(substr(id, 5) as integer) % 20 from users`,
+    ).run();
+
+    const states = await deliveryLimitStates(db(), ids);
+    expect(states.map((s) => s.userId).sort()).toEqual(ids);
+    const limited = states.filter(deliveryLimitReached).map((s) => Number(s.userId.slice(4)));
+    expect(limited.sort((a, b) => a - b)).toEqual(ids.map((_, i) => i + 1).filter((n) => n % 20 >= 10));
   });
 });

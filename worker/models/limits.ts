@@ -2,8 +2,9 @@
  * @module The limits that apply to a customer, and whether they are reached. A product version's limit of null
  * or 0 means unlimited (SPEC.md §9); the admin's per-user request limit is unlimited only when null.
  */
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { inList } from "../db/expressions";
 import { productVersions, usageCounters, users, type User } from "../db/schema";
 import { ApiError } from "../http/errors";
 import { hostOf, usageOf } from "./usage";
@@ -44,7 +45,7 @@ export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<De
     .from(users)
     .leftJoin(productVersions, eq(productVersions.id, users.productVersionId))
     .leftJoin(usageCounters, eq(usageCounters.userId, users.id))
-    .where(inArray(users.id, userIds));
+    .where(inList(users.id, userIds));
   return rows.map((r) => ({
     userId: r.userId,
     isActive: r.isActive,

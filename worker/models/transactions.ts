@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql } fro
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Transaction, TransactionDetail } from "../contract/responses";
 import type { Db } from "../db/client";
+import { containsText } from "../db/expressions";
 import { paypalTransactions, users, type PayPalTransaction } from "../db/schema";
 
 type TransactionRow = PayPalTransaction;
@@ -229,8 +230,8 @@ export async function listTransactions(db: Db, f: TransactionFilters): Promise<T
       and(
         f.startDate ? gte(paypalTransactions.receivedAt, new Date(f.startDate)) : undefined,
         f.endDate ? lte(paypalTransactions.receivedAt, new Date(f.endDate)) : undefined,
-        f.status ? sql`lower(${paypalTransactions.paymentStatus}) like ${`%${f.status.toLowerCase()}%`}` : undefined,
-        f.email ? sql`lower(${paypalTransactions.payerEmail}) like ${`%${f.email.toLowerCase()}%`}` : undefined,
+        f.status ? containsText(paypalTransactions.paymentStatus, f.status) : undefined,
+        f.email ? containsText(paypalTransactions.payerEmail, f.email) : undefined,
       ),
     )
     .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id));

@@ -1,7 +1,8 @@
 /** @module What a customer has used, read from the counters (never from raw analytics rows). */
-import { and, asc, count, desc, eq, gte, like, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, sql, type SQLWrapper } from "drizzle-orm";
 import type { AnalyticsRow, Stats } from "../contract/responses";
 import type { Db } from "../db/client";
+import { containsText } from "../db/expressions";
 import { urlDailyStats, urlMappings, usageCounters, type User } from "../db/schema";
 import { utcDay } from "../analytics/record";
 
@@ -40,7 +41,7 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
     .where(
       and(
         eq(urlDailyStats.userId, userId),
-        query.searchTerm ? like(urlDailyStats.url, `%${query.searchTerm.toLowerCase()}%`) : undefined,
+        query.searchTerm ? containsText(urlDailyStats.url, query.searchTerm) : undefined,
       ),
     )
     .groupBy(urlDailyStats.url)
@@ -58,18 +59,27 @@ export function hostOf(normalizedUrl: string): string {
   return slash < 0 ? normalizedUrl : normalizedUrl.slice(0, slash);
 }
 
+/** `hostOf` in SQL, for counting websites where the URLs are. */
+export function hostOfSql(normalizedUrl: SQLWrapper) {
+  return sql<string>`case when instr(${normalizedUrl}, '/') > 0
+    then substr(${normalizedUrl}, 1, instr(${normalizedUrl}, '/') - 1) else ${normalizedUrl} end`;
+}
+
 /** Websites (distinct hostnames), events (mappings created this period) and deliveries this period. */
 export async function usageOf(db: Db, user: User) {
   const periodStart = user.billingPeriodStart ?? new Date(0);
-  const [urls, events, counters] = await Promise.all([
-    db.selectDistinct({ url: urlMappings.normalizedUrl }).from(urlMappings).where(eq(urlMappings.userId, user.id)),
+  const [websites, events, counters] = await Promise.all([
+    db
+      .selectDistinct({ host: hostOfSql(urlMappings.normalizedUrl) })
+      .from(urlMappings)
+      .where(eq(urlMappings.userId, user.id)),
     db
       .select({ n: count() })
       .from(urlMappings)
       .where(and(eq(urlMappings.userId, user.id), gte(urlMappings.createdAt, periodStart))),
     db.query.usageCounters.findFirst({ where: eq(usageCounters.userId, user.id) }),
   ]);
-  const hosts = [...new Set(urls.map((u) => hostOf(u.url)))];
+  const hosts = websites.map((w) => w.host);
   return {
     hosts,
     usage: {

@@ -37,6 +37,49 @@ describe("/api/mappings", () => {
     expect(await (await call("/api/mappings", { apiKey })).json()).toEqual([]);
   });
 
+  it("takes HTML of 256 KB (262,144 bytes) and refuses one byte more, counted in UTF-8, storing nothing", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    expect((await add(apiKey, "https://a.com/full", "x".repeat(262_144))).status).toBe(201);
+    const error = { error: "HTML content must be at most 256 KB (262,144 bytes)" };
+    for (const html of ["x".repeat(262_145), "€".repeat(87_382) /* 87,382 characters, 262,146 bytes */]) {
+      const res = await add(apiKey, "https://a.com/over", html);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual(error);
+    }
+    const list = (await (await call("/api/mappings", { apiKey })).json()) as Mapping[];
+    expect(list.map((m) => m.url)).toEqual(["https://a.com/full"]);
+    expect(Object.keys((await kvDoc(user.id))!.mappings)).toEqual(["a.com/full"]);
+  });
+
+  it("takes a URL of 2,048 characters, refuses a longer one and one that is not http(s)", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const url = (length: number) => `https://a.com/${"p".repeat(length - "https://a.com/".length)}`;
+    expect((await add(apiKey, url(2_048))).status).toBe(201);
+    for (const [bad, error] of [
+      [url(2_049), "URL must be at most 2,048 characters"],
+      ["ftp://a.com/file", "URL must start with http:// or https://"],
+      ["javascript:alert(1)", "URL must start with http:// or https://"],
+    ]) {
+      const res = await add(apiKey, bad!);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error });
+    }
+    expect((await (await call("/api/mappings", { apiKey })).json()) as Mapping[]).toHaveLength(1);
+  });
+
+  it("takes any HTML within its cap however JSON escapes it, and answers 413 past the body cap", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    // Every quote doubles in JSON: 262,144 bytes of HTML become 524,288 bytes of body, still within 532,480.
+    expect((await add(apiKey, "https://a.com/quotes", '"'.repeat(262_144))).status).toBe(201);
+    const res = await add(apiKey, "https://a.com/huge", "x".repeat(600_000));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({
+      error: "Request body too large: at most 520 KB (532,480 bytes) is accepted",
+    });
+    const list = (await (await call("/api/mappings", { apiKey })).json()) as Mapping[];
+    expect(list.map((m) => m.url)).toEqual(["https://a.com/quotes"]);
+  });
+
   it("needs an API key", async () => {
     expect((await call("/api/mappings")).status).toBe(401);
     expect(

@@ -14,7 +14,7 @@ async function siteConfig(vars: Partial<Env> = {}) {
 describe("GET /api/site-config", () => {
   it("answers nothing configured, to anyone, cacheable for a few minutes", async () => {
     const { body, cacheControl } = await siteConfig({ SITE_URL: "", TRACKING_PIXEL_URL: undefined });
-    expect(body).toEqual({ links: null, trackingPixelUrl: null });
+    expect(body).toEqual({ links: null, trackingPixelUrl: null, snippetOrigin: "http://dc.test" });
     expect(cacheControl).toBe("public, max-age=300");
   });
 

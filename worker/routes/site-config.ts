@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import type { ExternalLinks, SiteConfig } from "../contract/responses";
 import type { AppEnv, Env } from "../env";
+import { deliveryOrigin } from "../http/origin";
 
 /** Browsers may keep the answer a few minutes; a changed variable reaches every visitor within that time. */
 const CACHE_CONTROL = "public, max-age=300";
@@ -42,7 +43,7 @@ function marketingLinks(siteUrl: string | undefined): ExternalLinks | null {
   };
 }
 
-export function siteConfig(env: Pick<Env, "SITE_URL" | "TRACKING_PIXEL_URL">): SiteConfig {
+export function siteConfig(env: Pick<Env, "SITE_URL" | "TRACKING_PIXEL_URL">): Omit<SiteConfig, "snippetOrigin"> {
   return {
     links: marketingLinks(env.SITE_URL),
     trackingPixelUrl: httpUrl("TRACKING_PIXEL_URL", env.TRACKING_PIXEL_URL)?.href ?? null,
@@ -51,5 +52,5 @@ export function siteConfig(env: Pick<Env, "SITE_URL" | "TRACKING_PIXEL_URL">): S
 
 export const siteConfigRoutes = new Hono<AppEnv>().get("/", (c) => {
   c.header("Cache-Control", CACHE_CONTROL);
-  return c.json<SiteConfig>(siteConfig(c.env));
+  return c.json<SiteConfig>({ ...siteConfig(c.env), snippetOrigin: deliveryOrigin(c) });
 });

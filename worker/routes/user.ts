@@ -9,7 +9,7 @@ import { requireAccountHolder, requireUser } from "../auth/middleware";
 import { currentBilling } from "../billing/current-billing";
 import { createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
-import { publicOrigin } from "../http/origin";
+import { deliveryOrigin } from "../http/origin";
 import { ensureCustomerKey, getCustomerKey, rotateOwnKey } from "../models/api-keys";
 import { paymentHistory } from "../models/payments";
 import { getProductVersion } from "../models/product-versions";
@@ -49,7 +49,7 @@ export const userRoutes = new Hono<AppEnv>()
       userId: user.id,
       email: user.email,
       apiKey,
-      jsSnippet: snippetText(publicOrigin(c), user.id),
+      jsSnippet: snippetText(deliveryOrigin(c), user.id),
       productVersion: version
         ? {
             id: version.id,

@@ -21,3 +21,8 @@ export function useSiteConfig() {
 export function useExternalLinks() {
   return useSiteConfig().data?.links ?? null;
 }
+
+/** The origin snippets load `snippet.js` from (the server's DELIVERY_ORIGIN); this page's own until it is known. */
+export function useSnippetOrigin() {
+  return useSiteConfig().data?.snippetOrigin ?? window.location.origin;
+}

@@ -14,8 +14,9 @@ export const productVersion = (overrides: Partial<ProductVersion>): ProductVersi
   ...overrides,
 });
 
-/** A configured marketing site (https://www.dc-marketing.test) and no tracking pixel. */
+/** A configured marketing site (https://www.dc-marketing.test), no tracking pixel, snippets from the test origin. */
 export const siteConfig = (overrides: Partial<SiteConfig> = {}): SiteConfig => ({
+  snippetOrigin: window.location.origin,
   links: {
     home: "https://www.dc-marketing.test",
     pricing: "https://www.dc-marketing.test/pricing",

@@ -3,7 +3,15 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AdminMapping, AdminUser, AdminUserDetail, Mapping } from "../../contract/responses";
 import { paypalTransactions, productVersions, usageCounters, users } from "../../db/schema";
-import { call, captureMails, createAdmin, createVerifiedCustomer, db, visit } from "../../test/helpers";
+import {
+  call,
+  captureMails,
+  createAdmin,
+  createVerifiedCustomer,
+  db,
+  insertCustomers,
+  visit,
+} from "../../test/helpers";
 
 let mails: ReturnType<typeof captureMails>;
 beforeEach(() => {
@@ -75,6 +83,50 @@ describe("GET /api/admin/users", () => {
 
     const detail = (await (await call(`/api/admin/users/${shop.user.id}`, { apiKey: adminKey })).json()) as AdminUser;
     expect(detail).toMatchObject({ totalRequests: 900, periodRequests: 40 });
+  });
+
+  it("lists more than 100 users with each one's own numbers (production D1 binds at most 100 parameters)", async () => {
+    const { apiKey: adminKey } = await createAdmin();
+    const customers = 150;
+    await insertCustomers(customers);
+    // Customer n has n % 3 + 1 mappings: www.site-n.test/a, then site-n.test/a (the same URL once normalised),
+    // then sub.site-n.test/ (a second URL and a second website); and n requests counted.
+    await env.DB.prepare(
+      `with kinds(k, url, normalized) as (values
+         (0, 'https://www.site-%d.test/a', 'site-%d.test/a'),
+         (1, 'https://site-%d.test/a', 'site-%d.test/a'),
+         (2, 'https://sub.site-%d.test/', 'sub.site-%d.test')),
+       bulk(id, n) as (select id, cast(substr(id, 5) as integer) from users where role = 'user')
+       insert into url_mappings (url, normalized_url, html_content, user_id)
+       select printf(kinds.url, bulk.n), printf(kinds.normalized, bulk.n), '<p>x</p>', bulk.id
+       from bulk join kinds on kinds.k <= bulk.n % 3`,
+    ).run();
+    await env.DB.prepare(
+      `insert into usage_counters (user_id, total_requests)
+       select id, cast(substr(id, 5) as integer) from users where role = 'user'`,
+    ).run();
+
+    const response = await call("/api/admin/users", { apiKey: adminKey });
+    expect(response.status).toBe(200);
+    const list = (await response.json()) as AdminUser[];
+    expect(list).toHaveLength(customers + 1);
+    expect(list.slice(0, 3).map((u) => u.email)).toEqual([
+      "admin@example.com",
+      "bulk150@example.com",
+      "bulk149@example.com",
+    ]);
+    for (const n of [1, 2, 3, 101, 149, 150]) {
+      const mappings = (n % 3) + 1;
+      expect(list.find((u) => u.email === `bulk${n}@example.com`)).toMatchObject({
+        totalRequests: n,
+        dynamicContentCount: mappings,
+        eventsUsed: mappings,
+        uniqueUrlsCount: mappings === 3 ? 2 : 1,
+        websitesUsed: mappings === 3 ? 2 : 1,
+      });
+    }
+    const emails = (await (await call("/api/admin/users/emails", { apiKey: adminKey })).json()) as string[];
+    expect(emails).toHaveLength(customers + 1);
   });
 
   it("answers one user's detail with the API key and mappings", async () => {

@@ -1,3 +1,4 @@
+import { useSnippetOrigin } from "@/queries/site-config";
 import { snippetText } from "../../../../worker/contract/snippet-text";
 import { CodeBlock } from "@/components/code-block";
 import { CopyButton } from "@/components/copy-button";
@@ -5,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 
 /** The embed code with this user's id: the same text the customer's own dashboard shows. */
 export function SnippetTab({ userId }: { userId: string }) {
-  const code = snippetText(window.location.origin, userId);
+  const code = snippetText(useSnippetOrigin(), userId);
   return (
     <Card>
       <CardHeader>

@@ -25,6 +25,20 @@ function openTab(name: string) {
   fireEvent.mouseDown(screen.getByRole("tab", { name }));
 }
 
+/** The dashboard with a stored key and no mappings, on its URL Mappings tab; `post` answers an added mapping. */
+async function openAddForm(post = () => jsonResponse({ error: "unexpected POST" }, 500)) {
+  window.localStorage.setItem("apiKey", "key-1");
+  const fetchMock = mockFetch(({ url, init }) => {
+    if (url === "/api/mappings" && init.method === "POST") return post();
+    if (url === "/api/user/stats") return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+    return jsonResponse([]);
+  });
+  renderApp("/dashboard");
+  openTab("URL Mappings");
+  await screen.findByText("Add URL Mapping");
+  return fetchMock;
+}
+
 describe("dashboard without a stored api key", () => {
   it("hides Analytics, the add form and Actions, and points to /register in the empty state", async () => {
     const fetchMock = mockFetch(({ url }) =>
@@ -51,16 +65,7 @@ describe("dashboard without a stored api key", () => {
   });
 
   it("refuses to add a mapping when the key has gone, without calling the API", async () => {
-    window.localStorage.setItem("apiKey", "key-1");
-    const fetchMock = mockFetch(({ url }) => {
-      if (url === "/api/mappings") return jsonResponse([]);
-      if (url === "/api/user/stats")
-        return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
-      return jsonResponse([]);
-    });
-    renderApp("/dashboard");
-    openTab("URL Mappings");
-    await screen.findByText("Add URL Mapping");
+    const fetchMock = await openAddForm();
 
     // Another tab cleared the key after this page rendered.
     window.localStorage.removeItem("apiKey");
@@ -140,6 +145,35 @@ describe("dashboard with a stored api key", () => {
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === "POST");
     expect(JSON.parse(String(post?.[1]?.body))).toEqual({ url: "https://example.com/new", htmlContent: "<i>new</i>" });
     expect((post?.[1]?.headers as Record<string, string>)["X-API-Key"]).toBe("key-1");
+  });
+
+  it("refuses an over-long URL or HTML over 256 KB before sending, and toasts a server refusal", async () => {
+    const fetchMock = await openAddForm(() =>
+      jsonResponse({ error: "Request body too large: at most 520 KB (532,480 bytes) is accepted" }, 413),
+    );
+    const add = () => fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
+
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: `https://example.com/${"p".repeat(2_029)}` } });
+    add();
+    expect(await screen.findByText("URL must be at most 2,048 characters")).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: "ftp://example.com/a" } });
+    add();
+    expect(await screen.findByText("URL must start with http:// or https://")).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: "https://example.com/a" } });
+    fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "€".repeat(87_382) } });
+    add();
+    expect(await screen.findByText("HTML content must be at most 256 KB (262,144 bytes)")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(false);
+
+    // Whatever the server refuses is shown in the error toast with its message.
+    fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<p>ok</p>" } });
+    add();
+    expect(
+      await screen.findByText("Request body too large: at most 520 KB (532,480 bytes) is accepted"),
+    ).toBeInTheDocument();
+    expect(screen.getByText("Error")).toBeInTheDocument();
   });
 
   it("shows analytics rows, or the empty text", async () => {

@@ -1,10 +1,11 @@
+import { useSnippetOrigin } from "@/queries/site-config";
 import { snippetText, USER_ID_PLACEHOLDER } from "../../../../worker/contract/snippet-text";
 import { PageContainer } from "@/components/layout/page-container";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CodeBlock } from "@/components/code-block";
 
 export function SnippetPage() {
-  const code = snippetText(window.location.origin);
+  const code = snippetText(useSnippetOrigin());
 
   return (
     <PageContainer className="max-w-3xl space-y-6">

@@ -1,0 +1,32 @@
+/**
+ * @module The caps on what people send, shared by the Worker's validation and the SPA's forms so that both say
+ * the same thing (docs/decisions.md, "Input caps"). The caps on whole request bodies are the Worker's alone
+ * (`worker/http/body-limit.ts`).
+ */
+
+/** A mapping's HTML, in UTF-8 bytes: 256 KB. */
+export const HTML_CONTENT_MAX_BYTES = 256 * 1024;
+export const URL_MAX_LENGTH = 2_048;
+/** RFC 5321's longest forward path. */
+export const EMAIL_MAX_LENGTH = 254;
+export const PASSWORD_MAX_LENGTH = 1_024;
+/** A DNS name. */
+export const HOST_MAX_LENGTH = 253;
+export const NAME_MAX_LENGTH = 100;
+export const DESCRIPTION_MAX_LENGTH = 1_000;
+/** PayPal's plan, subscription and transaction ids, payment statuses, user ids. */
+export const IDENTIFIER_MAX_LENGTH = 100;
+export const SEARCH_TERM_MAX_LENGTH = 200;
+export const DATE_MAX_LENGTH = 64;
+
+const encoder = new TextEncoder();
+
+export const utf8Length = (s: string) => encoder.encode(s).byteLength;
+
+export const formatNumber = (n: number) => n.toLocaleString("en-US");
+
+/** The message for a string over its cap, naming the cap. */
+export const tooLong = (field: string, max: number) => `${field} must be at most ${formatNumber(max)} characters`;
+
+export const HTML_CONTENT_TOO_LARGE = `HTML content must be at most 256 KB (${formatNumber(HTML_CONTENT_MAX_BYTES)} bytes)`;
+export const URL_NOT_HTTP = "URL must start with http:// or https://";

@@ -1,0 +1,16 @@
+/**
+ * @module SQL expressions whose cost in bound parameters does not grow with their input. Production D1 binds
+ * at most 100 parameters per statement and takes LIKE patterns of at most 50 bytes (docs/scaling.md), while
+ * local SQLite allows far more, so lists and searches go through these instead of `inArray` or `like`.
+ */
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+
+/** `expression IN (values)` with one bound parameter, the list as a JSON array, whatever its length. */
+export function inList(expression: SQLWrapper, values: readonly (string | number)[]): SQL {
+  return sql`${expression} in (select value from json_each(${JSON.stringify(values)}))`;
+}
+
+/** Case-insensitive "contains": `%` and `_` in the term are plain characters, and the term has no length cap. */
+export function containsText(expression: SQLWrapper, term: string): SQL {
+  return sql`instr(lower(${expression}), lower(${term})) > 0`;
+}

@@ -1,0 +1,16 @@
+/**
+ * @module On its own host (DELIVERY_ORIGIN), the Worker answers delivery and nothing else: no dashboard, no API and
+ * no cookie ever lives on the origin that customers' pages talk to.
+ */
+import { createMiddleware } from "hono/factory";
+import { isDeliveryPath } from "../delivery/paths";
+import type { AppEnv } from "../env";
+import { deliveryHost } from "./origin";
+
+export const deliveryHostOnly = createMiddleware<AppEnv>(async (c, next) => {
+  const host = deliveryHost(c.env);
+  if (host && new URL(c.req.url).host === host && !isDeliveryPath(c.req.path)) {
+    return c.text("Not found: this host serves only the snippet and its content", 404);
+  }
+  await next();
+});
