@@ -3,12 +3,12 @@
  * an admin, for the end-to-end tests.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort, root } from "../scripts/lib.mjs";
-import { startPayPalFake, type PayPalFake } from "../scripts/paypal-fake.mjs";
+import { FAKE_RECEIVER, startPayPalFake, type PayPalFake } from "../scripts/paypal-fake.mjs";
 
 export const ADMIN = { email: "admin@e2e.test", password: "e2e-admin-password" };
 /** The marketing site the product links to in the end-to-end run (never opened). */
@@ -18,6 +18,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
     admin: { email: string; password: string };
+    /** The PayPal stand-in's REST API (plans are created there, as at PayPal). */
+    paypalApi: string;
     siteUrl: string;
   }
 }
@@ -56,17 +58,24 @@ export async function setup(project: TestProject) {
   );
   if (created.status !== 0) throw new Error("admin:create failed");
 
-  // PayPal stands in locally: the IPN post-back answers VERIFIED, and the browser SDK is a small script of ours.
-  paypal = await startPayPalFake(0, "127.0.0.1", readFileSync(join(root, "e2e/support/paypal-sdk-standin.js"), "utf8"));
+  // PayPal stands in locally (scripts/paypal-fake.mjs): the IPN post-back answers VERIFIED, the REST API knows the
+  // subscriptions its browser SDK stand-in created, in sandbox mode, with the recorded notification's receiver.
+  paypal = await startPayPalFake();
+  const secrets = join(stateDir, "paypal-secrets.env");
+  writeFileSync(secrets, "PAYPAL_CLIENT_SECRET=e2e-secret\n");
   const port = await freePort();
   server = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: root,
     env: {
       ...env,
       PORT: String(port),
+      DC_SECRETS_FILE: secrets,
+      PAYPAL_ENVIRONMENT: "sandbox",
+      PAYPAL_CLIENT_ID: "e2e-client",
+      PAYPAL_API_BASE: paypal.apiBase,
       PAYPAL_IPN_VERIFY_URL: paypal.url,
       PAYPAL_SDK_URL: paypal.sdkUrl,
-      PAYPAL_CLIENT_ID: "e2e-client",
+      PAYPAL_RECEIVER_EMAIL: FAKE_RECEIVER,
       // The outside addresses, set at run time: the SPA must show them without a rebuild. The pixel is served by
       // the product itself (the SPA's fallback page, not an image), so the browser makes no outside request.
       SITE_URL,
@@ -79,6 +88,7 @@ export async function setup(project: TestProject) {
   await waitForServer(`${baseURL}/api/auth`, 120_000);
   project.provide("baseURL", baseURL);
   project.provide("admin", ADMIN);
+  project.provide("paypalApi", paypal.apiBase);
   project.provide("siteUrl", SITE_URL);
 }
 

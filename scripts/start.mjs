@@ -26,10 +26,13 @@ const PASSED_VARS = [
   "DELIVERY_ORIGIN",
   "MAIL_FROM",
   "MAILCHANNELS_API_URL",
+  "PAYPAL_ENVIRONMENT",
   "PAYPAL_CLIENT_ID",
   "PAYPAL_API_BASE",
   "PAYPAL_IPN_VERIFY_URL",
   "PAYPAL_RECEIVER_EMAIL",
+  "PAYPAL_RECEIVER_ID",
+  "BILLING_CURRENCY",
   "PAYPAL_SDK_URL",
   "SITE_URL",
   "TRACKING_PIXEL_URL",
@@ -37,6 +40,11 @@ const PASSED_VARS = [
 const passedVars = Object.entries(process.env)
   .filter(([name, value]) => PASSED_VARS.includes(name) && value)
   .flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+// Secrets for one run (the end-to-end tests' PayPal stand-in credentials): DC_SECRETS_FILE names a dotenv file read
+// after .dev.vars, so they stay out of the environment and out of wrangler's output.
+const secretFiles = process.env.DC_SECRETS_FILE
+  ? ["--env-file", resolve(root, ".dev.vars"), "--env-file", resolve(process.env.DC_SECRETS_FILE)]
+  : [];
 const children = [
   start("wrangler", [
     "dev",
@@ -51,6 +59,7 @@ const children = [
     "--show-interactive-dev-session=false",
     ...(dev ? ["--var", `PUBLIC_ORIGIN:http://${host}:${port}`] : []),
     ...passedVars,
+    ...secretFiles,
   ]),
 ];
 if (dev) {

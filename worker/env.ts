@@ -27,15 +27,27 @@ export interface Env {
   SITE_URL?: string;
   /** The 1x1 image loaded on the register and login pages. Unset: none. */
   TRACKING_PIXEL_URL?: string;
-  /** PayPal REST credentials: with them, subscriptions are confirmed with PayPal before a plan is assigned. */
+  /**
+   * PayPal REST credentials. With both, a subscription is confirmed with PayPal (status, plan, price) before its
+   * plan is granted, a replaced subscription is cancelled at PayPal, and the plan dialog shows subscribe buttons.
+   */
   PAYPAL_CLIENT_ID?: string;
   PAYPAL_CLIENT_SECRET?: string;
-  /** PayPal's REST host (default: the sandbox). */
+  /** `sandbox` uses PayPal's sandbox (and accepts `test_ipn=1` notifications); anything else is production. */
+  PAYPAL_ENVIRONMENT?: string;
+  /** PayPal's REST host; default from PAYPAL_ENVIRONMENT (production: https://api-m.paypal.com). */
   PAYPAL_API_BASE?: string;
-  /** Where IPN messages are posted back for verification (default: the sandbox). */
+  /** Where IPN messages are posted back; default from PAYPAL_ENVIRONMENT (https://ipnpb.paypal.com/cgi-bin/webscr). */
   PAYPAL_IPN_VERIFY_URL?: string;
-  /** When set, notifications for another receiver are ignored. */
+  /**
+   * Our PayPal account's primary email and/or merchant id (PAYPAL_RECEIVER_ID). At least one is required: without
+   * it notifications are answered 503 (PayPal retries them) and nothing is processed. Notifications for any other
+   * receiver are ignored.
+   */
   PAYPAL_RECEIVER_EMAIL?: string;
+  PAYPAL_RECEIVER_ID?: string;
+  /** The currency plans are priced, paid and counted in (ISO code, default USD). */
+  BILLING_CURRENCY?: string;
   /** The PayPal JS SDK the plan dialog loads (default PayPal's); tests point it at a local stand-in. */
   PAYPAL_SDK_URL?: string;
 }

@@ -1,6 +1,11 @@
-/** @module The daily cron: billing periods, then housekeeping of expired codes, tokens, keys and rate-limit rows. */
+/**
+ * @module The daily cron: PayPal's view of our subscriptions (billing/reconcile.ts), then every billing period
+ * that has ended and every paid plan that has lapsed (the sweeper behind the per-request settling), then
+ * housekeeping of expired codes, tokens, keys and rate-limit rows.
+ */
 import { lt } from "drizzle-orm";
-import { advanceBillingPeriods } from "./billing/periods";
+import { settleDueBilling } from "./billing/periods";
+import { reconcileSubscriptions } from "./billing/reconcile";
 import { createDb } from "./db/client";
 import { loginOtpCodes, verificationTokens } from "./db/schema";
 import type { Env } from "./env";
@@ -9,7 +14,13 @@ import { purgeExpiredKeys } from "./models/api-keys";
 import { purgeRateLimitEvents } from "./models/rate-limits";
 
 export async function runDaily(env: Env, now = new Date()): Promise<void> {
-  await advanceBillingPeriods(env, now);
+  try {
+    await reconcileSubscriptions(env, now);
+  } catch (err) {
+    // The sweep below must run all the same: it ends the plans whose coverage is over.
+    console.error("Reconciling subscriptions with PayPal failed", err);
+  }
+  await settleDueBilling(env, now);
   const db = createDb(env.DB);
   await db.batch([
     db.delete(verificationTokens).where(lt(verificationTokens.expiresAt, now)),

@@ -1,21 +1,29 @@
 /**
  * @module Billing periods: monthly, from the first payment (or the email verification on the default plan).
- * The daily cron moves every ended period on, records the reset, and starts fresh period counters. Workers run
- * in UTC, so date-fns' calendar months are UTC months (Jan 31 + 1 month = the last day of February).
+ * `settleBilling` is the one function that brings a customer's billing up to a moment: it moves an ended period
+ * on (recording the reset and starting fresh period counters) and puts the customer on the plan they hold then
+ * (entitlement.ts). Requests that need the current period call it when the period has ended (`settleIfDue`),
+ * the analytics consumer for the customers of its batch, and the daily cron for everyone (`settleDueBilling`).
+ * Workers run in UTC, so date-fns' calendar months are UTC months (Jan 31 + 1 month = the last day of February).
  */
 import { addMonths } from "date-fns";
-import { and, eq, isNotNull, lte } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
-import { billingPeriodResets, usageCounters, users } from "../db/schema";
+import { billingPeriodResets, usageCounters, users, type User } from "../db/schema";
 import { writeDocument } from "../delivery/document";
 import type { Env } from "../env";
-import { getDefaultProductVersion } from "../models/product-versions";
-import { hasActiveSubscription, hasAnySubscription } from "../models/subscriptions";
+import { getUser } from "../models/users";
+import { PAYMENT_GRACE_MS, paidPlanLapsed, planAt, type PlanChoice } from "./entitlement";
 
 const BATCH = 100;
 
+export interface Period {
+  start: Date;
+  end: Date;
+}
+
 /** The first period that contains `now`, following on from `end`. */
-export function nextPeriod(end: Date, now: Date): { start: Date; end: Date } {
+export function nextPeriod(end: Date, now: Date): Period {
   let start = end;
   let next = addMonths(start, 1);
   while (next.getTime() <= now.getTime()) {
@@ -25,56 +33,103 @@ export function nextPeriod(end: Date, now: Date): { start: Date; end: Date } {
   return { start, end: next };
 }
 
+/** A period from `start` to `end`, or one month when `end` is missing or not after `start`. */
+export function periodFrom(start: Date, end: Date | null | undefined): Period {
+  return { start, end: end && end.getTime() > start.getTime() ? end : addMonths(start, 1) };
+}
+
+export function periodEnded(user: User, now: Date): boolean {
+  return user.billingPeriodEnd !== null && user.billingPeriodEnd.getTime() <= now.getTime();
+}
+
 /**
- * Starts a billing period: the user's period dates, a `billing_period_resets` row, fresh period counters, and
- * optionally another plan, in one batch. The caller rewrites the delivery document.
+ * Writes a plan change and/or a new period in one batch. A new period also records its reset and zeroes the
+ * period counters. With `replacingEnd` (a rollover) nothing happens unless the period still ends there, so two
+ * requests rolling the same period over at once reset it once.
  */
-export async function startBillingPeriod(
+async function writeBilling(
   db: Db,
   userId: string,
-  period: { start: Date; end: Date },
-  productVersionId?: number | null,
+  change: { plan: PlanChoice | null; period?: Period; replacingEnd?: Date },
 ) {
+  const { plan, period, replacingEnd } = change;
+  const updateUser = db
+    .update(users)
+    .set({ ...plan, ...(period ? { billingPeriodStart: period.start, billingPeriodEnd: period.end } : {}) })
+    .where(and(eq(users.id, userId), replacingEnd ? eq(users.billingPeriodEnd, replacingEnd) : undefined));
+  if (!period) {
+    await updateUser;
+    return;
+  }
   await db.batch([
+    updateUser,
     db
-      .update(users)
-      .set({
-        billingPeriodStart: period.start,
-        billingPeriodEnd: period.end,
-        ...(productVersionId !== undefined ? { productVersionId } : {}),
-      })
-      .where(eq(users.id, userId)),
+      .update(usageCounters)
+      .set({ periodRequests: 0, periodDeliveries: 0 })
+      .where(and(eq(usageCounters.userId, userId), sql`changes() = 1`)),
     db.insert(billingPeriodResets).values({ userId, resetDate: period.start }).onConflictDoNothing(),
-    db.update(usageCounters).set({ periodRequests: 0, periodDeliveries: 0 }).where(eq(usageCounters.userId, userId)),
   ]);
 }
 
-/** A customer whose subscriptions have all been cancelled falls back to the default plan when the period ends. */
-async function planAfterPeriod(db: Db, userId: string): Promise<number | undefined> {
-  if (!(await hasAnySubscription(db, userId)) || (await hasActiveSubscription(db, userId))) return undefined;
-  return (await getDefaultProductVersion(db))?.id;
+/**
+ * Brings the customer's billing up to `now`: the plan they hold then, and the current period (the one following
+ * an ended period, or `newPeriod` when a purchase starts one). Rewrites the delivery document when anything
+ * changed, and answers the customer as they are now.
+ */
+export async function settleBilling(
+  env: Env,
+  user: User,
+  now: Date,
+  options: { purchase?: boolean; newPeriod?: Period } = {},
+): Promise<User> {
+  const db = createDb(env.DB);
+  const rollover = !options.newPeriod && periodEnded(user, now);
+  const period = options.newPeriod ?? (rollover ? nextPeriod(user.billingPeriodEnd!, now) : undefined);
+  const plan = await planAt(db, user, now, options.purchase);
+  if (!plan && !period) return user;
+  await writeBilling(db, user.id, { plan, period, replacingEnd: rollover ? user.billingPeriodEnd! : undefined });
+  await writeDocument(env, user.id);
+  return (await getUser(db, user.id)) ?? user;
 }
 
-/** Moves every ended billing period on. Running it again changes nothing until another period ends. */
-export async function advanceBillingPeriods(env: Env, now = new Date()): Promise<number> {
+/** Whether `settleBilling` has anything to do for the customer at `now`: a check in memory, no query. */
+export function billingDue(user: User, now: Date): boolean {
+  return periodEnded(user, now) || paidPlanLapsed(user, now);
+}
+
+/** `settleBilling` when it is due, else the customer as they are. */
+export async function settleIfDue(env: Env, user: User, now: Date): Promise<User> {
+  return billingDue(user, now) ? settleBilling(env, user, now) : user;
+}
+
+/**
+ * Settles every customer whose period has ended or whose paid plan has lapsed (of `userIds` when given), in
+ * pages by id. Running it again changes nothing until another period ends.
+ */
+export async function settleDueBilling(env: Env, now: Date, userIds?: string[]): Promise<number> {
+  if (userIds?.length === 0) return 0;
   const db = createDb(env.DB);
-  let advanced = 0;
+  const due = or(
+    and(isNotNull(users.billingPeriodEnd), lte(users.billingPeriodEnd, now)),
+    and(
+      eq(users.planSource, "paypal"),
+      or(sql`${users.planPaidThrough} is null`, lte(users.planPaidThrough, new Date(now.getTime() - PAYMENT_GRACE_MS))),
+    ),
+  );
+  let settled = 0;
+  let after = "";
   for (;;) {
-    const ended = await db
-      .select({ id: users.id, billingPeriodEnd: users.billingPeriodEnd })
+    const page = await db
+      .select()
       .from(users)
-      .where(and(isNotNull(users.billingPeriodEnd), lte(users.billingPeriodEnd, now)))
+      .where(and(due, gt(users.id, after), userIds ? inArray(users.id, userIds) : undefined))
+      .orderBy(asc(users.id))
       .limit(BATCH);
-    if (ended.length === 0) return advanced;
-    for (const user of ended) {
-      await startBillingPeriod(
-        db,
-        user.id,
-        nextPeriod(user.billingPeriodEnd!, now),
-        await planAfterPeriod(db, user.id),
-      );
-      await writeDocument(env, user.id);
-      advanced++;
+    for (const user of page) {
+      await settleBilling(env, user, now);
+      settled++;
     }
+    if (page.length < BATCH) return settled;
+    after = page.at(-1)!.id;
   }
 }

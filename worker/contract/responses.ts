@@ -114,7 +114,11 @@ export interface PaymentHistoryItem {
   product: string;
   amount: number;
   currency: string;
+  /** The billing period the payment paid for; nulls when it paid for none (pending, refunded, not the plan's price). */
   billingPeriod: { start: string | null; end: string | null };
+  /** PayPal's payment status: Completed, Pending, Refunded, Reversed, ... */
+  status?: string | null;
+  transactionId?: string;
 }
 
 /** A user as the admin console lists it (SPEC.md §3 "Admin user"). Limits: null = unlimited. */
@@ -161,9 +165,14 @@ export interface AdminMapping extends Mapping {
 
 export interface AdminOverview {
   totalUsers: number;
-  /** Euros (SPEC.md §5: completed transactions with a receivedAt date; non-numeric amounts count 0). */
+  /**
+   * In `currency` (SPEC.md §5: completed transactions with a receivedAt date; non-numeric amounts count 0): our
+   * receiver's completed payments in the billing currency, less those refunded in full or reversed.
+   */
   revenueLast7Days: number;
   revenueCurrentYear: number;
+  /** The billing currency (BILLING_CURRENCY, default USD). */
+  currency?: string;
 }
 
 export interface ApiKeyResponse {
@@ -230,6 +239,8 @@ export interface PayPalClientConfig {
   /** Null when PayPal is not configured: the plan dialog then shows no subscribe buttons. */
   clientId: string | null;
   sdkUrl: string;
+  /** The currency plans are billed in (BILLING_CURRENCY, default USD), for the SDK's `currency` option. */
+  currency?: string;
 }
 
 /** The marketing site's pages that the top bar, footer and register form link to (SPEC.md §2). */

@@ -59,8 +59,22 @@ export const users = sqliteTable(
     passwordHash: text("password_hash"),
     /** Admin override of delivery requests per billing period; null = unlimited. */
     requestLimit: integer("request_limit"),
+    /**
+     * Where the plan came from: the default plan, an admin's choice (never taken away by billing), or a PayPal
+     * subscription (held while a verified payment covers it, see billing/entitlement.ts).
+     */
+    planSource: text("plan_source", { enum: ["default", "admin", "paypal"] })
+      .notNull()
+      .default("default"),
+    /** For a PayPal plan: the end of the period its latest verified payment covers. */
+    planPaidThrough: integer("plan_paid_through", { mode: "timestamp_ms" }),
   },
-  (t) => [index("users_product_version_idx").on(t.productVersionId)],
+  (t) => [
+    index("users_product_version_idx").on(t.productVersionId),
+    // The billing sweeper's two questions: whose period has ended, whose paid plan has lapsed.
+    index("users_billing_period_end_idx").on(t.billingPeriodEnd),
+    index("users_plan_paid_through_idx").on(t.planSource, t.planPaidThrough),
+  ],
 );
 
 /**
@@ -254,11 +268,22 @@ export const subscriptions = sqliteTable(
     subscriptionId: text("subscription_id").notNull().unique(),
     /** PayPal's plan id, as PayPal confirmed it. */
     planId: text("plan_id"),
+    /** The product version whose plan id it is: the plan this subscription pays for. */
+    productVersionId: integer("product_version_id").references(() => productVersions.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
-    status: text("status").notNull().default("active"),
+    /** pending (approved, not yet paid), active, suspended, cancelled or expired: PayPal's status, lowercase. */
+    status: text("status", { enum: ["pending", "active", "suspended", "cancelled", "expired"] })
+      .notNull()
+      .default("active"),
+    /** The end of the period its verified payments (or PayPal's confirmation of one) cover. */
+    paidThrough: integer("paid_through", { mode: "timestamp_ms" }),
+    /** The subscription that replaced it (a plan change): it must be cancelled at PayPal and covers nothing. */
+    replacedBy: text("replaced_by"),
+    /** When the daily job last asked PayPal about it. */
+    checkedAt: integer("checked_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("subscriptions_user_idx").on(t.userId)],
+  (t) => [index("subscriptions_user_idx").on(t.userId), index("subscriptions_status_idx").on(t.status, t.checkedAt)],
 );
 
 export const paypalTransactions = sqliteTable(
@@ -306,6 +331,11 @@ export const paypalTransactions = sqliteTable(
     verifySign: text("verify_sign"),
     /** The whole notification as received, for the detail screen's further fields. */
     rawPayload: text("raw_payload"),
+    /** For a refund or reversal: the payment it takes back (PayPal's `parent_txn_id`). */
+    parentTransactionId: text("parent_transaction_id"),
+    /** For a verified subscription payment that counted: the billing period it paid for. */
+    periodStart: integer("period_start", { mode: "timestamp_ms" }),
+    periodEnd: integer("period_end", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     receivedAt: integer("received_at", { mode: "timestamp_ms" }),
   },
@@ -314,6 +344,7 @@ export const paypalTransactions = sqliteTable(
     index("paypal_transactions_payer_idx").on(t.payerEmail),
     index("paypal_transactions_received_idx").on(t.receivedAt),
     index("paypal_transactions_recurring_idx").on(t.recurringPaymentId),
+    index("paypal_transactions_parent_idx").on(t.parentTransactionId),
   ],
 );
 
@@ -329,5 +360,8 @@ export const smtpConfig = sqliteTable("smtp_config", {
 });
 
 export type User = typeof users.$inferSelect;
+export type PlanSource = User["planSource"];
+export type Subscription = typeof subscriptions.$inferSelect;
+export type PayPalTransaction = typeof paypalTransactions.$inferSelect;
 export type UrlMapping = typeof urlMappings.$inferSelect;
 export type ProductVersion = typeof productVersions.$inferSelect;

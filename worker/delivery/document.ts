@@ -20,6 +20,11 @@ export interface DeliveryDocument {
   active: boolean;
   /** True once the period's dynamic-content or request limit is reached: nothing is delivered until it resets. */
   limited: boolean;
+  /**
+   * When `limited` ends by itself: the billing period's end (epoch ms). Past it the customer is served again
+   * without any write; the analytics consumer then moves the period on and rewrites the document.
+   */
+  limitedUntil?: number;
   /** Published mappings by normalised URL; where two share a URL, the newest wins. */
   mappings: Record<string, DeliveredMapping>;
 }
@@ -33,8 +38,9 @@ const memo = new Map<string, { doc: DeliveryDocument; until: number }>();
 const kvKey = (userId: string) => `doc:${userId}`;
 const NOTHING_TO_DELIVER: DeliveryDocument = { active: false, limited: false, mappings: {} };
 
-/** Whether the document delivers anything at all. */
-export const isServing = (doc: DeliveryDocument) => doc.active && !doc.limited;
+/** Whether the document delivers anything at all at `now`. */
+export const isServing = (doc: DeliveryDocument, now = Date.now()) =>
+  doc.active && !(doc.limited && (doc.limitedUntil === undefined || now < doc.limitedUntil));
 
 export async function buildDocument(env: Env, userId: string): Promise<DeliveryDocument | null> {
   const db = createDb(env.DB);
@@ -45,7 +51,9 @@ export async function buildDocument(env: Env, userId: string): Promise<DeliveryD
   if (!state) return null;
   const mappings: Record<string, DeliveredMapping> = {};
   for (const m of published) mappings[m.normalizedUrl] ??= { i: m.id, h: m.htmlContent };
-  return { active: state.isActive, limited: deliveryLimitReached(state), mappings };
+  const limited = deliveryLimitReached(state);
+  const limitedUntil = limited && state.billingPeriodEnd ? state.billingPeriodEnd.getTime() : undefined;
+  return { active: state.isActive, limited, ...(limitedUntil ? { limitedUntil } : {}), mappings };
 }
 
 function remember(userId: string, doc: DeliveryDocument, now: number) {

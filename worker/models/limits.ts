@@ -18,6 +18,8 @@ export interface DeliveryLimitState {
   requestLimit: number | null;
   periodDeliveries: number;
   periodRequests: number;
+  /** When the period the counters belong to ends. */
+  billingPeriodEnd: Date | null;
 }
 
 /** Deliveries stop once either the dynamic-content or the request limit of the period is reached. */
@@ -35,6 +37,7 @@ export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<De
       userId: users.id,
       isActive: users.isActive,
       requestLimit: users.requestLimit,
+      billingPeriodEnd: users.billingPeriodEnd,
       dynamicContentLimit: productVersions.dynamicContentLimit,
       periodDeliveries: usageCounters.periodDeliveries,
       periodRequests: usageCounters.periodRequests,
@@ -50,6 +53,7 @@ export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<De
     dynamicContentLimit: planLimit(r.dynamicContentLimit),
     periodDeliveries: r.periodDeliveries ?? 0,
     periodRequests: r.periodRequests ?? 0,
+    billingPeriodEnd: r.billingPeriodEnd,
   }));
 }
 

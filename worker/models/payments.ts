@@ -1,5 +1,7 @@
-/** @module A customer's payments, from the stored PayPal transactions linked to them. */
-import { addMonths } from "date-fns";
+/**
+ * @module A customer's payments, from the stored PayPal transactions linked to them: each with its status and the
+ * billing period it paid for (null for a payment that paid for none: pending, refunded, not matching the plan).
+ */
 import { desc, eq } from "drizzle-orm";
 import type { PaymentHistoryItem } from "../contract/responses";
 import type { Db } from "../db/client";
@@ -12,15 +14,13 @@ export async function paymentHistory(db: Db, userId: string): Promise<PaymentHis
     .from(paypalTransactions)
     .where(eq(paypalTransactions.userId, userId))
     .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id));
-  return rows.map((t) => {
-    const paidAt = t.receivedAt ?? t.createdAt;
-    return {
-      date: paidAt.toISOString(),
-      product: t.productName ?? "",
-      amount: amountValue(t.amount) ?? 0,
-      currency: t.currency ?? "USD",
-      // A payment pays the month that starts with it.
-      billingPeriod: { start: paidAt.toISOString(), end: addMonths(paidAt, 1).toISOString() },
-    };
-  });
+  return rows.map((t) => ({
+    date: (t.receivedAt ?? t.createdAt).toISOString(),
+    product: t.productName ?? "",
+    amount: amountValue(t.amount) ?? 0,
+    currency: t.currency ?? "USD",
+    billingPeriod: { start: t.periodStart?.toISOString() ?? null, end: t.periodEnd?.toISOString() ?? null },
+    status: t.paymentStatus,
+    transactionId: t.transactionId,
+  }));
 }

@@ -92,7 +92,7 @@ export async function deleteProductVersion(db: Db, id: number): Promise<string[]
   await db.batch([
     db
       .update(users)
-      .set({ productVersionId: fallback?.id ?? null })
+      .set({ productVersionId: fallback?.id ?? null, planSource: "default", planPaidThrough: null })
       .where(eq(users.productVersionId, id)),
     db.delete(productVersions).where(eq(productVersions.id, id)),
   ]);

@@ -1,11 +1,12 @@
 /** @module PayPal transactions as the lists show them. */
-import { and, desc, eq, gte, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Transaction, TransactionDetail } from "../contract/responses";
 import type { Db } from "../db/client";
 import { containsText } from "../db/expressions";
-import { paypalTransactions, users } from "../db/schema";
+import { paypalTransactions, users, type PayPalTransaction } from "../db/schema";
 
-type TransactionRow = typeof paypalTransactions.$inferSelect;
+type TransactionRow = PayPalTransaction;
 
 /** A stored amount as a number, or null when it is not numeric. */
 export function amountValue(amount: string | null): number | null {
@@ -65,14 +66,143 @@ export async function userTransactions(db: Db, userId: string, email: string): P
 
 export type NewTransaction = typeof paypalTransactions.$inferInsert;
 
-/** Stores a transaction once per PayPal transaction id; false when it was stored before. */
-export async function insertTransaction(db: Db, values: NewTransaction): Promise<boolean> {
+/** Payment statuses PayPal moves on from for the same transaction id (e.g. Pending, then Completed). */
+const OPEN_STATUSES = new Set(["pending", "created", "processed", "in-progress"]);
+
+/** Columns a later notification of the same transaction updates: PayPal's own, never our links or corrections. */
+function notificationColumns(values: NewTransaction) {
+  const {
+    userId: _userId,
+    payerEmail: _payerEmail,
+    productVersionId: _productVersionId,
+    periodStart: _periodStart,
+    periodEnd: _periodEnd,
+    createdAt: _createdAt,
+    ...paypalColumns
+  } = values;
+  return paypalColumns;
+}
+
+/**
+ * Stores a transaction once per PayPal transaction id. A later notification of a transaction that was still open
+ * (Pending, Created, Processed) updates it; any other repeat is already known and changes nothing.
+ */
+export async function upsertTransaction(db: Db, values: NewTransaction): Promise<"stored" | "updated" | "known"> {
   const inserted = await db
     .insert(paypalTransactions)
     .values(values)
     .onConflictDoNothing({ target: paypalTransactions.transactionId })
     .returning({ id: paypalTransactions.id });
-  return inserted.length > 0;
+  if (inserted.length > 0) return "stored";
+  const status = (values.paymentStatus ?? "").toLowerCase();
+  const updated = await db
+    .update(paypalTransactions)
+    .set(notificationColumns(values))
+    .where(
+      and(
+        eq(paypalTransactions.transactionId, values.transactionId),
+        inArray(sql`lower(${paypalTransactions.paymentStatus})`, [...OPEN_STATUSES]),
+        sql`lower(${paypalTransactions.paymentStatus}) <> ${status}`,
+      ),
+    )
+    .returning({ id: paypalTransactions.id });
+  return updated.length > 0 ? "updated" : "known";
+}
+
+export async function findTransaction(db: Db, transactionId: string): Promise<TransactionRow | undefined> {
+  return db.query.paypalTransactions.findFirst({ where: eq(paypalTransactions.transactionId, transactionId) });
+}
+
+/** Links a transaction to the customer (and plan) of its subscription, and records the period it paid for. */
+export async function linkTransaction(
+  db: Db,
+  transactionId: string,
+  link: { userId: string | null; productVersionId?: number | null; period?: { start: Date; end: Date } },
+) {
+  await db
+    .update(paypalTransactions)
+    .set({
+      userId: link.userId,
+      ...(link.productVersionId !== undefined ? { productVersionId: link.productVersionId } : {}),
+      ...(link.period ? { periodStart: link.period.start, periodEnd: link.period.end } : {}),
+    })
+    .where(eq(paypalTransactions.transactionId, transactionId));
+}
+
+/** Completed payments of the subscription that have not counted yet (they arrived before it was stored). */
+export async function uncountedPayments(db: Db, subscriptionId: string): Promise<TransactionRow[]> {
+  return db.query.paypalTransactions.findMany({
+    where: and(
+      eq(paypalTransactions.recurringPaymentId, subscriptionId),
+      isNull(paypalTransactions.periodEnd),
+      isNull(paypalTransactions.parentTransactionId),
+      sql`lower(${paypalTransactions.paymentStatus}) = 'completed'`,
+    ),
+    orderBy: [asc(paypalTransactions.receivedAt), asc(paypalTransactions.id)],
+  });
+}
+
+/** Links the subscription's transactions stored before the subscription was, so its customer sees them. */
+export async function claimSubscriptionTransactions(db: Db, subscriptionId: string, userId: string) {
+  await db
+    .update(paypalTransactions)
+    .set({ userId })
+    .where(and(eq(paypalTransactions.recurringPaymentId, subscriptionId), isNull(paypalTransactions.userId)));
+}
+
+const refunds = alias(paypalTransactions, "refunds");
+const fromRefunds = sql`${paypalTransactions} as ${sql.identifier("refunds")}`;
+
+/**
+ * Whether a payment was taken back: reversed (a chargeback) without a cancelled reversal, or refunded in full
+ * (partial refunds add up). SQL over the payment's own refund and reversal rows.
+ */
+export const takenBack = (payment: typeof paypalTransactions) => sql`(
+  (exists (select 1 from ${fromRefunds} where ${refunds.parentTransactionId} = ${payment.transactionId}
+      and lower(${refunds.paymentStatus}) = 'reversed')
+    and not exists (select 1 from ${fromRefunds} where ${refunds.parentTransactionId} = ${payment.transactionId}
+      and lower(${refunds.paymentStatus}) = 'canceled_reversal'))
+  or coalesce((select sum(-cast(${refunds.amount} as real)) from ${fromRefunds}
+      where ${refunds.parentTransactionId} = ${payment.transactionId}
+      and lower(${refunds.paymentStatus}) = 'refunded'), 0)
+    >= max(coalesce(cast(${payment.amount} as real), 0), 0.01) - 0.005)`;
+
+export async function isTakenBack(db: Db, transactionId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ takenBack: sql<number>`${takenBack(paypalTransactions)}` })
+    .from(paypalTransactions)
+    .where(eq(paypalTransactions.transactionId, transactionId));
+  return Boolean(row?.takenBack);
+}
+
+/** How far the subscription's counted payments cover, leaving out those taken back; null when none does. */
+export async function paymentCoverage(db: Db, subscriptionId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ until: sql<number | null>`max(${paypalTransactions.periodEnd})` })
+    .from(paypalTransactions)
+    .where(
+      and(
+        eq(paypalTransactions.recurringPaymentId, subscriptionId),
+        isNotNull(paypalTransactions.periodEnd),
+        sql`not ${takenBack(paypalTransactions)}`,
+      ),
+    );
+  return row?.until ? new Date(row.until) : null;
+}
+
+/** When the subscription's latest completed payment we know of was made (taken back or not). */
+export async function latestPaymentTime(db: Db, subscriptionId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: sql<number | null>`max(${paypalTransactions.receivedAt})` })
+    .from(paypalTransactions)
+    .where(
+      and(
+        eq(paypalTransactions.recurringPaymentId, subscriptionId),
+        isNull(paypalTransactions.parentTransactionId),
+        sql`lower(${paypalTransactions.paymentStatus}) = 'completed'`,
+      ),
+    );
+  return row?.at ? new Date(row.at) : null;
 }
 
 export async function markProfileCancelled(db: Db, recurringPaymentId: string) {

@@ -53,7 +53,9 @@ export async function upsertAdmin(db: Db, email: string, passwordHash: string): 
 export async function updateUser(
   db: Db,
   id: string,
-  change: Partial<Pick<User, "isActive" | "requestLimit" | "email" | "productVersionId">>,
+  change: Partial<
+    Pick<User, "isActive" | "requestLimit" | "email" | "productVersionId" | "planSource" | "planPaidThrough">
+  >,
 ): Promise<boolean> {
   const updated = await db.update(users).set(change).where(eq(users.id, id)).returning({ id: users.id });
   return updated.length > 0;

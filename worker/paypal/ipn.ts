@@ -1,45 +1,49 @@
 /**
- * @module Handles one PayPal IPN message: verified by posting it back, checked against our receiver, stored
- * once per transaction id, linked to a customer (subscription id, else payer email), and applied: a completed
- * payment moves the customer's billing period and keeps the plan in step; a cancellation marks the profile.
- * Anything unverified, foreign, malformed or already seen changes nothing and leaves a log line.
+ * @module One PayPal IPN message, handled before it is answered, because PayPal retries every answer but 200:
+ * - not processed without our receiver configured (503: kept at PayPal, retried);
+ * - refused (400) when it is no notification, a test message outside the sandbox, or PayPal calls it INVALID;
+ * - 503 when PayPal's verification cannot be reached, 500 when storing fails: PayPal sends it again;
+ * - 200 once it is verified and stored (or known already), or verified but for another receiver (ignored).
+ * A stored transaction is linked to a customer only through a stored subscription, never by payer email; what
+ * it does to entitlements is billing's (subscription-payments.ts). Every refusal leaves a log line.
  */
-import { addMonths } from "date-fns";
-import { startBillingPeriod } from "../billing/periods";
+import { applyPayment, applyReversal } from "../billing/subscription-payments";
 import { createDb, type Db } from "../db/client";
-import { writeDocument } from "../delivery/document";
+import type { Subscription } from "../db/schema";
 import type { Env } from "../env";
-import { findProductVersionByPlanId } from "../models/product-versions";
-import { cancelSubscription, findSubscription } from "../models/subscriptions";
-import { insertTransaction, markProfileCancelled, type NewTransaction } from "../models/transactions";
-import { findUserByEmail } from "../models/users";
+import { findSubscription, setSubscriptionStatus } from "../models/subscriptions";
+import { findTransaction, markProfileCancelled, upsertTransaction, type NewTransaction } from "../models/transactions";
 import { paypalConfig } from "./config";
 import { parsePayPalDate } from "./dates";
+import { ipnKind, profileEventStatus, receiverMatches, subscriptionIdOf, type IpnFields } from "./ipn-checks";
 import { parseIpn, validationBody } from "./ipn-message";
 
-export type IpnOutcome =
-  "unverified" | "foreign-receiver" | "malformed" | "duplicate" | "stored" | "cancelled" | "ignored";
+export type IpnAnswer = { status: 200 } | { status: 400 | 503; error: string };
 
-const CANCEL_TYPES = new Set(["recurring_payment_profile_cancel", "subscr_cancel"]);
+const VERIFY_TIMEOUT_MS = 15_000;
+const FINAL_STATUSES = new Set(["cancelled", "expired"]);
 
-async function verify(env: Env, raw: Uint8Array): Promise<string> {
-  const res = await fetch(paypalConfig(env).ipnVerifyUrl, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", "User-Agent": "dynamic-content-ipn" },
-    body: validationBody(raw),
-  });
-  return (await res.text()).trim();
+async function verify(env: Env, raw: Uint8Array): Promise<"VERIFIED" | "INVALID" | "unavailable"> {
+  try {
+    const res = await fetch(paypalConfig(env).ipnVerifyUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "User-Agent": "dynamic-content-ipn" },
+      body: validationBody(raw),
+      signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS),
+    });
+    const answer = (await res.text()).trim();
+    if (res.ok && (answer === "VERIFIED" || answer === "INVALID")) return answer;
+    console.error(`IPN verification answered ${res.status} ${JSON.stringify(answer.slice(0, 40))}`);
+  } catch (err) {
+    console.error("IPN verification failed:", err instanceof Error ? err.message : err);
+  }
+  return "unavailable";
 }
 
-function toTransaction(
-  f: Record<string, string>,
-  userId: string | null,
-  productVersionId: number | null,
-): NewTransaction {
+function toTransaction(f: IpnFields, subscription: Subscription | undefined, now: Date): NewTransaction {
   const value = (key: string) => f[key] || null;
-  const receivedAt = parsePayPalDate(f.payment_date) ?? new Date();
   return {
-    userId,
+    userId: subscription?.userId ?? null,
     payerEmail: value("payer_email")?.toLowerCase() ?? null,
     originalEmail: value("payer_email"),
     emailCopy: value("payer_email"),
@@ -47,7 +51,7 @@ function toTransaction(
     payerLastName: value("last_name"),
     payerId: value("payer_id"),
     payerStatus: value("payer_status"),
-    productVersionId,
+    productVersionId: subscription?.productVersionId ?? null,
     productName: value("product_name") ?? value("item_name"),
     productType: value("product_type"),
     amount: value("mc_gross") ?? value("amount") ?? value("payment_gross"),
@@ -55,7 +59,7 @@ function toTransaction(
     fee: value("mc_fee") ?? value("payment_fee"),
     tax: value("tax"),
     transactionId: f.txn_id!,
-    recurringPaymentId: value("recurring_payment_id") ?? value("subscr_id"),
+    recurringPaymentId: subscriptionIdOf(f),
     transactionType: value("txn_type"),
     paymentStatus: value("payment_status"),
     paymentType: value("payment_type"),
@@ -78,60 +82,69 @@ function toTransaction(
     notifyVersion: value("notify_version"),
     verifySign: value("verify_sign"),
     rawPayload: JSON.stringify(f),
-    receivedAt,
+    parentTransactionId: value("parent_txn_id"),
+    receivedAt: parsePayPalDate(f.payment_date) ?? now,
   };
 }
 
-/** The customer a payment belongs to, and the plan of their subscription. */
-async function link(db: Db, f: Record<string, string>) {
-  const subscriptionId = f.recurring_payment_id || f.subscr_id;
-  const subscription = subscriptionId ? await findSubscription(db, subscriptionId) : undefined;
-  const userId = subscription?.userId ?? (f.payer_email ? (await findUserByEmail(db, f.payer_email))?.id : undefined);
-  const version = subscription?.planId ? await findProductVersionByPlanId(db, subscription.planId) : undefined;
-  return { userId: userId ?? null, productVersionId: version?.id ?? null };
+/** A profile event moves its stored subscription's status; a cancelled or expired one stays so. */
+async function applyProfileEvent(db: Db, f: IpnFields, subscription: Subscription | undefined) {
+  const status = profileEventStatus(f);
+  if (!subscription || !status) {
+    console.info(`IPN ${f.ipn_track_id ?? "?"} (${f.txn_type}) noted: no status change for a stored subscription`);
+    return;
+  }
+  if (status === "cancelled") await markProfileCancelled(db, subscription.subscriptionId);
+  if (!FINAL_STATUSES.has(subscription.status)) await setSubscriptionStatus(db, subscription.subscriptionId, status);
 }
 
-export async function handleIpn(env: Env, raw: Uint8Array): Promise<IpnOutcome> {
-  const answer = await verify(env, raw);
-  if (answer !== "VERIFIED") {
-    console.warn(`IPN ignored: PayPal answered ${JSON.stringify(answer.slice(0, 20))} to the verification`);
-    return "unverified";
+/** Stores and applies a verified message of our receiver. Throws when storing fails (PayPal retries). */
+async function applyVerified(env: Env, f: IpnFields, now: Date) {
+  const db = createDb(env.DB);
+  const kind = ipnKind(f);
+  const subscriptionId = subscriptionIdOf(f);
+  const subscription = subscriptionId ? await findSubscription(db, subscriptionId) : undefined;
+  if (kind === "profile-event") return applyProfileEvent(db, f, subscription);
+  if (kind === "no-transaction") {
+    console.warn(`IPN ${f.ipn_track_id ?? "?"} (${f.txn_type}) changes nothing: no transaction, no subscription event`);
+    return;
+  }
+  const change = await upsertTransaction(db, toTransaction(f, subscription, now));
+  if (change === "known") console.info(`IPN ${f.ipn_track_id ?? "?"}: transaction ${f.txn_id} is known already`);
+  // Applying again is harmless, and finishes the work of an earlier attempt that failed half-way.
+  const stored = (await findTransaction(db, f.txn_id!))!;
+  if (kind === "payment") await applyPayment(env, db, stored, now);
+  if (kind === "reversal") await applyReversal(env, db, stored, now);
+}
+
+export async function handleIpn(env: Env, raw: Uint8Array, now = new Date()): Promise<IpnAnswer> {
+  const config = paypalConfig(env);
+  if (!config.receiverEmail && !config.receiverId) {
+    console.error(
+      "PayPal notification not processed: set PAYPAL_RECEIVER_EMAIL or PAYPAL_RECEIVER_ID (PayPal retries)",
+    );
+    return { status: 503, error: "Payment notifications are not configured yet" };
   }
   const f = parseIpn(raw);
-  const { receiverEmail } = paypalConfig(env);
-  if (receiverEmail && f.receiver_email?.toLowerCase() !== receiverEmail) {
-    console.warn(`IPN ${f.ipn_track_id ?? "?"} ignored: it is for another receiver`);
-    return "foreign-receiver";
+  const track = f.ipn_track_id ?? "?";
+  if (!f.txn_id && !f.txn_type) {
+    console.warn("IPN refused: not a PayPal notification");
+    return { status: 400, error: "This is not a PayPal notification" };
   }
-  const db = createDb(env.DB);
-  const subscriptionId = f.recurring_payment_id || f.subscr_id;
-  const cancelled = CANCEL_TYPES.has(f.txn_type ?? "") || f.profile_status?.toLowerCase() === "cancelled";
-
-  let outcome: IpnOutcome = "ignored";
-  if (f.txn_id) {
-    const { userId, productVersionId } = await link(db, f);
-    const transaction = toTransaction(f, userId, productVersionId);
-    if (!(await insertTransaction(db, transaction))) {
-      console.warn(`IPN ${f.ipn_track_id ?? "?"} ignored: transaction ${f.txn_id} is stored already`);
-      return "duplicate";
-    }
-    outcome = "stored";
-    if (userId && f.payment_status?.toLowerCase() === "completed") {
-      const start = transaction.receivedAt!;
-      const end = parsePayPalDate(f.next_payment_date) ?? addMonths(start, 1);
-      await startBillingPeriod(db, userId, { start, end }, productVersionId ?? undefined);
-      await writeDocument(env, userId);
-    }
-  } else if (!cancelled) {
-    console.warn(
-      `IPN ${f.ipn_track_id ?? "?"} (${f.txn_type ?? "no txn_type"}) has no transaction id: nothing to store`,
-    );
-    return f.txn_type ? "ignored" : "malformed";
+  if (f.test_ipn === "1" && !config.sandbox) {
+    console.warn(`IPN ${track} refused: a test notification outside the sandbox`);
+    return { status: 400, error: "Test notifications are accepted only in the PayPal sandbox" };
   }
-  if (cancelled && subscriptionId) {
-    await markProfileCancelled(db, subscriptionId);
-    await cancelSubscription(db, subscriptionId);
-    outcome = outcome === "stored" ? "stored" : "cancelled";
+  const verdict = await verify(env, raw);
+  if (verdict === "unavailable") return { status: 503, error: "PayPal could not verify the notification right now" };
+  if (verdict === "INVALID") {
+    console.warn(`IPN ${track} refused: PayPal answered INVALID to the verification`);
+    return { status: 400, error: "PayPal did not verify this notification" };
   }
-  return outcome;
+  if (!receiverMatches(f, config)) {
+    console.warn(`IPN ${track} ignored: it is for another receiver`);
+    return { status: 200 };
+  }
+  await applyVerified(env, f, now);
+  return { status: 200 };
 }

@@ -200,9 +200,10 @@ const MATRIX: Record<string, { request: (f: Fixture) => Request; expect: Expecte
   "GET /api/product-versions": { request: () => ({ path: "/api/product-versions" }), expect: signedIn(200) },
   "GET /api/paypal/config": { request: () => ({ path: "/api/paypal/config" }), expect: anyone(200) },
   "GET /api/site-config": { request: () => ({ path: "/api/site-config" }), expect: anyone(200) },
+  // A forged notification (PayPal answers INVALID): refused for everyone, whoever sends it.
   "POST /api/paypal/ipn": {
     request: () => ({ path: "/api/paypal/ipn", body: "txn_type=recurring_payment&txn_id=X" }),
-    expect: anyone(200),
+    expect: anyone(400),
   },
   "POST /api/store-subscription": {
     request: () => ({ path: "/api/store-subscription", json: { subscriptionId: "I-MATRIX" } }),
@@ -348,7 +349,11 @@ function send(request: Request, apiKey: string | undefined) {
     init.headers = { "Content-Type": "application/x-www-form-urlencoded" };
   }
   const pages = { fetch: async () => new Response(PAGE, { headers: { "Content-Type": "text/html" } }) } as never;
-  return call(request.path, init, testEnv({ ASSETS: pages, PAYPAL_IPN_VERIFY_URL: PAYPAL_VERIFY_URL }));
+  return call(
+    request.path,
+    init,
+    testEnv({ ASSETS: pages, PAYPAL_IPN_VERIFY_URL: PAYPAL_VERIFY_URL, PAYPAL_RECEIVER_EMAIL: "merchant@matrix.test" }),
+  );
 }
 
 describe("the authorization matrix", () => {

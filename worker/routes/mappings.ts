@@ -5,6 +5,7 @@ import type { Mapping, MessageResponse } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
 import { mappingBody, mappingStatusBody } from "../contract/schemas";
 import { requireUser } from "../auth/middleware";
+import { currentBilling } from "../billing/current-billing";
 import { createDb } from "../db/client";
 import { writeDocument } from "../delivery/document";
 import type { AppEnv } from "../env";
@@ -19,7 +20,7 @@ const MAPPING_NOT_FOUND = "Mapping not found";
 export const mappingRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .get("/", async (c) => c.json<Mapping[]>(await listMappings(createDb(c.env.DB), c.var.user.id)))
-  .post("/", validate("json", mappingBody), async (c) => {
+  .post("/", currentBilling, validate("json", mappingBody), async (c) => {
     const { url, htmlContent } = c.req.valid("json");
     const db = createDb(c.env.DB);
     await assertCanAddMapping(db, c.var.user, normalizeUrl(url));

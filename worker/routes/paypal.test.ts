@@ -1,41 +1,27 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { productVersions, subscriptions, users } from "../db/schema";
+import { describe, expect, it, vi } from "vitest";
+import { runDaily } from "../scheduled";
+import { paypalTransactions, productVersions, subscriptions, users } from "../db/schema";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
+import {
+  activeSubscription,
+  ipnBody,
+  monthlyPlan,
+  paypalEnv,
+  postIpn,
+  usePayPalFake,
+  type FakeSubscription,
+} from "../test/paypal";
 
-const API = "https://paypal.fake";
-const paypalEnv = () => testEnv({ PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_API_BASE: API });
-
-/** PayPal's REST API, faked: a token, and the subscriptions it knows. */
-let known: Record<string, { status: string; plan_id: string; custom_id: string }> = {};
-let tokenRequests: RequestInit[] = [];
-beforeEach(() => {
-  known = {};
-  tokenRequests = [];
-  const realFetch = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    if (url === `${API}/v1/oauth2/token`) {
-      tokenRequests.push(init!);
-      return Response.json({ access_token: "token-1" });
-    }
-    const m = url.match(new RegExp(`^${API}/v1/billing/subscriptions/(.+)$`));
-    if (m) {
-      expect(new Headers(init!.headers).get("Authorization")).toBe("Bearer token-1");
-      const sub = known[decodeURIComponent(m[1]!)];
-      return sub ? Response.json({ id: m[1], ...sub }) : new Response("not found", { status: 404 });
-    }
-    return realFetch(input, init);
-  });
-});
-afterEach(() => vi.restoreAllMocks());
+const paypal = usePayPalFake();
 
 async function setup() {
   const customer = await createVerifiedCustomer("c@example.com");
   const [growth] = await db()
     .insert(productVersions)
-    .values({ name: "Growth", paypalPlanId: "P-GROWTH", eventsLimit: 100 })
+    .values({ name: "Growth", paypalPlanId: "P-GROWTH", priceCents: 2900, eventsLimit: 100 })
     .returning();
+  paypal.plans["P-GROWTH"] = monthlyPlan("29.00");
   return { ...customer, growth: growth! };
 }
 
@@ -45,73 +31,133 @@ const store = (apiKey: string, subscriptionId: string, e = paypalEnv()) =>
     { method: "POST", apiKey, json: { subscriptionId, status: "ACTIVE", updatedAt: new Date().toISOString() } },
     e,
   );
+const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0]!;
+const subscriptionRows = () => db().select().from(subscriptions).orderBy(subscriptions.id);
 
 describe("POST /api/store-subscription", () => {
-  it("confirms the subscription with PayPal, then stores it and assigns the matching plan", async () => {
+  it("grants the plan of an ACTIVE subscription whose plan, price and currency PayPal confirms", async () => {
     const { user, apiKey, growth } = await setup();
-    known["I-1"] = { status: "ACTIVE", plan_id: "P-GROWTH", custom_id: user.id };
+    paypal.subscriptions["I-1"] = activeSubscription(user.id, "P-GROWTH");
     const res = await store(apiKey, "I-1");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ message: "Subscribed to Growth" });
-    expect(new Headers(tokenRequests[0]!.headers).get("Authorization")).toBe(`Basic ${btoa("client:secret")}`);
-    expect(await db().select().from(subscriptions)).toMatchObject([
-      { userId: user.id, subscriptionId: "I-1", planId: "P-GROWTH", status: "active" },
+    expect(new Headers(paypal.tokenRequests[0]!.headers).get("Authorization")).toBe(`Basic ${btoa("client:secret")}`);
+    const next = new Date(paypal.subscriptions["I-1"].billing_info!.next_billing_time!);
+    expect(await subscriptionRows()).toMatchObject([
+      {
+        userId: user.id,
+        subscriptionId: "I-1",
+        planId: "P-GROWTH",
+        productVersionId: growth.id,
+        status: "active",
+        paidThrough: next,
+      },
     ]);
-    const after = (await db().select().from(users).where(eq(users.id, user.id)))[0]!;
-    expect(after.productVersionId).toBe(growth.id);
+    const after = await userRow(user.id);
+    expect(after).toMatchObject({
+      productVersionId: growth.id,
+      planSource: "paypal",
+      planPaidThrough: next,
+      billingPeriodEnd: next,
+    });
     expect(after.billingPeriodStart!.getTime()).toBeGreaterThan(user.billingPeriodStart!.getTime());
   });
 
-  it("is idempotent: the same subscription twice is stored once", async () => {
+  it("stores an APPROVED (not yet paid) subscription as pending, with no plan, and says so", async () => {
+    const { user, apiKey, growth } = await setup();
+    paypal.subscriptions["I-1"] = { status: "APPROVED", plan_id: "P-GROWTH", custom_id: user.id };
+    const res = await store(apiKey, "I-1");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      message: "Subscription stored. The Growth plan starts as soon as PayPal confirms the first payment.",
+    });
+    expect(await subscriptionRows()).toMatchObject([
+      { status: "pending", productVersionId: growth.id, paidThrough: null },
+    ]);
+    expect((await userRow(user.id)).productVersionId).toBe(user.productVersionId);
+  });
+
+  it("is idempotent: the same subscription twice is stored once and starts one period", async () => {
     const { user, apiKey } = await setup();
-    known["I-1"] = { status: "APPROVED", plan_id: "P-GROWTH", custom_id: user.id };
+    paypal.subscriptions["I-1"] = activeSubscription(user.id, "P-GROWTH");
     expect((await store(apiKey, "I-1")).status).toBe(200);
+    const first = await userRow(user.id);
     expect((await store(apiKey, "I-1")).status).toBe(200);
-    expect(await db().select().from(subscriptions)).toHaveLength(1);
+    expect(await subscriptionRows()).toHaveLength(1);
+    expect((await userRow(user.id)).billingPeriodStart).toEqual(first.billingPeriodStart);
   });
 
   it.each([
     ["PayPal does not know it", undefined],
-    ["it is suspended", { status: "SUSPENDED", plan_id: "P-GROWTH", custom_id: "" }],
-    ["it names another customer", { status: "ACTIVE", plan_id: "P-GROWTH", custom_id: "someone-else" }],
-  ])("refuses when %s, and assigns nothing", async (_why, sub) => {
+    ["it is suspended", { status: "SUSPENDED" }],
+    ["it still waits for the buyer's approval", { status: "APPROVAL_PENDING" }],
+    ["it names another customer", { custom_id: "someone-else" }],
+  ])("refuses when %s, and assigns nothing", async (_why, change?: Partial<FakeSubscription>) => {
     const { user, apiKey } = await setup();
-    if (sub) known["I-1"] = { ...sub, custom_id: sub.custom_id || user.id };
+    if (change) paypal.subscriptions["I-1"] = { ...activeSubscription(user.id, "P-GROWTH"), ...change };
     const res = await store(apiKey, "I-1");
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "PayPal did not confirm this subscription" });
-    expect(await db().select().from(subscriptions)).toHaveLength(0);
-    expect((await db().select().from(users).where(eq(users.id, user.id)))[0]!.productVersionId).toBe(
-      user.productVersionId,
-    );
+    expect(await subscriptionRows()).toHaveLength(0);
+    expect((await userRow(user.id)).productVersionId).toBe(user.productVersionId);
+  });
+
+  it.each([
+    ["a price override", { plan_overridden: true }, undefined],
+    ["a quantity of 2", { quantity: "2" }, undefined],
+    ["a plan priced lower at PayPal", {}, monthlyPlan("1.00")],
+    ["a plan in another currency", {}, monthlyPlan("29.00", "EUR")],
+    ["a plan billed yearly", {}, monthlyPlan("29.00", "USD", "YEAR")],
+  ])("refuses %s, stores nothing and asks PayPal to cancel it", async (_why, change, plan) => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const { user, apiKey } = await setup();
+    if (plan) paypal.plans["P-GROWTH"] = plan;
+    paypal.subscriptions["I-1"] = { ...activeSubscription(user.id, "P-GROWTH"), ...change };
+    const res = await store(apiKey, "I-1");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error:
+        "This subscription's price does not match the plan, so no plan was assigned and PayPal was asked to cancel it",
+    });
+    expect(paypal.cancels).toEqual(["I-1"]);
+    expect(await subscriptionRows()).toHaveLength(0);
+    expect((await userRow(user.id)).productVersionId).toBe(user.productVersionId);
   });
 
   it("refuses a plan id that no product version has", async () => {
     const { user, apiKey } = await setup();
-    known["I-1"] = { status: "ACTIVE", plan_id: "P-OTHER", custom_id: user.id };
+    paypal.subscriptions["I-1"] = activeSubscription(user.id, "P-OTHER");
     const res = await store(apiKey, "I-1");
     expect(await res.json()).toEqual({ error: "No plan matches this subscription" });
-    expect(await db().select().from(subscriptions)).toHaveLength(0);
+    expect(await subscriptionRows()).toHaveLength(0);
   });
 
-  it("refuses another customer's subscription id", async () => {
+  it("refuses another customer's subscription id without asking PayPal", async () => {
     const { user, apiKey } = await setup();
     const other = await createVerifiedCustomer("o@example.com");
     await db().insert(subscriptions).values({ userId: other.user.id, subscriptionId: "I-1" });
-    known["I-1"] = { status: "ACTIVE", plan_id: "P-GROWTH", custom_id: user.id };
+    paypal.subscriptions["I-1"] = activeSubscription(user.id, "P-GROWTH");
     expect((await store(apiKey, "I-1")).status).toBe(409);
+    expect(paypal.tokenRequests).toHaveLength(0);
   });
 
-  it("without PayPal credentials stores the subscription and assigns no plan", async () => {
+  it("answers 502 when PayPal cannot be reached, and stores nothing", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const { apiKey } = await setup();
+    paypal.restDown = true;
+    const res = await store(apiKey, "I-1");
+    expect(res.status).toBe(502);
+    expect(await subscriptionRows()).toHaveLength(0);
+  });
+
+  it("without REST credentials stores the subscription as pending and assigns no plan", async () => {
     const { user, apiKey } = await setup();
     const res = await store(apiKey, "I-9", testEnv());
     expect(await res.json()).toEqual({
       message: "Subscription stored. PayPal is not configured, so no plan was assigned.",
     });
-    expect(await db().select().from(subscriptions)).toMatchObject([{ subscriptionId: "I-9", userId: user.id }]);
-    expect((await db().select().from(users).where(eq(users.id, user.id)))[0]!.productVersionId).toBe(
-      user.productVersionId,
-    );
+    expect(await subscriptionRows()).toMatchObject([{ subscriptionId: "I-9", userId: user.id, status: "pending" }]);
+    expect((await userRow(user.id)).productVersionId).toBe(user.productVersionId);
   });
 
   it("needs a key and a subscription id", async () => {
@@ -119,14 +165,81 @@ describe("POST /api/store-subscription", () => {
     const { apiKey } = await setup();
     expect((await call("/api/store-subscription", { method: "POST", apiKey, json: {} })).status).toBe(400);
   });
+
+  it("counts a payment PayPal notified before the subscription was stored, and shows it to the customer", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const { user, apiKey, growth } = await setup();
+    expect((await postIpn(ipnBody({ recurring_payment_id: "I-1" }))).status).toBe(200);
+    expect((await db().select().from(paypalTransactions))[0]!.userId).toBeNull();
+    paypal.subscriptions["I-1"] = { status: "APPROVED", plan_id: "P-GROWTH", custom_id: user.id };
+    await store(apiKey, "I-1");
+    expect((await db().select().from(paypalTransactions))[0]).toMatchObject({ userId: user.id });
+    expect(await userRow(user.id)).toMatchObject({ productVersionId: growth.id, planSource: "paypal" });
+  });
+});
+
+describe("changing plans", () => {
+  async function subscribedToGrowth() {
+    const base = await setup();
+    const [pro] = await db()
+      .insert(productVersions)
+      .values({ name: "Pro", paypalPlanId: "P-PRO", priceCents: 9900 })
+      .returning();
+    paypal.plans["P-PRO"] = monthlyPlan("99.00");
+    paypal.subscriptions["I-GROWTH"] = activeSubscription(base.user.id, "P-GROWTH");
+    expect((await store(base.apiKey, "I-GROWTH")).status).toBe(200);
+    paypal.subscriptions["I-PRO"] = activeSubscription(base.user.id, "P-PRO", "99.00");
+    return { ...base, pro: pro! };
+  }
+
+  it("cancels the old subscription through PayPal's API, so only one is billed", async () => {
+    const { user, apiKey, pro } = await subscribedToGrowth();
+    const res = await store(apiKey, "I-PRO");
+    expect(await res.json()).toEqual({ message: "Subscribed to Pro" });
+    expect(paypal.cancels).toEqual(["I-GROWTH"]);
+    expect(paypal.subscriptions["I-GROWTH"]!.status).toBe("CANCELLED");
+    expect(await subscriptionRows()).toMatchObject([
+      { subscriptionId: "I-GROWTH", status: "cancelled", replacedBy: "I-PRO" },
+      { subscriptionId: "I-PRO", status: "active", replacedBy: null },
+    ]);
+    expect(await userRow(user.id)).toMatchObject({ productVersionId: pro.id, planSource: "paypal" });
+  });
+
+  it("keeps owing the cancel when PayPal fails it, and the daily job retries until PayPal takes it", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const { user, apiKey, pro } = await subscribedToGrowth();
+    paypal.cancelAnswer = 500;
+    expect((await store(apiKey, "I-PRO")).status).toBe(200);
+    expect(await userRow(user.id)).toMatchObject({ productVersionId: pro.id });
+    expect(await subscriptionRows()).toMatchObject([
+      { subscriptionId: "I-GROWTH", status: "active", replacedBy: "I-PRO" },
+      { subscriptionId: "I-PRO" },
+    ]);
+    expect(errors.mock.calls.flat().join(" ")).toContain("the daily job retries it");
+
+    await runDaily(paypalEnv(), new Date());
+    expect(paypal.cancels).toEqual(["I-GROWTH", "I-GROWTH"]);
+    expect((await subscriptionRows())[0]!.status).toBe("active");
+    paypal.cancelAnswer = 204;
+    await runDaily(paypalEnv(), new Date());
+    expect((await subscriptionRows())[0]!.status).toBe("cancelled");
+    // The replaced subscription pays for nothing any more, even while its paid period runs.
+    expect((await userRow(user.id)).productVersionId).toBe(pro.id);
+  });
 });
 
 describe("GET /api/paypal/config", () => {
-  it("tells the SPA the client id and SDK address", async () => {
+  it("offers subscribe buttons (a client id) only with both REST credentials, and names the billing currency", async () => {
     expect(await (await call("/api/paypal/config", {}, paypalEnv())).json()).toEqual({
       clientId: "client",
       sdkUrl: "https://www.paypal.com/sdk/js",
+      currency: "USD",
     });
-    expect(await (await call("/api/paypal/config")).json()).toMatchObject({ clientId: null });
+    expect(await (await call("/api/paypal/config", {}, testEnv({ PAYPAL_CLIENT_ID: "client" }))).json()).toMatchObject({
+      clientId: null,
+    });
+    expect(await (await call("/api/paypal/config", {}, paypalEnv({ BILLING_CURRENCY: "eur" }))).json()).toMatchObject({
+      currency: "EUR",
+    });
   });
 });

@@ -1,40 +1,36 @@
 /**
  * @module PayPal: the client configuration for the plan dialog, the IPN listener, and storing a subscription
- * after the buyer approved it (confirmed with PayPal's REST API when credentials are configured).
+ * after the buyer approved it (confirmed with PayPal's REST API, billing/confirm-subscription.ts).
  */
-import { addMonths } from "date-fns";
 import { Hono } from "hono";
 import { requireAccountHolder, requireUser } from "../auth/middleware";
-import { startBillingPeriod } from "../billing/periods";
+import { storeConfirmedSubscription } from "../billing/confirm-subscription";
 import type { MessageResponse, PayPalClientConfig } from "../contract/responses";
 import { storeSubscriptionBody } from "../contract/schemas";
 import { createDb } from "../db/client";
-import { writeDocument } from "../delivery/document";
 import type { AppEnv } from "../env";
-import { ApiError, badRequest, conflict } from "../http/errors";
+import { conflict, errorResponse } from "../http/errors";
 import { validate } from "../http/validate";
-import { findProductVersionByPlanId } from "../models/product-versions";
-import { storeSubscription } from "../models/subscriptions";
+import { findSubscription, storeUnconfirmedSubscription } from "../models/subscriptions";
 import { paypalConfig } from "../paypal/config";
 import { handleIpn } from "../paypal/ipn";
-import { fetchSubscription, PayPalUnavailableError } from "../paypal/subscriptions-api";
 
-const CONFIRMED_STATUSES = new Set(["ACTIVE", "APPROVED"]);
+const OTHER_ACCOUNTS = "This subscription belongs to another account";
 
 export const paypalRoutes = new Hono<AppEnv>()
   .get("/paypal/config", (c) => {
-    const { clientId, sdkUrl } = paypalConfig(c.env);
-    return c.json<PayPalClientConfig>({ clientId, sdkUrl });
+    const config = paypalConfig(c.env);
+    // Subscribe buttons only where a subscription can be confirmed and, on a plan change, cancelled.
+    return c.json<PayPalClientConfig>({
+      clientId: config.hasRestCredentials ? config.clientId : null,
+      sdkUrl: config.sdkUrl,
+      currency: config.currency,
+    });
   })
   .post("/paypal/ipn", async (c) => {
     const raw = new Uint8Array(await c.req.arrayBuffer());
-    // PayPal wants its 200 at once; the message is verified and applied after the answer.
-    c.executionCtx.waitUntil(
-      handleIpn(c.env, raw).catch((err) =>
-        console.error("IPN handling failed", err instanceof Error ? err.message : err),
-      ),
-    );
-    return c.body(null, 200);
+    const answer = await handleIpn(c.env, raw);
+    return answer.status === 200 ? c.body(null, 200) : errorResponse(c, answer.status, answer.error);
   })
   .post(
     "/store-subscription",
@@ -43,51 +39,20 @@ export const paypalRoutes = new Hono<AppEnv>()
     validate("json", storeSubscriptionBody),
     async (c) => {
       const user = c.var.user;
-      const { subscriptionId, status } = c.req.valid("json");
+      // The body's status is the browser's word: only PayPal's counts.
+      const { subscriptionId } = c.req.valid("json");
       const db = createDb(c.env.DB);
-      const config = paypalConfig(c.env);
+      const existing = await findSubscription(db, subscriptionId);
+      if (existing && existing.userId !== user.id) throw conflict(OTHER_ACCOUNTS);
 
-      if (!config.clientId || !config.clientSecret) {
-        const stored = await storeSubscription(db, {
-          userId: user.id,
-          subscriptionId,
-          planId: null,
-          status: (status || "active").toLowerCase(),
-        });
-        if (stored.userId !== user.id) throw conflict("This subscription belongs to another account");
+      if (!paypalConfig(c.env).hasRestCredentials) {
+        const stored = await storeUnconfirmedSubscription(db, user.id, subscriptionId);
+        if (stored.userId !== user.id) throw conflict(OTHER_ACCOUNTS);
         return c.json<MessageResponse>({
           message: "Subscription stored. PayPal is not configured, so no plan was assigned.",
         });
       }
-
-      let confirmed;
-      try {
-        confirmed = await fetchSubscription(c.env, subscriptionId);
-      } catch (err) {
-        if (err instanceof PayPalUnavailableError) {
-          console.error(err.message);
-          throw new ApiError(502, "PayPal could not be reached. Please try again.");
-        }
-        throw err;
-      }
-      if (!confirmed || !CONFIRMED_STATUSES.has(confirmed.status) || confirmed.customId !== user.id) {
-        throw badRequest("PayPal did not confirm this subscription");
-      }
-      const version = confirmed.planId ? await findProductVersionByPlanId(db, confirmed.planId) : undefined;
-      if (!version) throw badRequest("No plan matches this subscription");
-
-      const stored = await storeSubscription(db, {
-        userId: user.id,
-        subscriptionId,
-        planId: confirmed.planId,
-        status: "active",
-      });
-      if (stored.userId !== user.id) throw conflict("This subscription belongs to another account");
-      if (user.productVersionId !== version.id) {
-        const start = new Date();
-        await startBillingPeriod(db, user.id, { start, end: addMonths(start, 1) }, version.id);
-        await writeDocument(c.env, user.id);
-      }
-      return c.json<MessageResponse>({ message: `Subscribed to ${version.name}` });
+      const answer = await storeConfirmedSubscription(c.env, db, user.id, subscriptionId, new Date());
+      return c.json<MessageResponse>(answer);
     },
   );

@@ -36,7 +36,7 @@ describe("GET /api/user/dashboard", () => {
 });
 
 describe("GET /api/user/payment-history", () => {
-  it("is empty without payments and lists the user's own payments, newest first", async () => {
+  it("is empty without payments and lists the user's own payments, newest first, with status and real period", async () => {
     const { user, apiKey } = await createVerifiedCustomer("c@example.com");
     const other = await createVerifiedCustomer("o@example.com");
     expect(await (await call("/api/user/payment-history", { apiKey })).json()).toEqual([]);
@@ -49,7 +49,10 @@ describe("GET /api/user/payment-history", () => {
           productName: "Growth",
           amount: "29.00",
           currency: "EUR",
+          paymentStatus: "Completed",
           receivedAt: new Date("2026-10-01T00:00:00Z"),
+          periodStart: new Date("2026-10-01T00:00:00Z"),
+          periodEnd: new Date("2026-10-31T08:00:00Z"),
         },
         {
           transactionId: "T2",
@@ -57,6 +60,7 @@ describe("GET /api/user/payment-history", () => {
           productName: "Growth",
           amount: "29.00",
           currency: "EUR",
+          paymentStatus: "Pending",
           receivedAt: new Date("2026-11-01T00:00:00Z"),
         },
         {
@@ -75,9 +79,19 @@ describe("GET /api/user/payment-history", () => {
         product: "Growth",
         amount: 29,
         currency: "EUR",
-        billingPeriod: { start: "2026-11-01T00:00:00.000Z", end: "2026-12-01T00:00:00.000Z" },
+        billingPeriod: { start: null, end: null },
+        status: "Pending",
+        transactionId: "T2",
       },
-      expect.objectContaining({ date: "2026-10-01T00:00:00.000Z" }),
+      {
+        date: "2026-10-01T00:00:00.000Z",
+        product: "Growth",
+        amount: 29,
+        currency: "EUR",
+        billingPeriod: { start: "2026-10-01T00:00:00.000Z", end: "2026-10-31T08:00:00.000Z" },
+        status: "Completed",
+        transactionId: "T1",
+      },
     ]);
   });
 });

@@ -6,6 +6,7 @@ import { Hono, type Context } from "hono";
 import type { ApiKeyResponse, CustomerDashboard, PaymentHistoryItem, Stats } from "../contract/responses";
 import { snippetText } from "../contract/snippet-text";
 import { requireAccountHolder, requireUser } from "../auth/middleware";
+import { currentBilling } from "../billing/current-billing";
 import { createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { deliveryOrigin } from "../http/origin";
@@ -31,6 +32,7 @@ export const userRoutes = new Hono<AppEnv>()
     const apiKey = await rotateOwnKey(createDb(c.env.DB), c.env.APP_SECRET, c.var.user);
     return c.json<ApiKeyResponse>({ apiKey });
   })
+  .use(currentBilling)
   .get("/payment-history", async (c) =>
     c.json<PaymentHistoryItem[]>(await paymentHistory(createDb(c.env.DB), c.var.user.id)),
   )

@@ -6,9 +6,10 @@ import { createDb } from "../../db/client";
 import { users } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { revenue } from "../../models/revenue";
+import { paypalConfig } from "../../paypal/config";
 
 export const adminOverviewRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const db = createDb(c.env.DB);
-  const [[total], money] = await Promise.all([db.select({ n: count() }).from(users), revenue(db)]);
+  const [[total], money] = await Promise.all([db.select({ n: count() }).from(users), revenue(db, paypalConfig(c.env))]);
   return c.json<AdminOverview>({ totalUsers: total?.n ?? 0, ...money });
 });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { ProductVersion } from "../../contract/responses";
-import { productVersions, users } from "../../db/schema";
+import { productVersions, subscriptions, users } from "../../db/schema";
 import { call, createAdmin, createVerifiedCustomer, db, visit } from "../../test/helpers";
 
 const plan = (over: Record<string, unknown> = {}) => ({
@@ -78,6 +78,23 @@ describe("/api/admin/product-versions", () => {
     const free = (await db().select().from(productVersions).where(eq(productVersions.isDefault, true)))[0]!;
     expect((await db().select().from(users).where(eq(users.id, shop.user.id)))[0]!.productVersionId).toBe(free.id);
     expect((await call(`/api/admin/product-versions/${version.id}`, { method: "DELETE", apiKey })).status).toBe(404);
+  });
+
+  it("deletes a version a PayPal subscription pays for: the subscription then pays for none", async () => {
+    const { apiKey } = await createAdmin();
+    const { version } = await create(apiKey, plan());
+    const shop = await createVerifiedCustomer("shop@example.com");
+    await db()
+      .update(users)
+      .set({ productVersionId: version.id, planSource: "paypal" })
+      .where(eq(users.id, shop.user.id));
+    await db()
+      .insert(subscriptions)
+      .values({ userId: shop.user.id, subscriptionId: "I-1", productVersionId: version.id, status: "active" });
+    const res = await call(`/api/admin/product-versions/${version.id}`, { method: "DELETE", apiKey });
+    expect(res.status).toBe(200);
+    expect((await db().select().from(subscriptions))[0]!.productVersionId).toBeNull();
+    expect((await db().select().from(users).where(eq(users.id, shop.user.id)))[0]!.planSource).toBe("default");
   });
 
   it("applies an edited limit to its users' delivery on the next request", async () => {

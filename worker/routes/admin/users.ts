@@ -21,6 +21,7 @@ import { createDb, type Db } from "../../db/client";
 import type { User } from "../../db/schema";
 import { deleteDocument, writeDocument } from "../../delivery/document";
 import { sendApiKeyMail, sendVerificationMail } from "../../email/account-mails";
+import { settleIfDue } from "../../billing/periods";
 import type { AppEnv } from "../../env";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
 import { publicOrigin } from "../../http/origin";
@@ -70,8 +71,11 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .get("/:userId", validate("param", userParam), async (c) => {
     const db = createDb(c.env.DB);
     const { userId } = c.req.valid("param");
-    const [user, target] = await Promise.all([getAdminUser(db, userId), getUser(db, userId)]);
-    if (!user || !target) throw notFound(USER_NOT_FOUND);
+    const stored = await getUser(db, userId);
+    if (!stored) throw notFound(USER_NOT_FOUND);
+    const target = await settleIfDue(c.env, stored, new Date());
+    const user = await getAdminUser(db, userId);
+    if (!user) throw notFound(USER_NOT_FOUND);
     const [apiKey, mappings] = await Promise.all([visibleKey(c, db, target), listMappings(db, userId)]);
     return c.json<AdminUserDetail>({ ...user, apiKey, mappings });
   })
@@ -132,7 +136,12 @@ export const adminUserRoutes = new Hono<AppEnv>()
     async (c) => {
       const version = await getProductVersion(createDb(c.env.DB), c.req.valid("json").versionId);
       if (!version) throw notFound("Product version not found");
-      return changeUser(c, c.req.valid("param").userId, { productVersionId: version.id });
+      // A plan given by hand is not paid: billing never takes it away (the default plan is no gift).
+      return changeUser(c, c.req.valid("param").userId, {
+        productVersionId: version.id,
+        planSource: version.isDefault ? "default" : "admin",
+        planPaidThrough: null,
+      });
     },
   )
   .post("/:userId/resend-api-key", validate("param", userParam), async (c) => {

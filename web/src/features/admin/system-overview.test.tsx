@@ -4,7 +4,6 @@ import type { AdminOverview } from "../../../../worker/contract/responses";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
 import { ADMIN, signInAsAdmin } from "@/test/session";
-import { formatEuros } from "./format-euros";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -24,16 +23,8 @@ function mockApiWithPendingOverview() {
   return { fetchMock, resolve: (body: AdminOverview) => resolve(body) };
 }
 
-describe("formatEuros", () => {
-  it("shows euros with exactly 2 decimals in German format", () => {
-    expect(formatEuros(1234.5)).toBe(`1.234,50${NBSP}€`);
-    expect(formatEuros(0)).toBe(`0,00${NBSP}€`);
-    expect(formatEuros(19.999)).toBe(`20,00${NBSP}€`);
-  });
-});
-
 describe("admin dashboard System Overview", () => {
-  it("shows a spinner while loading, then the user count and the revenue in euros", async () => {
+  it("shows a spinner while loading, then the user count and the revenue in the billing currency", async () => {
     signInAsAdmin();
     const { fetchMock, resolve } = mockApiWithPendingOverview();
     renderApp("/admin");
@@ -42,7 +33,7 @@ describe("admin dashboard System Overview", () => {
     expect(within(section).getByRole("status", { name: "Loading" })).toBeInTheDocument();
     expect(within(section).queryByText("Total Users")).not.toBeInTheDocument();
 
-    resolve({ totalUsers: 42, revenueLast7Days: 1234.5, revenueCurrentYear: 98765 });
+    resolve({ totalUsers: 42, revenueLast7Days: 1234.5, revenueCurrentYear: 98765, currency: "USD" });
 
     expect(await within(section).findByText("Total Users")).toBeInTheDocument();
     expect(within(section).queryByRole("status")).not.toBeInTheDocument();
@@ -50,10 +41,20 @@ describe("admin dashboard System Overview", () => {
     const cards = within(section).getAllByRole("heading", { level: 3 });
     expect(cards.map((title) => [title.textContent, title.parentElement?.nextElementSibling?.textContent])).toEqual([
       ["Total Users", "42"],
-      ["Revenue Last 7 Days", `1.234,50${NBSP}€`],
-      ["Revenue Current Year", `98.765,00${NBSP}€`],
+      ["Revenue Last 7 Days", `1.234,50${NBSP}$`],
+      ["Revenue Current Year", `98.765,00${NBSP}$`],
     ]);
     expect(fetchMock.mock.calls.some(([url]) => url === "/api/admin/overview")).toBe(true);
+  });
+
+  it("shows the revenue in the currency the server names", async () => {
+    signInAsAdmin();
+    const { resolve } = mockApiWithPendingOverview();
+    renderApp("/admin");
+    const section = (await screen.findByRole("heading", { name: "System Overview" })).closest("section")!;
+    resolve({ totalUsers: 1, revenueLast7Days: 10, revenueCurrentYear: 20, currency: "EUR" });
+    const card = (await within(section).findByRole("heading", { name: "Revenue Last 7 Days" })).parentElement!;
+    expect(card.nextElementSibling?.textContent).toBe(`10,00${NBSP}€`);
   });
 
   it("keeps the header and the three tiles", async () => {

@@ -2,11 +2,11 @@ import type { MouseEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { Transaction } from "../../../../worker/contract/responses";
 import { WarningMark } from "@/components/warning-mark";
-import { Badge } from "@/components/ui/badge";
+import { PaymentStatusBadge } from "@/components/payment-status-badge";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatGermanDayTime } from "@/lib/format-date";
 import { cn } from "@/lib/utils";
-import { formatBillingAmount, isCompleted } from "./format-billing-amount";
+import { formatBillingAmount } from "./format-billing-amount";
 
 export const NO_MATCHING_USER_TEXT = "No matching user account found";
 export const NO_TRANSACTIONS_TEXT = "No transactions found";
@@ -16,17 +16,6 @@ export const transactionDetailPath = (transactionId: string) =>
 
 // The ID is also a link (for the keyboard); its own navigation is enough.
 const stopRowClick = (event: MouseEvent) => event.stopPropagation();
-
-function StatusBadge({ status }: { status: string | null }) {
-  if (!status) return <span className="text-muted-foreground">-</span>;
-  return isCompleted(status) ? (
-    <Badge variant="success">{status}</Badge>
-  ) : (
-    <Badge variant="outline" className="border-transparent bg-yellow-100 text-yellow-800">
-      {status}
-    </Badge>
-  );
-}
 
 const COLUMN_COUNT = 6;
 
@@ -83,7 +72,7 @@ export function BillingTransactionsTable({ transactions }: { transactions: Trans
                   {formatBillingAmount(transaction.amount, transaction.currency)}
                 </TableCell>
                 <TableCell>
-                  <StatusBadge status={transaction.paymentStatus} />
+                  <PaymentStatusBadge status={transaction.paymentStatus} />
                 </TableCell>
               </TableRow>
             );

@@ -20,7 +20,3 @@ export function formatBillingAmount(
     return `${new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)} ${code}`;
   }
 }
-
-/** SPEC.md §4: Completed in any case is a completed payment. */
-export const isCompleted = (paymentStatus: string | null | undefined) =>
-  paymentStatus?.trim().toLowerCase() === "completed";

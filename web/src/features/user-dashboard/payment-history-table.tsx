@@ -1,7 +1,12 @@
 import type { PaymentHistoryItem } from "../../../../worker/contract/responses";
+import { PaymentStatusBadge } from "@/components/payment-status-badge";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatGermanDay, formatGermanPeriod } from "@/lib/format-date";
-import { formatPaymentAmount } from "./format-money";
+import { formatMoney } from "@/lib/format-money";
+
+/** The period a payment paid for; '-' for one that paid for none (pending, refunded, not the plan's price). */
+const paidPeriod = ({ start, end }: PaymentHistoryItem["billingPeriod"]) =>
+  start || end ? formatGermanPeriod(start, end) : "-";
 
 export function PaymentHistoryTable({ payments }: { payments: PaymentHistoryItem[] }) {
   return (
@@ -12,19 +17,22 @@ export function PaymentHistoryTable({ payments }: { payments: PaymentHistoryItem
           <TableHead>Product</TableHead>
           <TableHead>Amount</TableHead>
           <TableHead>Billing Period</TableHead>
+          <TableHead>Status</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
         {payments.length === 0 ? (
-          <TableEmptyRow colSpan={4}>No payment history available</TableEmptyRow>
+          <TableEmptyRow colSpan={5}>No payment history available</TableEmptyRow>
         ) : (
           payments.map((payment, index) => (
-            // Items carry no id; the list is replaced as a whole, so the position is a stable key.
-            <TableRow key={index}>
+            <TableRow key={payment.transactionId ?? index}>
               <TableCell>{formatGermanDay(payment.date)}</TableCell>
               <TableCell>{payment.product}</TableCell>
-              <TableCell>{formatPaymentAmount(payment.amount, payment.currency)}</TableCell>
-              <TableCell>{formatGermanPeriod(payment.billingPeriod.start, payment.billingPeriod.end)}</TableCell>
+              <TableCell>{formatMoney(payment.amount, payment.currency)}</TableCell>
+              <TableCell>{paidPeriod(payment.billingPeriod)}</TableCell>
+              <TableCell>
+                <PaymentStatusBadge status={payment.status} />
+              </TableCell>
             </TableRow>
           ))
         )}

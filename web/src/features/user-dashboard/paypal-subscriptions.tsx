@@ -20,9 +20,12 @@ export function usePayPalSubscriptions(): PayPalSubscriptionsState | null {
   return useContext(PayPalSubscriptionsContext);
 }
 
-/** The SDK's script options: subscriptions need `vault` and `intent`; `sdkBaseUrl` is the server's SDK address. */
-export function paypalScriptOptions(clientId: string, sdkUrl: string): ReactPayPalScriptOptions {
-  return { clientId, vault: true, intent: "subscription", sdkBaseUrl: sdkUrl };
+/**
+ * The SDK's script options: subscriptions need `vault` and `intent`; `sdkBaseUrl` is the server's SDK address,
+ * `currency` the billing currency (PayPal's default, USD, when the server names none).
+ */
+export function paypalScriptOptions(clientId: string, sdkUrl: string, currency?: string): ReactPayPalScriptOptions {
+  return { clientId, vault: true, intent: "subscription", sdkBaseUrl: sdkUrl, ...(currency ? { currency } : {}) };
 }
 
 export function PayPalSubscriptions({ children }: { children: ReactNode }) {
@@ -33,7 +36,7 @@ export function PayPalSubscriptions({ children }: { children: ReactNode }) {
 
   if (!config.data || !clientId || !userId) return children;
   return (
-    <PayPalScriptProvider options={paypalScriptOptions(clientId, config.data.sdkUrl)}>
+    <PayPalScriptProvider options={paypalScriptOptions(clientId, config.data.sdkUrl, config.data.currency)}>
       <PayPalSubscriptionsContext.Provider value={{ userId }}>{children}</PayPalSubscriptionsContext.Provider>
     </PayPalScriptProvider>
   );

@@ -3,7 +3,8 @@ import type { ProductVersion } from "../../../../worker/contract/responses";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { isUnlimited } from "@/lib/limits";
 import { cn } from "@/lib/utils";
-import { formatMonthlyPrice } from "./format-money";
+import { formatMonthlyPrice } from "@/lib/format-money";
+import { usePayPalConfig } from "@/queries/paypal-config";
 import { PlanSubscribeSlot } from "./plan-subscribe-slot";
 
 /** The plan flagged 'Popular' (SPEC.md §9). */
@@ -13,6 +14,7 @@ const showLimit = (limit: number | null) => (isUnlimited(limit) ? "Unlimited" : 
 
 export function PlanCard({ plan }: { plan: ProductVersion }) {
   const popular = plan.name === POPULAR_PLAN_NAME;
+  const currency = usePayPalConfig().data?.currency;
   const titleId = useId();
   const limits = [
     { label: "Websites", value: showLimit(plan.websitesLimit) },
@@ -36,7 +38,7 @@ export function PlanCard({ plan }: { plan: ProductVersion }) {
           {plan.name}
         </CardTitle>
         {plan.description && <CardDescription>{plan.description}</CardDescription>}
-        {plan.price !== null && <p className="pt-2 text-3xl font-bold">{formatMonthlyPrice(plan.price)}</p>}
+        {plan.price !== null && <p className="pt-2 text-3xl font-bold">{formatMonthlyPrice(plan.price, currency)}</p>}
       </CardHeader>
       <CardContent className="flex-1">
         <dl className="space-y-2 text-sm">

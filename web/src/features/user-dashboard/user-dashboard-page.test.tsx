@@ -164,12 +164,12 @@ describe("customer dashboard, billing", () => {
 
     expect(await screen.findByText("No payment history available")).toBeInTheDocument();
     expect(screen.getByText("05.03.2025 – 05.04.2025")).toBeInTheDocument();
-    for (const name of ["Date of Payment", "Product", "Amount", "Billing Period"]) {
+    for (const name of ["Date of Payment", "Product", "Amount", "Billing Period", "Status"]) {
       expect(screen.getByRole("columnheader", { name })).toBeInTheDocument();
     }
   });
 
-  it("formats dates as dd.MM.yyyy and amounts in German currency format", async () => {
+  it("formats dates as dd.MM.yyyy, amounts in German currency format, and shows each payment's period and status", async () => {
     mockApi({
       payments: [
         {
@@ -177,7 +177,9 @@ describe("customer dashboard, billing", () => {
           product: "Starter",
           amount: 29,
           currency: "USD",
-          billingPeriod: { start: "2025-03-05T12:00:00.000Z", end: "2025-04-05T12:00:00.000Z" },
+          billingPeriod: { start: "2025-03-05T12:00:00.000Z", end: "2025-04-03T12:00:00.000Z" },
+          status: "Completed",
+          transactionId: "T2",
         },
         {
           date: "2025-02-05T12:00:00.000Z",
@@ -185,6 +187,8 @@ describe("customer dashboard, billing", () => {
           amount: 1234.5,
           currency: "",
           billingPeriod: { start: null, end: null },
+          status: "Pending",
+          transactionId: "T1",
         },
       ],
     });
@@ -200,12 +204,12 @@ describe("customer dashboard, billing", () => {
       within(rows[0]!)
         .getAllByRole("cell")
         .map((cell) => cell.textContent),
-    ).toEqual(["05.03.2025", "Starter", `29,00${NBSP}$`, "05.03.2025 – 05.04.2025"]);
+    ).toEqual(["05.03.2025", "Starter", `29,00${NBSP}$`, "05.03.2025 – 03.04.2025", "Completed"]);
     expect(
       within(rows[1]!)
         .getAllByRole("cell")
         .map((cell) => cell.textContent),
-    ).toEqual(["05.02.2025", "Growth", `1.234,50${NBSP}$`, "- – -"]);
+    ).toEqual(["05.02.2025", "Growth", `1.234,50${NBSP}$`, "-", "Pending"]);
   });
 });
 

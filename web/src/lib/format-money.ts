@@ -1,9 +1,12 @@
-/** @module Money on the customer dashboard (SPEC.md §9). */
+/** @module Money on the dashboards (SPEC.md §9); USD is the default currency. */
 
-const DEFAULT_CURRENCY = "USD";
+export const DEFAULT_CURRENCY = "USD";
 
-/** A payment in German format, e.g. "29,00 $"; the currency defaults to USD. */
-export function formatPaymentAmount(amount: number, currency: string | null | undefined): string {
+/**
+ * An amount in German format with its currency, e.g. "29,00 $" (customer payments, admin revenue); the currency
+ * defaults to USD.
+ */
+export function formatMoney(amount: number, currency: string | null | undefined): string {
   const code = currency || DEFAULT_CURRENCY;
   try {
     return new Intl.NumberFormat("de-DE", { style: "currency", currency: code }).format(amount);
@@ -14,13 +17,13 @@ export function formatPaymentAmount(amount: number, currency: string | null | un
 }
 
 /** A plan's monthly price in US format, e.g. "$29 / month" (cents only when there are any). */
-export function formatMonthlyPrice(price: number): string {
+export function formatMonthlyPrice(price: number, currency: string | null | undefined = DEFAULT_CURRENCY): string {
   const fractionDigits = Number.isInteger(price) ? 0 : 2;
-  const usd = new Intl.NumberFormat("en-US", {
+  const money = new Intl.NumberFormat("en-US", {
     style: "currency",
-    currency: DEFAULT_CURRENCY,
+    currency: currency || DEFAULT_CURRENCY,
     minimumFractionDigits: fractionDigits,
     maximumFractionDigits: fractionDigits,
   });
-  return `${usd.format(price)} / month`;
+  return `${money.format(price)} / month`;
 }

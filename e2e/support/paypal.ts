@@ -1,0 +1,42 @@
+/** The PayPal stand-in's REST API (scripts/paypal-fake.mjs), called as the product owner would call PayPal's. */
+import { inject } from "vitest";
+
+const paypalApi = inject("paypalApi");
+
+async function paypal<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const token = await fetch(`${paypalApi}/v1/oauth2/token`, {
+    method: "POST",
+    headers: { Authorization: `Basic ${btoa("e2e-client:e2e-secret")}` },
+    body: "grant_type=client_credentials",
+  });
+  const { access_token } = (await token.json()) as { access_token: string };
+  const headers = new Headers(init.headers);
+  headers.set("Authorization", `Bearer ${access_token}`);
+  headers.set("Content-Type", "application/json");
+  const res = await fetch(`${paypalApi}${path}`, { ...init, headers });
+  if (!res.ok) throw new Error(`PayPal stand-in ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Creates a monthly plan at `price` USD at PayPal; answers its plan id. */
+export async function createPayPalPlan(name: string, price: string): Promise<string> {
+  const plan = await paypal<{ id: string }>("/v1/billing/plans", {
+    method: "POST",
+    body: JSON.stringify({
+      name,
+      billing_cycles: [
+        {
+          tenure_type: "REGULAR",
+          frequency: { interval_unit: "MONTH", interval_count: 1 },
+          pricing_scheme: { fixed_price: { value: price, currency_code: "USD" } },
+        },
+      ],
+    }),
+  });
+  return plan.id;
+}
+
+/** The subscription's status as PayPal has it. */
+export async function payPalSubscriptionStatus(subscriptionId: string): Promise<string> {
+  return (await paypal<{ status: string }>(`/v1/billing/subscriptions/${encodeURIComponent(subscriptionId)}`)).status;
+}
