@@ -16,6 +16,8 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 APP_SECRET: "test-secret-0123456789abcdef0123456789abcdef",
+                // Tests of production behaviour pass their own env (worker/test/helpers.ts testEnv).
+                ENVIRONMENT: "development",
                 TEST_MIGRATIONS: await readD1Migrations(path("./migrations")),
               },
             },
@@ -26,6 +28,8 @@ export default defineConfig({
           include: ["worker/**/*.test.ts"],
           // Production's D1/KV limits first, so that everything after them (migrations included) runs under them.
           setupFiles: ["./worker/test/platform-limits/install.ts", "./worker/test/apply-migrations.ts"],
+          // Local SMTP servers with real TLS and a MailChannels stand-in, in Node (worker/test/node/).
+          globalSetup: ["./worker/test/node/mail-standins.ts"],
         },
       },
       {

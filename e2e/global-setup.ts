@@ -1,14 +1,16 @@
 /**
  * Starts the product the way `npm start` does (on a free port, with an empty database of its own) and creates
- * an admin, for the end-to-end tests.
+ * an admin, for the end-to-end tests. The product trusts a CA made for this run (NODE_EXTRA_CA_CERTS, which
+ * wrangler hands to workerd), so the tests' SMTP servers speak real TLS.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort, root } from "../scripts/lib.mjs";
 import { FAKE_RECEIVER, startPayPalFake, type PayPalFake } from "../scripts/paypal-fake.mjs";
+import { createTestCa, type ServerCertificate } from "./support/test-ca";
 
 export const ADMIN = { email: "admin@e2e.test", password: "e2e-admin-password" };
 /** The marketing site the product links to in the end-to-end run (never opened). */
@@ -21,12 +23,15 @@ declare module "vitest" {
     /** The PayPal stand-in's REST API (plans are created there, as at PayPal). */
     paypalApi: string;
     siteUrl: string;
+    /** For the tests' SMTP servers: `localhost` and 127.0.0.1, signed by the CA the product trusts. */
+    mailCertificate: ServerCertificate;
   }
 }
 
 let server: ChildProcess | undefined;
 let paypal: PayPalFake | undefined;
 let stateDir: string | undefined;
+let caDir: string | undefined;
 
 async function waitForServer(url: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
@@ -61,6 +66,8 @@ export async function setup(project: TestProject) {
   // PayPal stands in locally (scripts/paypal-fake.mjs): the IPN post-back answers VERIFIED, the REST API knows the
   // subscriptions its browser SDK stand-in created, in sandbox mode, with the recorded notification's receiver.
   paypal = await startPayPalFake();
+  const ca = await createTestCa();
+  caDir = dirname(ca.certFile);
   const secrets = join(stateDir, "paypal-secrets.env");
   writeFileSync(secrets, "PAYPAL_CLIENT_SECRET=e2e-secret\n");
   const port = await freePort();
@@ -80,6 +87,7 @@ export async function setup(project: TestProject) {
       // the product itself (the SPA's fallback page, not an image), so the browser makes no outside request.
       SITE_URL,
       TRACKING_PIXEL_URL: `http://127.0.0.1:${port}/e2e-pixel.gif`,
+      NODE_EXTRA_CA_CERTS: ca.certFile,
     },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
@@ -90,6 +98,7 @@ export async function setup(project: TestProject) {
   project.provide("admin", ADMIN);
   project.provide("paypalApi", paypal.apiBase);
   project.provide("siteUrl", SITE_URL);
+  project.provide("mailCertificate", ca.localhost);
 }
 
 export async function teardown() {
@@ -102,4 +111,5 @@ export async function teardown() {
   }
   await paypal?.close();
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  if (caDir) rmSync(caDir, { recursive: true, force: true });
 }

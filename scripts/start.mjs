@@ -57,6 +57,9 @@ const children = [
     "--persist-to",
     stateDir,
     "--show-interactive-dev-session=false",
+    // Development: mails without a configured transport are printed in full (links and codes) to this console.
+    "--var",
+    "ENVIRONMENT:development",
     ...(dev ? ["--var", `PUBLIC_ORIGIN:http://${host}:${port}`] : []),
     ...passedVars,
     ...secretFiles,

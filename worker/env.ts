@@ -9,6 +9,11 @@ export interface Env {
   ASSETS: Fetcher;
   /** Signs cookies and encrypts stored secrets. */
   APP_SECRET: string;
+  /**
+   * "development" (`npm start`, `npm run dev`, the Worker tests) or "production" (wrangler.toml [vars], what
+   * `wrangler deploy` uses). Anything but "development", unset included, is production.
+   */
+  ENVIRONMENT?: string;
   /** The origin of the dashboard and the API, written into mail links; empty means the origin of the request. */
   PUBLIC_ORIGIN?: string;
   /**
@@ -20,6 +25,11 @@ export interface Env {
   /** MailChannels' endpoint; configurable so tests can point it at a local fake. */
   MAILCHANNELS_API_URL?: string;
   MAIL_FROM?: string;
+  /**
+   * "true": in production without SMTP or MailChannels, mails are not sent but their recipient and subject are
+   * logged (never the body). Otherwise sending fails with 503 there.
+   */
+  MAIL_CONSOLE_IN_PRODUCTION?: string;
   /**
    * The marketing site (e.g. https://www.example.com): the top bar, footer and register form link to it and its
    * /pricing, /faq, /privacy, /terms and /contact. Unset: the SPA shows no external links.
@@ -51,6 +61,8 @@ export interface Env {
   /** The PayPal JS SDK the plan dialog loads (default PayPal's); tests point it at a local stand-in. */
   PAYPAL_SDK_URL?: string;
 }
+
+export const isDevelopment = (env: Env) => env.ENVIRONMENT === "development";
 
 /** The key a request was admitted with (see auth/middleware.ts). */
 export interface Session {

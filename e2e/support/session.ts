@@ -1,6 +1,9 @@
-/** What every end-to-end file needs: a browser, and an SMTP server the product's mail is pointed at. */
+/**
+ * What every end-to-end file needs: a browser, and an SMTP server (STARTTLS, AUTH after TLS) the product's mail is
+ * pointed at.
+ */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { launchBrowser } from "./browser";
 import { startMailServer, type MailServer } from "./mail-server";
 import { useMailServer } from "./product";
@@ -18,7 +21,7 @@ export function useBrowserAndMail(): Session {
     closeLater: (close: () => Promise<unknown>) => void closers.push(close),
   } as Session;
   beforeAll(async () => {
-    session.mail = await startMailServer();
+    session.mail = await startMailServer({ tls: { certificate: inject("mailCertificate") } });
     session.browser = await launchBrowser();
     await useMailServer(session.mail);
   });

@@ -1,13 +1,15 @@
 /**
  * @module `sendMail()`: one call, three transports chosen at run time. SMTP when a configuration is stored
- * (worker-mailer over cloudflare:sockets), else MailChannels' Email API when its key is set, else the console
- * (the local default, the only place a message's links and codes are ever printed).
+ * (smtp.ts), else MailChannels' Email API when its key is set (mailchannels.ts), else the console. The console
+ * is for development: only there are a message's links and codes printed. In production it refuses (503), unless
+ * `MAIL_CONSOLE_IN_PRODUCTION=true` lets it print the recipient and subject, never the body.
  */
-import { LogLevel, WorkerMailer } from "worker-mailer";
 import type { Db } from "../db/client";
-import type { Env } from "../env";
+import { isDevelopment, type Env } from "../env";
 import { ApiError } from "../http/errors";
-import { getSmtpSettings, type SmtpSettings } from "../models/smtp-config";
+import { getSmtpSettings } from "../models/smtp-config";
+import { sendViaMailChannels } from "./mailchannels";
+import { sendViaSmtp } from "./smtp";
 
 export interface MailMessage {
   to: string;
@@ -16,56 +18,44 @@ export interface MailMessage {
 }
 
 const DEFAULT_FROM = "no-reply@dynamic-content.local";
-const MAILCHANNELS_URL = "https://api.mailchannels.net/tx/v1/send";
 
-/** Sends the message; a transport failure is logged and answered as a 502 the UI can show. */
+/** Sends the message; a transport failure is logged (without the body) and answered as a 502 the UI can show. */
 export async function sendMail(env: Env, db: Db, message: MailMessage): Promise<void> {
   const smtp = await getSmtpSettings(db, env.APP_SECRET);
+  const from = env.MAIL_FROM || DEFAULT_FROM;
+  let transport = "";
   try {
-    if (smtp) return await sendViaSmtp(smtp, message);
-    if (env.MAILCHANNELS_API_KEY) return await sendViaMailChannels(env, message);
+    if (smtp) {
+      transport = `SMTP ${smtp.host}:${smtp.port}`;
+      return await sendViaSmtp(smtp, message);
+    }
+    if (env.MAILCHANNELS_API_KEY) {
+      transport = "MailChannels";
+      const account = { apiKey: env.MAILCHANNELS_API_KEY, url: env.MAILCHANNELS_API_URL, from };
+      return await sendViaMailChannels(account, message);
+    }
   } catch (err) {
-    console.error(`Mail "${message.subject}" could not be sent:`, err instanceof Error ? err.message : err);
+    console.error(
+      `Mail "${message.subject}" could not be sent via ${transport}: ${err instanceof Error ? err.message : err}`,
+    );
     throw new ApiError(502, "The email could not be sent. Please try again later.");
   }
-  sendViaConsole(env, message);
+  printToConsole(env, from, message);
 }
 
-async function sendViaSmtp(smtp: SmtpSettings, message: MailMessage): Promise<void> {
-  const mailer = await WorkerMailer.connect({
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.port === 465,
-    startTls: true,
-    credentials: { username: smtp.user, password: smtp.password },
-    authType: ["plain", "login"],
-    logLevel: LogLevel.ERROR,
-    socketTimeoutMs: 10_000,
-    responseTimeoutMs: 10_000,
-  });
-  try {
-    await mailer.send({ from: smtp.from, to: message.to, subject: message.subject, text: message.text });
-  } finally {
-    await mailer.close().catch(() => undefined);
+function printToConsole(env: Env, from: string, message: MailMessage): void {
+  if (isDevelopment(env)) {
+    console.log(`[mail] from ${from} to ${message.to}\n[mail] subject: ${message.subject}\n${message.text}`);
+    return;
   }
-}
-
-async function sendViaMailChannels(env: Env, message: MailMessage): Promise<void> {
-  const response = await fetch(env.MAILCHANNELS_API_URL || MAILCHANNELS_URL, {
-    method: "POST",
-    headers: { "content-type": "application/json", "X-Api-Key": env.MAILCHANNELS_API_KEY! },
-    body: JSON.stringify({
-      personalizations: [{ to: [{ email: message.to }] }],
-      from: { email: env.MAIL_FROM || DEFAULT_FROM },
-      subject: message.subject,
-      content: [{ type: "text/plain", value: message.text }],
-    }),
-  });
-  if (!response.ok) throw new Error(`MailChannels answered ${response.status}`);
-}
-
-function sendViaConsole(env: Env, message: MailMessage): void {
-  console.log(
-    `[mail] from ${env.MAIL_FROM || DEFAULT_FROM} to ${message.to}\n[mail] subject: ${message.subject}\n${message.text}`,
+  if (env.MAIL_CONSOLE_IN_PRODUCTION === "true") {
+    console.log(`[mail] to ${message.to}\n[mail] subject: ${message.subject}\n[mail] (body not printed in production)`);
+    return;
+  }
+  console.error(
+    `Mail "${message.subject}" was not sent: email is not configured (no SMTP configuration, no ` +
+      "MAILCHANNELS_API_KEY). Store an SMTP configuration, or set MAIL_CONSOLE_IN_PRODUCTION=true to log " +
+      "recipients and subjects only.",
   );
+  throw new ApiError(503, "Email is not configured. Please contact the administrator.");
 }
