@@ -19,10 +19,11 @@ export const HSTS = "max-age=63072000; includeSubDomains";
 /** PayPal's browser SDK and the windows and frames it opens. */
 const PAYPAL_ORIGINS = ["https://www.paypal.com", "https://*.paypal.com", "https://*.paypalobjects.com"];
 
-/** The configured SDK's own origin (a local stand-in in tests), in case it is not one of PayPal's. */
+/** The configured SDK's own origin (a local stand-in in tests) when it is not one of PayPal's. */
 function sdkOrigin(c: Context): string {
   try {
-    return new URL(paypalConfig((c as Context<AppEnv>).env).sdkUrl).origin;
+    const origin = new URL(paypalConfig((c as Context<AppEnv>).env).sdkUrl).origin;
+    return PAYPAL_ORIGINS.includes(origin) ? "" : origin;
   } catch {
     return "";
   }

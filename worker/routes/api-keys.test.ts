@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AuditEvent, ImpersonationResponse } from "../contract/responses";
 import { apiKeys, users } from "../db/schema";
+import { THROTTLES } from "../auth/throttle";
 import { IMPERSONATION_KEY_TTL_MS } from "../models/api-keys";
 import { runDaily } from "../scheduled";
 import { call, captureMails, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
@@ -211,5 +212,31 @@ describe("GET /api/admin/audit-events", () => {
     const bad = await call("/api/admin/audit-events?limit=1000", { apiKey: admin.apiKey });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "limit must be at most 100" });
+  });
+});
+
+describe("the admin's resends", () => {
+  it(`are throttled per customer: ${THROTTLES.resend.perAccount.max} an hour, then 429 with Retry-After`, async () => {
+    const admin = await createAdmin();
+    const customer = await createVerifiedCustomer("c@example.com");
+    const mails = captureMails();
+    for (let i = 0; i < THROTTLES.resend.perAccount.max; i++) {
+      const action = i % 2 ? "resend-api-key" : "resend-verification";
+      const res = await call(`/api/admin/users/${customer.user.id}/${action}`, {
+        method: "POST",
+        apiKey: admin.apiKey,
+      });
+      expect(res.status, action).toBe(200);
+    }
+    const refused = await call(`/api/admin/users/${customer.user.id}/resend-api-key`, {
+      method: "POST",
+      apiKey: admin.apiKey,
+    });
+    const sent = mails.texts();
+    mails.restore();
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: "Too many emails requested. Please try again in an hour." });
+    expect(refused.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect(sent).toHaveLength(THROTTLES.resend.perAccount.max);
   });
 });
