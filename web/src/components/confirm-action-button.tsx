@@ -10,7 +10,7 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from "@/components/ui/alert-dialog";
-import { buttonVariants } from "@/components/ui/button";
+import { Button, buttonVariants } from "@/components/ui/button";
 
 export interface ConfirmActionButtonProps {
   /** The button that opens the dialog. */
@@ -51,5 +51,23 @@ export function ConfirmActionButton({
         </AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>
+  );
+}
+
+/** The common case: a small outline button labelled `label` (disabled while `pending`) that asks first. */
+export function ConfirmedOutlineButton({
+  label,
+  pending,
+  ...dialog
+}: Omit<ConfirmActionButtonProps, "trigger"> & { label: ReactNode; pending?: boolean }) {
+  return (
+    <ConfirmActionButton
+      trigger={
+        <Button type="button" variant="outline" size="sm" disabled={pending}>
+          {label}
+        </Button>
+      }
+      {...dialog}
+    />
   );
 }

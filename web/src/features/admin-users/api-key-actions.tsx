@@ -1,17 +1,13 @@
 import type { AdminUserDetail } from "../../../../worker/contract/responses";
-import { ConfirmActionButton } from "@/components/confirm-action-button";
-import { Button } from "@/components/ui/button";
+import { ConfirmedOutlineButton } from "@/components/confirm-action-button";
 import { useRevokeApiKey, useRotateApiKey } from "@/queries/api-keys";
 
 function RevokeButton({ user }: { user: AdminUserDetail }) {
   const revoke = useRevokeApiKey();
   return (
-    <ConfirmActionButton
-      trigger={
-        <Button type="button" variant="outline" size="sm" disabled={revoke.isPending}>
-          API-Key widerrufen
-        </Button>
-      }
+    <ConfirmedOutlineButton
+      label="API-Key widerrufen"
+      pending={revoke.isPending}
       title="Sind Sie sicher?"
       description={`Der API-Key von ${user.email} funktioniert sofort nicht mehr, auch für Admins, die gerade als dieser Nutzer eingeloggt sind. Beim nächsten Login erhält der Nutzer einen neuen Key.`}
       confirmLabel="Widerrufen"
@@ -26,12 +22,9 @@ function RotateOwnKeyButton() {
     success: { title: "API-Key erneuert", description: "Der alte API-Key funktioniert nicht mehr." },
   });
   return (
-    <ConfirmActionButton
-      trigger={
-        <Button type="button" variant="outline" size="sm" disabled={rotate.isPending}>
-          API-Key erneuern
-        </Button>
-      }
+    <ConfirmedOutlineButton
+      label="API-Key erneuern"
+      pending={rotate.isPending}
       title="Sind Sie sicher?"
       description="Ihr API-Key und alle Ihre anderen Anmeldungen werden sofort ungültig; dieser Browser erhält den neuen Key."
       confirmLabel="Erneuern"

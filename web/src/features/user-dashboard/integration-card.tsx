@@ -1,8 +1,7 @@
 import { RefreshCw } from "lucide-react";
 import { CodeBlock } from "@/components/code-block";
-import { ConfirmActionButton } from "@/components/confirm-action-button";
+import { ConfirmedOutlineButton } from "@/components/confirm-action-button";
 import { CopyButton } from "@/components/copy-button";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useImpersonation } from "@/hooks/use-impersonation";
 import { useRotateApiKey } from "@/queries/api-keys";
@@ -26,13 +25,14 @@ function RotateKeyButton() {
     success: { title: "API key rotated", description: "Your old key no longer works." },
   });
   return (
-    <ConfirmActionButton
-      trigger={
-        <Button type="button" variant="outline" size="sm" disabled={rotate.isPending}>
+    <ConfirmedOutlineButton
+      label={
+        <>
           <RefreshCw aria-hidden="true" />
           Rotate API key
-        </Button>
+        </>
       }
+      pending={rotate.isPending}
       title="Rotate your API key?"
       description="Your current key stops working at once; use the new one from now on. The snippet on your website does not use the key and keeps working."
       confirmLabel="Rotate key"
