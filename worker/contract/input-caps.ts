@@ -17,6 +17,8 @@ export const DESCRIPTION_MAX_LENGTH = 1_000;
 /** PayPal's plan, subscription and transaction ids, payment statuses, user ids. */
 export const IDENTIFIER_MAX_LENGTH = 100;
 export const SEARCH_TERM_MAX_LENGTH = 200;
+/** How much of a mapping's HTML the admin's lists carry; the whole of one is fetched when it is opened. */
+export const HTML_PREVIEW_CHARS = 300;
 export const DATE_MAX_LENGTH = 64;
 
 const encoder = new TextEncoder();

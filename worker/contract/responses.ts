@@ -35,11 +35,14 @@ export interface Mapping {
   id: number;
   userId: string;
   url: string;
+  /** The HTML; in the admin's lists only its first HTML_PREVIEW_CHARS characters (see `htmlContentLength`). */
   htmlContent: string;
   createdAt: string;
   publishedAt: string | null;
   totalRequests: number;
   contentDeliveryCount: number;
+  /** In the admin's lists, where `htmlContent` is a preview: the whole HTML's length in characters. */
+  htmlContentLength?: number;
 }
 
 export interface Stats {
@@ -155,8 +158,21 @@ export interface AdminUser {
 }
 
 export interface AdminUserDetail extends AdminUser {
-  /** The user's mappings ("events"), newest first. */
+  /**
+   * The first page of the user's mappings ("events"), newest first, HTML as a preview; the rest from
+   * `GET /api/admin/users/:userId/mappings`.
+   */
   mappings: Mapping[];
+}
+
+/** The user's mappings with the same URL (ignoring case and http(s)://): the admin's Websites & Events tab. */
+export interface MappingGroup {
+  url: string;
+  events: number;
+  totalRequests: number;
+  contentDeliveryCount: number;
+  /** The newest mapping's creation date. */
+  lastCreatedAt: string;
 }
 
 export interface AdminMapping extends Mapping {

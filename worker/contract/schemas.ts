@@ -7,6 +7,7 @@ import {
   DATE_MAX_LENGTH,
   DESCRIPTION_MAX_LENGTH,
   EMAIL_MAX_LENGTH,
+  formatNumber,
   HOST_MAX_LENGTH,
   HTML_CONTENT_MAX_BYTES,
   HTML_CONTENT_TOO_LARGE,
@@ -81,11 +82,74 @@ export const smtpConfigBody = z.object({
   from: email("Invalid from email address", "From address"),
 });
 
+/** The furthest a list may be paged by offset: deeper pages cost a scan of every row before them. */
+export const MAX_OFFSET = 1_000_000;
+
+/**
+ * Paging of every list (docs/api.md, "Lists"): `limit` rows (default `defaultLimit`, at most `maxLimit`) after
+ * skipping `offset`; the answer carries the total in `X-Total-Count`.
+ */
+export function pageParams({ defaultLimit, maxLimit }: { defaultLimit: number; maxLimit: number }) {
+  return {
+    limit: z.coerce
+      .number()
+      .int("limit must be a whole number")
+      .min(1, "limit must be at least 1")
+      .max(maxLimit, `limit must be at most ${formatNumber(maxLimit)}`)
+      .default(defaultLimit),
+    offset: z.coerce
+      .number()
+      .int("offset must be a whole number")
+      .min(0, "offset must be at least 0")
+      .max(MAX_OFFSET, `offset must be at most ${formatNumber(MAX_OFFSET)}`)
+      .default(0),
+  };
+}
+
+/** A page of a list in the SPA's and the Worker's terms. */
+export interface PageParams {
+  limit: number;
+  offset: number;
+}
+
+const searchTerm = z.string().max(SEARCH_TERM_MAX_LENGTH, tooLong("Search term", SEARCH_TERM_MAX_LENGTH)).optional();
+const sortDirection = z.enum(["asc", "desc"]).optional();
+
 export const analyticsQuery = z.object({
-  searchTerm: z.string().max(SEARCH_TERM_MAX_LENGTH, tooLong("Search term", SEARCH_TERM_MAX_LENGTH)).optional(),
+  searchTerm,
   sortBy: z.enum(["url", "timestamp"]).optional(),
-  sortDirection: z.enum(["asc", "desc"]).optional(),
+  sortDirection,
+  ...pageParams({ defaultLimit: 100, maxLimit: 1_000 }),
 });
+
+/**
+ * A customer's mappings. A row can hold 256 KB of HTML, so a page holds at most 200 (50 MB at the very worst).
+ * `group=url`: one row per normalised URL, the newest mapping of the group with the group's counts summed
+ * (SPEC.md §2's dashboard table); the search then looks at that newest mapping.
+ */
+export const mappingsQuery = z.object({
+  searchTerm,
+  group: z.enum(["url"]).optional(),
+  ...pageParams({ defaultLimit: 100, maxLimit: 200 }),
+});
+
+/** Every customer's mappings (the admin's Event-Verwaltung), or one customer's: HTML as a preview. */
+export const adminMappingsQuery = z.object({
+  searchTerm,
+  ...pageParams({ defaultLimit: 100, maxLimit: 1_000 }),
+});
+
+export const adminUsersQuery = z.object({
+  searchTerm,
+  sortBy: z.enum(["createdAt", "email", "totalRequests", "requestLimit"]).optional(),
+  sortDirection,
+  ...pageParams({ defaultLimit: 100, maxLimit: 1_000 }),
+});
+
+export const userEmailsQuery = z.object({ searchTerm, ...pageParams({ defaultLimit: 1_000, maxLimit: 1_000 }) });
+
+/** Lists with nothing to search or sort: transactions of a user, payment history, product versions. */
+export const plainListQuery = z.object(pageParams({ defaultLimit: 100, maxLimit: 1_000 }));
 
 export type MappingBody = z.infer<typeof mappingBody>;
 
@@ -131,17 +195,12 @@ export const transactionFilters = z.object({
   endDate: isoDate,
   status: text("Payment status", IDENTIFIER_MAX_LENGTH).optional(),
   email: text("Email", EMAIL_MAX_LENGTH).optional(),
+  ...pageParams({ defaultLimit: 100, maxLimit: 1_000 }),
 });
-
-/** One page of a list: `limit` rows (default 50, at most 100) after skipping `offset`. */
-const pageQuery = {
-  limit: z.coerce.number().int().min(1, "limit must be at least 1").max(100, "limit must be at most 100").default(50),
-  offset: z.coerce.number().int().min(0, "offset must be at least 0").default(0),
-};
 
 export const auditEventsQuery = z.object({
   action: z.enum(["impersonate", "revoke-api-key"]).optional(),
-  ...pageQuery,
+  ...pageParams({ defaultLimit: 50, maxLimit: 1_000 }),
 });
 
 export const transactionEmailBody = z.object({ email: email("Invalid payer email", "Payer email") });

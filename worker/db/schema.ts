@@ -71,6 +71,8 @@ export const users = sqliteTable(
   },
   (t) => [
     index("users_product_version_idx").on(t.productVersionId),
+    // The admin's users list, newest first.
+    index("users_created_idx").on(t.createdAt, t.id),
     // The billing sweeper's two questions: whose period has ended, whose paid plan has lapsed.
     index("users_billing_period_end_idx").on(t.billingPeriodEnd),
     index("users_plan_paid_through_idx").on(t.planSource, t.planPaidThrough),
@@ -206,6 +208,8 @@ export const urlMappings = sqliteTable(
   (t) => [
     index("url_mappings_user_idx").on(t.userId, t.normalizedUrl),
     index("url_mappings_created_idx").on(t.userId, t.createdAt),
+    // The admin's Event-Verwaltung: every customer's mappings, newest first.
+    index("url_mappings_recent_idx").on(t.createdAt, t.id),
   ],
 );
 

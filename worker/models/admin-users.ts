@@ -1,13 +1,61 @@
-/** @module Users as the admin console sees them: account, plan, limits and usage from the counters. */
-import { desc, eq, sql } from "drizzle-orm";
+/**
+ * @module Users as the admin console sees them: account, plan, limits and usage from the counters. The list pages,
+ * searches and sorts in SQL over the users alone; the numbers are then read for the page's users only.
+ */
+import { asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { AdminUser } from "../contract/responses";
 import type { Db } from "../db/client";
+import { containsText, inList } from "../db/expressions";
 import { paypalTransactions, productVersions, urlMappings, usageCounters, users } from "../db/schema";
 import { nextPeriod, periodEnded } from "../billing/periods";
 import { planLimit } from "./limits";
+import type { Page, PageParams } from "./page";
 import { hostOfSql } from "./usage";
 
-export async function listAdminUsers(db: Db, onlyUserId?: string, now = new Date()): Promise<AdminUser[]> {
+export interface AdminUsersQuery extends PageParams {
+  /** Part of the email, ignoring case. */
+  searchTerm?: string;
+  sortBy?: "createdAt" | "email" | "totalRequests" | "requestLimit";
+  sortDirection?: "asc" | "desc";
+}
+
+/** The order of the list; ties by id, so pages never overlap. A null request limit (unlimited) counts as largest. */
+function orderOf(query: AdminUsersQuery): SQL[] {
+  const dir = query.sortDirection === "asc" ? asc : desc;
+  switch (query.sortBy) {
+    case "email":
+      return [dir(users.email)];
+    case "totalRequests":
+      return [dir(sql`coalesce(${usageCounters.totalRequests}, 0)`), dir(users.id)];
+    case "requestLimit":
+      return [dir(sql`${users.requestLimit} is null`), dir(users.requestLimit), dir(users.id)];
+    default:
+      return [query.sortDirection === "asc" ? asc(users.createdAt) : desc(users.createdAt), dir(users.id)];
+  }
+}
+
+/** One page of users, newest first unless `sortBy` says otherwise. */
+export async function listAdminUsers(db: Db, query: AdminUsersQuery, now = new Date()): Promise<Page<AdminUser>> {
+  const where = query.searchTerm?.trim() ? containsText(users.email, query.searchTerm.trim()) : undefined;
+  const [page, [total]] = await Promise.all([
+    db
+      .select({ id: users.id })
+      .from(users)
+      .leftJoin(usageCounters, eq(usageCounters.userId, users.id))
+      .where(where)
+      .orderBy(...orderOf(query))
+      .limit(query.limit)
+      .offset(query.offset),
+    db.select({ n: count() }).from(users).where(where),
+  ]);
+  const ids = page.map((p) => p.id);
+  const byId = new Map((await adminUsersByIds(db, ids, now)).map((u) => [u.userId, u]));
+  return { rows: ids.flatMap((id) => byId.get(id) ?? []), total: total?.n ?? 0 };
+}
+
+/** The users with these ids (at most a page of them) with their plan, limits and usage. */
+async function adminUsersByIds(db: Db, ids: string[], now: Date): Promise<AdminUser[]> {
+  if (ids.length === 0) return [];
   const rows = await db
     .select({
       user: users,
@@ -32,8 +80,7 @@ export async function listAdminUsers(db: Db, onlyUserId?: string, now = new Date
     .from(users)
     .leftJoin(productVersions, eq(productVersions.id, users.productVersionId))
     .leftJoin(usageCounters, eq(usageCounters.userId, users.id))
-    .where(onlyUserId ? eq(users.id, onlyUserId) : undefined)
-    .orderBy(desc(users.createdAt), desc(users.id));
+    .where(inList(users.id, ids));
   return rows.map(({ user, ...r }) => {
     // A period that has ended shows as the one that follows it, with nothing used yet: whatever counts usage or adds
     // a mapping moves the period on first (billing/periods.ts), so no usage of the new period can be stored before.
@@ -69,12 +116,23 @@ export async function listAdminUsers(db: Db, onlyUserId?: string, now = new Date
   });
 }
 
-export async function getAdminUser(db: Db, userId: string): Promise<AdminUser | undefined> {
-  const [user] = await listAdminUsers(db, userId);
+export async function getAdminUser(db: Db, userId: string, now = new Date()): Promise<AdminUser | undefined> {
+  const [user] = await adminUsersByIds(db, [userId], now);
   return user;
 }
 
-export async function listUserEmails(db: Db): Promise<string[]> {
-  const rows = await db.select({ email: users.email }).from(users).orderBy(users.email);
-  return rows.map((r) => r.email);
+/** Every account's email, alphabetically, a page at a time; `searchTerm` is part of the email, ignoring case. */
+export async function listUserEmails(db: Db, query: PageParams & { searchTerm?: string }): Promise<Page<string>> {
+  const where = query.searchTerm?.trim() ? containsText(users.email, query.searchTerm.trim()) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ email: users.email })
+      .from(users)
+      .where(where)
+      .orderBy(users.email)
+      .limit(query.limit)
+      .offset(query.offset),
+    db.select({ n: count() }).from(users).where(where),
+  ]);
+  return { rows: rows.map((r) => r.email), total: total?.n ?? 0 };
 }

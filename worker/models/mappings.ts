@@ -1,9 +1,15 @@
-/** @module URL mappings: a customer's page URL and the HTML delivered there. */
-import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
-import type { AdminMapping, Mapping } from "../contract/responses";
+/**
+ * @module URL mappings: a customer's page URL and the HTML delivered there. Lists page in SQL (models/page.ts);
+ * the admin's lists carry a preview of the HTML, never all of it.
+ */
+import { and, count, desc, eq, isNotNull, or, sql, type SQL } from "drizzle-orm";
+import { HTML_PREVIEW_CHARS } from "../contract/input-caps";
+import type { AdminMapping, Mapping, MappingGroup } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
 import type { Db } from "../db/client";
+import { containsText } from "../db/expressions";
 import { mappingStats, urlMappings, users } from "../db/schema";
+import type { Page, PageParams } from "./page";
 
 const mappingColumns = {
   id: urlMappings.id,
@@ -35,14 +41,99 @@ function toMapping(row: MappingRow): Mapping {
   };
 }
 
-export async function listMappings(db: Db, userId: string): Promise<Mapping[]> {
-  const rows = await db
-    .select(mappingColumns)
-    .from(urlMappings)
-    .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-    .where(eq(urlMappings.userId, userId))
-    .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id));
-  return rows.map(toMapping);
+export interface MappingsQuery extends PageParams {
+  searchTerm?: string;
+  group?: "url";
+}
+
+/** URL or HTML content contains the term, ignoring case (SPEC.md §2's search). */
+const matches = (term: string | undefined): SQL | undefined =>
+  term?.trim()
+    ? or(containsText(urlMappings.url, term.trim()), containsText(urlMappings.htmlContent, term.trim()))
+    : undefined;
+
+/** A customer's mappings, newest first; with `group: "url"` one per normalised URL (see `mappingsQuery`). */
+export async function listMappings(db: Db, userId: string, query: MappingsQuery): Promise<Page<Mapping>> {
+  if (query.group === "url") return listMappingsByUrl(db, userId, query);
+  const where = and(eq(urlMappings.userId, userId), matches(query.searchTerm));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(mappingColumns)
+      .from(urlMappings)
+      .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+      .where(where)
+      .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id))
+      .limit(query.limit)
+      .offset(query.offset),
+    db.select({ n: count() }).from(urlMappings).where(where),
+  ]);
+  return { rows: rows.map(toMapping), total: total?.n ?? 0 };
+}
+
+interface GroupedRow {
+  id: number;
+  user_id: string;
+  url: string;
+  html_content: string;
+  created_at: number;
+  published_at: number | null;
+  group_requests: number;
+  group_deliveries: number;
+  total: number;
+}
+
+/**
+ * SPEC.md §2's dashboard rows: per normalised URL the newest mapping, with the requests and deliveries of the
+ * whole group; newest first. The search looks at each group's newest mapping, as the table shows it.
+ */
+async function listMappingsByUrl(db: Db, userId: string, query: MappingsQuery): Promise<Page<Mapping>> {
+  const term = query.searchTerm?.trim();
+  const search = term
+    ? sql`and (instr(lower(m.url), lower(${term})) > 0 or instr(lower(m.html_content), lower(${term})) > 0)`
+    : sql``;
+  const rows = await db.all<GroupedRow>(sql`
+    with ranked as (
+      select g.id,
+        row_number() over (partition by g.normalized_url order by g.created_at desc, g.id desc) as rn,
+        sum(coalesce(s.requests, 0)) over (partition by g.normalized_url) as group_requests,
+        sum(coalesce(s.deliveries, 0)) over (partition by g.normalized_url) as group_deliveries
+      from ${urlMappings} g left join ${mappingStats} s on s.mapping_id = g.id
+      where g.user_id = ${userId}
+    )
+    select m.id, m.user_id, m.url, m.html_content, m.created_at, m.published_at,
+      r.group_requests, r.group_deliveries, count(*) over () as total
+    from ranked r join ${urlMappings} m on m.id = r.id
+    where r.rn = 1 ${search}
+    order by m.created_at desc, m.id desc
+    limit ${query.limit} offset ${query.offset}`);
+  const total = rows[0]?.total ?? (query.offset > 0 ? await countUrlGroups(db, userId, term) : 0);
+  return {
+    rows: rows.map((r) => ({
+      id: r.id,
+      userId: r.user_id,
+      url: r.url,
+      htmlContent: r.html_content,
+      createdAt: new Date(r.created_at).toISOString(),
+      publishedAt: r.published_at === null ? null : new Date(r.published_at).toISOString(),
+      totalRequests: r.group_requests,
+      contentDeliveryCount: r.group_deliveries,
+    })),
+    total,
+  };
+}
+
+/** The number of dashboard rows (for a page past the end, where the page query has no row to carry it). */
+async function countUrlGroups(db: Db, userId: string, term: string | undefined): Promise<number> {
+  const search = term
+    ? sql`and (instr(lower(m.url), lower(${term})) > 0 or instr(lower(m.html_content), lower(${term})) > 0)`
+    : sql``;
+  const [row] = await db.all<{ n: number }>(sql`
+    select count(*) as n from (
+      select g.id, row_number() over (partition by g.normalized_url order by g.created_at desc, g.id desc) as rn
+      from ${urlMappings} g where g.user_id = ${userId}
+    ) r join ${urlMappings} m on m.id = r.id
+    where r.rn = 1 ${search}`);
+  return row?.n ?? 0;
 }
 
 async function getMapping(db: Db, userId: string, id: number): Promise<Mapping | null> {
@@ -90,15 +181,98 @@ export async function listPublishedMappings(db: Db, userId: string) {
     .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id));
 }
 
-/** Every customer's mappings with the owner's email, newest first (the admin's "Event-Verwaltung"). */
-export async function listAllMappings(db: Db): Promise<AdminMapping[]> {
-  const rows = await db
+/** The admin's lists carry the start of the HTML and its length, never all of it. */
+const previewColumns = {
+  ...mappingColumns,
+  htmlContent: sql<string>`substr(${urlMappings.htmlContent}, 1, ${HTML_PREVIEW_CHARS})`,
+  htmlContentLength: sql<number>`length(${urlMappings.htmlContent})`,
+};
+
+export interface AdminMappingsQuery extends PageParams {
+  searchTerm?: string;
+  /** One customer's mappings only. */
+  userId?: string;
+  /** Only those whose URL, ignoring case and http(s)://, is this one (a group of the Websites & Events tab). */
+  url?: string;
+}
+
+/** The URL ignoring case and the http(s):// prefix, nothing else: what the admin's Websites & Events tab groups by. */
+const urlWithoutScheme = sql<string>`(case
+  when lower(trim(${urlMappings.url})) like 'https://%' then substr(lower(trim(${urlMappings.url})), 9)
+  when lower(trim(${urlMappings.url})) like 'http://%' then substr(lower(trim(${urlMappings.url})), 8)
+  else lower(trim(${urlMappings.url})) end)`;
+
+/**
+ * Mappings with their owner's email, newest first, the HTML as a preview: every customer's (the admin's
+ * "Event-Verwaltung"), or one customer's.
+ */
+export async function listAdminMappings(db: Db, query: AdminMappingsQuery): Promise<Page<AdminMapping>> {
+  const where = and(
+    query.userId ? eq(urlMappings.userId, query.userId) : undefined,
+    query.url !== undefined ? eq(urlWithoutScheme, query.url) : undefined,
+    matches(query.searchTerm),
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ ...previewColumns, userEmail: users.email })
+      .from(urlMappings)
+      .innerJoin(users, eq(users.id, urlMappings.userId))
+      .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+      .where(where)
+      .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id))
+      .limit(query.limit)
+      .offset(query.offset),
+    db.select({ n: count() }).from(urlMappings).where(where),
+  ]);
+  return {
+    rows: rows.map(({ userEmail, htmlContentLength, ...row }) => ({ ...toMapping(row), htmlContentLength, userEmail })),
+    total: total?.n ?? 0,
+  };
+}
+
+/** One mapping with all its HTML, for an admin who opens it from a list. */
+export async function getAnyMapping(db: Db, id: number): Promise<AdminMapping | null> {
+  const [row] = await db
     .select({ ...mappingColumns, userEmail: users.email })
     .from(urlMappings)
     .innerJoin(users, eq(users.id, urlMappings.userId))
     .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-    .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id));
-  return rows.map(({ userEmail, ...row }) => ({ ...toMapping(row), userEmail }));
+    .where(eq(urlMappings.id, id));
+  return row ? { ...toMapping(row), userEmail: row.userEmail } : null;
+}
+
+/**
+ * A customer's mappings grouped by URL ignoring case and http(s):// (the admin's Websites & Events tab): events,
+ * summed requests and deliveries; the group with the newest mapping first.
+ */
+export async function listMappingGroups(db: Db, userId: string, page: PageParams): Promise<Page<MappingGroup>> {
+  const where = eq(urlMappings.userId, userId);
+  const lastCreatedAt = sql<number>`max(${urlMappings.createdAt})`;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        url: urlWithoutScheme,
+        events: count(),
+        totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0)`,
+        contentDeliveryCount: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)`,
+        lastCreatedAt,
+      })
+      .from(urlMappings)
+      .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+      .where(where)
+      .groupBy(urlWithoutScheme)
+      .orderBy(desc(lastCreatedAt), urlWithoutScheme)
+      .limit(page.limit)
+      .offset(page.offset),
+    db
+      .select({ n: sql<number>`count(distinct ${urlWithoutScheme})` })
+      .from(urlMappings)
+      .where(where),
+  ]);
+  return {
+    rows: rows.map((r) => ({ ...r, lastCreatedAt: new Date(r.lastCreatedAt).toISOString() })),
+    total: total?.n ?? 0,
+  };
 }
 
 /** Deletes any customer's mapping (admins); answers its owner's id, or null when there is no such mapping. */

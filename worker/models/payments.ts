@@ -2,19 +2,27 @@
  * @module A customer's payments, from the stored PayPal transactions linked to them: each with its status and the
  * billing period it paid for (null for a payment that paid for none: pending, refunded, not matching the plan).
  */
-import { desc, eq } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import type { PaymentHistoryItem } from "../contract/responses";
 import type { Db } from "../db/client";
 import { paypalTransactions } from "../db/schema";
+import type { Page, PageParams } from "./page";
 import { amountValue } from "./transactions";
 
-export async function paymentHistory(db: Db, userId: string): Promise<PaymentHistoryItem[]> {
-  const rows = await db
-    .select()
-    .from(paypalTransactions)
-    .where(eq(paypalTransactions.userId, userId))
-    .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id));
-  return rows.map((t) => ({
+/** The customer's payments, newest first, a page at a time. */
+export async function paymentHistory(db: Db, userId: string, page: PageParams): Promise<Page<PaymentHistoryItem>> {
+  const where = eq(paypalTransactions.userId, userId);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(paypalTransactions)
+      .where(where)
+      .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(paypalTransactions).where(where),
+  ]);
+  const items = rows.map((t) => ({
     date: (t.receivedAt ?? t.createdAt).toISOString(),
     product: t.productName ?? "",
     amount: amountValue(t.amount) ?? 0,
@@ -23,4 +31,5 @@ export async function paymentHistory(db: Db, userId: string): Promise<PaymentHis
     status: t.paymentStatus,
     transactionId: t.transactionId,
   }));
+  return { rows: items, total: total?.n ?? 0 };
 }

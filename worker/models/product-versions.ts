@@ -1,9 +1,10 @@
 /** @module Product versions (plans) and their limits. */
-import { and, asc, eq, ne } from "drizzle-orm";
+import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { z } from "zod";
 import type { ProductVersion } from "../contract/responses";
 import type { productVersionBody } from "../contract/schemas";
 import type { Db } from "../db/client";
+import type { Page, PageParams } from "./page";
 import { productVersions, users, type ProductVersion as ProductVersionRow } from "../db/schema";
 
 export async function getDefaultProductVersion(db: Db) {
@@ -32,12 +33,18 @@ export function toProductVersion(row: ProductVersionRow): ProductVersion {
   };
 }
 
-export async function listProductVersions(db: Db): Promise<ProductVersion[]> {
-  const rows = await db
-    .select()
-    .from(productVersions)
-    .orderBy(asc(productVersions.priceCents), asc(productVersions.id));
-  return rows.map(toProductVersion);
+/** The plans, cheapest first, a page at a time (there are few; the plan dialog asks for them all). */
+export async function listProductVersions(db: Db, page: PageParams): Promise<Page<ProductVersion>> {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(productVersions)
+      .orderBy(asc(productVersions.priceCents), asc(productVersions.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(productVersions),
+  ]);
+  return { rows: rows.map(toProductVersion), total: total?.n ?? 0 };
 }
 
 export type ProductVersionInput = z.output<typeof productVersionBody>;

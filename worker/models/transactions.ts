@@ -1,6 +1,7 @@
 /** @module PayPal transactions as the lists show them. */
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import type { Page, PageParams } from "./page";
 import type { Transaction, TransactionDetail } from "../contract/responses";
 import type { Db } from "../db/client";
 import { containsText } from "../db/expressions";
@@ -54,14 +55,26 @@ export function toTransaction(t: TransactionRow, hasMatchingUser: boolean): Tran
   };
 }
 
-/** The user's transactions: linked to them, or paid from their email address. */
-export async function userTransactions(db: Db, userId: string, email: string): Promise<Transaction[]> {
-  const rows = await db
-    .select()
-    .from(paypalTransactions)
-    .where(or(eq(paypalTransactions.userId, userId), eq(sql`lower(${paypalTransactions.payerEmail})`, email)))
-    .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id));
-  return rows.map((t) => toTransaction(t, true));
+/** The user's transactions, newest first, a page at a time: linked to them, or paid from their email address. */
+export async function userTransactions(
+  db: Db,
+  userId: string,
+  email: string,
+  page: PageParams,
+): Promise<Page<Transaction>> {
+  // Payer emails are stored lowercased, so the index on them serves this match.
+  const where = or(eq(paypalTransactions.userId, userId), eq(paypalTransactions.payerEmail, email.toLowerCase()));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(paypalTransactions)
+      .where(where)
+      .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(paypalTransactions).where(where),
+  ]);
+  return { rows: rows.map((t) => toTransaction(t, true)), total: total?.n ?? 0 };
 }
 
 export type NewTransaction = typeof paypalTransactions.$inferInsert;
@@ -214,28 +227,35 @@ export async function markProfileCancelled(db: Db, recurringPaymentId: string) {
 
 const payerMatches = sql`exists (select 1 from ${users} where ${users.email} = lower(${paypalTransactions.payerEmail}))`;
 
-export interface TransactionFilters {
+export interface TransactionFilters extends PageParams {
   startDate?: string;
   endDate?: string;
   status?: string;
   email?: string;
 }
 
-/** Transactions filtered in SQL: received between the dates, status and payer email as case-insensitive parts. */
-export async function listTransactions(db: Db, f: TransactionFilters): Promise<Transaction[]> {
-  const rows = await db
-    .select({ t: paypalTransactions, matches: sql<number>`${payerMatches}` })
-    .from(paypalTransactions)
-    .where(
-      and(
-        f.startDate ? gte(paypalTransactions.receivedAt, new Date(f.startDate)) : undefined,
-        f.endDate ? lte(paypalTransactions.receivedAt, new Date(f.endDate)) : undefined,
-        f.status ? containsText(paypalTransactions.paymentStatus, f.status) : undefined,
-        f.email ? containsText(paypalTransactions.payerEmail, f.email) : undefined,
-      ),
-    )
-    .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id));
-  return rows.map((r) => toTransaction(r.t, Boolean(r.matches)));
+/**
+ * Transactions filtered in SQL (received between the dates, status and payer email as case-insensitive parts),
+ * newest first, a page at a time.
+ */
+export async function listTransactions(db: Db, f: TransactionFilters): Promise<Page<Transaction>> {
+  const where = and(
+    f.startDate ? gte(paypalTransactions.receivedAt, new Date(f.startDate)) : undefined,
+    f.endDate ? lte(paypalTransactions.receivedAt, new Date(f.endDate)) : undefined,
+    f.status ? containsText(paypalTransactions.paymentStatus, f.status) : undefined,
+    f.email ? containsText(paypalTransactions.payerEmail, f.email) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ t: paypalTransactions, matches: sql<number>`${payerMatches}` })
+      .from(paypalTransactions)
+      .where(where)
+      .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id))
+      .limit(f.limit)
+      .offset(f.offset),
+    db.select({ n: count() }).from(paypalTransactions).where(where),
+  ]);
+  return { rows: rows.map((r) => toTransaction(r.t, Boolean(r.matches))), total: total?.n ?? 0 };
 }
 
 async function findByTransactionId(db: Db, transactionId: string) {

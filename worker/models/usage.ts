@@ -4,6 +4,7 @@ import type { AnalyticsRow, Stats } from "../contract/responses";
 import type { Db } from "../db/client";
 import { containsText } from "../db/expressions";
 import { urlDailyStats, urlMappings, usageCounters, type User } from "../db/schema";
+import type { Page, PageParams } from "./page";
 import { utcDay } from "../analytics/record";
 
 const DAY_MS = 86_400_000;
@@ -25,32 +26,45 @@ export async function userStats(db: Db, user: User, now = Date.now()): Promise<S
   };
 }
 
-export interface AnalyticsQuery {
+export interface AnalyticsQuery extends PageParams {
   searchTerm?: string;
   sortBy?: "url" | "timestamp";
   sortDirection?: "asc" | "desc";
 }
 
-/** Hits per normalised URL; newest access first unless asked otherwise. */
-export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuery): Promise<AnalyticsRow[]> {
+/** Hits per normalised URL, a page at a time; newest access first unless asked otherwise. */
+export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuery): Promise<Page<AnalyticsRow>> {
   const lastAccessed = sql<number>`max(${urlDailyStats.lastAccessed})`;
   const direction = query.sortDirection === "asc" ? asc : desc;
-  const rows = await db
-    .select({ url: urlDailyStats.url, totalHits: sql<number>`sum(${urlDailyStats.hits})`, lastAccessed })
-    .from(urlDailyStats)
-    .where(
-      and(
-        eq(urlDailyStats.userId, userId),
-        query.searchTerm ? containsText(urlDailyStats.url, query.searchTerm) : undefined,
-      ),
-    )
-    .groupBy(urlDailyStats.url)
-    .orderBy(query.sortBy === "url" ? direction(urlDailyStats.url) : direction(lastAccessed));
-  return rows.map((r) => ({
-    url: r.url,
-    totalHits: r.totalHits,
-    lastAccessed: r.lastAccessed ? new Date(r.lastAccessed).toISOString() : null,
-  }));
+  const where = and(
+    eq(urlDailyStats.userId, userId),
+    query.searchTerm ? containsText(urlDailyStats.url, query.searchTerm) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ url: urlDailyStats.url, totalHits: sql<number>`sum(${urlDailyStats.hits})`, lastAccessed })
+      .from(urlDailyStats)
+      .where(where)
+      .groupBy(urlDailyStats.url)
+      .orderBy(
+        query.sortBy === "url" ? direction(urlDailyStats.url) : direction(lastAccessed),
+        direction(urlDailyStats.url),
+      )
+      .limit(query.limit)
+      .offset(query.offset),
+    db
+      .select({ n: sql<number>`count(distinct ${urlDailyStats.url})` })
+      .from(urlDailyStats)
+      .where(where),
+  ]);
+  return {
+    rows: rows.map((r) => ({
+      url: r.url,
+      totalHits: r.totalHits,
+      lastAccessed: r.lastAccessed ? new Date(r.lastAccessed).toISOString() : null,
+    })),
+    total: total?.n ?? 0,
+  };
 }
 
 /** The website of a normalised URL: everything before the first slash. */

@@ -209,9 +209,9 @@ describe("GET /api/admin/audit-events", () => {
     const page = await call("/api/admin/audit-events?limit=2&offset=2", { apiKey: admin.apiKey });
     expect(page.headers.get("X-Total-Count")).toBe("3");
     expect(await page.json()).toHaveLength(1);
-    const bad = await call("/api/admin/audit-events?limit=1000", { apiKey: admin.apiKey });
+    const bad = await call("/api/admin/audit-events?limit=1001", { apiKey: admin.apiKey });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ error: "limit must be at most 100" });
+    expect(await bad.json()).toEqual({ error: "limit must be at most 1,000" });
   });
 });
 

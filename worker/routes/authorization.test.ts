@@ -264,6 +264,18 @@ const MATRIX: Record<string, { request: (f: Fixture) => Request; expect: Expecte
   },
   "DELETE /api/admin/users/:userId": { request: (f) => ({ method: "DELETE", path: user(f) }), expect: adminsOnly(200) },
   "GET /api/admin/mappings": { request: () => ({ path: "/api/admin/mappings" }), expect: adminsOnly(200) },
+  "GET /api/admin/mappings/:id": {
+    request: (f) => ({ path: `/api/admin/mappings/${f.mappingId}` }),
+    expect: adminsOnly(200),
+  },
+  "GET /api/admin/users/:userId/mappings": {
+    request: (f) => ({ path: `${user(f)}/mappings` }),
+    expect: adminsOnly(200),
+  },
+  "GET /api/admin/users/:userId/mapping-groups": {
+    request: (f) => ({ path: `${user(f)}/mapping-groups` }),
+    expect: adminsOnly(200),
+  },
   "DELETE /api/admin/mappings/:id": {
     request: (f) => ({ method: "DELETE", path: `/api/admin/mappings/${f.mappingId}` }),
     expect: adminsOnly(200),

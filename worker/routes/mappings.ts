@@ -3,13 +3,14 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Mapping, MessageResponse } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
-import { mappingBody, mappingStatusBody } from "../contract/schemas";
+import { mappingBody, mappingsQuery, mappingStatusBody } from "../contract/schemas";
 import { requireUser } from "../auth/middleware";
 import { currentBilling } from "../billing/current-billing";
 import { createDb } from "../db/client";
 import { writeDocument } from "../delivery/document";
 import type { AppEnv } from "../env";
 import { notFound } from "../http/errors";
+import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { assertCanAddMapping } from "../models/limits";
 import { createMapping, deleteMapping, listMappings, setMappingPublished } from "../models/mappings";
@@ -19,7 +20,9 @@ const MAPPING_NOT_FOUND = "Mapping not found";
 
 export const mappingRoutes = new Hono<AppEnv>()
   .use(requireUser)
-  .get("/", async (c) => c.json<Mapping[]>(await listMappings(createDb(c.env.DB), c.var.user.id)))
+  .get("/", validate("query", mappingsQuery), async (c) =>
+    pageResponse(c, await listMappings(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
+  )
   .post("/", currentBilling, validate("json", mappingBody), async (c) => {
     const { url, htmlContent } = c.req.valid("json");
     const db = createDb(c.env.DB);

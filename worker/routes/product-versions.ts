@@ -1,11 +1,16 @@
 /** @module `GET /api/product-versions`: the plans, for the customer's plan dialog. */
 import { Hono } from "hono";
-import type { ProductVersion } from "../contract/responses";
 import { requireUser } from "../auth/middleware";
+import { plainListQuery } from "../contract/schemas";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
+import { pageResponse } from "../http/paging";
+import { validate } from "../http/validate";
 import { listProductVersions } from "../models/product-versions";
 
-export const productVersionRoutes = new Hono<AppEnv>().get("/", requireUser, async (c) =>
-  c.json<ProductVersion[]>(await listProductVersions(createDb(c.env.DB))),
+export const productVersionRoutes = new Hono<AppEnv>().get(
+  "/",
+  requireUser,
+  validate("query", plainListQuery),
+  async (c) => pageResponse(c, await listProductVersions(createDb(c.env.DB), c.req.valid("query"))),
 );

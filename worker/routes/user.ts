@@ -3,13 +3,16 @@
  * `POST /api/user/api-key/rotate`.
  */
 import { Hono, type Context } from "hono";
-import type { ApiKeyResponse, CustomerDashboard, PaymentHistoryItem, Stats } from "../contract/responses";
+import type { ApiKeyResponse, CustomerDashboard, Stats } from "../contract/responses";
 import { snippetText } from "../contract/snippet-text";
 import { requireAccountHolder, requireUser } from "../auth/middleware";
+import { plainListQuery } from "../contract/schemas";
 import { currentBilling } from "../billing/current-billing";
 import { createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { deliveryOrigin } from "../http/origin";
+import { pageResponse } from "../http/paging";
+import { validate } from "../http/validate";
 import { ensureCustomerKey, getCustomerKey, rotateOwnKey } from "../models/api-keys";
 import { paymentHistory } from "../models/payments";
 import { getProductVersion } from "../models/product-versions";
@@ -33,8 +36,8 @@ export const userRoutes = new Hono<AppEnv>()
     return c.json<ApiKeyResponse>({ apiKey });
   })
   .use(currentBilling)
-  .get("/payment-history", async (c) =>
-    c.json<PaymentHistoryItem[]>(await paymentHistory(createDb(c.env.DB), c.var.user.id)),
+  .get("/payment-history", validate("query", plainListQuery), async (c) =>
+    pageResponse(c, await paymentHistory(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
   )
   .get("/stats", async (c) => c.json<Stats>(await userStats(createDb(c.env.DB), c.var.user)))
   .get("/dashboard", async (c) => {

@@ -31,7 +31,7 @@ const transactionPath = (transactionId: string) =>
 export function transactionQueryString(query: TransactionQuery): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
-    if (value) params.set(name, value);
+    if (value !== undefined && value !== "") params.set(name, String(value));
   }
   const text = params.toString();
   return text ? `?${text}` : "";

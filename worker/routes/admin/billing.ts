@@ -1,11 +1,12 @@
 /** @module `/api/admin/billing`: PayPal transactions, filtered in SQL; one transaction's detail; its payer email. */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } from "../../contract/responses";
+import type { TransactionDetail, UpdateTransactionEmailResponse } from "../../contract/responses";
 import { transactionEmailBody, transactionFilters } from "../../contract/schemas";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../http/errors";
+import { pageResponse } from "../../http/paging";
 import { validate } from "../../http/validate";
 import { getTransactionDetail, listTransactions, updatePayerEmail } from "../../models/transactions";
 
@@ -14,7 +15,7 @@ const NOT_FOUND = "Transaction not found";
 
 export const adminBillingRoutes = new Hono<AppEnv>()
   .get("/transactions", validate("query", transactionFilters), async (c) =>
-    c.json<Transaction[]>(await listTransactions(createDb(c.env.DB), c.req.valid("query"))),
+    pageResponse(c, await listTransactions(createDb(c.env.DB), c.req.valid("query"))),
   )
   .get("/transaction/:id", validate("param", idParam), async (c) => {
     const detail = await getTransactionDetail(createDb(c.env.DB), c.req.valid("param").id);

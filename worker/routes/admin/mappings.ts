@@ -1,21 +1,31 @@
-/** @module `/api/admin/mappings` ("Event-Verwaltung"): every customer's mappings. */
+/** @module `/api/admin/mappings` ("Event-Verwaltung"): every customer's mappings, a page at a time. */
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AdminMapping, MessageResponse } from "../../contract/responses";
+import { adminMappingsQuery } from "../../contract/schemas";
 import { createDb } from "../../db/client";
 import { writeDocument } from "../../delivery/document";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../http/errors";
+import { pageResponse } from "../../http/paging";
 import { validate } from "../../http/validate";
-import { deleteAnyMapping, listAllMappings } from "../../models/mappings";
+import { deleteAnyMapping, getAnyMapping, listAdminMappings } from "../../models/mappings";
 
 const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
+const NOT_FOUND = "Mapping not found";
 
 export const adminMappingRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => c.json<AdminMapping[]>(await listAllMappings(createDb(c.env.DB))))
+  .get("/", validate("query", adminMappingsQuery), async (c) =>
+    pageResponse(c, await listAdminMappings(createDb(c.env.DB), c.req.valid("query"))),
+  )
+  .get("/:id", validate("param", idParam), async (c) => {
+    const mapping = await getAnyMapping(createDb(c.env.DB), c.req.valid("param").id);
+    if (!mapping) throw notFound(NOT_FOUND);
+    return c.json<AdminMapping>(mapping);
+  })
   .delete("/:id", validate("param", idParam), async (c) => {
     const ownerId = await deleteAnyMapping(createDb(c.env.DB), c.req.valid("param").id);
-    if (!ownerId) throw notFound("Mapping not found");
+    if (!ownerId) throw notFound(NOT_FOUND);
     await writeDocument(c.env, ownerId);
     return c.json<MessageResponse>({ message: "Mapping deleted successfully" });
   });

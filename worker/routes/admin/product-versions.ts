@@ -2,11 +2,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { MessageResponse, ProductVersion } from "../../contract/responses";
-import { productVersionBody } from "../../contract/schemas";
+import { plainListQuery, productVersionBody } from "../../contract/schemas";
 import { createDb } from "../../db/client";
 import { writeDocuments } from "../../delivery/document";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../http/errors";
+import { pageResponse } from "../../http/paging";
 import { validate } from "../../http/validate";
 import { deleteProductVersion, listProductVersions, saveProductVersion } from "../../models/product-versions";
 
@@ -14,7 +15,9 @@ const idParam = z.object({ id: z.coerce.number().int().positive("Invalid product
 const NOT_FOUND = "Product version not found";
 
 export const adminProductVersionRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => c.json<ProductVersion[]>(await listProductVersions(createDb(c.env.DB))))
+  .get("/", validate("query", plainListQuery), async (c) =>
+    pageResponse(c, await listProductVersions(createDb(c.env.DB), c.req.valid("query"))),
+  )
   .post("/", validate("json", productVersionBody), async (c) => {
     const { version } = (await saveProductVersion(createDb(c.env.DB), null, c.req.valid("json")))!;
     return c.json<ProductVersion>(version, 201);

@@ -106,8 +106,9 @@ describe("GET /api/admin/users", () => {
        select id, cast(substr(id, 5) as integer) from users where role = 'user'`,
     ).run();
 
-    const response = await call("/api/admin/users", { apiKey: adminKey });
+    const response = await call("/api/admin/users?limit=1000", { apiKey: adminKey });
     expect(response.status).toBe(200);
+    expect(response.headers.get("X-Total-Count")).toBe(String(customers + 1));
     const list = (await response.json()) as AdminUser[];
     expect(list).toHaveLength(customers + 1);
     expect(list.slice(0, 3).map((u) => u.email)).toEqual([

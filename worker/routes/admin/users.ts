@@ -7,11 +7,15 @@ import type {
   ApiKeyResponse,
   ImpersonationResponse,
   MessageResponse,
-  Transaction,
 } from "../../contract/responses";
+import { tooLong, URL_MAX_LENGTH } from "../../contract/input-caps";
 import {
+  adminMappingsQuery,
+  adminUsersQuery,
   assignProductVersionBody,
+  plainListQuery,
   userEmailBody,
+  userEmailsQuery,
   userLimitBody,
   userLimitsBody,
   userStatusBody,
@@ -25,16 +29,23 @@ import { settleIfDue } from "../../billing/periods";
 import type { AppEnv } from "../../env";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
 import { publicOrigin } from "../../http/origin";
+import { pageResponse } from "../../http/paging";
 import { validate } from "../../http/validate";
 import { getAdminUser, listAdminUsers, listUserEmails } from "../../models/admin-users";
 import { ensureCustomerKey, getCustomerKey, issueImpersonationKey, revokeCustomerKeys } from "../../models/api-keys";
 import { recordAuditEvent } from "../../models/audit-events";
-import { listMappings } from "../../models/mappings";
+import { listAdminMappings, listMappingGroups } from "../../models/mappings";
 import { getProductVersion } from "../../models/product-versions";
 import { userTransactions } from "../../models/transactions";
 import { deleteUser, findUserByEmail, getUser, updateUser } from "../../models/users";
 
 const userParam = z.object({ userId: z.string().min(1) });
+/** How many of a user's mappings the detail answer carries; the rest page through `/:userId/mappings`. */
+const DETAIL_MAPPINGS = 50;
+/** One user's mappings: searched, or those of one group of the Websites & Events tab (`url`). */
+const userMappingsQuery = adminMappingsQuery.extend({
+  url: z.string().max(URL_MAX_LENGTH, tooLong("URL", URL_MAX_LENGTH)).optional(),
+});
 const USER_NOT_FOUND = "User not found";
 
 async function userOr404(db: Db, userId: string): Promise<User> {
@@ -66,8 +77,12 @@ async function changeUser(c: Context<AppEnv>, userId: string, change: Parameters
 }
 
 export const adminUserRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => c.json<AdminUser[]>(await listAdminUsers(createDb(c.env.DB))))
-  .get("/emails", async (c) => c.json<string[]>(await listUserEmails(createDb(c.env.DB))))
+  .get("/", validate("query", adminUsersQuery), async (c) =>
+    pageResponse(c, await listAdminUsers(createDb(c.env.DB), c.req.valid("query"))),
+  )
+  .get("/emails", validate("query", userEmailsQuery), async (c) =>
+    pageResponse(c, await listUserEmails(createDb(c.env.DB), c.req.valid("query"))),
+  )
   .get("/:userId", validate("param", userParam), async (c) => {
     const db = createDb(c.env.DB);
     const { userId } = c.req.valid("param");
@@ -76,13 +91,26 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const target = await settleIfDue(c.env, stored, new Date());
     const user = await getAdminUser(db, userId);
     if (!user) throw notFound(USER_NOT_FOUND);
-    const [apiKey, mappings] = await Promise.all([visibleKey(c, db, target), listMappings(db, userId)]);
-    return c.json<AdminUserDetail>({ ...user, apiKey, mappings });
+    const [apiKey, mappings] = await Promise.all([
+      visibleKey(c, db, target),
+      listAdminMappings(db, { userId, limit: DETAIL_MAPPINGS, offset: 0 }),
+    ]);
+    return c.json<AdminUserDetail>({ ...user, apiKey, mappings: mappings.rows });
   })
-  .get("/:userId/transactions", validate("param", userParam), async (c) => {
+  .get("/:userId/mappings", validate("param", userParam), validate("query", userMappingsQuery), async (c) => {
     const db = createDb(c.env.DB);
     const user = await userOr404(db, c.req.valid("param").userId);
-    return c.json<Transaction[]>(await userTransactions(db, user.id, user.email));
+    return pageResponse(c, await listAdminMappings(db, { ...c.req.valid("query"), userId: user.id }));
+  })
+  .get("/:userId/mapping-groups", validate("param", userParam), validate("query", plainListQuery), async (c) => {
+    const db = createDb(c.env.DB);
+    const user = await userOr404(db, c.req.valid("param").userId);
+    return pageResponse(c, await listMappingGroups(db, user.id, c.req.valid("query")));
+  })
+  .get("/:userId/transactions", validate("param", userParam), validate("query", plainListQuery), async (c) => {
+    const db = createDb(c.env.DB);
+    const user = await userOr404(db, c.req.valid("param").userId);
+    return pageResponse(c, await userTransactions(db, user.id, user.email, c.req.valid("query")));
   })
   // The console's "Login" (impersonation, SPEC.md §7): for a customer, a key that acts as them for an hour,
   // recorded with who asked; an admin gets only their own key, never another admin's.
