@@ -167,6 +167,9 @@ export interface AdminUserDetail extends AdminUser {
 
 /** The user's mappings with the same URL (ignoring case and http(s)://): the admin's Websites & Events tab. */
 export interface MappingGroup {
+  /** The URL ignoring case and http(s)://: what the group's mappings share (the `url` filter of their events). */
+  key: string;
+  /** The newest mapping's URL as it was written. */
   url: string;
   events: number;
   totalRequests: number;

@@ -251,7 +251,9 @@ export async function listMappingGroups(db: Db, userId: string, page: PageParams
   const [rows, [total]] = await Promise.all([
     db
       .select({
-        url: urlWithoutScheme,
+        key: urlWithoutScheme,
+        // SQLite takes a bare column from the row that holds the max(): the newest mapping's URL as written.
+        url: urlMappings.url,
         events: count(),
         totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0)`,
         contentDeliveryCount: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)`,

@@ -161,10 +161,10 @@ describe("the admin's lists", () => {
       .values(rows.map((r) => ({ mappingId: r.id, requests: 2, deliveries: 1, lastAccessed: new Date() })));
     const groups = await page<MappingGroup>(`/api/admin/users/${customer.user.id}/mapping-groups`, admin.apiKey);
     expect(groups.total).toBe(3);
-    expect(groups.rows.map((g) => [g.url, g.events, g.totalRequests, g.contentDeliveryCount])).toEqual([
-      ["shop.test/b", 1, 2, 1],
-      ["www.shop.test/a", 1, 2, 1],
-      ["shop.test/a", 2, 4, 2],
+    expect(groups.rows.map((g) => [g.key, g.url, g.events, g.totalRequests, g.contentDeliveryCount])).toEqual([
+      ["shop.test/b", "https://shop.test/b", 1, 2, 1],
+      ["www.shop.test/a", "https://www.shop.test/a", 1, 2, 1],
+      ["shop.test/a", "http://shop.test/a", 2, 4, 2],
     ]);
     const events = await page<AdminMapping>(
       `/api/admin/users/${customer.user.id}/mappings?url=${encodeURIComponent("shop.test/a")}`,

@@ -16,7 +16,7 @@ afterEach(() => {
 function mockCustomerApi() {
   return mockApi(({ url }) => {
     if (url === "/api/user/dashboard") return jsonResponse(customerDashboard());
-    if (url === "/api/mappings") return jsonResponse([]);
+    if (url === "/api/mappings?group=url") return jsonResponse([]);
     if (url === "/api/user/stats") return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
     return undefined;
   });
@@ -47,7 +47,7 @@ describe("between the customer screens", () => {
 
   it("keeps the link but offers no Logout to a visitor without a key", () => {
     mockApi(({ url }) =>
-      url === "/api/mappings" ? jsonResponse({ error: "Invalid or missing API key" }, 401) : undefined,
+      url === "/api/mappings?group=url" ? jsonResponse({ error: "Invalid or missing API key" }, 401) : undefined,
     );
     renderApp("/dashboard");
 

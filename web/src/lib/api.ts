@@ -79,3 +79,31 @@ export function describeError(error: unknown, fallback?: string): string {
   if (fallback) return fallback;
   return error instanceof Error ? error.message : String(error);
 }
+
+/** One page of a list: its rows and the total the server counted (`X-Total-Count`). */
+export interface PageOf<T> {
+  rows: T[];
+  total: number;
+}
+
+/** `path` with the given query parameters; empty and undefined ones are left out (so defaults stay implicit). */
+export function withQuery(path: string, params: Record<string, string | number | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== "") query.set(name, String(value));
+  }
+  const text = query.toString();
+  if (!text) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}${text}`;
+}
+
+/** A GET of a list page: the rows, and the total from `X-Total-Count` (the rows' count when the header is missing). */
+export async function getPage<T>(
+  path: string,
+  params: Record<string, string | number | undefined> = {},
+): Promise<PageOf<T>> {
+  const response = await apiRequest("GET", withQuery(path, params));
+  const rows = (await response.json()) as T[];
+  const header = response.headers.get("X-Total-Count");
+  return { rows, total: header === null ? rows.length : Number(header) };
+}

@@ -10,17 +10,18 @@ import type {
   UpdateTransactionEmailResponse,
 } from "../../../worker/contract/responses";
 import type { transactionFilters } from "../../../worker/contract/schemas";
-import { ApiError, apiJson, getJson } from "@/lib/api";
+import { ApiError, apiJson, getJson, getPage } from "@/lib/api";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
 import { adminUserKeys } from "./admin-users";
 
-/** The list's query string: ISO dates, status and email as case-insensitive substrings; absent = no filter. */
-export type TransactionQuery = z.input<typeof transactionFilters>;
+/** The list's filters: ISO dates, status and email as case-insensitive substrings; absent = no filter. */
+export type TransactionQuery = Omit<z.input<typeof transactionFilters>, "limit" | "offset">;
 
 export const adminBillingKeys = {
   all: ["admin", "billing"] as const,
-  transactions: (query: TransactionQuery) => [...adminBillingKeys.all, "transactions", query] as const,
+  transactions: (query: TransactionQuery, offset: number) =>
+    [...adminBillingKeys.all, "transactions", query, offset] as const,
   detail: (transactionId: string) => [...adminBillingKeys.all, "transaction", transactionId] as const,
 };
 
@@ -38,16 +39,35 @@ export function transactionQueryString(query: TransactionQuery): string {
 }
 
 /**
- * GET /api/admin/billing/transactions with the filters. Each filter set is its own cache entry; while a new
- * one loads the previous rows stay on screen (`isPlaceholderData`). The screen reports a failure itself.
+ * GET /api/admin/billing/transactions with the filters, a page. Each filter set and page is its own cache entry;
+ * while a new one loads the previous rows stay on screen (`isPlaceholderData`). The screen reports a failure itself.
  */
-export function useAdminTransactions(query: TransactionQuery) {
+export function useAdminTransactions(query: TransactionQuery, offset = 0) {
   return useQuery({
-    queryKey: adminBillingKeys.transactions(query),
-    queryFn: () => getJson<Transaction[]>(`/api/admin/billing/transactions${transactionQueryString(query)}`),
+    queryKey: adminBillingKeys.transactions(query, offset),
+    queryFn: () =>
+      getPage<Transaction>(`/api/admin/billing/transactions${transactionQueryString(query)}`, {
+        offset: offset || undefined,
+      }),
     placeholderData: keepPreviousData,
     meta: { silent: true },
   });
+}
+
+/** The most rows one request of the list answers; an export asks page after page of this size. */
+const EXPORT_PAGE = 1_000;
+
+/** Every transaction of the filters (for the export), a page of the server's largest size at a time. */
+export async function fetchAllTransactions(query: TransactionQuery): Promise<Transaction[]> {
+  const rows: Transaction[] = [];
+  for (;;) {
+    const page = await getPage<Transaction>(`/api/admin/billing/transactions${transactionQueryString(query)}`, {
+      limit: EXPORT_PAGE,
+      offset: rows.length || undefined,
+    });
+    rows.push(...page.rows);
+    if (page.rows.length === 0 || rows.length >= page.total) return rows;
+  }
 }
 
 /** GET /api/admin/billing/transaction/:id (PayPal's transaction id). The screen reports a failure itself. */

@@ -1,11 +1,14 @@
 /** @module Every customer's mappings for the admin console ("Event-Verwaltung"), and deleting one. */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AdminMapping, MessageResponse } from "../../../worker/contract/responses";
-import { apiJson, getJson } from "@/lib/api";
+import { apiJson, getPage } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { mappingKeys } from "./mappings";
 
-export const adminMappingKeys = { all: ["admin", "mappings"] as const };
+export const adminMappingKeys = {
+  all: ["admin", "mappings"] as const,
+  page: (searchTerm: string, offset: number) => [...adminMappingKeys.all, searchTerm, offset] as const,
+};
 
 /**
  * The admin users' detail carries their mappings and the list their counts; the prefix is spelled out here so
@@ -13,11 +16,19 @@ export const adminMappingKeys = { all: ["admin", "mappings"] as const };
  */
 const adminUsersKeyPrefix = ["admin", "users"] as const;
 
-/** GET /api/admin/mappings: every customer's mappings, each with its owner's email. */
-export function useAdminMappings() {
+/**
+ * GET /api/admin/mappings: a page of every customer's mappings, each with its owner's email and a preview of its
+ * HTML; the server searches URL and HTML.
+ */
+export function useAdminMappings(searchTerm = "", offset = 0) {
   return useQuery({
-    queryKey: adminMappingKeys.all,
-    queryFn: () => getJson<AdminMapping[]>("/api/admin/mappings"),
+    queryKey: adminMappingKeys.page(searchTerm, offset),
+    queryFn: () =>
+      getPage<AdminMapping>("/api/admin/mappings", {
+        searchTerm: searchTerm || undefined,
+        offset: offset || undefined,
+      }),
+    placeholderData: keepPreviousData,
   });
 }
 

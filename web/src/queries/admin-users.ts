@@ -2,15 +2,17 @@
  * @module The admin console's user calls (SPEC.md §7 "Admin calls", docs/api.md "Admin console"). Every key
  * starts with `adminUserKeys.all`, so invalidating that prefix refreshes the list and every cached detail.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
+  AdminMapping,
   AdminUser,
   AdminUserDetail,
   ApiKeyResponse,
+  MappingGroup,
   MessageResponse,
   Transaction,
 } from "../../../worker/contract/responses";
-import { apiJson, describeError, getJson } from "@/lib/api";
+import { apiJson, describeError, getJson, getPage } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { adminMappingKeys } from "./admin-mappings";
 import { statsKeys } from "./stats";
@@ -18,18 +20,30 @@ import { userDashboardKeys } from "./user-dashboard";
 
 export const adminUserKeys = {
   all: ["admin", "users"] as const,
-  list: () => [...adminUserKeys.all, "list"] as const,
+  list: (query: AdminUsersQuery) => [...adminUserKeys.all, "list", query] as const,
   detail: (userId: string) => [...adminUserKeys.all, "detail", userId] as const,
-  transactions: (userId: string) => [...adminUserKeys.all, "transactions", userId] as const,
+  transactions: (userId: string, offset: number) => [...adminUserKeys.all, "transactions", userId, offset] as const,
+  groups: (userId: string, offset: number) => [...adminUserKeys.all, "mapping-groups", userId, offset] as const,
+  groupEvents: (userId: string, url: string, offset: number) =>
+    [...adminUserKeys.all, "group-events", userId, url, offset] as const,
 };
+
+/** A page of the users list: the server searches (email part) and sorts. */
+export interface AdminUsersQuery {
+  searchTerm?: string;
+  sortBy?: "email" | "totalRequests" | "requestLimit";
+  sortDirection?: "asc" | "desc";
+  offset?: number;
+}
 
 const userPath = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}`;
 
-/** GET /api/admin/users: every user with usage and limits, newest first. */
-export function useAdminUsers() {
+/** GET /api/admin/users: a page of users with usage and limits, newest first unless sorted otherwise. */
+export function useAdminUsers(query: AdminUsersQuery = {}) {
   return useQuery({
-    queryKey: adminUserKeys.list(),
-    queryFn: () => getJson<AdminUser[]>("/api/admin/users"),
+    queryKey: adminUserKeys.list(query),
+    queryFn: () => getPage<AdminUser>("/api/admin/users", { ...query }),
+    placeholderData: keepPreviousData,
   });
 }
 
@@ -42,12 +56,31 @@ export function useAdminUser(userId: string) {
   });
 }
 
-/** GET /api/admin/users/:userId/transactions. The tab shows 'Error loading transactions' itself. */
-export function useAdminUserTransactions(userId: string) {
+/** GET /api/admin/users/:userId/transactions, a page. The tab shows 'Error loading transactions' itself. */
+export function useAdminUserTransactions(userId: string, offset = 0) {
   return useQuery({
-    queryKey: adminUserKeys.transactions(userId),
-    queryFn: () => getJson<Transaction[]>(`${userPath(userId)}/transactions`),
+    queryKey: adminUserKeys.transactions(userId, offset),
+    queryFn: () => getPage<Transaction>(`${userPath(userId)}/transactions`, { offset: offset || undefined }),
+    placeholderData: keepPreviousData,
     meta: { silent: true },
+  });
+}
+
+/** GET /api/admin/users/:userId/mapping-groups: the user's mappings by URL (ignoring case and scheme), a page. */
+export function useMappingGroups(userId: string, offset = 0) {
+  return useQuery({
+    queryKey: adminUserKeys.groups(userId, offset),
+    queryFn: () => getPage<MappingGroup>(`${userPath(userId)}/mapping-groups`, { offset: offset || undefined }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /api/admin/users/:userId/mappings?url=: one group's events, newest first, a page; asked for when opened. */
+export function useGroupEvents(userId: string, url: string, offset = 0) {
+  return useQuery({
+    queryKey: adminUserKeys.groupEvents(userId, url, offset),
+    queryFn: () => getPage<AdminMapping>(`${userPath(userId)}/mappings`, { url, offset: offset || undefined }),
+    placeholderData: keepPreviousData,
   });
 }
 

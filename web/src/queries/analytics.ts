@@ -1,14 +1,18 @@
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { AnalyticsRow } from "../../../worker/contract/responses";
-import { getJson } from "@/lib/api";
+import { getPage } from "@/lib/api";
 
-export const analyticsKeys = { all: ["analytics"] as const };
+export const analyticsKeys = {
+  all: ["analytics"] as const,
+  page: (offset: number) => [...analyticsKeys.all, offset] as const,
+};
 
-/** Hits per URL; only asked for when a key is stored. */
-export function useAnalytics({ enabled }: { enabled: boolean }) {
+/** A page of hits per URL, most recently accessed first; only asked for when a key is stored. */
+export function useAnalytics({ enabled, offset = 0 }: { enabled: boolean; offset?: number }) {
   return useQuery({
-    queryKey: analyticsKeys.all,
-    queryFn: () => getJson<AnalyticsRow[]>("/api/analytics"),
+    queryKey: analyticsKeys.page(offset),
+    queryFn: () => getPage<AnalyticsRow>("/api/analytics", { offset: offset || undefined }),
+    placeholderData: keepPreviousData,
     enabled,
   });
 }

@@ -1,11 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Mapping, MessageResponse } from "../../../worker/contract/responses";
 import type { MappingBody } from "../../../worker/contract/schemas";
-import { apiJson, getJson } from "@/lib/api";
+import { ApiError, apiJson, getPage, type PageOf } from "@/lib/api";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
 
-export const mappingKeys = { all: ["mappings"] as const };
+export const mappingKeys = {
+  all: ["mappings"] as const,
+  groups: (searchTerm: string, offset: number) => [...mappingKeys.all, "by-url", searchTerm, offset] as const,
+};
 
 export const NO_API_KEY_MESSAGE = "Please register and verify your email to get an API key.";
 
@@ -13,11 +16,29 @@ function requireApiKey() {
   if (!getApiKey()) throw new Error(NO_API_KEY_MESSAGE);
 }
 
-/** The customer's mappings, newest first; without a valid key (401) the list is empty. */
-export function useMappings() {
+const NO_ROWS: PageOf<Mapping> = { rows: [], total: 0 };
+
+/**
+ * A page of the dashboard's rows: one per normalised URL, the newest mapping with the group's counts (SPEC.md §2),
+ * newest first; the server groups and searches. Its total is the number of unique URLs. Without a valid key
+ * (401) there are none.
+ */
+export function useMappingRows(searchTerm = "", offset = 0) {
   return useQuery({
-    queryKey: mappingKeys.all,
-    queryFn: async () => (await getJson<Mapping[]>("/api/mappings", { on401: "returnNull" })) ?? [],
+    queryKey: mappingKeys.groups(searchTerm, offset),
+    queryFn: async () => {
+      try {
+        return await getPage<Mapping>("/api/mappings", {
+          group: "url",
+          searchTerm: searchTerm || undefined,
+          offset: offset || undefined,
+        });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return NO_ROWS;
+        throw error;
+      }
+    },
+    placeholderData: keepPreviousData,
   });
 }
 

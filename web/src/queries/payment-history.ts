@@ -1,13 +1,17 @@
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { PaymentHistoryItem } from "../../../worker/contract/responses";
-import { getJson } from "@/lib/api";
+import { getPage } from "@/lib/api";
 
-export const paymentHistoryKeys = { all: ["user", "payment-history"] as const };
+export const paymentHistoryKeys = {
+  all: ["user", "payment-history"] as const,
+  page: (offset: number) => [...paymentHistoryKeys.all, offset] as const,
+};
 
-/** The signed-in customer's payments, newest first. */
-export function usePaymentHistory() {
+/** A page of the signed-in customer's payments, newest first. */
+export function usePaymentHistory(offset = 0) {
   return useQuery({
-    queryKey: paymentHistoryKeys.all,
-    queryFn: () => getJson<PaymentHistoryItem[]>("/api/user/payment-history"),
+    queryKey: paymentHistoryKeys.page(offset),
+    queryFn: () => getPage<PaymentHistoryItem>("/api/user/payment-history", { offset: offset || undefined }),
+    placeholderData: keepPreviousData,
   });
 }

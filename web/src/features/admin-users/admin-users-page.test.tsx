@@ -5,6 +5,7 @@ import type {
   AdminUser,
   AdminUserDetail,
   Mapping,
+  MappingGroup,
   ProductVersion,
   Transaction,
 } from "../../../../worker/contract/responses";
@@ -122,6 +123,26 @@ const ANN_DETAIL: AdminUserDetail = {
   ],
 };
 
+/** What the server answers for Ann's mappings grouped by URL ignoring case and scheme (worker/routes/lists.test.ts). */
+const ANN_GROUPS: MappingGroup[] = [
+  {
+    key: "other.example/x",
+    url: "https://other.example/x",
+    events: 1,
+    totalRequests: 11,
+    contentDeliveryCount: 13,
+    lastCreatedAt: "2025-03-05T10:00:00.000Z",
+  },
+  {
+    key: "example.com/page",
+    url: "http://example.com/page",
+    events: 2,
+    totalRequests: 8,
+    contentDeliveryCount: 3,
+    lastCreatedAt: "2025-03-07T10:00:00.000Z",
+  },
+];
+
 /** The admin API: `routes` answer first, then the defaults; every call is recorded in `calls`. */
 function mockAdminApi(...routes: ApiRoute[]) {
   return mockApi(...routes, ({ method, url }) => {
@@ -130,6 +151,11 @@ function mockAdminApi(...routes: ApiRoute[]) {
     if (url === "/api/admin/product-versions") return jsonResponse(VERSIONS);
     if (url === "/api/admin/users/u-ann" && method === "GET") return jsonResponse(ANN_DETAIL);
     if (url === "/api/admin/users/u-ann/transactions") return jsonResponse([]);
+    if (url === "/api/admin/users/u-ann/mapping-groups") return jsonResponse(ANN_GROUPS);
+    if (url.startsWith("/api/admin/users/u-ann/mappings?url=")) {
+      const key = new URL(url, "http://dc.test").searchParams.get("url");
+      return jsonResponse(key === "example.com/page" ? [ANN_DETAIL.mappings[1], ANN_DETAIL.mappings[0]] : []);
+    }
     if (url === "/api/admin/mappings") return jsonResponse([]);
     return undefined;
   });
@@ -201,37 +227,52 @@ describe("admin users overview", () => {
     expect(within(rowOf("carol@example.com")).getByText("Growth")).toHaveClass("bg-destructive");
   });
 
-  it("filters by email, ignoring case", async () => {
-    mockAdminApi();
+  it("searches on the server, once typing pauses, and shows its answer", async () => {
+    const calls = mockAdminApi(({ url }) =>
+      url === "/api/admin/users?searchTerm=EXAMPLE.COM"
+        ? jsonResponse([ANN, CAROL])
+        : url === "/api/admin/users?searchTerm=nobody"
+          ? jsonResponse([])
+          : undefined,
+    );
     await openUsers();
 
     fireEvent.change(screen.getByPlaceholderText("Suche nach Nutzern..."), { target: { value: "EXAMPLE.COM" } });
-    expect(emailsInOrder()).toEqual(["ann@example.com", "carol@example.com"]);
-
-    fireEvent.change(screen.getByPlaceholderText("Suche nach Nutzern..."), { target: { value: "bob@ex" } });
-    expect(emailsInOrder()).toEqual(["Bob@Example.org"]);
+    await waitFor(() => expect(emailsInOrder()).toEqual(["ann@example.com", "carol@example.com"]));
 
     fireEvent.change(screen.getByPlaceholderText("Suche nach Nutzern..."), { target: { value: "nobody" } });
-    expect(screen.getByText("Keine Nutzer gefunden.")).toBeInTheDocument();
+    expect(await screen.findByText("Keine Nutzer gefunden.")).toBeInTheDocument();
+    // Only the paused texts were asked for, not every keystroke.
+    expect(calls.filter((c) => c.url.startsWith("/api/admin/users?")).map((c) => c.url)).toEqual([
+      "/api/admin/users?searchTerm=EXAMPLE.COM",
+      "/api/admin/users?searchTerm=nobody",
+    ]);
   });
 
-  it("sorts by API-Requests, ascending then descending, and by email", async () => {
-    mockAdminApi();
+  it("sorts on the server by API-Requests, ascending then descending, and by email", async () => {
+    const answers: Record<string, AdminUser[]> = {
+      "sortBy=totalRequests&sortDirection=asc": [CAROL, ANN, BOB],
+      "sortBy=totalRequests&sortDirection=desc": [BOB, ANN, CAROL],
+      "sortBy=email&sortDirection=asc": [ANN, BOB, CAROL],
+    };
+    mockAdminApi(({ url }) => {
+      const query = url.split("?")[1];
+      return url.startsWith("/api/admin/users?") && query && answers[query] ? jsonResponse(answers[query]) : undefined;
+    });
     await openUsers();
     expect(emailsInOrder()).toEqual(["ann@example.com", "Bob@Example.org", "carol@example.com"]);
 
     fireEvent.click(screen.getByRole("button", { name: "API-Requests" }));
-    expect(emailsInOrder()).toEqual(["carol@example.com", "ann@example.com", "Bob@Example.org"]);
+    await waitFor(() => expect(emailsInOrder()).toEqual(["carol@example.com", "ann@example.com", "Bob@Example.org"]));
     expect(screen.getByRole("columnheader", { name: "API-Requests" })).toHaveAttribute("aria-sort", "ascending");
 
     fireEvent.click(screen.getByRole("button", { name: "API-Requests" }));
-    expect(emailsInOrder()).toEqual(["Bob@Example.org", "ann@example.com", "carol@example.com"]);
+    await waitFor(() => expect(emailsInOrder()).toEqual(["Bob@Example.org", "ann@example.com", "carol@example.com"]));
     expect(screen.getByRole("columnheader", { name: "API-Requests" })).toHaveAttribute("aria-sort", "descending");
 
     fireEvent.click(screen.getByRole("button", { name: "E-Mail" }));
-    expect(emailsInOrder()).toEqual(["ann@example.com", "Bob@Example.org", "carol@example.com"]);
-    fireEvent.click(screen.getByRole("button", { name: "E-Mail" }));
-    expect(emailsInOrder()).toEqual(["carol@example.com", "Bob@Example.org", "ann@example.com"]);
+    await waitFor(() => expect(emailsInOrder()).toEqual(["ann@example.com", "Bob@Example.org", "carol@example.com"]));
+    expect(screen.getByRole("columnheader", { name: "E-Mail" })).toHaveAttribute("aria-sort", "ascending");
   });
 
   it("saves the request limit on Enter and on blur; a non-numeric entry is sent as null", async () => {
@@ -519,21 +560,21 @@ describe("one user's tabs", () => {
     expect(await screen.findByText("Der API-Key konnte nicht erneut gesendet werden.")).toBeInTheDocument();
   });
 
-  it("groups websites by URL ignoring scheme and case, with summed counts, and deletes an event", async () => {
-    let detail = ANN_DETAIL;
+  it("shows the server's websites (URL ignoring scheme and case, summed counts), opens one, and deletes an event", async () => {
+    let groupEvents = [ANN_DETAIL.mappings[1]!, ANN_DETAIL.mappings[0]!];
     const calls = mockAdminApi(({ method, url }) => {
       if (method === "DELETE" && url === "/api/admin/mappings/1") {
-        detail = { ...ANN_DETAIL, mappings: ANN_DETAIL.mappings.filter((m) => m.id !== 1) };
+        groupEvents = groupEvents.filter((m) => m.id !== 1);
         return jsonResponse({ message: "Mapping deleted successfully" });
       }
-      if (method === "GET" && url === "/api/admin/users/u-ann") return jsonResponse(detail);
+      if (url === "/api/admin/users/u-ann/mappings?url=example.com%2Fpage") return jsonResponse(groupEvents);
       return undefined;
     });
     await selectAnn();
     openTab("Webseiten & Events");
 
     const panel = await screen.findByRole("tabpanel", { name: "Webseiten & Events" });
-    expect(within(panel).getAllByRole("region")).toHaveLength(2);
+    await waitFor(() => expect(within(panel).getAllByRole("region")).toHaveLength(2));
     // The group is named by its newest mapping's URL.
     const page = screen.getByRole("region", { name: "http://example.com/page" });
     expect(page).toHaveTextContent("2 Events");
@@ -543,14 +584,15 @@ describe("one user's tabs", () => {
     expect(other).toHaveTextContent("1 Event");
     expect(other).toHaveTextContent("API-Requests: 11");
     expect(other).toHaveTextContent("Content-Aufrufe: 13");
+    expect(calls.some((c) => c.url.includes("/mappings?url="))).toBe(false);
 
     const toggle = within(page).getByRole("button", { name: /example\.com\/page/ });
     expect(toggle).toHaveAttribute("aria-expanded", "false");
     fireEvent.click(toggle);
     expect(toggle).toHaveAttribute("aria-expanded", "true");
 
+    await waitFor(() => expect(within(page).getAllByRole("row").slice(1)).toHaveLength(2));
     const rows = within(page).getAllByRole("row").slice(1);
-    expect(rows).toHaveLength(2);
     expect(within(rows[0]!).getByText("Veröffentlicht")).toBeInTheDocument();
     expect(within(rows[0]!).getByText("07.03.2025 10:00")).toBeInTheDocument();
     expect(within(rows[1]!).getByText("Entwurf")).toBeInTheDocument();
@@ -559,7 +601,7 @@ describe("one user's tabs", () => {
     fireEvent.click(within(rows[1]!).getByRole("button", { name: /löschen/ }));
     expect(await screen.findByText("Mapping deleted successfully")).toBeInTheDocument();
     expect(sent(calls, "DELETE")).toEqual([{ method: "DELETE", url: "/api/admin/mappings/1", body: undefined }]);
-    await waitFor(() => expect(page).toHaveTextContent("1 Event"));
+    await waitFor(() => expect(within(page).getAllByRole("row").slice(1)).toHaveLength(1));
   });
 
   it("shows customer HTML as text: an onerror payload runs nothing", async () => {
@@ -572,7 +614,7 @@ describe("one user's tabs", () => {
     const page = await screen.findByRole("region", { name: "http://example.com/page" });
     fireEvent.click(within(page).getByRole("button", { name: /example\.com\/page/ }));
 
-    expect(within(page).getByText(XSS)).toBeInTheDocument();
+    expect(await within(page).findByText(XSS)).toBeInTheDocument();
     expect(document.querySelector("main img, [role=region] img")).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(alert).not.toHaveBeenCalled();
@@ -667,6 +709,8 @@ describe("Event-Verwaltung", () => {
     let current = MAPPINGS;
     const calls = mockAdminApi(({ method, url }) => {
       if (method === "GET" && url === "/api/admin/mappings") return jsonResponse(current);
+      if (method === "GET" && url === "/api/admin/mappings?searchTerm=SALE")
+        return jsonResponse(current.filter((m) => m.url.includes("blog")));
       if (method === "DELETE" && url === "/api/admin/mappings/8") {
         current = MAPPINGS.filter((m) => m.id !== 8);
         return jsonResponse({ message: "Mapping deleted successfully" });
@@ -688,14 +732,14 @@ describe("Event-Verwaltung", () => {
     expect(within(blogRow).getByText("carol@example.com")).toBeInTheDocument();
     expect(within(blogRow).getByText("Veröffentlicht")).toBeInTheDocument();
 
+    // The server searches URL and HTML; the table shows its answer.
     const search = screen.getByPlaceholderText("Suche nach URL oder HTML-Content...");
     fireEvent.change(search, { target: { value: "SALE" } });
-    expect(within(table).queryByText("https://shop.example/a")).not.toBeInTheDocument();
+    await waitFor(() => expect(within(table).queryByText("https://shop.example/a")).not.toBeInTheDocument());
     expect(within(table).getByText("https://blog.example/b")).toBeInTheDocument();
-    fireEvent.change(search, { target: { value: "shop.EXAMPLE" } });
-    expect(within(table).getByText("https://shop.example/a")).toBeInTheDocument();
-    expect(within(table).queryByText("https://blog.example/b")).not.toBeInTheDocument();
+    expect(calls.map((c) => c.url)).toContain("/api/admin/mappings?searchTerm=SALE");
     fireEvent.change(search, { target: { value: "" } });
+    await waitFor(() => expect(within(table).getByText("https://shop.example/a")).toBeInTheDocument());
 
     const shownAgain = within(table).getByText("https://blog.example/b").closest("tr")!;
     fireEvent.click(within(shownAgain).getByRole("button", { name: /löschen/ }));

@@ -1,12 +1,17 @@
-import { LoadError, Loading } from "@/components/loading";
-import { searchMappings } from "@/features/dashboard/search-mappings";
+import { PagedRows } from "@/components/paged-rows";
+import { useDebouncedValue } from "@/hooks/use-debounced-value";
+import { usePage } from "@/hooks/use-page";
 import { useAdminMappings } from "@/queries/admin-mappings";
 import { EventsTable } from "./events-table";
 
+/** Every customer's events a page at a time; the server searches URL and HTML once typing pauses. */
 export function EventsDataTable({ searchTerm }: { searchTerm: string }) {
-  const mappings = useAdminMappings();
-
-  if (mappings.isPending) return <Loading />;
-  if (mappings.isError) return <LoadError>Error loading events</LoadError>;
-  return <EventsTable mappings={searchMappings(mappings.data, searchTerm)} />;
+  const search = useDebouncedValue(searchTerm.trim());
+  const page = usePage(search);
+  const mappings = useAdminMappings(search, page.offset);
+  return (
+    <PagedRows query={mappings} page={page} loadError="Error loading events">
+      {(rows) => <EventsTable mappings={rows} />}
+    </PagedRows>
+  );
 }

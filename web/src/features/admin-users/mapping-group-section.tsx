@@ -1,20 +1,31 @@
 import { ChevronDown, ChevronRight } from "lucide-react";
 import { useId, useState } from "react";
-import type { Mapping } from "../../../../worker/contract/responses";
+import type { MappingGroup } from "../../../../worker/contract/responses";
+import { PagedRows } from "@/components/paged-rows";
 import { Card, CardContent } from "@/components/ui/card";
-import type { MappingGroup } from "@/lib/group-mappings";
+import { usePage } from "@/hooks/use-page";
+import { useGroupEvents } from "@/queries/admin-users";
 import { UserEventsTable } from "./user-events-table";
 
+/** The events of one website, a page at a time, asked for when the website is opened. */
+function GroupEvents({ userId, group }: { userId: string; group: MappingGroup }) {
+  const page = usePage(group.key);
+  const events = useGroupEvents(userId, group.key, page.offset);
+  return (
+    <PagedRows query={events} page={page}>
+      {(rows) => <UserEventsTable mappings={rows} />}
+    </PagedRows>
+  );
+}
+
 /** One website: its URL, how many events it has and their summed counts; opens to the events table. */
-export function MappingGroupSection({ group }: { group: MappingGroup<Mapping> }) {
+export function MappingGroupSection({ userId, group }: { userId: string; group: MappingGroup }) {
   const [open, setOpen] = useState(false);
   const contentId = useId();
-  const url = group.mappings[0]!.url;
-  const count = group.mappings.length;
   const Chevron = open ? ChevronDown : ChevronRight;
 
   return (
-    <Card role="region" aria-label={url}>
+    <Card role="region" aria-label={group.url}>
       <button
         type="button"
         aria-expanded={open}
@@ -24,15 +35,15 @@ export function MappingGroupSection({ group }: { group: MappingGroup<Mapping> })
       >
         <span className="flex min-w-0 flex-1 items-center gap-2 font-medium break-all">
           <Chevron className="h-4 w-4 shrink-0" aria-hidden="true" />
-          {url}
+          {group.url}
         </span>
-        <span className="text-sm">{count === 1 ? "1 Event" : `${count} Events`}</span>
+        <span className="text-sm">{group.events === 1 ? "1 Event" : `${group.events} Events`}</span>
         <span className="text-sm">API-Requests: {group.totalRequests}</span>
         <span className="text-sm">Content-Aufrufe: {group.contentDeliveryCount}</span>
       </button>
       {open && (
         <CardContent id={contentId}>
-          <UserEventsTable mappings={group.mappings} />
+          <GroupEvents userId={userId} group={group} />
         </CardContent>
       )}
     </Card>

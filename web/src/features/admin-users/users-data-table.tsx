@@ -1,8 +1,10 @@
 import { useState } from "react";
-import { LoadError, Loading } from "@/components/loading";
+import { PagedRows } from "@/components/paged-rows";
+import { useDebouncedValue } from "@/hooks/use-debounced-value";
+import { usePage } from "@/hooks/use-page";
 import { useAdminUsers } from "@/queries/admin-users";
 import { UsersTable } from "./users-table";
-import { nextSort, searchUsers, sortUsers, type UserSort, type UserSortField } from "./users-view";
+import { nextSort, type UserSort, type UserSortField } from "./users-view";
 
 interface UsersDataTableProps {
   searchTerm: string;
@@ -12,20 +14,29 @@ interface UsersDataTableProps {
 
 export const USERS_LOAD_ERROR = "Error loading user data";
 
+/** The users a page at a time; the server searches (once typing pauses) and sorts. */
 export function UsersDataTable({ searchTerm, defaultVersionName, onSelectUser }: UsersDataTableProps) {
-  const users = useAdminUsers();
   const [sort, setSort] = useState<UserSort | null>(null);
-
-  if (users.isPending) return <Loading />;
-  if (users.isError) return <LoadError>{USERS_LOAD_ERROR}</LoadError>;
+  const search = useDebouncedValue(searchTerm.trim());
+  const page = usePage([search, sort]);
+  const users = useAdminUsers({
+    searchTerm: search || undefined,
+    sortBy: sort?.field,
+    sortDirection: sort?.direction,
+    offset: page.offsetParam,
+  });
 
   return (
-    <UsersTable
-      users={sortUsers(searchUsers(users.data, searchTerm), sort)}
-      sort={sort}
-      onSort={(field: UserSortField) => setSort((current) => nextSort(current, field))}
-      defaultVersionName={defaultVersionName}
-      onSelectUser={onSelectUser}
-    />
+    <PagedRows query={users} page={page} loadError={USERS_LOAD_ERROR}>
+      {(rows) => (
+        <UsersTable
+          users={rows}
+          sort={sort}
+          onSort={(field: UserSortField) => setSort((current) => nextSort(current, field))}
+          defaultVersionName={defaultVersionName}
+          onSelectUser={onSelectUser}
+        />
+      )}
+    </PagedRows>
   );
 }

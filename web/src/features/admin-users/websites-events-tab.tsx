@@ -1,26 +1,34 @@
 import type { AdminUserDetail } from "../../../../worker/contract/responses";
+import { PagedRows } from "@/components/paged-rows";
 import { Card, CardContent } from "@/components/ui/card";
-import { groupMappingsByUrl, urlWithoutScheme } from "@/lib/group-mappings";
+import { usePage } from "@/hooks/use-page";
+import { useMappingGroups } from "@/queries/admin-users";
 import { MappingGroupSection } from "./mapping-group-section";
 
-/** The user's mappings grouped by URL (ignoring case and http/https), each group opening to its events. */
+/**
+ * The user's mappings grouped by URL (ignoring case and http/https) on the server, a page of groups at a time,
+ * each opening to its events.
+ */
 export function WebsitesEventsTab({ user }: { user: AdminUserDetail }) {
-  const groups = groupMappingsByUrl(user.mappings, urlWithoutScheme);
-
-  if (groups.length === 0) {
-    return (
-      <Card>
-        <CardContent className="py-8 text-center text-muted-foreground">
-          Keine Webseiten oder Events vorhanden.
-        </CardContent>
-      </Card>
-    );
-  }
+  const page = usePage(user.userId);
+  const groups = useMappingGroups(user.userId, page.offset);
   return (
-    <div className="space-y-4">
-      {groups.map((group) => (
-        <MappingGroupSection key={group.key} group={group} />
-      ))}
-    </div>
+    <PagedRows query={groups} page={page}>
+      {(rows) =>
+        rows.length === 0 ? (
+          <Card>
+            <CardContent className="py-8 text-center text-muted-foreground">
+              Keine Webseiten oder Events vorhanden.
+            </CardContent>
+          </Card>
+        ) : (
+          <div className="space-y-4">
+            {rows.map((group) => (
+              <MappingGroupSection key={group.key} userId={user.userId} group={group} />
+            ))}
+          </div>
+        )
+      }
+    </PagedRows>
   );
 }

@@ -2,20 +2,17 @@ import { Download } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/hooks/use-toast";
-import { useAdminTransactions, type TransactionQuery } from "@/queries/admin-billing";
+import { fetchAllTransactions, type TransactionQuery } from "@/queries/admin-billing";
 import { exportTransactions } from "./export-transactions";
 
-/** Exports the rows of the current filters; waits while they load (the rows on screen may be the previous ones). */
+/** Exports every transaction of the current filters (all pages, not just the one on screen). */
 export function ExportTransactionsButton({ query }: { query: TransactionQuery }) {
-  const transactions = useAdminTransactions(query);
   const [exporting, setExporting] = useState(false);
-  const rows = transactions.isPlaceholderData ? undefined : transactions.data;
 
   async function exportRows() {
-    if (!rows) return;
     setExporting(true);
     try {
-      await exportTransactions(rows);
+      await exportTransactions(await fetchAllTransactions(query));
     } catch (error) {
       console.error("Export failed", error);
       toast({ variant: "destructive", title: "Error", description: "The export failed." });
@@ -25,7 +22,7 @@ export function ExportTransactionsButton({ query }: { query: TransactionQuery })
   }
 
   return (
-    <Button variant="outline" disabled={!rows || exporting} onClick={() => void exportRows()}>
+    <Button variant="outline" disabled={exporting} onClick={() => void exportRows()}>
       <Download aria-hidden="true" />
       Export Full Details (XLSX)
     </Button>

@@ -1,18 +1,24 @@
-import { Loading } from "@/components/loading";
+import { PagedRows } from "@/components/paged-rows";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { usePage } from "@/hooks/use-page";
 import { useAnalytics } from "@/queries/analytics";
 import { AnalyticsTable } from "./analytics-table";
 
-/** The Analytics tab; it exists only while a key is stored. */
+/** The Analytics tab, a page at a time; it exists only while a key is stored. */
 export function AnalyticsDataTable() {
-  const analytics = useAnalytics({ enabled: true });
+  const page = usePage(null);
+  const analytics = useAnalytics({ enabled: true, offset: page.offset });
 
   return (
     <Card>
       <CardHeader>
         <CardTitle className="text-xl">Analytics</CardTitle>
       </CardHeader>
-      <CardContent>{analytics.isPending ? <Loading /> : <AnalyticsTable rows={analytics.data ?? []} />}</CardContent>
+      <CardContent>
+        <PagedRows query={analytics} page={page}>
+          {(rows) => <AnalyticsTable rows={rows} />}
+        </PagedRows>
+      </CardContent>
     </Card>
   );
 }

@@ -42,7 +42,7 @@ async function openAddForm(post = () => jsonResponse({ error: "unexpected POST" 
 describe("dashboard without a stored api key", () => {
   it("hides Analytics, the add form and Actions, and points to /register in the empty state", async () => {
     const fetchMock = mockFetch(({ url }) =>
-      url === "/api/mappings"
+      url === "/api/mappings?group=url"
         ? jsonResponse({ error: "Invalid or missing API key" }, 401)
         : jsonResponse({ error: "unexpected" }, 500),
     );
@@ -61,7 +61,7 @@ describe("dashboard without a stored api key", () => {
     expect(screen.queryByRole("columnheader", { name: "Actions" })).not.toBeInTheDocument();
     // A 401 is "no key", not a failure: no error toast, and stats/analytics are never asked for.
     expect(screen.queryByText("Error")).not.toBeInTheDocument();
-    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(["/api/mappings"]);
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(["/api/mappings?group=url"]);
   });
 
   it("refuses to add a mapping when the key has gone, without calling the API", async () => {
@@ -79,23 +79,14 @@ describe("dashboard without a stored api key", () => {
 });
 
 describe("dashboard with a stored api key", () => {
-  it("groups mappings by normalised URL, shows HTML as text, and adds a mapping", async () => {
+  it("shows the server's rows (one per URL), searches on the server, shows HTML as text, and adds a mapping", async () => {
     window.localStorage.setItem("apiKey", "key-1");
-    let mappings: Mapping[] = [
-      mapping({
-        id: 2,
-        url: "https://www.example.com/a/",
-        htmlContent: "<b>newest</b>",
-        createdAt: "2025-03-05T10:00:00.000Z",
-      }),
-      mapping({
-        id: 1,
-        url: "http://example.com/a",
-        htmlContent: "<b>older</b>",
-        createdAt: "2025-01-05T10:00:00.000Z",
-      }),
+    // The server groups by normalised URL (worker/routes/lists.test.ts): this is its answer for two URLs.
+    let rows: Mapping[] = [
+      mapping({ id: 2, url: "https://www.example.com/a/", htmlContent: "<b>newest</b>", totalRequests: 9 }),
       mapping({ id: 3, url: "https://example.com/draft", publishedAt: null, createdAt: "2025-02-01T10:00:00.000Z" }),
     ];
+    const asked: string[] = [];
     const fetchMock = mockFetch(({ url, init }) => {
       if (url === "/api/mappings" && init.method === "POST") {
         const created = mapping({
@@ -103,10 +94,17 @@ describe("dashboard with a stored api key", () => {
           ...(JSON.parse(String(init.body)) as Partial<Mapping>),
           createdAt: "2025-04-01T10:00:00.000Z",
         });
-        mappings = [created, ...mappings];
+        rows = [created, ...rows];
         return jsonResponse(created, 201);
       }
-      if (url === "/api/mappings") return jsonResponse(mappings);
+      if (url.startsWith("/api/mappings?")) {
+        asked.push(url);
+        const search = new URL(url, "http://dc.test").searchParams.get("searchTerm");
+        const answer = search ? rows.filter((m) => m.url.includes(search.toLowerCase())) : rows;
+        const res = jsonResponse(answer);
+        res.headers.set("X-Total-Count", String(answer.length));
+        return res;
+      }
       if (url === "/api/user/stats")
         return jsonResponse({ totalRequests: 42, requestLimit: 1000, lastMonthRequests: 7 });
       return jsonResponse([]);
@@ -115,22 +113,27 @@ describe("dashboard with a stored api key", () => {
 
     expect(await screen.findByText("42")).toBeInTheDocument();
     expect(screen.getByText("1000")).toBeInTheDocument();
+    // Unique URLs: the number of the server's rows.
+    expect(screen.getByText("Unique URLs").closest("div")?.parentElement).toHaveTextContent("2");
     expect(screen.getByRole("tab", { name: "Analytics" })).toBeInTheDocument();
 
     openTab("URL Mappings");
     const table = await screen.findByRole("table");
-    const rows = within(table).getAllByRole("row").slice(1);
-    expect(rows).toHaveLength(2);
-    expect(rows[0]).toHaveTextContent("<b>newest</b>");
-    expect(rows[0]).toHaveTextContent("Published");
-    expect(rows[0]).toHaveTextContent("Mar 5, 2025");
-    expect(rows[1]).toHaveTextContent("Draft");
+    const tableRows = within(table).getAllByRole("row").slice(1);
+    expect(tableRows).toHaveLength(2);
+    expect(tableRows[0]).toHaveTextContent("<b>newest</b>");
+    expect(tableRows[0]).toHaveTextContent("Published");
+    expect(tableRows[0]).toHaveTextContent("Mar 5, 2025");
+    expect(tableRows[1]).toHaveTextContent("Draft");
     expect(table.querySelector("b")).toBeNull();
     expect(within(table).getByRole("columnheader", { name: "Actions" })).toBeInTheDocument();
+    expect(asked[0]).toBe("/api/mappings?group=url");
 
     fireEvent.change(screen.getByPlaceholderText("Search mappings..."), { target: { value: "DRAFT" } });
-    expect(within(table).getAllByRole("row").slice(1)).toHaveLength(1);
+    await waitFor(() => expect(within(screen.getByRole("table")).getAllByRole("row").slice(1)).toHaveLength(1));
+    expect(asked).toContain("/api/mappings?group=url&searchTerm=DRAFT");
     fireEvent.change(screen.getByPlaceholderText("Search mappings..."), { target: { value: "" } });
+    await waitFor(() => expect(within(screen.getByRole("table")).getAllByRole("row").slice(1)).toHaveLength(2));
 
     fireEvent.change(screen.getByLabelText("URL"), { target: { value: "not a url" } });
     fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
@@ -141,10 +144,32 @@ describe("dashboard with a stored api key", () => {
     fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
 
     expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
-    await waitFor(() => expect(within(table).getAllByRole("row").slice(1)).toHaveLength(3));
+    await waitFor(() => expect(within(screen.getByRole("table")).getAllByRole("row").slice(1)).toHaveLength(3));
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === "POST");
     expect(JSON.parse(String(post?.[1]?.body))).toEqual({ url: "https://example.com/new", htmlContent: "<i>new</i>" });
     expect((post?.[1]?.headers as Record<string, string>)["X-API-Key"]).toBe("key-1");
+  });
+
+  it("pages through the rows with the server", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    const all = Array.from({ length: 130 }, (_, i) => mapping({ id: i + 1, url: `https://example.com/p${i + 1}` }));
+    mockFetch(({ url }) => {
+      if (url.startsWith("/api/mappings")) {
+        const offset = Number(new URL(url, "http://dc.test").searchParams.get("offset") ?? 0);
+        const res = jsonResponse(all.slice(offset, offset + 100));
+        res.headers.set("X-Total-Count", "130");
+        return res;
+      }
+      return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+
+    expect(await screen.findByText("1–100 of 130")).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Next page" }));
+    expect(await screen.findByText("101–130 of 130")).toBeInTheDocument();
+    expect(await screen.findByText("https://example.com/p101")).toBeInTheDocument();
+    expect(screen.queryByText("https://example.com/p1")).not.toBeInTheDocument();
   });
 
   it("refuses an over-long URL or HTML over 256 KB before sending, and toasts a server refusal", async () => {
@@ -199,7 +224,7 @@ describe("dashboard with a stored api key", () => {
         mappings = [];
         return jsonResponse({ message: "URL mapping deleted successfully" });
       }
-      if (url === "/api/mappings") return jsonResponse(mappings);
+      if (url.startsWith("/api/mappings?")) return jsonResponse(mappings);
       return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
     });
     renderApp("/dashboard");

@@ -1,19 +1,21 @@
 import { StatCard } from "@/components/stat-card";
-import { useMappings } from "@/queries/mappings";
+import { useMappingRows } from "@/queries/mappings";
 import { useStats } from "@/queries/stats";
-import { groupMappings } from "./group-mappings";
 
 const UNLIMITED = "∞";
 
-/** The four stat cards. Counts come from /api/user/stats (with a key); unique URLs from the mapping groups. */
+/**
+ * The four stat cards. Counts come from /api/user/stats (with a key); unique URLs are the number of the
+ * dashboard's rows (one per normalised URL), the total of their first page.
+ */
 export function StatsOverview({ hasApiKey }: { hasApiKey: boolean }) {
   const stats = useStats({ enabled: hasApiKey }).data;
-  const mappings = useMappings().data ?? [];
+  const uniqueUrls = useMappingRows().data?.total ?? 0;
 
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
       <StatCard title="Total API Requests" value={stats?.totalRequests ?? 0} />
-      <StatCard title="Unique URLs" value={groupMappings(mappings).length} />
+      <StatCard title="Unique URLs" value={uniqueUrls} />
       <StatCard title="Request Limit" value={stats?.requestLimit ?? UNLIMITED} />
       <StatCard title="Last Month Requests" value={stats?.lastMonthRequests ?? 0} />
     </div>

@@ -1,14 +1,18 @@
-import { Loading } from "@/components/loading";
+import { PagedRows } from "@/components/paged-rows";
+import { usePage } from "@/hooks/use-page";
 import { usePaymentHistory } from "@/queries/payment-history";
 import { PaymentHistoryTable } from "./payment-history-table";
 
-/** Loads the payments; a failure is toasted (with the server's message) and leaves a short note here. */
+/** The payments a page at a time; a failure is toasted (with the server's message) and leaves a short note here. */
 export function PaymentHistoryDataTable() {
-  const payments = usePaymentHistory();
-
-  if (payments.isPending) return <Loading />;
+  const page = usePage(null);
+  const payments = usePaymentHistory(page.offset);
   if (payments.isError) {
     return <p className="py-8 text-center text-muted-foreground">The payment history could not be loaded.</p>;
   }
-  return <PaymentHistoryTable payments={payments.data} />;
+  return (
+    <PagedRows query={payments} page={page}>
+      {(rows) => <PaymentHistoryTable payments={rows} />}
+    </PagedRows>
+  );
 }
