@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Mapping } from "../contract/responses";
 import type { Env } from "../env";
 import worker from "../index";
@@ -141,8 +141,11 @@ describe("analytics queue consumer", () => {
   it("counts nothing when the D1 write fails mid-batch, retries, and then counts everything once", async () => {
     const { user, mapping } = await setup();
     const batch = [message(user.id, mapping.id, "https://shop.test/a"), message(user.id, null, "https://shop.test/b")];
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     // The URL and day counters are written before the mapping counter fails: the transaction takes them back.
     const failed = await whileInsertsFail("mapping_stats", () => consume(batch));
+    expect(logged).toHaveBeenCalledWith("Analytics batch failed; retrying", expect.any(Error));
+    logged.mockRestore();
     expect(failed.retryBatch).toMatchObject({ retry: true });
     expect(failed.ackAll).toBe(false);
     expect(await counted()).toEqual(allCounted(0, 0));
@@ -162,7 +165,10 @@ describe("analytics queue consumer", () => {
       },
     } as unknown as R2Bucket;
     const batch = [message(user.id, mapping.id, "https://shop.test/a")];
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const failed = await consume(batch, { ...env, ANALYTICS_ARCHIVE: failingArchive });
+    expect(logged).toHaveBeenCalledWith("Analytics batch failed; retrying", expect.any(Error));
+    logged.mockRestore();
     expect(failed.retryBatch).toMatchObject({ retry: true });
     expect(await counted()).toEqual(allCounted(0, 0));
     await consume(batch, env, 2);

@@ -307,7 +307,7 @@ describe("repairs", () => {
     }
     expect(await storedEntry(user.id, "shop.test/a")).toBeNull();
     expect(await db().select().from(deliveryRepairs)).toMatchObject([{ userId: user.id, target: "url:shop.test/a" }]);
-    expect(await drainRepairs(env, 20)).toBe(1);
+    await drainRepairs(env, 20);
     await expectStoreMatchesD1(user.id, "after the repair");
     expect(await db().select().from(deliveryRepairs)).toEqual([]);
   });

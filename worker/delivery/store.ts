@@ -164,11 +164,14 @@ export async function lookupDelivery(
   normalizedUrl: string,
   now = Date.now(),
 ): Promise<Delivery> {
+  const memoedState = stateMemo.get(userId, now);
+  if (memoedState && !isServing(memoedState, now)) return { state: memoedState, match: null };
   const memoKey = urlMemoKey(userId, normalizedUrl);
   const memoed = urlMemo.get(memoKey, now);
+  if (memoedState && memoed !== undefined) return { state: memoedState, match: memoed };
   // Both reads at once: one KV round trip. The URL read is wasted only for customers who are not served.
   const [state, stored] = await Promise.all([
-    readState(env, userId, now),
+    memoedState ?? readState(env, userId, now),
     memoed !== undefined ? memoed : readUrlEntry(env, userId, normalizedUrl),
   ]);
   if (!isServing(state, now)) return { state, match: null };
