@@ -397,12 +397,25 @@ async function main() {
     );
 
     const allViews = await counted();
+    const sizeWithWindow = await d1Size();
     await call(`${ROUTES.purge}?now=${Date.now() + PAST_THE_RAW_WINDOW_MS}`, "POST");
-    const perView = ((await d1Size()) - sizeBefore) / allViews;
+    const sizeAfter = await d1Size();
+    const perView = (sizeAfter - sizeBefore) / allViews;
+    const urlRows = (await db.prepare("SELECT count(*) AS n FROM url_stats").first<number>("n")) ?? 0;
     console.log(
-      `  D1 bytes per page view once the raw window has passed = ${perView.toFixed(1)}  ` +
-        `(${fmt(allViews)} views; goal <= ${BYTES_GOAL}: ${verdict(perView <= BYTES_GOAL)})`,
+      `\n  D1 bytes per page view once the raw window has passed = ${perView.toFixed(1)}  ` +
+        `(${fmt(allViews)} views on ${fmt(urlRows)} URLs; goal <= ${BYTES_GOAL}: ${verdict(perView <= BYTES_GOAL)})`,
     );
+    console.log(`  D1 bytes per page view while in the raw window: ${fmt((sizeWithWindow - sizeAfter) / allViews, 1)}`);
+    let archived = 0;
+    let cursor: string | undefined;
+    const archive = await mf.getR2Bucket("ANALYTICS_ARCHIVE");
+    do {
+      const listed = await archive.list({ cursor });
+      archived += listed.objects.reduce((n, o) => n + o.size, 0);
+      cursor = listed.truncated ? listed.cursor : undefined;
+    } while (cursor);
+    console.log(`  R2 archive bytes per page view (gzipped NDJSON): ${fmt(archived / allViews, 1)}`);
 
     const raw = Buffer.byteLength(SNIPPET_JS);
     const gzip = gzipSync(SNIPPET_JS, { level: 9 }).length;
