@@ -2,17 +2,23 @@
  * `npm run bench`: runs the real Worker modules in one workerd through Miniflare's API (not `wrangler dev`, whose
  * local proxy caps the rate) and compares, each as requests/s and p50/p99 latency:
  *   (a) a constant 1 KB answer,
- *   (b) the content lookup alone (KV document with 50 mappings of 2 KB: read, normalise, match, answer),
+ *   (b) the content lookup alone (the delivery store: customer state and URL entry, read, normalise, answer),
  *   (c) the constant answer plus one analytics message sent in waitUntil,
- *   (d) the real content endpoint (the Hono app's /api/content) with its analytics message.
- * It prints b/a and d/c, the snippet's raw and gzip bytes, and whether every enqueued message reached D1.
+ *   (d) the real content endpoint (the Hono app's /api/content) with its analytics message,
+ * with (b), (c) and (d) for four kinds of traffic side by side: one customer of 1 mapping, of 1,000 and of
+ * 100,000 mappings, and traffic spread over 1,000 customers with 10 URLs each (10,000 URLs, so that the memo of
+ * one entry cannot hide the store). Every mapping holds 2 KB of HTML. It prints b/a and d/c for each, the D1 rows
+ * the analytics consumer wrote per page view (D1's own `meta.rows_written`), the bytes per page view that stay in
+ * D1 once the raw window has passed (D1's `size_after`, before the traffic and after the cron's purge), the
+ * snippet's raw and gzip bytes, and whether every enqueued message was counted.
  * The Worker under test is scripts/bench/entry.mts, which wraps the real modules; bindings, compatibility
- * settings and the queue consumer's batching come from wrangler.toml.
+ * settings and the queue consumer's batching come from wrangler.toml. Customers and mappings are seeded with bulk
+ * SQL, their delivery entries written by the real rebuild (worker/delivery/rebuild.ts).
  *
  * Every route gets the same load: BENCH_CONNECTIONS (10) keep-alive connections, a BENCH_WARMUP_SECONDS (2) warm-up,
- * then BENCH_SECONDS (8) measured, split into BENCH_ROUNDS (2) rounds that visit the four routes in turn, so that a
- * change in the machine's background load touches all four alike. After every run that enqueued messages the
- * bench waits (at most BENCH_DRAIN_TIMEOUT_SECONDS, 60) until they are in D1, so no run pays for another's backlog.
+ * then BENCH_SECONDS (8) measured, split into BENCH_ROUNDS (2) rounds that visit the routes in turn, so that a
+ * change in the machine's background load touches all alike. After every run that enqueued messages the bench
+ * waits (at most BENCH_DRAIN_TIMEOUT_SECONDS, 60) until they are counted, so no run pays for another's backlog.
  * Exits non-zero on errors (failed requests, wrong answers, lost analytics messages), never on a missed goal.
  */
 import { build } from "esbuild";
@@ -26,7 +32,7 @@ import { gzipSync } from "node:zlib";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 import { SNIPPET_JS } from "../worker/snippet/snippet.generated";
 import { combine, runLoad, summarize, type LoadResult, type Summary } from "./bench/load";
-import { ROUTES, type SeedRequest, type SeedResponse } from "./bench/protocol";
+import { html, htmlSql, ROUTES, type D1Meter } from "./bench/protocol";
 
 const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const require = createRequire(import.meta.url);
@@ -41,10 +47,34 @@ const SECONDS = num("BENCH_SECONDS", 8);
 const ROUNDS = Math.round(num("BENCH_ROUNDS", 2));
 const WARMUP_SECONDS = num("BENCH_WARMUP_SECONDS", 2);
 const DRAIN_TIMEOUT_SECONDS = num("BENCH_DRAIN_TIMEOUT_SECONDS", 60);
-const MAPPINGS = 50;
 const HTML_BYTES = 2048;
 const CONSTANT_BYTES = 1024;
-const GOAL = 0.8;
+const RATIO_GOAL = 0.8;
+const ROWS_GOAL = 0.2;
+const BYTES_GOAL = 20;
+/** The raw window the purge is run past (wrangler.toml's ANALYTICS_RAW_RETENTION_DAYS, plus a day). */
+const PAST_THE_RAW_WINDOW_MS = 8 * 86_400_000;
+/** Mappings per INSERT when seeding (about 20 MB of HTML per statement). */
+const SEED_CHUNK = 10_000;
+
+interface Scenario {
+  /** 1 to 4: in user ids and host names. */
+  n: number;
+  name: string;
+  customers: number;
+  mappingsEach: number;
+}
+
+const SCENARIOS: Scenario[] = [
+  { n: 1, name: "1 mapping", customers: 1, mappingsEach: 1 },
+  { n: 2, name: "1,000 mappings", customers: 1, mappingsEach: 1_000 },
+  { n: 3, name: "100,000 mappings", customers: 1, mappingsEach: 100_000 },
+  { n: 4, name: "1,000 customers x 10 URLs", customers: 1_000, mappingsEach: 10 },
+];
+
+/** Customer c (from 1) of a scenario: a 16-character id as the Worker issues them. */
+const userIdOf = (s: Scenario, c: number) => `b${s.n}${String(c).padStart(14, "0")}`;
+const hostOf = (s: Scenario, c: number) => `s${s.n}c${c}.example`;
 
 const problems: string[] = [];
 const fail = (message: string) => {
@@ -95,9 +125,11 @@ const fmt = (n: number, digits = 0) =>
   n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const pad = (s: string, n: number) => s.padEnd(n);
 const lpad = (s: string, n: number) => s.padStart(n);
+const verdict = (met: boolean) => (met ? "met" : "missed");
 
 interface Phase {
   key: "a" | "b" | "c" | "d";
+  scenario: Scenario | null;
   label: string;
   path: (i: number) => string;
   /** Whether each 2xx answer enqueued one analytics message. */
@@ -129,97 +161,186 @@ async function main() {
         bindings: { ...w.bindings, APP_SECRET: "bench-secret-0123456789abcdef0123456789abcdef" },
         d1Databases: w.d1Databases,
         kvNamespaces: w.kvNamespaces,
+        r2Buckets: w.r2Buckets,
         queueProducers: w.queueProducers,
         queueConsumers: w.queueConsumers,
       }),
     );
     const origin = (await mf.ready).origin;
     const db = await mf.getD1Database("DB");
+    const call = async <T>(path: string, method = "GET"): Promise<T> => {
+      const res = await fetch(new URL(path, origin), { method });
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as T;
+    };
 
-    const statements = migrationStatements();
-    await db.batch(statements.map((s) => db.prepare(s)));
+    await db.batch(migrationStatements().map((s) => db.prepare(s)));
 
-    const seedRes = await fetch(new URL(ROUTES.seed, origin), {
-      method: "POST",
-      body: JSON.stringify({
-        email: "bench@shop.example",
-        mappings: MAPPINGS,
-        htmlBytes: HTML_BYTES,
-      } satisfies SeedRequest),
-    });
-    if (!seedRes.ok) throw new Error(`seeding failed: ${seedRes.status} ${await seedRes.text()}`);
-    const seed = (await seedRes.json()) as SeedResponse;
-    const u = encodeURIComponent(seed.userId);
+    // Seeding: customers and mappings in bulk SQL, then each customer's delivery entries by the real rebuild.
+    let seconds = performance.now();
+    const mappingIds = new Map<string, number>();
+    for (const s of SCENARIOS) {
+      await db
+        .prepare(
+          `WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < ?2)
+           INSERT INTO users (id, email, email_verified, created_at)
+           SELECT printf('b%d%014d', ?1, n), printf('c%d@s%d.bench.example', n, ?1), 1, 0 FROM c`,
+        )
+        .bind(s.n, s.customers)
+        .run();
+      const total = s.customers * s.mappingsEach;
+      // Mapping g (from 1) belongs to customer ceil(g / mappingsEach) and is their item ((g - 1) % mappingsEach) + 1.
+      const customer = `((g - 1) / ${s.mappingsEach} + 1)`;
+      const item = `((g - 1) % ${s.mappingsEach} + 1)`;
+      const content = htmlSql("g", HTML_BYTES, "?4");
+      for (let from = 1; from <= total; from += SEED_CHUNK) {
+        await db
+          .prepare(
+            // D1 binds JavaScript numbers as REAL: cast them, so that the arithmetic and the text are integers.
+            `WITH RECURSIVE m(g) AS (SELECT CAST(?2 AS INTEGER) UNION ALL SELECT g + 1 FROM m WHERE g < ?3)
+             INSERT INTO url_mappings (url, normalized_url, html_content, published_at, user_id, created_at)
+             SELECT 'https://www.s' || ?1 || 'c' || ${customer} || '.example/products/item-' || ${item} || '/',
+               's' || ?1 || 'c' || ${customer} || '.example/products/item-' || ${item},
+               ${content.sql}, 1, printf('b%d%014d', ?1, ${customer}), g FROM m`,
+          )
+          .bind(String(s.n), from, Math.min(total, from + SEED_CHUNK - 1), content.filler)
+          .run();
+      }
+      const { results } = await db
+        .prepare("SELECT id, normalized_url AS url FROM url_mappings WHERE user_id LIKE ?1")
+        .bind(`b${s.n}%`)
+        .all<{ id: number; url: string }>();
+      for (const r of results) mappingIds.set(r.url, r.id);
+    }
+    const seeded = SCENARIOS.reduce((n, s) => n + s.customers * s.mappingsEach, 0);
+    const elapsed = () => {
+      const took = (performance.now() - seconds) / 1000;
+      seconds = performance.now();
+      return fmt(took, 1);
+    };
+    console.log(
+      `\nSeeded ${fmt(SCENARIOS.reduce((n, s) => n + s.customers, 0))} customers and ${fmt(seeded)} mappings of ` +
+        `${fmt(HTML_BYTES)} bytes with bulk SQL in ${elapsed()} s`,
+    );
+    for (const s of SCENARIOS) {
+      for (let c = 1; c <= s.customers; c += 20) {
+        const batch = Array.from({ length: Math.min(20, s.customers - c + 1) }, (_, k) => userIdOf(s, c + k));
+        await Promise.all(batch.map((u) => call(`${ROUTES.rebuild}?u=${u}`, "POST")));
+      }
+    }
+    console.log(`Wrote their ${fmt(seeded)} delivery entries with the real rebuild in ${elapsed()} s`);
+    /** The database's size as D1 reports it after a statement. */
+    const d1Size = async () => (await db.prepare("DELETE FROM delivery_repairs WHERE 0").run()).meta.size_after;
+    const sizeBefore = await d1Size();
 
-    // The i-th page a visitor opens, written the way a browser might: other case, no www, no slash, a hash.
-    const page = (i: number) => seed.mappings[i % seed.mappings.length]!;
-    const pageUrl = (i: number) =>
-      encodeURIComponent(page(i).url.replace("https://www.shop.", "https://Shop.").replace(/\/$/, "#reviews"));
+    /** The i-th page view of a scenario: its customer, mapping and HTML, and its URL as a browser might write it. */
+    const page = (s: Scenario, i: number) => {
+      const c = (i % s.customers) + 1;
+      const item = (Math.floor(i / s.customers) % s.mappingsEach) + 1;
+      const normalized = `${hostOf(s, c)}/products/item-${item}`;
+      return {
+        u: userIdOf(s, c),
+        // Other case, no www, no trailing slash, a hash: what the Worker normalises.
+        url: encodeURIComponent(`https://S${normalized.slice(1)}#reviews`),
+        m: mappingIds.get(normalized)!,
+        html: () => html((c - 1) * s.mappingsEach + item, HTML_BYTES),
+      };
+    };
     const phases: Phase[] = [
-      { key: "a", label: "constant 1 KB", path: () => ROUTES.constant, enqueues: false, bodyBytes: CONSTANT_BYTES },
       {
-        key: "b",
-        label: "content lookup (KV doc, 50 x 2 KB)",
-        path: (i) => `${ROUTES.lookup}?u=${u}&url=${pageUrl(i)}`,
+        key: "a",
+        scenario: null,
+        label: "constant 1 KB",
+        path: () => ROUTES.constant,
         enqueues: false,
-        bodyBytes: HTML_BYTES,
-      },
-      {
-        key: "c",
-        label: "constant 1 KB + enqueue",
-        path: (i) => `${ROUTES.enqueue}?u=${u}&url=${pageUrl(i)}&m=${page(i).id}`,
-        enqueues: true,
         bodyBytes: CONSTANT_BYTES,
       },
-      {
-        key: "d",
-        label: "/api/content + analytics message",
-        path: (i) => `${ROUTES.content}?u=${u}&url=${pageUrl(i)}`,
-        enqueues: true,
-        bodyBytes: HTML_BYTES,
-      },
     ];
+    for (const s of SCENARIOS) {
+      phases.push(
+        {
+          key: "b",
+          scenario: s,
+          label: `lookup, ${s.name}`,
+          path: (i) => `${ROUTES.lookup}?u=${page(s, i).u}&url=${page(s, i).url}`,
+          enqueues: false,
+          bodyBytes: HTML_BYTES,
+        },
+        {
+          key: "c",
+          scenario: s,
+          label: `constant + enqueue, ${s.name}`,
+          path: (i) => `${ROUTES.enqueue}?u=${page(s, i).u}&url=${page(s, i).url}&m=${page(s, i).m}`,
+          enqueues: true,
+          bodyBytes: CONSTANT_BYTES,
+        },
+        {
+          key: "d",
+          scenario: s,
+          label: `/api/content, ${s.name}`,
+          path: (i) => `${ROUTES.content}?u=${page(s, i).u}&url=${page(s, i).url}`,
+          enqueues: true,
+          bodyBytes: HTML_BYTES,
+        },
+      );
+    }
 
     // Every route answers what it should before it is measured.
     let enqueued = 0;
     for (const phase of phases) {
-      for (const i of [0, MAPPINGS - 1]) {
+      const s = phase.scenario;
+      const samples = s ? [0, 1, s.customers * s.mappingsEach - 1] : [0];
+      for (const i of samples) {
         const res = await fetch(new URL(phase.path(i), origin));
         const body = await res.text();
         if (res.ok && phase.enqueues) enqueued++;
         const expected = phase.bodyBytes;
         if (res.status !== 200 || Buffer.byteLength(body) !== expected) {
           fail(
-            `(${phase.key}) answered ${res.status} with ${Buffer.byteLength(body)} bytes, expected 200 with ${expected}`,
+            `(${phase.key}) ${phase.label} answered ${res.status} with ${Buffer.byteLength(body)} bytes, expected 200 with ${expected}`,
           );
-        } else if ((phase.key === "b" || phase.key === "d") && body !== page(i).html) {
-          fail(`(${phase.key}) answered other HTML than mapping ${page(i).id}'s`);
+        } else if (s && (phase.key === "b" || phase.key === "d") && body !== page(s, i).html()) {
+          fail(`(${phase.key}) ${phase.label} answered other HTML than mapping ${page(s, i).m}'s`);
         }
       }
     }
     if (problems.length) throw new Error("the routes do not answer as expected");
 
-    const rawRows = async () => (await db.prepare("SELECT count(*) AS n FROM analytics").first<number>("n")) ?? 0;
-    /** Waits until D1 holds one raw row per enqueued message, so that no run pays for an earlier run's backlog. */
+    const counted = async () =>
+      (await db.prepare("SELECT coalesce(sum(total_requests), 0) AS n FROM usage_counters").first<number>("n")) ?? 0;
+    /** Waits until D1 has counted every enqueued message, so that no run pays for an earlier run's backlog. */
     const drainTimes: number[] = [];
     const drain = async () => {
       const t0 = performance.now();
-      while ((await rawRows()) < enqueued && performance.now() - t0 < DRAIN_TIMEOUT_SECONDS * 1000) {
+      while ((await counted()) < enqueued && performance.now() - t0 < DRAIN_TIMEOUT_SECONDS * 1000) {
         await new Promise((r) => setTimeout(r, 100));
       }
       drainTimes.push(performance.now() - t0);
     };
-    /** Runs one route under load and books what it enqueued and what went wrong. */
-    const run = async (phase: Phase, seconds: number) => {
+    /** D1 rows written by the consumer for each scenario's (d) traffic in the measured rounds, and its page views. */
+    const written = new Map<Scenario, { rows: number; views: number }>(
+      SCENARIOS.map((s) => [s, { rows: 0, views: 0 }]),
+    );
+    /** Runs one route under load and books what it enqueued, what it cost in D1, and what went wrong. */
+    const run = async (phase: Phase, seconds: number, measured: boolean) => {
+      const meterBefore = await call<D1Meter>(ROUTES.d1Writes);
       const result = await runLoad({ origin, path: phase.path, connections: CONNECTIONS, durationMs: seconds * 1000 });
       if (phase.enqueues) enqueued += result.ok;
       const failed = Object.entries(result.failedByStatus);
-      if (failed.length) fail(`(${phase.key}) non-2xx answers: ${failed.map(([s, n]) => `${n} x ${s}`).join(", ")}`);
-      if (result.errors) fail(`(${phase.key}) ${result.errors} requests failed: ${result.firstError}`);
+      if (failed.length)
+        fail(`(${phase.key}) ${phase.label}: non-2xx answers: ${failed.map(([s, n]) => `${n} x ${s}`).join(", ")}`);
+      if (result.errors) fail(`(${phase.key}) ${phase.label}: ${result.errors} requests failed: ${result.firstError}`);
       if (result.bytes !== result.answered * phase.bodyBytes) {
-        fail(`(${phase.key}) answered ${result.bytes} body bytes, expected ${result.answered} x ${phase.bodyBytes}`);
+        fail(
+          `(${phase.key}) ${phase.label}: answered ${result.bytes} body bytes, expected ${result.answered} x ${phase.bodyBytes}`,
+        );
       }
       if (phase.enqueues) await drain();
+      if (measured && phase.key === "d") {
+        const booked = written.get(phase.scenario!)!;
+        booked.rows += (await call<D1Meter>(ROUTES.d1Writes)).rowsWritten - meterBefore.rowsWritten;
+        booked.views += result.ok;
+      }
       return result;
     };
 
@@ -227,56 +348,86 @@ async function main() {
       `\nDynamic Content bench: miniflare ${version("miniflare")} (workerd ${workerdVersion()}), ${CONNECTIONS} connections, ` +
         `${WARMUP_SECONDS} s warm-up, then ${ROUNDS} rounds of ${fmt(SECONDS / ROUNDS, 1)} s per route, interleaved\n`,
     );
-    for (const phase of phases) await run(phase, WARMUP_SECONDS);
-    const runs = new Map<Phase["key"], LoadResult[]>(phases.map((p) => [p.key, []]));
+    for (const phase of phases) await run(phase, WARMUP_SECONDS, false);
+    const runs = new Map<Phase, LoadResult[]>(phases.map((p) => [p, []]));
     for (let round = 1; round <= ROUNDS; round++) {
-      const line: string[] = [];
-      for (const phase of phases) {
-        const result = await run(phase, SECONDS / ROUNDS);
-        runs.get(phase.key)!.push(result);
-        line.push(`(${phase.key}) ${fmt(summarize(result).requestsPerSecond)}`);
-      }
-      console.log(`  round ${round}: ${line.join("  ")} req/s`);
+      for (const phase of phases) runs.get(phase)!.push(await run(phase, SECONDS / ROUNDS, true));
+      console.log(`  round ${round} done`);
     }
 
-    const total = Object.fromEntries(phases.map((p) => [p.key, combine(runs.get(p.key)!)])) as Record<
-      Phase["key"],
-      LoadResult
-    >;
-    const stats = Object.fromEntries(phases.map((p) => [p.key, summarize(total[p.key])])) as Record<
-      Phase["key"],
-      Summary
-    >;
+    const total = new Map(phases.map((p) => [p, combine(runs.get(p)!)]));
+    const stats = new Map<Phase, Summary>(phases.map((p) => [p, summarize(total.get(p)!)]));
     console.log(
-      `\n  ${pad("route", 42)} ${lpad("req/s", 7)} ${lpad("p50 ms", 7)} ${lpad("p99 ms", 7)} ${lpad("requests", 9)}`,
+      `\n  ${pad("route", 52)} ${lpad("req/s", 7)} ${lpad("p50 ms", 7)} ${lpad("p99 ms", 7)} ${lpad("requests", 9)}`,
     );
     for (const p of phases) {
-      const x = stats[p.key];
+      const x = stats.get(p)!;
       console.log(
-        `  ${pad(`(${p.key}) ${p.label}`, 42)} ${lpad(fmt(x.requestsPerSecond), 7)} ${lpad(fmt(x.p50Ms, 2), 7)} ` +
-          `${lpad(fmt(x.p99Ms, 2), 7)} ${lpad(fmt(total[p.key].answered), 9)}`,
+        `  ${pad(`(${p.key}) ${p.label}`, 52)} ${lpad(fmt(x.requestsPerSecond), 7)} ${lpad(fmt(x.p50Ms, 2), 7)} ` +
+          `${lpad(fmt(x.p99Ms, 2), 7)} ${lpad(fmt(total.get(p)!.answered), 9)}`,
       );
     }
-    const ratio = (name: string, x: number) =>
-      console.log(`  ${name} = ${x.toFixed(2)}  (goal >= ${GOAL}: ${x >= GOAL ? "met" : "missed"})`);
-    console.log("");
-    ratio("b/a", stats.b.requestsPerSecond / stats.a.requestsPerSecond);
-    ratio("d/c", stats.d.requestsPerSecond / stats.c.requestsPerSecond);
+    const rate = (key: Phase["key"], s: Scenario | null) =>
+      stats.get(phases.find((p) => p.key === key && p.scenario === s)!)!.requestsPerSecond;
+    console.log(`\n  lookup and full path against their constant baselines (goal >= ${RATIO_GOAL} each):`);
+    for (const s of SCENARIOS) {
+      const ba = rate("b", s) / rate("a", null);
+      const dc = rate("d", s) / rate("c", s);
+      console.log(
+        `  ${pad(`${s.name}:`, 28)} b/a = ${ba.toFixed(2)}  d/c = ${dc.toFixed(2)}  ` +
+          `(${verdict(ba >= RATIO_GOAL)}, ${verdict(dc >= RATIO_GOAL)})`,
+      );
+    }
+
+    console.log(
+      `\n  D1 rows the analytics consumer wrote per page view of (d), from D1's meta (goal <= ${ROWS_GOAL}):`,
+    );
+    let rows = 0;
+    let views = 0;
+    for (const s of SCENARIOS) {
+      const w = written.get(s)!;
+      rows += w.rows;
+      views += w.views;
+      console.log(
+        `  ${pad(`${s.name}:`, 28)} ${fmt(w.rows / w.views, 2)}  (${fmt(w.rows)} rows for ${fmt(w.views)} views)`,
+      );
+    }
+    console.log(
+      `  D1 rows written per page view = ${(rows / views).toFixed(2)}  (all four; goal <= ${ROWS_GOAL}: ${verdict(rows / views <= ROWS_GOAL)})`,
+    );
+
+    const allViews = await counted();
+    const sizeWithWindow = await d1Size();
+    await call(`${ROUTES.purge}?now=${Date.now() + PAST_THE_RAW_WINDOW_MS}`, "POST");
+    const sizeAfter = await d1Size();
+    const perView = (sizeAfter - sizeBefore) / allViews;
+    const urlRows = (await db.prepare("SELECT count(*) AS n FROM url_stats").first<number>("n")) ?? 0;
+    console.log(
+      `\n  D1 bytes per page view once the raw window has passed = ${perView.toFixed(1)}  ` +
+        `(${fmt(allViews)} views on ${fmt(urlRows)} URLs; goal <= ${BYTES_GOAL}: ${verdict(perView <= BYTES_GOAL)})`,
+    );
+    console.log(`  D1 bytes per page view while in the raw window: ${fmt((sizeWithWindow - sizeAfter) / allViews, 1)}`);
+    let archived = 0;
+    let cursor: string | undefined;
+    const archive = await mf.getR2Bucket("ANALYTICS_ARCHIVE");
+    do {
+      const listed = await archive.list({ cursor });
+      archived += listed.objects.reduce((n, o) => n + o.size, 0);
+      cursor = listed.truncated ? listed.cursor : undefined;
+    } while (cursor);
+    console.log(`  R2 archive bytes per page view (gzipped NDJSON): ${fmt(archived / allViews, 1)}`);
 
     const raw = Buffer.byteLength(SNIPPET_JS);
     const gzip = gzipSync(SNIPPET_JS, { level: 9 }).length;
     console.log(`\n  snippet.js: ${fmt(raw)} bytes raw, ${fmt(gzip)} bytes gzip (budget 1,024 gzip)`);
 
-    const rows = await rawRows();
-    const counted =
-      (await db.prepare("SELECT coalesce(sum(total_requests), 0) AS n FROM usage_counters").first<number>("n")) ?? 0;
-    const allThere = rows === enqueued && counted === enqueued;
+    const allThere = allViews === enqueued;
     console.log(
-      `  every enqueued message reached D1: ${allThere ? "yes" : "no"} (${fmt(rows)} of ${fmt(enqueued)} as raw rows, ` +
-        `${fmt(counted)} in the usage counters; the queue drained within ${fmt(Math.max(...drainTimes) / 1000, 1)} s after each run)`,
+      `  every enqueued message was counted: ${allThere ? "yes" : "no"} (${fmt(allViews)} of ${fmt(enqueued)} in the ` +
+        `usage counters; the queue drained within ${fmt(Math.max(...drainTimes) / 1000, 1)} s after each run)`,
     );
     if (!allThere)
-      fail(`${fmt(enqueued - rows)} analytics messages did not reach D1 within ${DRAIN_TIMEOUT_SECONDS} s`);
+      fail(`${fmt(enqueued - allViews)} analytics messages were not counted within ${DRAIN_TIMEOUT_SECONDS} s`);
     console.log(`\n  total time ${fmt((performance.now() - started) / 1000, 1)} s`);
   } finally {
     await mf?.dispose();

@@ -3,9 +3,13 @@ import type { AnalyticsMessage } from "./analytics/message";
 
 export interface Env {
   DB: D1Database;
-  /** Per-customer delivery documents (see delivery/document.ts). */
+  /** The delivery store: one small entry per customer and per published URL (see delivery/store.ts). */
   DELIVERY: KVNamespace;
   ANALYTICS_QUEUE: Queue<AnalyticsMessage>;
+  /** The raw analytics archive: one gzipped NDJSON object per consumed batch (see analytics/archive.ts). */
+  ANALYTICS_ARCHIVE: R2Bucket;
+  /** Days raw events stay in D1 (`analytics_batches`) besides the archive; default 7, at least 1. */
+  ANALYTICS_RAW_RETENTION_DAYS?: string;
   ASSETS: Fetcher;
   /** Signs cookies and encrypts stored secrets. */
   APP_SECRET: string;

@@ -10,6 +10,7 @@ import { createDb } from "./db/client";
 import { loginOtpCodes, verificationTokens } from "./db/schema";
 import type { Env } from "./env";
 import { LONGEST_WINDOW_MS } from "./auth/throttle";
+import { runHotPathHousekeeping } from "./housekeeping";
 import { purgeExpiredKeys } from "./models/api-keys";
 import { purgeRateLimitEvents } from "./models/rate-limits";
 
@@ -28,4 +29,6 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
   ]);
   await purgeExpiredKeys(db, now);
   await purgeRateLimitEvents(db, new Date(now.getTime() - LONGEST_WINDOW_MS));
+  // Raw analytics past their window, legacy raw rows to R2, delivery store repairs.
+  await runHotPathHousekeeping(env, now);
 }

@@ -5,36 +5,25 @@
  *   GET  /__bench/constant             (a) a constant 1 KB answer
  *   GET  /__bench/lookup?u=&url=       (b) the content lookup alone: lookupContent and its answer
  *   GET  /__bench/enqueue?u=&url=&m=   (c) the constant 1 KB answer plus one analytics message in waitUntil
- *   POST /__bench/seed                 one customer with N published mappings of M bytes; writes its document
+ *   POST /__bench/rebuild?u=           writes a customer's delivery entries with the real rebuild (after seeding)
+ *   GET  /__bench/d1-writes            D1 rows the analytics consumer wrote, from D1's own meta
+ *   POST /__bench/purge?now=           the daily cron's purge of the raw window, as at that time
  *   anything else                      the real Hono app: (d) is GET /api/content?u=&url=
  *
- * Its queue handler is the real analytics consumer, so every message ends in D1.
+ * Its queue handler is the real analytics consumer, with D1 metered: every statement's `meta.rows_written` is
+ * added up, so the bench reports D1's own count of rows written per page view.
  *
  * Named `.mts` so that tsconfig.node.json (`scripts/**\/*.ts`, Node types) does not pick it up: it runs in
  * workerd and is typechecked against the Workers types by scripts/bench/tsconfig.json.
  */
 import { consumeAnalytics } from "../../worker/analytics/consumer";
 import type { AnalyticsMessage } from "../../worker/analytics/message";
+import { purgeRawWindow } from "../../worker/analytics/retention";
 import { app } from "../../worker/app";
-import { eq } from "drizzle-orm";
-import { createDb } from "../../worker/db/client";
-import { users } from "../../worker/db/schema";
 import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from "../../worker/delivery/content-route";
-import { writeDocument } from "../../worker/delivery/document";
+import { rebuildCustomer } from "../../worker/delivery/rebuild";
 import type { Env } from "../../worker/env";
-import { createMapping } from "../../worker/models/mappings";
-import { ensureCustomer, markEmailVerified } from "../../worker/models/users";
-import { ROUTES, type SeedRequest, type SeedResponse } from "./protocol";
-
-/** Exactly `bytes` bytes of ASCII HTML, different per `n`. */
-function html(n: number, bytes: number): string {
-  const open = `<section class="dc-promo" data-n="${n}"><h2>Offer ${n}</h2><p>`;
-  const close = `</p></section>`;
-  const filler = "Fresh content for this page, delivered by the edge. ";
-  let body = "";
-  while (open.length + body.length + close.length < bytes) body += filler;
-  return open + body.slice(0, bytes - open.length - close.length) + close;
-}
+import { html, ROUTES, type D1Meter } from "./protocol";
 
 const CONSTANT_1KB = html(0, 1024);
 
@@ -72,25 +61,45 @@ function constantAndEnqueue(request: Request, env: Env, ctx: ExecutionContext, p
   return constant();
 }
 
-/** Seeds through the real models and writes the delivery document with the real writeDocument. */
-async function seed(env: Env, request: Request): Promise<Response> {
-  const { email, mappings, htmlBytes } = await request.json<SeedRequest>();
-  const db = createDb(env.DB);
-  const user = await ensureCustomer(db, email);
-  await markEmailVerified(db, user);
-  // No product version: no delivery limits, so the bench measures delivery rather than the 204 past a limit.
-  await db.update(users).set({ productVersionId: null }).where(eq(users.id, user.id));
-  const created: SeedResponse["mappings"] = [];
-  for (let i = 1; i <= mappings; i++) {
-    const url = `https://www.shop.example/products/item-${i}/`;
-    const mapping = await createMapping(db, user.id, url, html(i, htmlBytes));
-    created.push({ id: mapping.id, url, html: mapping.htmlContent });
-  }
-  const doc = await writeDocument(env, user.id);
-  if (!doc.active || Object.keys(doc.mappings).length !== mappings) {
-    return new Response("the delivery document does not hold the seeded mappings", { status: 500 });
-  }
-  return Response.json({ userId: user.id, mappings: created } satisfies SeedResponse);
+const meter: D1Meter = { rowsWritten: 0, sizeAfter: 0 };
+
+function record(meta: D1Meta | undefined) {
+  if (!meta) return;
+  meter.rowsWritten += meta.rows_written ?? 0;
+  if (meta.size_after) meter.sizeAfter = meta.size_after;
+}
+
+/** D1 as the consumer sees it, adding up `meta.rows_written` of every statement that answers its meta. */
+function metered(d1: D1Database): D1Database {
+  const statement = (s: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(s, {
+      get(target, key) {
+        if (key === "bind") return (...values: unknown[]) => statement(target.bind(...values));
+        if (key === "run" || key === "all") {
+          return async () => {
+            const result = await target[key]();
+            record(result.meta);
+            return result;
+          };
+        }
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  return new Proxy(d1, {
+    get(target, key) {
+      if (key === "prepare") return (sql: string) => statement(target.prepare(sql));
+      if (key === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          const results = await target.batch(statements);
+          for (const result of results) record(result.meta);
+          return results;
+        };
+      }
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 export default {
@@ -103,11 +112,15 @@ export default {
         return lookup(env, url.searchParams);
       case ROUTES.enqueue:
         return constantAndEnqueue(request, env, ctx, url.searchParams);
-      case ROUTES.seed:
-        return seed(env, request);
+      case ROUTES.rebuild:
+        return Response.json(await rebuildCustomer(env, url.searchParams.get("u") ?? ""));
+      case ROUTES.d1Writes:
+        return Response.json(meter);
+      case ROUTES.purge:
+        return Response.json(await purgeRawWindow(env, new Date(Number(url.searchParams.get("now")))));
       default:
         return app.fetch(request, env, ctx);
     }
   },
-  queue: consumeAnalytics,
+  queue: (batch, env) => consumeAnalytics(batch, { ...env, DB: metered(env.DB) }),
 } satisfies ExportedHandler<Env, AnalyticsMessage>;

@@ -47,6 +47,8 @@ interface Answer {
   bodyBytes: number;
 }
 
+const BROWSER_USER_AGENT =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const HEADER_END = Buffer.from("\r\n\r\n");
 const CHUNKED_END = Buffer.from("0\r\n\r\n");
 
@@ -195,7 +197,8 @@ export function summarize(result: LoadResult): Summary {
 
 export async function runLoad({ origin, path, connections, durationMs }: LoadOptions): Promise<LoadResult> {
   const { hostname, port, host } = new URL(origin);
-  const headers = `Host: ${host}\r\nUser-Agent: dc-bench\r\nReferer: https://www.shop.example/\r\n`;
+  // What a browser sends, so that the analytics events (and their bytes in D1 and R2) are as large as real ones.
+  const headers = `Host: ${host}\r\nUser-Agent: ${BROWSER_USER_AGENT}\r\nReferer: https://www.shop.example/\r\n`;
   const conns = Array.from({ length: connections }, () => new Connection(hostname, Number(port) || 80));
   let latencies = new Float64Array(1 << 16);
   let answered = 0;

@@ -1,4 +1,4 @@
-/** @module What the bench (Node) and its Worker entry (workerd) agree on: the bench-only paths and the seed call. */
+/** @module What the bench (Node) and its Worker entry (workerd) agree on: the bench-only paths and the HTML. */
 export const ROUTES = {
   /** (a) a constant 1 KB answer. */
   constant: "/__bench/constant",
@@ -6,19 +6,42 @@ export const ROUTES = {
   lookup: "/__bench/lookup",
   /** (c) the constant answer plus one analytics message: `?u=<user id>&url=<page URL>&m=<mapping id>`. */
   enqueue: "/__bench/enqueue",
-  /** POST a SeedRequest, answers a SeedResponse. */
-  seed: "/__bench/seed",
+  /** POST `?u=<user id>`: writes the customer's delivery entries from D1 (the real rebuild), answers its result. */
+  rebuild: "/__bench/rebuild",
+  /** GET: the D1 rows the analytics consumer has written so far, from D1's own `meta` (a D1Meter). */
+  d1Writes: "/__bench/d1-writes",
+  /** POST `?now=<epoch ms>`: purges the raw window as the daily cron would at that time, answers rows deleted. */
+  purge: "/__bench/purge",
   /** (d) the real content endpoint of the Hono app. */
   content: "/api/content",
 } as const;
 
-export interface SeedRequest {
-  email: string;
-  mappings: number;
-  htmlBytes: number;
+export interface D1Meter {
+  rowsWritten: number;
+  /** Bytes of the database after the last statement the consumer ran (D1's `size_after`). */
+  sizeAfter: number;
 }
 
-export interface SeedResponse {
-  userId: string;
-  mappings: { id: number; url: string; html: string }[];
+const FILLER = "Fresh content for this page, delivered by the edge. ";
+
+/** The start of mapping n's HTML; `htmlSql` builds the same in SQL. */
+const open = (n: number | string) => `<section class="dc-promo" data-n="${n}"><h2>Offer ${n}</h2><p>`;
+const CLOSE = `</p></section>`;
+
+/** Exactly `bytes` bytes of ASCII HTML, different per `n`. */
+export function html(n: number, bytes: number): string {
+  const head = open(n);
+  return head + FILLER.repeat(Math.ceil(bytes / FILLER.length)).slice(0, bytes - head.length - CLOSE.length) + CLOSE;
+}
+
+/**
+ * `html(n, bytes)` as an SQL expression over the integer expression `n`, for seeding in bulk: bind `filler` as the
+ * parameter `param` (D1 takes numbered parameters only).
+ */
+export function htmlSql(n: string, bytes: number, param: string): { sql: string; filler: string } {
+  const head = `'${open("' || " + n + " || '")}'`;
+  return {
+    sql: `${head} || substr(${param}, 1, ${bytes} - length(${head}) - ${CLOSE.length}) || '${CLOSE}'`,
+    filler: FILLER.repeat(Math.ceil(bytes / FILLER.length) + 1),
+  };
 }

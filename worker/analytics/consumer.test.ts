@@ -1,7 +1,8 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Mapping } from "../contract/responses";
+import type { Env } from "../env";
 import worker from "../index";
 import { call, createVerifiedCustomer } from "../test/helpers";
 import type { AnalyticsMessage } from "./message";
@@ -19,13 +20,14 @@ function message(userId: string, mappingId: number | null, url: string, id = cry
   };
 }
 
-async function consume(messages: AnalyticsMessage[]) {
+/** Delivers messages to the consumer as one queue batch, as the `attempts`-th delivery. */
+async function consume(messages: AnalyticsMessage[], e: Env = env, attempts = 1) {
   const batch = createMessageBatch<AnalyticsMessage>(
     "dynamic-content-analytics",
-    messages.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })),
+    messages.map((body) => ({ id: `q-${body.id}`, timestamp: new Date(), attempts, body })),
   );
   const ctx = createExecutionContext();
-  await worker.queue(batch, env);
+  await worker.queue(batch, e);
   return getQueueResult(batch, ctx);
 }
 
@@ -39,8 +41,53 @@ async function setup() {
   return { user, apiKey, mapping: (await res.json()) as Mapping };
 }
 
+const count = async (sql: string) => Number(await env.DB.prepare(sql).first("n"));
+
+/** Every counter the dashboards read, summed, so that a test sees at once whether anything was counted. */
+async function counted() {
+  return {
+    urls: await count("select coalesce(sum(hits), 0) as n from url_stats"),
+    days: await count("select coalesce(sum(requests), 0) as n from daily_usage"),
+    customers: await count("select coalesce(sum(total_requests), 0) as n from usage_counters"),
+    mappings: await count("select coalesce(sum(requests), 0) as n from mapping_stats"),
+    ledger: await count("select coalesce(sum(json_array_length(message_ids)), 0) as n from analytics_batches"),
+  };
+}
+
+const allCounted = (n: number, mappings = n) => ({ urls: n, days: n, customers: n, mappings, ledger: n });
+
+/** The events of every archive object: gunzipped NDJSON. */
+async function archived(): Promise<Record<string, unknown>[]> {
+  const listed = await env.ANALYTICS_ARCHIVE.list({ prefix: "raw/" });
+  const events: Record<string, unknown>[] = [];
+  for (const { key } of listed.objects) {
+    const object = (await env.ANALYTICS_ARCHIVE.get(key))!;
+    expect(object.httpMetadata).toMatchObject({ contentType: "application/x-ndjson", contentEncoding: "gzip" });
+    const text = await new Response(object.body.pipeThrough(new DecompressionStream("gzip"))).text();
+    events.push(
+      ...text
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    );
+  }
+  return events;
+}
+
+/** Runs D1 statements that make every insert into `table` fail, as a full disk would, for the duration of `run`. */
+async function whileInsertsFail<T>(table: string, run: () => Promise<T>): Promise<T> {
+  await env.DB.prepare(
+    `create trigger fail_${table} before insert on ${table} begin select raise(abort, 'disk full'); end`,
+  ).run();
+  try {
+    return await run();
+  } finally {
+    await env.DB.prepare(`drop trigger fail_${table}`).run();
+  }
+}
+
 describe("analytics queue consumer", () => {
-  it("writes raw rows and the counters the dashboards read, in one batch, and acks", async () => {
+  it("counts a batch with one upsert per counter row, keeps its raw events in D1 and R2, and acks", async () => {
     const { user, apiKey, mapping } = await setup();
     const result = await consume([
       message(user.id, mapping.id, "https://shop.test/a"),
@@ -49,7 +96,11 @@ describe("analytics queue consumer", () => {
     ]);
     expect(result.explicitAcks).toHaveLength(0);
     expect(result.ackAll).toBe(true);
-    expect(await env.DB.prepare("select count(*) as n from analytics").first("n")).toBe(3);
+    expect(await counted()).toEqual(allCounted(3, 2));
+    // One row per URL, one per day, one per customer, one per mapping: not one per message.
+    expect(await count("select count(*) as n from url_stats")).toBe(2);
+    expect(await count("select count(*) as n from daily_usage")).toBe(1);
+    expect(await count("select count(*) as n from analytics")).toBe(0);
 
     const [listed] = (await (await call("/api/mappings", { apiKey })).json()) as Mapping[];
     expect(listed).toMatchObject({ totalRequests: 2, contentDeliveryCount: 2 });
@@ -63,19 +114,66 @@ describe("analytics queue consumer", () => {
       ["shop.test/a", 2],
       ["shop.test/b", 1],
     ]);
+
+    const events = await archived();
+    expect(events.map((e) => e.url).sort()).toEqual([
+      "http://www.shop.test/a/",
+      "https://shop.test/a",
+      "https://shop.test/b",
+    ]);
+    expect(events[0]).toMatchObject({ userId: user.id, userAgent: "ua", normalizedUrl: expect.any(String) });
   });
 
-  it("counts a redelivered message once", async () => {
+  it("counts nothing twice when a batch is redelivered, whole or mixed with new messages", async () => {
     const { user, apiKey, mapping } = await setup();
-    const m = message(user.id, mapping.id, "https://shop.test/a");
-    await consume([m]);
-    await consume([m, message(user.id, mapping.id, "https://shop.test/a")]);
-    await consume([m]);
-    expect(await env.DB.prepare("select count(*) as n from analytics").first("n")).toBe(2);
+    const batch = [message(user.id, mapping.id, "https://shop.test/a"), message(user.id, null, "https://shop.test/b")];
+    await consume(batch);
+    await consume(batch, env, 2);
+    await consume([batch[1]!, message(user.id, mapping.id, "https://shop.test/a")], env, 3);
+    // The queue may hand one message over twice in a batch, too.
+    const twice = message(user.id, mapping.id, "https://shop.test/a");
+    await consume([twice, twice]);
+    expect(await counted()).toEqual(allCounted(4, 3));
     const stats = (await (await call("/api/user/stats", { apiKey })).json()) as { totalRequests: number };
-    expect(stats.totalRequests).toBe(2);
-    const [listed] = (await (await call("/api/mappings", { apiKey })).json()) as Mapping[];
-    expect(listed!.contentDeliveryCount).toBe(2);
+    expect(stats.totalRequests).toBe(4);
+  });
+
+  it("counts nothing when the D1 write fails mid-batch, retries, and then counts everything once", async () => {
+    const { user, mapping } = await setup();
+    const batch = [message(user.id, mapping.id, "https://shop.test/a"), message(user.id, null, "https://shop.test/b")];
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // The URL and day counters are written before the mapping counter fails: the transaction takes them back.
+    const failed = await whileInsertsFail("mapping_stats", () => consume(batch));
+    expect(logged).toHaveBeenCalledWith("Analytics batch failed; retrying", expect.any(Error));
+    logged.mockRestore();
+    expect(failed.retryBatch).toMatchObject({ retry: true });
+    expect(failed.ackAll).toBe(false);
+    expect(await counted()).toEqual(allCounted(0, 0));
+
+    const retried = await consume(batch, env, 2);
+    expect(retried.ackAll).toBe(true);
+    expect(await counted()).toEqual(allCounted(2, 1));
+    await consume(batch, env, 3);
+    expect(await counted()).toEqual(allCounted(2, 1));
+  });
+
+  it("counts nothing and retries when the archive cannot be written", async () => {
+    const { user, mapping } = await setup();
+    const failingArchive = {
+      put: async () => {
+        throw new Error("R2 unavailable");
+      },
+    } as unknown as R2Bucket;
+    const batch = [message(user.id, mapping.id, "https://shop.test/a")];
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const failed = await consume(batch, { ...env, ANALYTICS_ARCHIVE: failingArchive });
+    expect(logged).toHaveBeenCalledWith("Analytics batch failed; retrying", expect.any(Error));
+    logged.mockRestore();
+    expect(failed.retryBatch).toMatchObject({ retry: true });
+    expect(await counted()).toEqual(allCounted(0, 0));
+    await consume(batch, env, 2);
+    expect(await counted()).toEqual(allCounted(1));
+    expect(await archived()).toHaveLength(1);
   });
 
   it("drops messages of users that no longer exist instead of failing the batch", async () => {
@@ -85,7 +183,16 @@ describe("analytics queue consumer", () => {
       message(user.id, mapping.id, "https://shop.test/a"),
     ]);
     expect(result.ackAll).toBe(true);
-    expect(await env.DB.prepare("select count(*) as n from analytics").first("n")).toBe(1);
+    expect(await counted()).toEqual(allCounted(1));
+  });
+
+  it("counts a full batch of 100 customers in one transaction within D1's parameter limit", async () => {
+    const customers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => createVerifiedCustomer(`c${i}@example.com`)),
+    );
+    const result = await consume(customers.map(({ user }) => message(user.id, null, `https://${user.id}.test/`)));
+    expect(result.ackAll).toBe(true);
+    expect(await counted()).toEqual(allCounted(100, 0));
   });
 
   it("filters analytics by search term", async () => {

@@ -1,25 +1,55 @@
 /**
- * @module The queue consumer: ended billing periods of the batch's customers are moved on, then one D1 batch for
- * the whole message batch, then the delivery documents of customers who reached a limit are marked. If anything
- * fails, every message is retried; the message id keeps a retried one from being counted twice.
+ * @module The queue consumer. Per batch: its customers are loaded once (billing brought up to now), its events
+ * archived to R2, then counted in one D1 transaction (record.ts), then the delivery state of each customer whose
+ * limit was reached (or lifted) by it is written. Anything failing before the count leaves nothing counted and
+ * retries the whole batch; the ledger of message ids keeps a retried event from being counted twice. A batch that
+ * fails ten times waits in the dead-letter queue (wrangler.toml).
  */
-import { settleDueBilling } from "../billing/periods";
-import { refreshLimitStates } from "../delivery/document";
+import { drainRepairs, REPAIRS_PER_BATCH } from "../delivery/repairs";
+import { syncCustomerState } from "../delivery/sync";
 import type { Env } from "../env";
+import { deliveryLimitReached, type DeliveryLimitState } from "../models/limits";
+import { archiveEvents, archiveKey, batchIdOf } from "./archive";
+import { loadBatchCustomers } from "./batch-customers";
 import type { AnalyticsMessage } from "./message";
-import { recordAnalytics } from "./record";
+import { recordAnalytics, toRawEvent, type PeriodCounters } from "./record";
+
+/** Each message once, even when the queue delivers one twice in a batch. */
+function uniqueMessages(batch: MessageBatch<AnalyticsMessage>): AnalyticsMessage[] {
+  return [...new Map(batch.messages.map((m) => [m.body.id, m.body])).values()];
+}
+
+/** Writes the states of the customers whose limit this batch reached (or, after a rollover, lifted). */
+async function markLimitChanges(env: Env, before: Map<string, DeliveryLimitState>, after: PeriodCounters[]) {
+  for (const counters of after) {
+    const usage = before.get(counters.userId);
+    if (usage && deliveryLimitReached(usage) !== deliveryLimitReached({ ...usage, ...counters })) {
+      await syncCustomerState(env, counters.userId);
+    }
+  }
+}
 
 export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, env: Env): Promise<void> {
   try {
-    const messages = batch.messages.map((m) => m.body);
-    const userIds = [...new Set(messages.map((m) => m.userId))];
-    // Counted into the current period: one that has ended is moved on first (fresh counters, no longer limited).
-    await settleDueBilling(env, new Date(), userIds);
-    await recordAnalytics(env.DB, messages);
-    await refreshLimitStates(env, userIds);
+    const messages = uniqueMessages(batch);
+    const customers = await loadBatchCustomers(env, [...new Set(messages.map((m) => m.userId))], new Date());
+    // Messages of customers deleted in the meantime are dropped rather than failing the batch.
+    const events = messages.filter((m) => customers.has(m.userId)).map(toRawEvent);
+    if (events.length > 0) {
+      const batchId = await batchIdOf(events.map((e) => e.id));
+      await archiveEvents(env, archiveKey(batchId, Math.min(...events.map((e) => e.timestamp))), events);
+      const { counters } = await recordAnalytics(env.DB, batchId, events);
+      await markLimitChanges(env, customers, counters);
+    }
     batch.ackAll();
   } catch (err) {
     console.error("Analytics batch failed; retrying", err);
     batch.retryAll({ delaySeconds: 5 });
+    return;
+  }
+  try {
+    await drainRepairs(env, REPAIRS_PER_BATCH);
+  } catch (err) {
+    console.error("Draining delivery repairs failed", err);
   }
 }

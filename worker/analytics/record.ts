@@ -1,50 +1,111 @@
 /**
- * @module Writes a batch of analytics messages to D1 in one `batch()`: the raw `analytics` row and the counters
- * the dashboards read. Each counter statement runs only when the statement before it changed a row
- * (`changes() = 1`), so a message whose raw row already exists (a redelivery) counts nothing again.
+ * @module Counts a batch of analytics events in D1 with one `batch()` (one transaction): one upsert per counter
+ * row the batch touches (customer and URL, customer and day, customer, mapping), never one per event, and the
+ * batch's events into `analytics_batches`, the ledger of counted message ids and the raw window.
+ *
+ * The events travel as one JSON parameter, so every statement binds two values whatever the batch size. Every
+ * statement counts only the `fresh` events: those of existing customers whose id is not in the ledger rows of
+ * their second. The ledger row is written last, in the same transaction, so a redelivered event is recognised
+ * and a failed batch leaves nothing behind.
  */
 import { normalizeUrl } from "../contract/normalize-url";
 import type { AnalyticsMessage } from "./message";
 
-const insertRaw = `INSERT OR IGNORE INTO analytics
-  (message_id, url, mapping_id, timestamp, user_agent, referer, user_id, is_content_delivery)
-  SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?7)`;
-
-const countUrlDay = `INSERT INTO url_daily_stats (user_id, url, day, hits, deliveries, last_accessed)
-  SELECT ?1, ?2, ?3, 1, ?4, ?5 WHERE changes() = 1
-  ON CONFLICT (user_id, url, day) DO UPDATE SET
-    hits = hits + 1, deliveries = deliveries + excluded.deliveries,
-    last_accessed = max(last_accessed, excluded.last_accessed)`;
-
-const countUser = `INSERT INTO usage_counters (user_id, total_requests, period_requests, period_deliveries)
-  SELECT ?1, 1, 1, ?2 WHERE changes() = 1
-  ON CONFLICT (user_id) DO UPDATE SET
-    total_requests = total_requests + 1, period_requests = period_requests + 1,
-    period_deliveries = period_deliveries + excluded.period_deliveries`;
-
-const countMapping = `INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
-  SELECT ?1, 1, ?2, ?3 WHERE changes() = 1 AND EXISTS (SELECT 1 FROM url_mappings WHERE id = ?1)
-  ON CONFLICT (mapping_id) DO UPDATE SET
-    requests = requests + 1, deliveries = deliveries + excluded.deliveries,
-    last_accessed = max(last_accessed, excluded.last_accessed)`;
+/** A message as it is counted and kept: with its normalised URL and UTC day. */
+export interface RawEvent extends AnalyticsMessage {
+  normalizedUrl: string;
+  day: string;
+}
 
 export function utcDay(timestamp: number): string {
   return new Date(timestamp).toISOString().slice(0, 10);
 }
 
-export async function recordAnalytics(d1: D1Database, messages: readonly AnalyticsMessage[]): Promise<void> {
-  if (messages.length === 0) return;
-  const statements: D1PreparedStatement[] = [];
-  for (const m of messages) {
-    const delivered = m.delivered ? 1 : 0;
-    statements.push(
-      d1.prepare(insertRaw).bind(m.id, m.url, m.mappingId, m.timestamp, m.userAgent, m.referer, m.userId, delivered),
-      d1.prepare(countUrlDay).bind(m.userId, normalizeUrl(m.url), utcDay(m.timestamp), delivered, m.timestamp),
-      d1.prepare(countUser).bind(m.userId, delivered),
-    );
-    if (m.mappingId !== null) {
-      statements.push(d1.prepare(countMapping).bind(m.mappingId, delivered, m.timestamp));
-    }
-  }
-  await d1.batch(statements);
+export function toRawEvent(message: AnalyticsMessage): RawEvent {
+  return { ...message, normalizedUrl: normalizeUrl(message.url), day: utcDay(message.timestamp) };
+}
+
+const FRESH = `WITH incoming AS (
+    SELECT value AS event, value ->> 'id' AS id, value ->> 'userId' AS user_id, value ->> 'normalizedUrl' AS url,
+      value ->> 'mappingId' AS mapping_id, value ->> 'delivered' AS delivered, value ->> 'timestamp' AS ts,
+      value ->> 'day' AS day, (value ->> 'timestamp') / 1000 AS second
+    FROM json_each(?1)
+  ),
+  fresh AS (
+    SELECT * FROM incoming
+    WHERE EXISTS (SELECT 1 FROM users WHERE users.id = incoming.user_id)
+      AND incoming.id NOT IN (
+        SELECT counted.value FROM analytics_batches ledger, json_each(ledger.message_ids) counted
+        WHERE ledger.second IN (SELECT second FROM incoming))
+  )`;
+
+// An upsert from a SELECT needs its WHERE (even `WHERE true`) for SQLite to read ON CONFLICT right.
+const COUNT_URL = `${FRESH}
+  INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed)
+  SELECT user_id, url, count(*), sum(delivered), max(ts) FROM fresh WHERE true GROUP BY user_id, url
+  ON CONFLICT (user_id, url) DO UPDATE SET hits = hits + excluded.hits,
+    deliveries = deliveries + excluded.deliveries, last_accessed = max(last_accessed, excluded.last_accessed)`;
+
+const COUNT_DAY = `${FRESH}
+  INSERT INTO daily_usage (user_id, day, requests, deliveries)
+  SELECT user_id, day, count(*), sum(delivered) FROM fresh WHERE true GROUP BY user_id, day
+  ON CONFLICT (user_id, day) DO UPDATE SET requests = requests + excluded.requests,
+    deliveries = deliveries + excluded.deliveries`;
+
+const COUNT_CUSTOMER = `${FRESH}
+  INSERT INTO usage_counters (user_id, total_requests, period_requests, period_deliveries)
+  SELECT user_id, count(*), count(*), sum(delivered) FROM fresh WHERE true GROUP BY user_id
+  ON CONFLICT (user_id) DO UPDATE SET total_requests = total_requests + excluded.total_requests,
+    period_requests = period_requests + excluded.period_requests,
+    period_deliveries = period_deliveries + excluded.period_deliveries`;
+
+const COUNT_MAPPING = `${FRESH}
+  INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
+  SELECT mapping_id, count(*), sum(delivered), max(ts) FROM fresh
+  WHERE mapping_id IS NOT NULL AND EXISTS (SELECT 1 FROM url_mappings WHERE url_mappings.id = fresh.mapping_id)
+  GROUP BY mapping_id
+  ON CONFLICT (mapping_id) DO UPDATE SET requests = requests + excluded.requests,
+    deliveries = deliveries + excluded.deliveries, last_accessed = max(last_accessed, excluded.last_accessed)`;
+
+const COUNT_FRESH = `${FRESH} SELECT count(*) AS counted FROM fresh`;
+
+const KEEP_RAW = `${FRESH}
+  INSERT INTO analytics_batches (second, batch, message_ids, events)
+  SELECT second, ?2, json_group_array(id), json_group_array(json(event)) FROM fresh GROUP BY second`;
+
+const COUNTERS_AFTER = `SELECT user_id AS userId, period_requests AS periodRequests,
+    period_deliveries AS periodDeliveries
+  FROM usage_counters WHERE user_id IN (SELECT value ->> 'userId' FROM json_each(?1))`;
+
+export interface PeriodCounters {
+  userId: string;
+  periodRequests: number;
+  periodDeliveries: number;
+}
+
+export interface Recorded {
+  /** Events counted now (the others were counted before, or belong to no customer). */
+  counted: number;
+  /** The batch's customers' period counters after it. */
+  counters: PeriodCounters[];
+}
+
+/** Counts the events (at most one queue batch: their JSON stays far below D1's 2 MB per value). */
+export async function recordAnalytics(d1: D1Database, batchId: string, events: readonly RawEvent[]): Promise<Recorded> {
+  if (events.length === 0) return { counted: 0, counters: [] };
+  const json = JSON.stringify(events);
+  const statement = (sql: string) => d1.prepare(sql).bind(json);
+  const results = await d1.batch<Record<string, unknown>>([
+    statement(COUNT_URL),
+    statement(COUNT_DAY),
+    statement(COUNT_CUSTOMER),
+    statement(COUNT_MAPPING),
+    statement(COUNT_FRESH),
+    d1.prepare(KEEP_RAW).bind(json, batchId),
+    statement(COUNTERS_AFTER),
+  ]);
+  return {
+    counted: Number(results[4]!.results[0]!.counted),
+    counters: results[6]!.results as unknown as PeriodCounters[],
+  };
 }

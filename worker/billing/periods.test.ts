@@ -20,7 +20,9 @@ import {
   users,
   verificationTokens,
 } from "../db/schema";
-import { isServing, readDocument, writeDocument } from "../delivery/document";
+import { isServing } from "../delivery/store";
+import { syncCustomerState } from "../delivery/sync";
+import { storedState } from "../test/delivery-store";
 import worker from "../index";
 import { call, createAdmin, createVerifiedCustomer, db, testEnv } from "../test/helpers";
 import { nextPeriod, settleBilling } from "./periods";
@@ -56,8 +58,8 @@ describe("daily cron: billing periods", () => {
     await db()
       .insert(usageCounters)
       .values({ userId: user.id, totalRequests: 9, periodRequests: 5, periodDeliveries: 4 });
-    await writeDocument(env, user.id);
-    expect((await readDocument(env, user.id)).limited).toBe(true);
+    await syncCustomerState(env, user.id);
+    expect((await storedState(user.id))!.limited).toBe(true);
 
     const now = new Date("2026-11-06T03:00:00Z");
     await runCron(now);
@@ -68,7 +70,7 @@ describe("daily cron: billing periods", () => {
     expect(await db().select().from(usageCounters)).toMatchObject([
       { totalRequests: 9, periodRequests: 0, periodDeliveries: 0 },
     ]);
-    expect((await readDocument(env, user.id)).limited).toBe(false);
+    expect((await storedState(user.id))!.limited).toBe(false);
 
     await runCron(new Date(now.getTime() + 60_000));
     expect(await db().select().from(billingPeriodResets)).toHaveLength(1);
@@ -200,18 +202,18 @@ describe("billing periods end on time: at the next request that needs them", () 
       .set({ requestLimit: 5, billingPeriodStart: addMonths(end, -1), billingPeriodEnd: new Date(Date.now() + HOUR) })
       .where(eq(users.id, user.id));
     await db().update(usageCounters).set({ periodRequests: 5 }).where(eq(usageCounters.userId, user.id));
-    const whileRunning = await writeDocument(env, user.id);
+    const whileRunning = (await syncCustomerState(env, user.id))!;
     expect(whileRunning.limited).toBe(true);
     expect(isServing(whileRunning, Date.now())).toBe(false);
     expect(isServing(whileRunning, Date.now() + 2 * HOUR)).toBe(true);
 
     await db().update(users).set({ billingPeriodEnd: end }).where(eq(users.id, user.id));
-    const stored = await writeDocument(env, user.id);
+    const stored = await syncCustomerState(env, user.id);
     expect(stored).toMatchObject({ limited: true, limitedUntil: end.getTime() });
     const e = testEnv();
     const res = await call(`/api/content?u=${user.id}&url=${encodeURIComponent("https://shop.test/a")}`, {}, e);
     expect(res.status).toBe(200);
-    expect(await env.DELIVERY.get(`doc:${user.id}`, "json")).toEqual(stored);
+    expect(await storedState(user.id)).toEqual(stored);
 
     // The analytics consumer moves the period on before it counts the request.
     const batch = createMessageBatch<AnalyticsMessage>(
@@ -222,7 +224,7 @@ describe("billing periods end on time: at the next request that needs them", () 
     expect(await db().select().from(usageCounters)).toMatchObject([
       { totalRequests: 10, periodRequests: 1, periodDeliveries: 1 },
     ]);
-    expect((await readDocument(env, user.id)).limited).toBe(false);
+    expect((await storedState(user.id))!.limited).toBe(false);
     expect((await db().select().from(users).where(eq(users.id, user.id)))[0]!.billingPeriodStart).toEqual(end);
   });
 });

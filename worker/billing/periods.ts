@@ -10,7 +10,7 @@ import { addMonths } from "date-fns";
 import { and, asc, eq, gt, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { billingPeriodResets, usageCounters, users, type User } from "../db/schema";
-import { writeDocument } from "../delivery/document";
+import { syncCustomerState } from "../delivery/sync";
 import type { Env } from "../env";
 import { getUser } from "../models/users";
 import { PAYMENT_GRACE_MS, paidPlanLapsed, planAt, type PlanChoice } from "./entitlement";
@@ -73,7 +73,7 @@ async function writeBilling(
 
 /**
  * Brings the customer's billing up to `now`: the plan they hold then, and the current period (the one following
- * an ended period, or `newPeriod` when a purchase starts one). Rewrites the delivery document when anything
+ * an ended period, or `newPeriod` when a purchase starts one). Writes the delivery state when anything
  * changed, and answers the customer as they are now.
  */
 export async function settleBilling(
@@ -88,7 +88,7 @@ export async function settleBilling(
   const plan = await planAt(db, user, now, options.purchase);
   if (!plan && !period) return user;
   await writeBilling(db, user.id, { plan, period, replacingEnd: rollover ? user.billingPeriodEnd! : undefined });
-  await writeDocument(env, user.id);
+  await syncCustomerState(env, user.id);
   return (await getUser(db, user.id)) ?? user;
 }
 

@@ -68,6 +68,12 @@ export const users = sqliteTable(
       .default("default"),
     /** For a PayPal plan: the end of the period its latest verified payment covers. */
     planPaidThrough: integer("plan_paid_through", { mode: "timestamp_ms" }),
+    /**
+     * Whether the delivery store (KV) holds an entry for every published URL of this customer, so that a URL
+     * without an entry has no mapping and costs no D1 read (worker/delivery/store.ts). False for customers whose
+     * mappings predate the store until `npm run delivery:rebuild` has written them, and while a rebuild runs.
+     */
+    deliveryStoreComplete: integer("delivery_store_complete", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [
     index("users_product_version_idx").on(t.productVersionId),
@@ -210,9 +216,18 @@ export const urlMappings = sqliteTable(
     index("url_mappings_created_idx").on(t.userId, t.createdAt),
     // The admin's Event-Verwaltung: every customer's mappings, newest first.
     index("url_mappings_recent_idx").on(t.createdAt, t.id),
+    // What delivery asks when one URL changes: the newest published mapping of (customer, URL), one index probe.
+    index("url_mappings_delivery_idx")
+      .on(t.userId, t.normalizedUrl, t.createdAt)
+      .where(sql`${t.publishedAt} is not null`),
   ],
 );
 
+/**
+ * Legacy: one raw row per content request, as the consumer wrote them before raw events moved to the R2 archive
+ * and `analytics_batches`. Nothing writes it any more; the daily cron archives its rows to R2 and deletes them in
+ * bounded chunks (analytics/retention.ts), and a later migration drops it once it is empty everywhere.
+ */
 export const analytics = sqliteTable(
   "analytics",
   {
@@ -230,18 +245,67 @@ export const analytics = sqliteTable(
   (t) => [index("analytics_user_idx").on(t.userId, t.timestamp)],
 );
 
-/** Counters the dashboards read: one row per customer, URL and UTC day. */
-export const urlDailyStats = sqliteTable(
-  "url_daily_stats",
+/**
+ * The raw window and the idempotency ledger: per consumed batch, one row per second of the messages' own
+ * timestamps, holding their ids and their raw events (JSON). A redelivered message is recognised by its id among
+ * the rows of its second; rows live `ANALYTICS_RAW_RETENTION_DAYS` (default 7), the archive in R2 for good.
+ */
+export const analyticsBatches = sqliteTable(
+  "analytics_batches",
+  {
+    /** Unix seconds of the messages' timestamps. */
+    second: integer("second").notNull(),
+    /** The batch's id, also the name of its archive object in R2. */
+    batch: text("batch").notNull(),
+    /** JSON array of the message ids. */
+    messageIds: text("message_ids").notNull(),
+    /** JSON array of the raw events (analytics/message.ts, plus the normalised URL and day). */
+    events: text("events").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.second, t.batch] })],
+);
+
+/** Counters per customer and normalised URL, all time: the Analytics tab (one row per URL, whatever the days). */
+export const urlStats = sqliteTable(
+  "url_stats",
   {
     userId: userRef(),
     url: text("url").notNull(),
-    day: text("day").notNull(),
     hits: integer("hits").notNull().default(0),
     deliveries: integer("deliveries").notNull().default(0),
     lastAccessed: integer("last_accessed", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.url, t.day] }), index("url_daily_stats_day_idx").on(t.userId, t.day)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.url] }),
+    index("url_stats_last_accessed_idx").on(t.userId, t.lastAccessed),
+  ],
+);
+
+/** Counters per customer and UTC day: "Last Month Requests". */
+export const dailyUsage = sqliteTable(
+  "daily_usage",
+  {
+    userId: userRef(),
+    day: text("day").notNull(),
+    requests: integer("requests").notNull().default(0),
+    deliveries: integer("deliveries").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
+/**
+ * Delivery store entries to write again from D1 (worker/delivery/repairs.ts): a write that failed, the customers
+ * of a changed plan, the entries of a deleted customer. `target` is `state`, `url:<normalised URL>` or `purge`.
+ * No foreign key: a deleted customer's purge must outlive the customer.
+ */
+export const deliveryRepairs = sqliteTable(
+  "delivery_repairs",
+  {
+    userId: text("user_id").notNull(),
+    target: text("target").notNull(),
+    requestedAt: integer("requested_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.target] }), index("delivery_repairs_requested_idx").on(t.requestedAt)],
 );
 
 /** Counters per mapping: requests that matched it and deliveries of its HTML. */

@@ -2,8 +2,11 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Mapping } from "../contract/responses";
 import { users } from "../db/schema";
+import { storedEntry, storedState } from "../test/delivery-store";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
-import { writeDocument } from "./document";
+import { urlKey } from "./keys";
+import { lookupDelivery } from "./store";
+import { syncCustomerState } from "./sync";
 
 async function customerWith(mappings: { url: string; html: string }[]) {
   const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
@@ -72,7 +75,7 @@ describe("GET /api/content", () => {
   it("delivers nothing for an inactive customer and counts nothing", async () => {
     const { user } = await customerWith([{ url: "https://shop.test/a", html: "A" }]);
     await db().update(users).set({ isActive: false }).where(eq(users.id, user.id));
-    await writeDocument(testEnv(), user.id);
+    await syncCustomerState(testEnv(), user.id);
     const env = testEnv();
     expect((await content(user.id, "https://shop.test/a", env)).status).toBe(204);
     expect(env.sent).toHaveLength(0);
@@ -81,21 +84,41 @@ describe("GET /api/content", () => {
   it("delivers nothing for an unknown user id, and stores nothing for a malformed one", async () => {
     const env = testEnv();
     expect((await content("AAAAAAAAAAAAAAAA", "https://shop.test/a", env)).status).toBe(204);
-    expect(await env.DELIVERY.get("doc:AAAAAAAAAAAAAAAA")).not.toBeNull();
+    expect(await storedState("AAAAAAAAAAAAAAAA")).toEqual({ active: false, limited: false, complete: true });
     expect((await content("nobody", "https://shop.test/a", env)).status).toBe(204);
-    expect(await env.DELIVERY.get("doc:nobody")).toBeNull();
+    expect(await storedState("nobody")).toBeNull();
     expect(env.sent).toHaveLength(0);
   });
 
-  it("rebuilds a missing KV document from D1", async () => {
+  it("answers a URL without an entry as unmapped, without D1, once every entry is written", async () => {
     const { user } = await customerWith([{ url: "https://shop.test/a", html: "A" }]);
     const env = testEnv();
-    await env.DELIVERY.delete(`doc:${user.id}`);
-    // Past the per-isolate memo, so the read goes to KV and finds nothing.
-    const { readDocument } = await import("./document");
-    const doc = await readDocument(env, user.id, Date.now() + 60_000);
-    expect(doc.mappings["shop.test/a"]?.h).toBe("A");
-    expect(await env.DELIVERY.get(`doc:${user.id}`)).not.toBeNull();
+    await syncCustomerState(env, user.id);
+    await env.DELIVERY.delete(await urlKey(user.id, "shop.test/a"));
+    const noD1 = new Proxy({} as D1Database, {
+      get: () => {
+        throw new Error("D1 was asked");
+      },
+    });
+    // Past the per-isolate memo, so the reads go to KV, which has the state but no entry for the URL.
+    const { state, match } = await lookupDelivery({ ...env, DB: noD1 }, user.id, "shop.test/a", Date.now() + 60_000);
+    expect(state).toMatchObject({ active: true, complete: true });
+    expect(match).toBeNull();
+  });
+
+  it("looks a missing entry up in D1 while the customer's entries are incomplete, and fills it for an hour", async () => {
+    const { user, ids } = await customerWith([{ url: "https://shop.test/a", html: "A" }]);
+    const env = testEnv();
+    await db().update(users).set({ deliveryStoreComplete: false }).where(eq(users.id, user.id));
+    await syncCustomerState(env, user.id);
+    await env.DELIVERY.delete(await urlKey(user.id, "shop.test/a"));
+    const later = Date.now() + 60_000;
+    expect((await lookupDelivery(env, user.id, "shop.test/a", later)).match).toEqual({ mappingId: ids[0], html: "A" });
+    expect(await storedEntry(user.id, "shop.test/a")).toEqual({ mappingId: ids[0], html: "A" });
+    // An unmapped URL is filled as "no mapping", so the next miss there costs no D1 read either.
+    expect((await lookupDelivery(env, user.id, "shop.test/b", later)).match).toBeNull();
+    const filled = await env.DELIVERY.getWithMetadata(await urlKey(user.id, "shop.test/b"));
+    expect(filled).toMatchObject({ value: "", metadata: { m: null } });
   });
 
   it("answers a preflight and refuses a request without its parameters", async () => {

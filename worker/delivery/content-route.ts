@@ -1,13 +1,15 @@
 /**
  * @module The hot path: `GET /api/content?u=<user id>&url=<page URL>` answers the HTML mapped to that page, or
- * 204. One KV read (memoised), no D1, and the analytics message is sent after the answer, in `waitUntil`.
+ * 204. The customer's state and the URL's entry from the delivery store (store.ts: at most two small KV reads, in
+ * parallel and memoised, no D1), and the analytics message is sent after the answer, in `waitUntil`.
  */
 import { Hono } from "hono";
 import type { AnalyticsMessage } from "../analytics/message";
+import { URL_MAX_LENGTH } from "../contract/input-caps";
 import { normalizeUrl } from "../contract/normalize-url";
 import type { AppEnv, Env } from "../env";
 import { isUserId } from "../lib/ids";
-import { isServing, readDocument, type DeliveredMapping } from "./document";
+import { isServing, lookupDelivery, type DeliveredMapping } from "./store";
 
 export const CORS_HEADERS = { "Access-Control-Allow-Origin": "*" };
 export const NO_CONTENT_HEADERS = { ...CORS_HEADERS, "Cache-Control": "no-store" };
@@ -18,6 +20,10 @@ export const NO_CONTENT_HEADERS = { ...CORS_HEADERS, "Cache-Control": "no-store"
  */
 export const CONTENT_HEADERS = { ...NO_CONTENT_HEADERS, "Content-Type": "text/plain; charset=utf-8" };
 
+/** What a visitor's browser sends is kept at most this long in analytics (D1 takes at most 2 MB per value). */
+const USER_AGENT_MAX_LENGTH = 512;
+const capped = (value: string | undefined, max: number) => (value === undefined ? null : value.slice(0, max));
+
 export interface ContentLookup {
   /** False for unknown and inactive customers and past a delivery limit: nothing is delivered or counted. */
   serving: boolean;
@@ -26,17 +32,21 @@ export interface ContentLookup {
   match: DeliveredMapping | undefined;
 }
 
-/** Finds what to deliver for a page: the customer's document, the normalised URL, the mapping. */
-export async function lookupContent(env: Env, userId: string, pageUrl: string): Promise<ContentLookup> {
-  const doc = await readDocument(env, userId);
+/** Finds what to deliver for a page: the customer's state, the URL without its hash, the mapping. */
+export async function lookupContent(
+  env: Env,
+  userId: string,
+  pageUrl: string,
+  now = Date.now(),
+): Promise<ContentLookup> {
   const url = pageUrl.split("#", 1)[0]!;
-  const serving = isServing(doc);
-  return { serving, url, match: serving ? doc.mappings[normalizeUrl(url)] : undefined };
+  const { state, match } = await lookupDelivery(env, userId, normalizeUrl(url), now);
+  return { serving: isServing(state, now), url, match: match ?? undefined };
 }
 
 export function contentResponse(match: DeliveredMapping | undefined): Response {
   return match
-    ? new Response(match.h, { headers: CONTENT_HEADERS })
+    ? new Response(match.html, { headers: CONTENT_HEADERS })
     : new Response(null, { status: 204, headers: NO_CONTENT_HEADERS });
 }
 
@@ -51,7 +61,7 @@ export const contentRoute = new Hono<AppEnv>()
     if (!userId || !pageUrl) {
       return c.json({ error: "Query parameters u (user id) and url are required" }, 400, CORS_HEADERS);
     }
-    // A malformed id costs no KV or D1 read: nobody can make us store a document for junk.
+    // A malformed id costs no KV or D1 read: nobody can make us store a state entry for junk.
     if (!isUserId(userId)) return contentResponse(undefined);
     const { serving, url, match } = await lookupContent(c.env, userId, pageUrl);
     if (!serving) return contentResponse(undefined);
@@ -59,12 +69,12 @@ export const contentRoute = new Hono<AppEnv>()
     const message: AnalyticsMessage = {
       id: crypto.randomUUID(),
       userId,
-      url,
-      mappingId: match?.i ?? null,
+      url: capped(url, URL_MAX_LENGTH)!,
+      mappingId: match?.mappingId ?? null,
       delivered: match !== undefined,
       timestamp: Date.now(),
-      userAgent: c.req.header("User-Agent") ?? null,
-      referer: c.req.header("Referer") ?? null,
+      userAgent: capped(c.req.header("User-Agent"), USER_AGENT_MAX_LENGTH),
+      referer: capped(c.req.header("Referer"), URL_MAX_LENGTH),
     };
     c.executionCtx.waitUntil(
       c.env.ANALYTICS_QUEUE.send(message).catch((err) => console.error("Analytics enqueue failed", err)),

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Mapping } from "../contract/responses";
 import { productVersions, users } from "../db/schema";
-import { writeDocument } from "../delivery/document";
+import { syncCustomerState } from "../delivery/sync";
 import { call, createVerifiedCustomer, db, insertCustomers, visit } from "../test/helpers";
 import { deliveryLimitReached, deliveryLimitStates } from "./limits";
 
@@ -18,7 +18,7 @@ async function customerOnPlan(plan: {
     .returning();
   const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
   await db().update(users).set({ productVersionId: version!.id }).where(eq(users.id, customer.user.id));
-  await writeDocument(env, customer.user.id);
+  await syncCustomerState(env, customer.user.id);
   return customer;
 }
 
@@ -68,10 +68,10 @@ describe("dynamic content limit: deliveries in the billing period", () => {
     expect(await visit(user.id, "https://shop.test/a")).toBe(200);
     expect(await visit(user.id, "https://shop.test/a")).toBe(204);
 
-    // Raising the plan's limit: the write path rewrites the customer's document (admin console).
+    // Raising the plan's limit: the write path writes the customer's delivery state (admin console).
     const version = (await db().select().from(users).where(eq(users.id, user.id)))[0]!.productVersionId!;
     await db().update(productVersions).set({ dynamicContentLimit: 3 }).where(eq(productVersions.id, version));
-    await writeDocument(env, user.id);
+    await syncCustomerState(env, user.id);
     expect(await visit(user.id, "https://shop.test/a")).toBe(200);
     expect(await visit(user.id, "https://shop.test/a")).toBe(204);
   });
@@ -82,7 +82,7 @@ describe("request limit: delivery requests in the billing period (admin-set)", (
     const { user, apiKey } = await customerOnPlan({});
     await add(apiKey, "https://shop.test/a");
     await db().update(users).set({ requestLimit: 2 }).where(eq(users.id, user.id));
-    await writeDocument(env, user.id);
+    await syncCustomerState(env, user.id);
     expect(await visit(user.id, "https://shop.test/nothing-here")).toBe(204);
     expect(await visit(user.id, "https://shop.test/a")).toBe(200);
     expect(await visit(user.id, "https://shop.test/a")).toBe(204);
@@ -93,7 +93,7 @@ describe("request limit: delivery requests in the billing period (admin-set)", (
     expect(stats).toMatchObject({ totalRequests: 2, requestLimit: 2 });
 
     await db().update(users).set({ requestLimit: null }).where(eq(users.id, user.id));
-    await writeDocument(env, user.id);
+    await syncCustomerState(env, user.id);
     expect(await visit(user.id, "https://shop.test/a")).toBe(200);
   });
 });

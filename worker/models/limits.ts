@@ -20,6 +20,8 @@ export interface DeliveryLimitState {
   periodRequests: number;
   /** When the period the counters belong to ends. */
   billingPeriodEnd: Date | null;
+  /** Whether the delivery store holds every published URL of the customer (users.deliveryStoreComplete). */
+  deliveryStoreComplete: boolean;
 }
 
 /** Deliveries stop once either the dynamic-content or the request limit of the period is reached. */
@@ -30,14 +32,15 @@ export function deliveryLimitReached(s: DeliveryLimitState): boolean {
   );
 }
 
-export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<DeliveryLimitState[]> {
+/** Customers with their period counters and limits, in one query whatever the number of ids. */
+export async function customersWithUsage(
+  db: Db,
+  userIds: string[],
+): Promise<{ user: User; usage: DeliveryLimitState }[]> {
   if (userIds.length === 0) return [];
   const rows = await db
     .select({
-      userId: users.id,
-      isActive: users.isActive,
-      requestLimit: users.requestLimit,
-      billingPeriodEnd: users.billingPeriodEnd,
+      user: users,
       dynamicContentLimit: productVersions.dynamicContentLimit,
       periodDeliveries: usageCounters.periodDeliveries,
       periodRequests: usageCounters.periodRequests,
@@ -46,15 +49,23 @@ export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<De
     .leftJoin(productVersions, eq(productVersions.id, users.productVersionId))
     .leftJoin(usageCounters, eq(usageCounters.userId, users.id))
     .where(inList(users.id, userIds));
-  return rows.map((r) => ({
-    userId: r.userId,
-    isActive: r.isActive,
-    requestLimit: r.requestLimit,
-    dynamicContentLimit: planLimit(r.dynamicContentLimit),
-    periodDeliveries: r.periodDeliveries ?? 0,
-    periodRequests: r.periodRequests ?? 0,
-    billingPeriodEnd: r.billingPeriodEnd,
+  return rows.map(({ user, ...r }) => ({
+    user,
+    usage: {
+      userId: user.id,
+      isActive: user.isActive,
+      requestLimit: user.requestLimit,
+      dynamicContentLimit: planLimit(r.dynamicContentLimit),
+      periodDeliveries: r.periodDeliveries ?? 0,
+      periodRequests: r.periodRequests ?? 0,
+      billingPeriodEnd: user.billingPeriodEnd,
+      deliveryStoreComplete: user.deliveryStoreComplete,
+    },
   }));
+}
+
+export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<DeliveryLimitState[]> {
+  return (await customersWithUsage(db, userIds)).map((c) => c.usage);
 }
 
 /** Refuses (403, with the reason) a new mapping that would go over the websites or events limit. */

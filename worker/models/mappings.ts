@@ -2,12 +2,12 @@
  * @module URL mappings: a customer's page URL and the HTML delivered there. Lists page in SQL (models/page.ts);
  * the admin's lists carry a preview of the HTML, never all of it.
  */
-import { and, count, desc, eq, isNotNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import { HTML_PREVIEW_CHARS } from "../contract/input-caps";
 import type { AdminMapping, Mapping, MappingGroup } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
 import type { Db } from "../db/client";
-import { containsText } from "../db/expressions";
+import { containsText, inList } from "../db/expressions";
 import { mappingStats, urlMappings, users } from "../db/schema";
 import type { Page, PageParams } from "./page";
 
@@ -154,13 +154,16 @@ export async function createMapping(db: Db, userId: string, url: string, htmlCon
   return (await getMapping(db, userId, row!.id))!;
 }
 
-/** Deletes one of the customer's own mappings; false when there is no such mapping of theirs. */
-export async function deleteMapping(db: Db, userId: string, id: number): Promise<boolean> {
-  const deleted = await db
+/**
+ * Deletes one of the customer's own mappings; answers its normalised URL (whose delivery entry the caller
+ * rewrites), or null when there is no such mapping of theirs.
+ */
+export async function deleteMapping(db: Db, userId: string, id: number): Promise<string | null> {
+  const [deleted] = await db
     .delete(urlMappings)
     .where(and(eq(urlMappings.userId, userId), eq(urlMappings.id, id)))
-    .returning({ id: urlMappings.id });
-  return deleted.length > 0;
+    .returning({ normalizedUrl: urlMappings.normalizedUrl });
+  return deleted?.normalizedUrl ?? null;
 }
 
 export async function setMappingPublished(db: Db, userId: string, id: number, published: boolean) {
@@ -172,13 +175,46 @@ export async function setMappingPublished(db: Db, userId: string, id: number, pu
   return updated.length ? getMapping(db, userId, id) : null;
 }
 
-/** Published mappings, newest first: what the delivery document is built from. */
-export async function listPublishedMappings(db: Db, userId: string) {
+const published = isNotNull(urlMappings.publishedAt);
+
+/**
+ * The mapping delivered at one of the customer's URLs: the newest published one (two may share a normalised
+ * URL). One probe of `url_mappings_delivery_idx`, whatever the number of the customer's mappings.
+ */
+export async function deliveredMapping(db: Db, userId: string, normalizedUrl: string) {
+  const [row] = await db
+    .select({ id: urlMappings.id, htmlContent: urlMappings.htmlContent })
+    .from(urlMappings)
+    .where(and(eq(urlMappings.userId, userId), eq(urlMappings.normalizedUrl, normalizedUrl), published))
+    .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id))
+    .limit(1);
+  return row;
+}
+
+/** No newer published mapping shares the row's normalised URL: the row is the one delivered there. */
+const newestPublished = sql`not exists (select 1 from ${urlMappings} newer
+  where newer.user_id = ${urlMappings.userId} and newer.normalized_url = ${urlMappings.normalizedUrl}
+    and newer.published_at is not null
+    and (newer.created_at > ${urlMappings.createdAt}
+      or (newer.created_at = ${urlMappings.createdAt} and newer.id > ${urlMappings.id})))`;
+
+/** One page of the mappings the customer's URLs deliver, by normalised URL after `afterUrl` (a rebuild's pages). */
+export async function deliveredMappingsPage(db: Db, userId: string, afterUrl: string, limit: number) {
   return db
     .select({ id: urlMappings.id, normalizedUrl: urlMappings.normalizedUrl, htmlContent: urlMappings.htmlContent })
     .from(urlMappings)
-    .where(and(eq(urlMappings.userId, userId), isNotNull(urlMappings.publishedAt)))
-    .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id));
+    .where(and(eq(urlMappings.userId, userId), published, gt(urlMappings.normalizedUrl, afterUrl), newestPublished))
+    .orderBy(asc(urlMappings.normalizedUrl))
+    .limit(limit);
+}
+
+/** Which of these mapping ids are still delivered at their URL for the customer, with that URL. */
+export async function stillDeliveredMappings(db: Db, userId: string, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: urlMappings.id, normalizedUrl: urlMappings.normalizedUrl })
+    .from(urlMappings)
+    .where(and(eq(urlMappings.userId, userId), inList(urlMappings.id, ids), published, newestPublished));
 }
 
 /** The admin's lists carry the start of the HTML and its length, never all of it. */
@@ -277,11 +313,14 @@ export async function listMappingGroups(db: Db, userId: string, page: PageParams
   };
 }
 
-/** Deletes any customer's mapping (admins); answers its owner's id, or null when there is no such mapping. */
-export async function deleteAnyMapping(db: Db, id: number): Promise<string | null> {
+/**
+ * Deletes any customer's mapping (admins); answers its owner and normalised URL, or null when there is no such
+ * mapping.
+ */
+export async function deleteAnyMapping(db: Db, id: number): Promise<{ userId: string; normalizedUrl: string } | null> {
   const [deleted] = await db
     .delete(urlMappings)
     .where(eq(urlMappings.id, id))
-    .returning({ userId: urlMappings.userId });
-  return deleted?.userId ?? null;
+    .returning({ userId: urlMappings.userId, normalizedUrl: urlMappings.normalizedUrl });
+  return deleted ?? null;
 }

@@ -69,7 +69,7 @@ async function userIdsOn(db: Db, versionId: number): Promise<string[]> {
 
 /**
  * Creates (id null) or updates a version; making it the default clears the old default in the same batch.
- * Answers the version and the users on it (whose delivery documents the caller rewrites), or null for no such id.
+ * Answers the version and the users on it (whose delivery states the caller writes), or null for no such id.
  */
 export async function saveProductVersion(db: Db, id: number | null, input: ProductVersionInput) {
   const values = columns(input);

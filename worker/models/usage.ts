@@ -1,9 +1,12 @@
-/** @module What a customer has used, read from the counters (never from raw analytics rows). */
+/**
+ * @module What a customer has used, read from the rollups the analytics consumer keeps (`usage_counters`,
+ * `daily_usage`, `url_stats`), never from raw analytics: each answer reads rows in proportion to what it shows.
+ */
 import { and, asc, count, desc, eq, gte, sql, type SQLWrapper } from "drizzle-orm";
 import type { AnalyticsRow, Stats } from "../contract/responses";
 import type { Db } from "../db/client";
 import { containsText } from "../db/expressions";
-import { urlDailyStats, urlMappings, usageCounters, type User } from "../db/schema";
+import { dailyUsage, urlMappings, urlStats, usageCounters, type User } from "../db/schema";
 import type { Page, PageParams } from "./page";
 import { utcDay } from "../analytics/record";
 
@@ -15,9 +18,9 @@ export async function userStats(db: Db, user: User, now = Date.now()): Promise<S
   const [counters, lastMonth] = await Promise.all([
     db.query.usageCounters.findFirst({ where: eq(usageCounters.userId, user.id) }),
     db
-      .select({ hits: sql<number>`coalesce(sum(${urlDailyStats.hits}), 0)` })
-      .from(urlDailyStats)
-      .where(and(eq(urlDailyStats.userId, user.id), gte(urlDailyStats.day, since))),
+      .select({ hits: sql<number>`coalesce(sum(${dailyUsage.requests}), 0)` })
+      .from(dailyUsage)
+      .where(and(eq(dailyUsage.userId, user.id), gte(dailyUsage.day, since))),
   ]);
   return {
     totalRequests: counters?.totalRequests ?? 0,
@@ -32,37 +35,31 @@ export interface AnalyticsQuery extends PageParams {
   sortDirection?: "asc" | "desc";
 }
 
-/** Hits per normalised URL, a page at a time; newest access first unless asked otherwise. */
+/**
+ * Hits per normalised URL, a page at a time; newest access first unless asked otherwise. One `url_stats` row per
+ * URL, sorted by its primary key (url) or `url_stats_last_accessed_idx`.
+ */
 export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuery): Promise<Page<AnalyticsRow>> {
-  const lastAccessed = sql<number>`max(${urlDailyStats.lastAccessed})`;
   const direction = query.sortDirection === "asc" ? asc : desc;
   const where = and(
-    eq(urlDailyStats.userId, userId),
-    query.searchTerm ? containsText(urlDailyStats.url, query.searchTerm) : undefined,
+    eq(urlStats.userId, userId),
+    query.searchTerm ? containsText(urlStats.url, query.searchTerm) : undefined,
   );
   const [rows, [total]] = await Promise.all([
     db
-      .select({ url: urlDailyStats.url, totalHits: sql<number>`sum(${urlDailyStats.hits})`, lastAccessed })
-      .from(urlDailyStats)
+      .select({ url: urlStats.url, totalHits: urlStats.hits, lastAccessed: urlStats.lastAccessed })
+      .from(urlStats)
       .where(where)
-      .groupBy(urlDailyStats.url)
       .orderBy(
-        query.sortBy === "url" ? direction(urlDailyStats.url) : direction(lastAccessed),
-        direction(urlDailyStats.url),
+        query.sortBy === "url" ? direction(urlStats.url) : direction(urlStats.lastAccessed),
+        direction(urlStats.url),
       )
       .limit(query.limit)
       .offset(query.offset),
-    db
-      .select({ n: sql<number>`count(distinct ${urlDailyStats.url})` })
-      .from(urlDailyStats)
-      .where(where),
+    db.select({ n: count() }).from(urlStats).where(where),
   ]);
   return {
-    rows: rows.map((r) => ({
-      url: r.url,
-      totalHits: r.totalHits,
-      lastAccessed: r.lastAccessed ? new Date(r.lastAccessed).toISOString() : null,
-    })),
+    rows: rows.map((r) => ({ url: r.url, totalHits: r.totalHits, lastAccessed: r.lastAccessed.toISOString() })),
     total: total?.n ?? 0,
   };
 }

@@ -1,6 +1,6 @@
 /** @module Users: customers and admins. */
 import { addMonths } from "date-fns";
-import { eq } from "drizzle-orm";
+import { asc, eq, gt } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { users, type User } from "../db/schema";
 import { newUserId } from "../lib/ids";
@@ -65,4 +65,20 @@ export async function updateUser(
 export async function deleteUser(db: Db, id: string): Promise<boolean> {
   const deleted = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
   return deleted.length > 0;
+}
+
+/** Marks whether the delivery store holds every published URL of the customer (a rebuild clears it while it runs). */
+export async function setDeliveryStoreComplete(db: Db, id: string, complete: boolean): Promise<void> {
+  await db.update(users).set({ deliveryStoreComplete: complete }).where(eq(users.id, id));
+}
+
+/** One page of user ids after `afterId`, in id order (a rebuild of every customer walks them). */
+export async function userIdsPage(db: Db, afterId: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(gt(users.id, afterId))
+    .orderBy(asc(users.id))
+    .limit(limit);
+  return rows.map((r) => r.id);
 }

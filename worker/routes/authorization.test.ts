@@ -9,6 +9,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { app } from "../app";
 import { hashPassword } from "../auth/password";
 import { paypalTransactions, productVersions, users } from "../db/schema";
+import { syncUrl } from "../delivery/sync";
 import { ensureCustomerKey, issueAdminKey, issueImpersonationKey } from "../models/api-keys";
 import { createMapping } from "../models/mappings";
 import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
@@ -88,6 +89,7 @@ async function createFixture(): Promise<Fixture> {
   const off = await admin("off@example.com", false);
   const acting = await issueImpersonationKey(d, secret, root.user.id, a.user.id);
   const mapping = await createMapping(d, a.user.id, "https://a.test/page", "<p>A</p>");
+  await syncUrl(env, a.user.id, "a.test/page");
   const [version] = await d.insert(productVersions).values({ name: "Growth", eventsLimit: 100 }).returning();
   await d.insert(paypalTransactions).values({ transactionId: "TXN-1", userId: a.user.id, payerEmail: a.user.email });
   const pending = await ensureCustomer(d, "pending@example.com");

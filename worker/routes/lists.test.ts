@@ -213,8 +213,8 @@ describe("analytics and money", () => {
     const admin = await createAdmin();
     const customer = await createVerifiedCustomer("c@example.com");
     await env.DB.prepare(
-      `insert into url_daily_stats (user_id, url, day, hits, deliveries, last_accessed)
-       select ?1, 'shop.test/p' || value, '2026-11-01', value, 0, 1700000000000 + value
+      `insert into url_stats (user_id, url, hits, deliveries, last_accessed)
+       select ?1, 'shop.test/p' || value, value, 0, 1700000000000 + value
        from json_each('[1,2,3,4,5]')`,
     )
       .bind(customer.user.id)

@@ -1,14 +1,11 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Mapping } from "../contract/responses";
-import type { DeliveryDocument } from "../delivery/document";
+import { expectStoreMatchesD1, storedEntry } from "../test/delivery-store";
 import { call, createVerifiedCustomer } from "../test/helpers";
 
 async function add(apiKey: string, url: string, htmlContent = "<p>hi</p>") {
   return call("/api/mappings", { method: "POST", apiKey, json: { url, htmlContent } });
 }
-
-const kvDoc = (userId: string) => env.DELIVERY.get<DeliveryDocument>(`doc:${userId}`, "json");
 
 describe("/api/mappings", () => {
   it("adds a published mapping, lists it with zero counts, and writes it through to KV", async () => {
@@ -26,7 +23,7 @@ describe("/api/mappings", () => {
     expect(created.publishedAt).not.toBeNull();
     const list = (await (await call("/api/mappings", { apiKey })).json()) as Mapping[];
     expect(list.map((m) => m.id)).toEqual([created.id]);
-    expect((await kvDoc(user.id))?.mappings["example.com/pricing"]).toEqual({ i: created.id, h: "<h1>Sale</h1>" });
+    expect(await storedEntry(user.id, "example.com/pricing")).toEqual({ mappingId: created.id, html: "<h1>Sale</h1>" });
   });
 
   it("refuses an invalid URL with 'Please enter a valid URL' and adds nothing", async () => {
@@ -48,7 +45,8 @@ describe("/api/mappings", () => {
     }
     const list = (await (await call("/api/mappings", { apiKey })).json()) as Mapping[];
     expect(list.map((m) => m.url)).toEqual(["https://a.com/full"]);
-    expect(Object.keys((await kvDoc(user.id))!.mappings)).toEqual(["a.com/full"]);
+    expect(await storedEntry(user.id, "a.com/full")).toMatchObject({ html: "x".repeat(262_144) });
+    await expectStoreMatchesD1(user.id);
   });
 
   it("takes a URL of 2,048 characters, refuses a longer one and one that is not http(s)", async () => {
@@ -100,7 +98,7 @@ describe("/api/mappings", () => {
     const res = await call(`/api/mappings/${id}`, { method: "DELETE", apiKey });
     expect(await res.json()).toEqual({ message: "URL mapping deleted successfully" });
     expect(await (await call("/api/mappings", { apiKey })).json()).toEqual([]);
-    expect((await kvDoc(user.id))?.mappings).toEqual({});
+    expect(await storedEntry(user.id, "a.com/x")).toBeNull();
   });
 
   it("answers 404 for another customer's mapping and changes nothing", async () => {
@@ -134,12 +132,12 @@ describe("/api/mappings", () => {
       await call(`/api/mappings/${id}/status`, { method: "PATCH", apiKey, json: { status: "unpublished" } })
     ).json()) as Mapping;
     expect(draft.publishedAt).toBeNull();
-    expect((await kvDoc(user.id))?.mappings).toEqual({});
+    expect(await storedEntry(user.id, "a.com/x")).toBeNull();
     const published = (await (
       await call(`/api/mappings/${id}/status`, { method: "PATCH", apiKey, json: { status: "published" } })
     ).json()) as Mapping;
     expect(published.publishedAt).not.toBeNull();
-    expect(Object.keys((await kvDoc(user.id))!.mappings)).toEqual(["a.com/x"]);
+    expect(await storedEntry(user.id, "a.com/x")).toEqual({ mappingId: id, html: "<p>hi</p>" });
   });
 
   it("refuses an unknown status", async () => {

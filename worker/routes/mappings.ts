@@ -1,4 +1,4 @@
-/** @module A customer's URL mappings. Every change rewrites their delivery document (write-through). */
+/** @module A customer's URL mappings. Every change writes the delivery entry of its URL (write-through). */
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Mapping, MessageResponse } from "../contract/responses";
@@ -7,7 +7,7 @@ import { mappingBody, mappingsQuery, mappingStatusBody } from "../contract/schem
 import { requireUser } from "../auth/middleware";
 import { currentBilling } from "../billing/current-billing";
 import { createDb } from "../db/client";
-import { writeDocument } from "../delivery/document";
+import { syncUrl } from "../delivery/sync";
 import type { AppEnv } from "../env";
 import { notFound } from "../http/errors";
 import { pageResponse } from "../http/paging";
@@ -26,21 +26,22 @@ export const mappingRoutes = new Hono<AppEnv>()
   .post("/", currentBilling, validate("json", mappingBody), async (c) => {
     const { url, htmlContent } = c.req.valid("json");
     const db = createDb(c.env.DB);
-    await assertCanAddMapping(db, c.var.user, normalizeUrl(url));
+    const normalizedUrl = normalizeUrl(url);
+    await assertCanAddMapping(db, c.var.user, normalizedUrl);
     const mapping = await createMapping(db, c.var.user.id, url, htmlContent);
-    await writeDocument(c.env, c.var.user.id);
+    await syncUrl(c.env, c.var.user.id, normalizedUrl);
     return c.json<Mapping>(mapping, 201);
   })
   .patch("/:id/status", validate("param", idParam), validate("json", mappingStatusBody), async (c) => {
     const published = c.req.valid("json").status === "published";
     const mapping = await setMappingPublished(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id, published);
     if (!mapping) throw notFound(MAPPING_NOT_FOUND);
-    await writeDocument(c.env, c.var.user.id);
+    await syncUrl(c.env, c.var.user.id, normalizeUrl(mapping.url));
     return c.json<Mapping>(mapping);
   })
   .delete("/:id", validate("param", idParam), async (c) => {
-    const deleted = await deleteMapping(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id);
-    if (!deleted) throw notFound(MAPPING_NOT_FOUND);
-    await writeDocument(c.env, c.var.user.id);
+    const normalizedUrl = await deleteMapping(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id);
+    if (normalizedUrl === null) throw notFound(MAPPING_NOT_FOUND);
+    await syncUrl(c.env, c.var.user.id, normalizedUrl);
     return c.json<MessageResponse>({ message: "URL mapping deleted successfully" });
   });

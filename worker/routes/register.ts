@@ -9,7 +9,7 @@ import type { RegisterResponse, VerifyEmailResponse } from "../contract/response
 import { registerBody } from "../contract/schemas";
 import { clearWrongCodes, throttle } from "../auth/throttle";
 import { createDb } from "../db/client";
-import { writeDocument } from "../delivery/document";
+import { syncCustomerState } from "../delivery/sync";
 import { sendApiKeyMail, sendVerificationMail } from "../email/account-mails";
 import type { AppEnv } from "../env";
 import { inBackground } from "../http/background";
@@ -50,7 +50,7 @@ export const registerRoutes = new Hono<AppEnv>()
     // The link proves the mailbox: it also lifts a lock on login codes (it is how a locked customer gets in).
     await clearWrongCodes(db, user.email);
     const apiKey = await ensureCustomerKey(db, c.env.APP_SECRET, user.id);
-    await writeDocument(c.env, user.id);
+    await syncCustomerState(c.env, user.id);
     if (firstVerification) {
       // The key is in the answer too, so a failed mail must not fail the verification.
       inBackground(c, "API key mail", () => sendApiKeyMail(c.env, db, publicOrigin(c), user, apiKey));

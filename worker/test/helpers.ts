@@ -7,6 +7,7 @@ import { app } from "../app";
 import worker from "../index";
 import { hashPassword } from "../auth/password";
 import { createDb } from "../db/client";
+import { syncCustomerState } from "../delivery/sync";
 import type { Env } from "../env";
 import { ensureCustomerKey, issueAdminKey } from "../models/api-keys";
 import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
@@ -65,11 +66,13 @@ export function captureMails() {
   };
 }
 
+/** A customer as the verification link leaves them: verified, with a key and their delivery state written. */
 export async function createVerifiedCustomer(email: string) {
   const d = db();
   const user = await ensureCustomer(d, email);
   await markEmailVerified(d, user);
   const apiKey = await ensureCustomerKey(d, env.APP_SECRET, user.id);
+  await syncCustomerState(env, user.id);
   return { user: (await findUserByEmail(d, email))!, apiKey };
 }
 

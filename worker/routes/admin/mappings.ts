@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { AdminMapping, MessageResponse } from "../../contract/responses";
 import { adminMappingsQuery } from "../../contract/schemas";
 import { createDb } from "../../db/client";
-import { writeDocument } from "../../delivery/document";
+import { syncUrl } from "../../delivery/sync";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../http/errors";
 import { pageResponse } from "../../http/paging";
@@ -24,8 +24,8 @@ export const adminMappingRoutes = new Hono<AppEnv>()
     return c.json<AdminMapping>(mapping);
   })
   .delete("/:id", validate("param", idParam), async (c) => {
-    const ownerId = await deleteAnyMapping(createDb(c.env.DB), c.req.valid("param").id);
-    if (!ownerId) throw notFound(NOT_FOUND);
-    await writeDocument(c.env, ownerId);
+    const deleted = await deleteAnyMapping(createDb(c.env.DB), c.req.valid("param").id);
+    if (!deleted) throw notFound(NOT_FOUND);
+    await syncUrl(c.env, deleted.userId, deleted.normalizedUrl);
     return c.json<MessageResponse>({ message: "Mapping deleted successfully" });
   });

@@ -1,10 +1,10 @@
-/** @module `/api/admin/product-versions`: the plans. A change rewrites the documents of the users on it. */
+/** @module `/api/admin/product-versions`: the plans. A change writes the delivery states of the users on it. */
 import { Hono } from "hono";
 import { z } from "zod";
 import type { MessageResponse, ProductVersion } from "../../contract/responses";
 import { plainListQuery, productVersionBody } from "../../contract/schemas";
 import { createDb } from "../../db/client";
-import { writeDocuments } from "../../delivery/document";
+import { syncCustomerStates } from "../../delivery/repairs";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../http/errors";
 import { pageResponse } from "../../http/paging";
@@ -25,12 +25,12 @@ export const adminProductVersionRoutes = new Hono<AppEnv>()
   .patch("/:id", validate("param", idParam), validate("json", productVersionBody), async (c) => {
     const saved = await saveProductVersion(createDb(c.env.DB), c.req.valid("param").id, c.req.valid("json"));
     if (!saved) throw notFound(NOT_FOUND);
-    await writeDocuments(c.env, saved.userIds);
+    await syncCustomerStates(c.env, saved.userIds);
     return c.json<ProductVersion>(saved.version);
   })
   .delete("/:id", validate("param", idParam), async (c) => {
     const moved = await deleteProductVersion(createDb(c.env.DB), c.req.valid("param").id);
     if (!moved) throw notFound(NOT_FOUND);
-    await writeDocuments(c.env, moved);
+    await syncCustomerStates(c.env, moved);
     return c.json<MessageResponse>({ message: "Product version deleted successfully" });
   });

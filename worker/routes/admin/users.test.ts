@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AdminMapping, AdminUser, AdminUserDetail, Mapping } from "../../contract/responses";
 import { paypalTransactions, productVersions, usageCounters, users } from "../../db/schema";
+import { expectStoreMatchesD1 } from "../../test/delivery-store";
 import {
   call,
   captureMails,
@@ -281,8 +282,8 @@ describe("DELETE /api/admin/users/:userId", () => {
 
     for (const table of [
       "url_mappings",
-      "analytics",
-      "url_daily_stats",
+      "url_stats",
+      "daily_usage",
       "mapping_stats",
       "usage_counters",
       "api_keys",
@@ -297,6 +298,8 @@ describe("DELETE /api/admin/users/:userId", () => {
     }
     expect((await db().select().from(paypalTransactions))[0]).toMatchObject({ transactionId: "T1", userId: null });
     expect(await visit(shop.user.id, "https://shop.test/a")).toBe(204);
+    // Their delivery entries go too (and the state says there is nobody), in bounded steps of the repairs.
+    await expectStoreMatchesD1(shop.user.id, "after the deletion");
     expect((await call("/api/auth", { apiKey: shop.apiKey })).status).toBe(401);
     const self = await call(`/api/admin/users/${admin.id}`, { method: "DELETE", apiKey: adminKey });
     expect(self.status).toBe(400);

@@ -23,7 +23,8 @@ import {
 import { throttle } from "../../auth/throttle";
 import { createDb, type Db } from "../../db/client";
 import type { User } from "../../db/schema";
-import { deleteDocument, writeDocument } from "../../delivery/document";
+import { forgetCustomer } from "../../delivery/repairs";
+import { syncCustomerState } from "../../delivery/sync";
 import { sendApiKeyMail, sendVerificationMail } from "../../email/account-mails";
 import { settleIfDue } from "../../billing/periods";
 import type { AppEnv } from "../../env";
@@ -68,11 +69,11 @@ async function visibleKey(c: Context<AppEnv>, db: Db, target: User): Promise<str
   return getCustomerKey(db, c.env.APP_SECRET, target.id);
 }
 
-/** Applies a change that affects delivery, rewrites the user's document, and answers the updated user. */
+/** Applies a change that affects delivery, writes the user's delivery state, and answers the updated user. */
 async function changeUser(c: Context<AppEnv>, userId: string, change: Parameters<typeof updateUser>[2]) {
   const db = createDb(c.env.DB);
   if (!(await updateUser(db, userId, change))) throw notFound(USER_NOT_FOUND);
-  await writeDocument(c.env, userId);
+  await syncCustomerState(c.env, userId);
   return c.json<AdminUser>((await getAdminUser(db, userId))!);
 }
 
@@ -194,6 +195,6 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const { userId } = c.req.valid("param");
     if (userId === c.var.user.id) throw badRequest("You cannot delete yourself");
     if (!(await deleteUser(createDb(c.env.DB), userId))) throw notFound(USER_NOT_FOUND);
-    await deleteDocument(c.env, userId);
+    await forgetCustomer(c.env, userId);
     return c.json<MessageResponse>({ message: "User deleted successfully" });
   });

@@ -29,13 +29,20 @@ describe("the platform limits sit under every binding a test can reach", () => {
   });
 
   it("is under the app, whether called through app.request or the Worker's own fetch (SELF)", async () => {
-    const content = (userId: string) => `/api/content?u=${userId}&url=${encodeURIComponent("https://shop.test/")}`;
+    // Adding a mapping reads and writes D1 and writes its delivery entry to KV.
+    const mapping = (apiKey: string): RequestInit => ({
+      method: "POST",
+      headers: { "X-API-Key": apiKey, "Content-Type": "application/json" },
+      body: JSON.stringify({ url: "https://shop.test/", htmlContent: "<p>hi</p>" }),
+    });
     const a = await createVerifiedCustomer("a@example.com");
-    const viaApp = await checkedDuring(() => call(content(a.user.id)));
+    const viaApp = await checkedDuring(() => call("/api/mappings", mapping(a.apiKey)));
     expect(viaApp.d1).toBeGreaterThan(0);
     expect(viaApp.kv).toBeGreaterThan(0);
     const b = await createVerifiedCustomer("b@example.com");
-    const viaSelf = await checkedDuring(async () => (await SELF.fetch(`http://dc.test${content(b.user.id)}`)).text());
+    const viaSelf = await checkedDuring(async () =>
+      (await SELF.fetch("http://dc.test/api/mappings", mapping(b.apiKey))).text(),
+    );
     expect(viaSelf.d1).toBeGreaterThan(0);
     expect(viaSelf.kv).toBeGreaterThan(0);
   });

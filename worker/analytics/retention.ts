@@ -1,0 +1,61 @@
+/**
+ * @module How long raw analytics stay in D1. Raw events live in the R2 archive for good; in D1 (the
+ * `analytics_batches` window, which is also the ledger of counted message ids) only for
+ * `ANALYTICS_RAW_RETENTION_DAYS` (default 7, at least 1: the ledger must outlive every redelivery). The daily
+ * cron deletes older rows, and moves the legacy `analytics` rows to R2, in bounded chunks.
+ */
+import { asc, lte, sql } from "drizzle-orm";
+import { createDb } from "../db/client";
+import { analytics, analyticsBatches } from "../db/schema";
+import type { Env } from "../env";
+import { archiveEvents } from "./archive";
+
+const DEFAULT_DAYS = 7;
+const DAY_MS = 86_400_000;
+/** Ledger rows per DELETE (each holds one batch's events of one second) and DELETEs per run. */
+const PURGE_CHUNK = 1_000;
+const PURGE_CHUNKS_PER_RUN = 50;
+/** Legacy rows per archive object and objects per run. */
+const LEGACY_CHUNK = 1_000;
+const LEGACY_CHUNKS_PER_RUN = 20;
+
+export function rawRetentionDays(env: Env): number {
+  const raw = env.ANALYTICS_RAW_RETENTION_DAYS;
+  if (raw === undefined || raw === "") return DEFAULT_DAYS;
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days < 1) {
+    console.warn(`ANALYTICS_RAW_RETENTION_DAYS=${JSON.stringify(raw)} is not a whole number of days >= 1; using 7`);
+    return DEFAULT_DAYS;
+  }
+  return days;
+}
+
+/** Deletes raw events older than the window from D1; answers the rows deleted (at most 50,000 per run). */
+export async function purgeRawWindow(env: Env, now: Date): Promise<number> {
+  const db = createDb(env.DB);
+  const before = Math.floor((now.getTime() - rawRetentionDays(env) * DAY_MS) / 1000);
+  let deleted = 0;
+  for (let chunk = 0; chunk < PURGE_CHUNKS_PER_RUN; chunk++) {
+    const result = await db.run(sql`delete from ${analyticsBatches} where rowid in (
+      select rowid from ${analyticsBatches} where ${analyticsBatches.second} < ${before} limit ${PURGE_CHUNK})`);
+    deleted += result.meta.changes;
+    if (result.meta.changes < PURGE_CHUNK) break;
+  }
+  return deleted;
+}
+
+/** Moves rows of the legacy per-request `analytics` table to the archive, oldest first; answers how many. */
+export async function archiveLegacyRows(env: Env): Promise<number> {
+  const db = createDb(env.DB);
+  let moved = 0;
+  for (let chunk = 0; chunk < LEGACY_CHUNKS_PER_RUN; chunk++) {
+    const rows = await db.select().from(analytics).orderBy(asc(analytics.id)).limit(LEGACY_CHUNK);
+    if (rows.length === 0) break;
+    const events = rows.map((r) => ({ ...r, timestamp: r.timestamp.getTime(), legacy: true }));
+    await archiveEvents(env, `raw/legacy/${rows[0]!.id}-${rows.at(-1)!.id}.ndjson.gz`, events);
+    // Nothing writes the table any more: the chunk is exactly the rows up to its last id.
+    await db.delete(analytics).where(lte(analytics.id, rows.at(-1)!.id));
+    moved += rows.length;
+  }
+  return moved;
+}

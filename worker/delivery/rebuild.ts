@@ -1,0 +1,91 @@
+/**
+ * @module Rebuilds customers' delivery entries from D1, for repair after an incident (`npm run delivery:rebuild`,
+ * scripts/delivery-rebuild.ts) and once after the move from one document per customer to this store. It works
+ * in bounded pages (50 mappings, 1,000 listed keys, 100 customers), so memory and each step stay small whatever
+ * the size. While it runs the customer's state says the store is incomplete, so a URL not yet written is looked
+ * up in D1 rather than answered as unmapped. Changes made meanwhile write their own entries as usual.
+ */
+import { createDb } from "../db/client";
+import type { Env } from "../env";
+import { deliveredMappingsPage, stillDeliveredMappings } from "../models/mappings";
+import { getUser, setDeliveryStoreComplete, userIdsPage } from "../models/users";
+import { legacyDocumentKey, urlKey, urlKeyPrefix } from "./keys";
+import { listedMappingId, writeState, writeUrlEntry } from "./store";
+import { syncCustomerState } from "./sync";
+
+const MAPPINGS_PER_PAGE = 50;
+const KEYS_PER_PAGE = 1_000;
+const CUSTOMERS_PER_PAGE = 100;
+
+export interface RebuildResult {
+  /** URL entries written from D1. */
+  written: number;
+  /** Entries removed: their mapping is gone, a draft, or no longer the newest at its URL. */
+  removed: number;
+}
+
+/** Writes the entry of every URL the customer's mappings deliver. */
+async function writeDelivered(env: Env, userId: string): Promise<number> {
+  const db = createDb(env.DB);
+  let written = 0;
+  for (let after = ""; ;) {
+    const page = await deliveredMappingsPage(db, userId, after, MAPPINGS_PER_PAGE);
+    await Promise.all(page.map((m) => writeUrlEntry(env, userId, m.normalizedUrl, m)));
+    written += page.length;
+    if (page.length < MAPPINGS_PER_PAGE) return written;
+    after = page.at(-1)!.normalizedUrl;
+  }
+}
+
+/** Deletes the customer's entries that D1 no longer delivers (all of them for a deleted customer). */
+async function removeStale(env: Env, userId: string, exists: boolean): Promise<number> {
+  const db = createDb(env.DB);
+  let removed = 0;
+  let cursor: string | undefined;
+  do {
+    const listed = await env.DELIVERY.list({ prefix: urlKeyPrefix(userId), limit: KEYS_PER_PAGE, cursor });
+    const ids = listed.keys.map(listedMappingId).filter((id): id is number => id !== null);
+    const still = exists ? await stillDeliveredMappings(db, userId, ids) : [];
+    const valid = new Set(await Promise.all(still.map((m) => urlKey(userId, m.normalizedUrl))));
+    const stale = listed.keys.filter((key) => !valid.has(key.name));
+    await Promise.all(stale.map((key) => env.DELIVERY.delete(key.name)));
+    removed += stale.length;
+    cursor = listed.list_complete ? undefined : listed.cursor;
+  } while (cursor);
+  return removed;
+}
+
+/** Rebuilds one customer's state and URL entries from D1; a customer that no longer exists loses them all. */
+export async function rebuildCustomer(env: Env, userId: string): Promise<RebuildResult> {
+  const db = createDb(env.DB);
+  await env.DELIVERY.delete(legacyDocumentKey(userId));
+  if (!(await getUser(db, userId))) {
+    await writeState(env, userId, null);
+    return { written: 0, removed: await removeStale(env, userId, false) };
+  }
+  await setDeliveryStoreComplete(db, userId, false);
+  await syncCustomerState(env, userId);
+  const written = await writeDelivered(env, userId);
+  const removed = await removeStale(env, userId, true);
+  await setDeliveryStoreComplete(db, userId, true);
+  await syncCustomerState(env, userId);
+  return { written, removed };
+}
+
+/** Rebuilds every customer, a page of them at a time; `onCustomer` hears of each one done. */
+export async function rebuildAll(
+  env: Env,
+  onCustomer: (userId: string, result: RebuildResult) => void = () => {},
+): Promise<number> {
+  const db = createDb(env.DB);
+  let customers = 0;
+  for (let after = ""; ;) {
+    const ids = await userIdsPage(db, after, CUSTOMERS_PER_PAGE);
+    for (const userId of ids) {
+      onCustomer(userId, await rebuildCustomer(env, userId));
+      customers++;
+    }
+    if (ids.length < CUSTOMERS_PER_PAGE) return customers;
+    after = ids.at(-1)!;
+  }
+}

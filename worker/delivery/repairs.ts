@@ -1,0 +1,79 @@
+/**
+ * @module Repairs: store entries to write again from D1, kept in D1 (`delivery_repairs`) until written. Writes
+ * that failed land here, and so does work too large for one request: the states of every customer on a changed
+ * plan, the URL entries of a deleted customer. Drained within a budget of KV writes at a time: in the request
+ * that asked (100), by every analytics batch (50) and by the daily cron (200), so that no invocation comes near
+ * the platform's 1,000 KV operations and 1,000 D1 queries, and a repair is carried out within seconds while
+ * traffic flows.
+ */
+import { createDb } from "../db/client";
+import type { Env } from "../env";
+import { completeRepair, pendingRepairs, requestRepairs, type Repair } from "../models/delivery-repairs";
+import { getUser } from "../models/users";
+import { urlKeyPrefix } from "./keys";
+import { writeState } from "./store";
+import { syncCustomerState, syncUrl } from "./sync";
+
+/** Budgets in KV writes: a state or URL repair costs one, a purge step one per key it deletes (at most 50). */
+export const INLINE_REPAIRS = 100;
+export const REPAIRS_PER_BATCH = 50;
+export const REPAIRS_PER_CRON = 200;
+const PURGE_PAGE = 50;
+
+/** Deletes up to `keys` of a deleted customer's URL entries; true once none is left. */
+async function purgePage(env: Env, userId: string, keys: number): Promise<boolean> {
+  if (await getUser(createDb(env.DB), userId)) return true;
+  const listed = await env.DELIVERY.list({ prefix: urlKeyPrefix(userId), limit: keys });
+  await Promise.all(listed.keys.map((key) => env.DELIVERY.delete(key.name)));
+  return listed.list_complete;
+}
+
+/**
+ * Carries a repair out within `budget` KV writes, and removes it when done, unless it was asked for again
+ * meanwhile (a write that failed again). Answers the KV writes it spent.
+ */
+async function settle(env: Env, repair: Repair, budget: number): Promise<number> {
+  const keys = Math.min(PURGE_PAGE, budget);
+  try {
+    let done = true;
+    if (repair.target === "state") await syncCustomerState(env, repair.userId);
+    else if (repair.target === "purge") done = await purgePage(env, repair.userId, keys);
+    else await syncUrl(env, repair.userId, repair.target.slice("url:".length));
+    if (done) await completeRepair(createDb(env.DB), repair);
+  } catch (err) {
+    console.error(`Delivery repair of ${repair.userId} (${repair.target}) failed; it stays queued`, err);
+  }
+  return repair.target === "purge" ? keys : 1;
+}
+
+/** Carries out the oldest repairs within `budget` KV writes. */
+export async function drainRepairs(env: Env, budget: number): Promise<void> {
+  for (const repair of await pendingRepairs(createDb(env.DB), budget)) {
+    if (budget <= 0) return;
+    budget -= await settle(env, repair, budget);
+  }
+}
+
+/** Asks for repairs (durably) and carries out the first of them at once, within `budget` KV writes. */
+async function repairNow(env: Env, userIds: string[], target: Repair["target"], budget: number) {
+  const requestedAt = new Date();
+  await requestRepairs(createDb(env.DB), userIds, target, requestedAt);
+  for (const userId of userIds) {
+    if (budget <= 0) return;
+    budget -= await settle(env, { userId, target, requestedAt }, budget);
+  }
+}
+
+/**
+ * Writes the states of many customers (after a change to the plan they share): all asked for as repairs, the
+ * first hundred written at once, the rest by the next analytics batches and the cron.
+ */
+export async function syncCustomerStates(env: Env, userIds: string[]): Promise<void> {
+  await repairNow(env, userIds, "state", INLINE_REPAIRS);
+}
+
+/** A deleted customer: nothing is served from now on (O(1)); their URL entries are deleted by the repairs. */
+export async function forgetCustomer(env: Env, userId: string): Promise<void> {
+  await writeState(env, userId, null);
+  await repairNow(env, [userId], "purge", PURGE_PAGE);
+}

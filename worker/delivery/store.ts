@@ -1,0 +1,182 @@
+/**
+ * @module The delivery store in KV. Per customer one small state entry (active, limited and until when, whether
+ * every published URL has its entry); per published URL one entry holding that URL's HTML, with the mapping id
+ * in its metadata. No value grows with the number of a customer's mappings, so a page view costs the same for a
+ * customer with 10 mappings and one with 100,000: two KV reads at most (the state and the URL, in parallel), each
+ * memoised in the isolate for 5 seconds, and no D1 read. The writers (sync.ts, repairs.ts, rebuild.ts) keep the
+ * store equal to D1; this file holds the formats, the hot path's reads and the writes they all use.
+ */
+import { createDb, type Db } from "../db/client";
+import type { Env } from "../env";
+import { deliveryLimitReached, deliveryLimitStates, type DeliveryLimitState } from "../models/limits";
+import { deliveredMapping } from "../models/mappings";
+import { stateKey, urlKey } from "./keys";
+import { IsolateMemo, memoBytes } from "./memo";
+
+export interface CustomerState {
+  /** False for unknown, deleted and inactive customers: nothing is delivered or counted. */
+  active: boolean;
+  /** The period's dynamic-content or request limit is reached: nothing is delivered until it lifts. */
+  limited: boolean;
+  /**
+   * When `limited` lapses by itself: the billing period's end (epoch ms). Past it the customer is served again
+   * without any write; the analytics consumer then moves the period on and writes the state again.
+   */
+  limitedUntil?: number;
+  /**
+   * Every published URL of the customer has its entry, so a URL without one has no mapping. False while entries
+   * written before this store are missing (until `npm run delivery:rebuild`): a miss is then looked up in D1.
+   */
+  complete: boolean;
+}
+
+/** What one URL delivers. */
+export interface DeliveredMapping {
+  mappingId: number;
+  html: string;
+}
+
+/** A URL entry's metadata: the mapping id, or null for "no mapping" (only in entries filled from D1). */
+interface UrlEntryMetadata {
+  m: number | null;
+}
+
+export const NOT_A_CUSTOMER: CustomerState = { active: false, limited: false, complete: true };
+
+/** How long the hot path trusts what it read; a change reaches other isolates within this plus KV's propagation. */
+const MEMO_MS = 5_000;
+const stateMemo = new IsolateMemo<CustomerState>(MEMO_MS, 2 * 1024 * 1024);
+const urlMemo = new IsolateMemo<DeliveredMapping | null>(MEMO_MS, 24 * 1024 * 1024);
+const STATE_BYTES = memoBytes("s:0123456789abcdef", JSON.stringify(NOT_A_CUSTOMER));
+
+/**
+ * Entries the hot path fills from D1 after a miss (unknown customers, customers whose store is incomplete) expire
+ * after an hour: only the writers' entries are authoritative, so a fill that raced a change cannot outlive it long.
+ */
+const FILLED_TTL_S = 3_600;
+
+export function isServing(state: CustomerState, now = Date.now()): boolean {
+  return state.active && !(state.limited && (state.limitedUntil === undefined || now < state.limitedUntil));
+}
+
+export function customerState(usage: DeliveryLimitState): CustomerState {
+  const limited = deliveryLimitReached(usage);
+  return {
+    active: usage.isActive,
+    limited,
+    ...(limited && usage.billingPeriodEnd ? { limitedUntil: usage.billingPeriodEnd.getTime() } : {}),
+    complete: usage.deliveryStoreComplete,
+  };
+}
+
+/** The customer's state as D1 has it; null for a customer that does not exist. */
+export async function stateFromD1(db: Db, userId: string): Promise<CustomerState | null> {
+  const [usage] = await deliveryLimitStates(db, [userId]);
+  return usage ? customerState(usage) : null;
+}
+
+export function sameState(a: CustomerState | null, b: CustomerState | null): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+const urlMemoKey = (userId: string, normalizedUrl: string) => `${userId} ${normalizedUrl}`;
+
+/** Writes the customer's state (`null`: no such customer, remembered for an hour). */
+export async function writeState(env: Env, userId: string, state: CustomerState | null, now = Date.now()) {
+  const value = state ?? NOT_A_CUSTOMER;
+  await env.DELIVERY.put(stateKey(userId), JSON.stringify(value), state ? undefined : { expirationTtl: FILLED_TTL_S });
+  stateMemo.set(userId, value, STATE_BYTES, now);
+}
+
+/** Writes what one URL delivers: the mapping's HTML, or no entry at all when no mapping is published there. */
+export async function writeUrlEntry(
+  env: Env,
+  userId: string,
+  normalizedUrl: string,
+  mapping: { id: number; htmlContent: string } | undefined,
+  now = Date.now(),
+) {
+  const key = await urlKey(userId, normalizedUrl);
+  if (mapping) {
+    await env.DELIVERY.put(key, mapping.htmlContent, { metadata: { m: mapping.id } satisfies UrlEntryMetadata });
+  } else {
+    await env.DELIVERY.delete(key);
+  }
+  const memoKey = urlMemoKey(userId, normalizedUrl);
+  const delivered = mapping ? { mappingId: mapping.id, html: mapping.htmlContent } : null;
+  urlMemo.set(memoKey, delivered, memoBytes(memoKey, delivered?.html ?? ""), now);
+}
+
+/** The mapping id held by each listed URL entry (a rebuild compares them with D1 without reading the values). */
+export function listedMappingId(key: { metadata?: unknown }): number | null {
+  return (key.metadata as UrlEntryMetadata | undefined)?.m ?? null;
+}
+
+/** A fill must never fail a page view: the entry is written again on the next miss. */
+async function fill(env: Env, key: string, value: string, options: KVNamespacePutOptions) {
+  try {
+    await env.DELIVERY.put(key, value, { ...options, expirationTtl: FILLED_TTL_S });
+  } catch (err) {
+    console.error("Delivery store fill failed", err);
+  }
+}
+
+async function readState(env: Env, userId: string, now: number): Promise<CustomerState> {
+  const memoed = stateMemo.get(userId, now);
+  if (memoed) return memoed;
+  let state = await env.DELIVERY.get<CustomerState>(stateKey(userId), "json");
+  if (!state) {
+    state = (await stateFromD1(createDb(env.DB), userId)) ?? NOT_A_CUSTOMER;
+    await fill(env, stateKey(userId), JSON.stringify(state), {});
+  }
+  stateMemo.set(userId, state, STATE_BYTES, now);
+  return state;
+}
+
+/** The URL's entry: a mapping, null (a filled "no mapping"), or undefined when the store holds no entry. */
+async function readUrlEntry(env: Env, userId: string, normalizedUrl: string) {
+  const { value, metadata } = await env.DELIVERY.getWithMetadata<UrlEntryMetadata>(
+    await urlKey(userId, normalizedUrl),
+    "text",
+  );
+  if (value === null) return undefined;
+  return metadata?.m ? { mappingId: metadata.m, html: value } : null;
+}
+
+/** Looks a URL up in D1 (customers whose store is incomplete) and fills its entry for an hour. */
+async function fillUrlEntry(env: Env, userId: string, normalizedUrl: string): Promise<DeliveredMapping | null> {
+  const mapping = await deliveredMapping(createDb(env.DB), userId, normalizedUrl);
+  const metadata: UrlEntryMetadata = { m: mapping?.id ?? null };
+  await fill(env, await urlKey(userId, normalizedUrl), mapping?.htmlContent ?? "", { metadata });
+  return mapping ? { mappingId: mapping.id, html: mapping.htmlContent } : null;
+}
+
+export interface Delivery {
+  state: CustomerState;
+  /** What the URL delivers; always null when the customer is not served. */
+  match: DeliveredMapping | null;
+}
+
+/** The hot path: the customer's state and what their normalised URL delivers. */
+export async function lookupDelivery(
+  env: Env,
+  userId: string,
+  normalizedUrl: string,
+  now = Date.now(),
+): Promise<Delivery> {
+  const memoedState = stateMemo.get(userId, now);
+  if (memoedState && !isServing(memoedState, now)) return { state: memoedState, match: null };
+  const memoKey = urlMemoKey(userId, normalizedUrl);
+  const memoed = urlMemo.get(memoKey, now);
+  if (memoedState && memoed !== undefined) return { state: memoedState, match: memoed };
+  // Both reads at once: one KV round trip. The URL read is wasted only for customers who are not served.
+  const [state, stored] = await Promise.all([
+    memoedState ?? readState(env, userId, now),
+    memoed !== undefined ? memoed : readUrlEntry(env, userId, normalizedUrl),
+  ]);
+  if (!isServing(state, now)) return { state, match: null };
+  if (memoed !== undefined) return { state, match: memoed };
+  const match = stored !== undefined ? stored : state.complete ? null : await fillUrlEntry(env, userId, normalizedUrl);
+  urlMemo.set(memoKey, match, memoBytes(memoKey, match?.html ?? ""), now);
+  return { state, match };
+}

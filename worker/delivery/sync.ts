@@ -1,0 +1,82 @@
+/**
+ * @module Write-through: a change that affects delivery writes the store entries it touches, from D1, in the
+ * request that made it: the customer's state after a change to their status, plan, limits or billing period, one
+ * URL's entry after a change to one mapping. O(1) entries per change, whatever the customer's size.
+ *
+ * Two requests may change the same URL at once, and the write computed from the older D1 state may land last. So
+ * every write is followed by one more read of D1, and written again when D1 moved meanwhile: the last write to
+ * land is then always checked against the newest state. A write that keeps failing (KV refuses a second write to
+ * a key within a second) is handed to the repairs (repairs.ts), never dropped.
+ */
+import { createDb } from "../db/client";
+import type { Env } from "../env";
+import { requestRepairs, type RepairTarget } from "../models/delivery-repairs";
+import { deliveredMapping } from "../models/mappings";
+import { NOT_A_CUSTOMER, sameState, stateFromD1, writeState, writeUrlEntry, type CustomerState } from "./store";
+
+const ATTEMPTS = 3;
+/** KV takes one write per second per key. */
+const SAME_KEY_SPACING_MS = 1_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Writes what `read` answers until a read after the write answers the same; the value written last. */
+async function converge<T>(read: () => Promise<T>, write: (value: T) => Promise<void>, same: (a: T, b: T) => boolean) {
+  let value = await read();
+  let failure: unknown = new Error("D1 kept changing while its delivery entry was written");
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    if (attempt > 1) await sleep(SAME_KEY_SPACING_MS);
+    try {
+      await write(value);
+      const after = await read();
+      if (same(value, after)) return value;
+      value = after;
+    } catch (err) {
+      failure = err;
+    }
+  }
+  throw failure;
+}
+
+/** Records a write that could not be made, so that the repairs make it. */
+async function repairLater(env: Env, userId: string, target: RepairTarget, err: unknown) {
+  console.error(`Delivery store write for ${userId} (${target}) failed; left to the repairs`, err);
+  try {
+    await requestRepairs(createDb(env.DB), [userId], target);
+  } catch (repairErr) {
+    console.error(`Could not record the repair of ${userId} (${target}): run npm run delivery:rebuild`, repairErr);
+  }
+}
+
+/**
+ * Writes the customer's state from D1 and answers what was written (for a customer that does not exist: nothing
+ * is served), or null when the write was left to the repairs.
+ */
+export async function syncCustomerState(env: Env, userId: string): Promise<CustomerState | null> {
+  const db = createDb(env.DB);
+  try {
+    const state = await converge(
+      () => stateFromD1(db, userId),
+      (s) => writeState(env, userId, s),
+      sameState,
+    );
+    return state ?? NOT_A_CUSTOMER;
+  } catch (err) {
+    await repairLater(env, userId, "state", err);
+    return null;
+  }
+}
+
+/** Writes what one of the customer's URLs delivers, from D1 (after a mapping there was added, changed or deleted). */
+export async function syncUrl(env: Env, userId: string, normalizedUrl: string): Promise<void> {
+  const db = createDb(env.DB);
+  try {
+    await converge(
+      () => deliveredMapping(db, userId, normalizedUrl),
+      (mapping) => writeUrlEntry(env, userId, normalizedUrl, mapping),
+      (a, b) => a?.id === b?.id,
+    );
+  } catch (err) {
+    await repairLater(env, userId, `url:${normalizedUrl}`, err);
+  }
+}

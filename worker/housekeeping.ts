@@ -1,0 +1,23 @@
+/**
+ * @module The hot path's share of the daily cron: raw analytics past their window leave D1 (and legacy raw rows
+ * move to R2), and delivery store repairs that no analytics batch has carried out yet are carried out. Each step
+ * is bounded, and a failing one is logged without stopping the others or the rest of the cron.
+ */
+import { archiveLegacyRows, purgeRawWindow } from "./analytics/retention";
+import { drainRepairs, REPAIRS_PER_CRON } from "./delivery/repairs";
+import type { Env } from "./env";
+
+export async function runHotPathHousekeeping(env: Env, now: Date): Promise<void> {
+  const steps: [string, () => Promise<unknown>][] = [
+    ["Purging the raw analytics window", () => purgeRawWindow(env, now)],
+    ["Archiving legacy analytics rows", () => archiveLegacyRows(env)],
+    ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_CRON)],
+  ];
+  for (const [name, step] of steps) {
+    try {
+      await step();
+    } catch (err) {
+      console.error(`${name} failed`, err);
+    }
+  }
+}
