@@ -195,6 +195,25 @@ describe("analytics queue consumer", () => {
     expect(await counted()).toEqual(allCounted(100, 0));
   });
 
+  it("purges up to 200 expired raw rows after each batch, so the purge keeps pace with traffic", async () => {
+    const { user, mapping } = await setup();
+    const expired = Math.floor((Date.now() - 8 * 86_400_000) / 1000);
+    await env.DB.prepare(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < 250)
+       insert into analytics_batches (second, batch, message_ids, events) select ?, 'old' || i, '[]', '[]' from n`,
+    )
+      .bind(expired)
+      .run();
+    const expiredRows = () => count(`select count(*) as n from analytics_batches where batch like 'old%'`);
+
+    await consume([message(user.id, mapping.id, "https://shop.test/a")]);
+    expect(await expiredRows()).toBe(50);
+    await consume([message(user.id, mapping.id, "https://shop.test/a")]);
+    expect(await expiredRows()).toBe(0);
+    // The batches' own rows are inside the window and stay.
+    expect(await counted()).toEqual(allCounted(2));
+  });
+
   it("filters analytics by search term", async () => {
     const { user, apiKey, mapping } = await setup();
     await consume([

@@ -3,7 +3,8 @@
  * archived to R2, then counted in one D1 transaction (record.ts), then the delivery state of each customer whose
  * limit was reached (or lifted) by it is written. Anything failing before the count leaves nothing counted and
  * retries the whole batch; the ledger of message ids keeps a retried event from being counted twice. A batch that
- * fails ten times waits in the dead-letter queue (wrangler.toml).
+ * fails ten times waits in the dead-letter queue (wrangler.toml). After a batch: expired raw rows are purged and
+ * delivery repairs carried out, each within a small budget.
  */
 import { drainRepairs, REPAIRS_PER_BATCH } from "../delivery/repairs";
 import { syncCustomerState } from "../delivery/sync";
@@ -13,6 +14,7 @@ import { archiveEvents, archiveKey, batchIdOf } from "./archive";
 import { loadBatchCustomers } from "./batch-customers";
 import type { AnalyticsMessage } from "./message";
 import { recordAnalytics, toRawEvent, type PeriodCounters } from "./record";
+import { PURGE_ROWS_PER_BATCH, purgeRawWindow } from "./retention";
 
 /** Each message once, even when the queue delivers one twice in a batch. */
 function uniqueMessages(batch: MessageBatch<AnalyticsMessage>): AnalyticsMessage[] {
@@ -47,9 +49,16 @@ export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, en
     batch.retryAll({ delaySeconds: 5 });
     return;
   }
-  try {
-    await drainRepairs(env, REPAIRS_PER_BATCH);
-  } catch (err) {
-    console.error("Draining delivery repairs failed", err);
+  // Upkeep that must keep pace with traffic; a failure here is retried by the next batch and the daily cron.
+  const upkeep: [string, () => Promise<unknown>][] = [
+    ["Purging the raw analytics window", () => purgeRawWindow(env, new Date(), PURGE_ROWS_PER_BATCH)],
+    ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_BATCH)],
+  ];
+  for (const [name, step] of upkeep) {
+    try {
+      await step();
+    } catch (err) {
+      console.error(`${name} failed`, err);
+    }
   }
 }

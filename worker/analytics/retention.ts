@@ -1,8 +1,10 @@
 /**
  * @module How long raw analytics stay in D1. Raw events live in the R2 archive for good; in D1 (the
  * `analytics_batches` window, which is also the ledger of counted message ids) only for
- * `ANALYTICS_RAW_RETENTION_DAYS` (default 7, at least 1: the ledger must outlive every redelivery). The daily
- * cron deletes older rows, and moves the legacy `analytics` rows to R2, in bounded chunks.
+ * `ANALYTICS_RAW_RETENTION_DAYS` (default 7, at least 1: the ledger must outlive every redelivery). Older rows are
+ * deleted in bounded chunks by the daily cron and by every analytics batch: a batch writes at most one row per
+ * event and deletes up to twice that many expired rows, so the purge keeps pace with any traffic, and the cron
+ * clears what is left once traffic stops. The cron also moves the legacy `analytics` rows to R2.
  */
 import { asc, lte, sql } from "drizzle-orm";
 import { createDb } from "../db/client";
@@ -30,16 +32,22 @@ export function rawRetentionDays(env: Env): number {
   return days;
 }
 
-/** Deletes raw events older than the window from D1; answers the rows deleted (at most 50,000 per run). */
-export async function purgeRawWindow(env: Env, now: Date): Promise<number> {
+/** Expired rows a batch deletes: twice the most it can write (one per event of a 100-message batch). */
+export const PURGE_ROWS_PER_BATCH = 200;
+/** Expired rows the daily cron deletes at most: 50 chunks of 1,000. */
+export const PURGE_ROWS_PER_CRON = PURGE_CHUNK * PURGE_CHUNKS_PER_RUN;
+
+/** Deletes raw events older than the window from D1, at most `maxRows`; answers the rows deleted. */
+export async function purgeRawWindow(env: Env, now: Date, maxRows = PURGE_ROWS_PER_CRON): Promise<number> {
   const db = createDb(env.DB);
   const before = Math.floor((now.getTime() - rawRetentionDays(env) * DAY_MS) / 1000);
   let deleted = 0;
-  for (let chunk = 0; chunk < PURGE_CHUNKS_PER_RUN; chunk++) {
+  while (deleted < maxRows) {
+    const chunk = Math.min(PURGE_CHUNK, maxRows - deleted);
     const result = await db.run(sql`delete from ${analyticsBatches} where rowid in (
-      select rowid from ${analyticsBatches} where ${analyticsBatches.second} < ${before} limit ${PURGE_CHUNK})`);
+      select rowid from ${analyticsBatches} where ${analyticsBatches.second} < ${before} limit ${chunk})`);
     deleted += result.meta.changes;
-    if (result.meta.changes < PURGE_CHUNK) break;
+    if (result.meta.changes < chunk) break;
   }
   return deleted;
 }

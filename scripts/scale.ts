@@ -1,0 +1,422 @@
+/**
+ * `npm run scale`: the dashboards and the admin console against a database of the size the product is built for.
+ * It seeds a fresh local D1 (in a temporary state directory) with 10,000 customers, one of whom has 100,000
+ * mappings of 2 KB, 1,000,000 raw analytics events in the raw window with the rollups they add up to, and 100,000
+ * PayPal transactions; starts the product as `npm start` does (`wrangler dev`, built SPA) on a free port; then
+ *   - calls every API the dashboards and the admin console use, SCALE_SAMPLES (40) times each after
+ *     SCALE_WARMUP (5) calls, one at a time, and prints `<route>  p50 <ms>  p95 <ms>` per API (goal p95 <= 50 ms);
+ *   - opens each dashboard in Chromium and prints how long its first page of rows took to show (goal < 1 s),
+ *     cold (a new browser context) and warm (the same screen opened again).
+ * Exits non-zero when a call fails or a screen never shows its rows, never on a missed goal.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { getPlatformProxy } from "wrangler";
+import { chromium, type Browser } from "playwright-core";
+import { freePort, root } from "./lib.mjs";
+import { htmlSql } from "./bench/protocol";
+
+const num = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
+  return value;
+};
+const SAMPLES = num("SCALE_SAMPLES", 40);
+const WARMUP = num("SCALE_WARMUP", 5);
+const P95_GOAL_MS = 50;
+const FIRST_PAGE_GOAL_MS = 1_000;
+
+const CUSTOMERS = 10_000;
+const BIG_MAPPINGS = 100_000;
+/** Every other customer's mappings. */
+const SMALL_MAPPINGS = 2;
+const RAW_EVENTS = 1_000_000;
+const TRANSACTIONS = 100_000;
+const HTML_BYTES = 2_048;
+/** Rows per seeding statement: big enough to be quick, small enough for one statement's memory. */
+const SEED_CHUNK = 20_000;
+const DAY_MS = 86_400_000;
+/** All raw events fall inside the raw window (wrangler.toml's ANALYTICS_RAW_RETENTION_DAYS). */
+const RAW_WINDOW_DAYS = 7;
+/** Events per queue batch, as wrangler.toml's max_batch_size makes them at steady traffic. */
+const EVENTS_PER_BATCH = 100;
+
+const ADMIN = { email: "admin@scale.test", password: "scale-admin-password" };
+const BIG_CUSTOMER_ID = "s000000000000001";
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const stateDir = mkdtempSync(join(tmpdir(), "dc-scale-"));
+const childEnv = { ...process.env, DC_STATE_DIR: stateDir, DC_SKIP_BUILD: "1" };
+const problems: string[] = [];
+let product: ChildProcess | undefined;
+let browser: Browser | undefined;
+
+/** Customer i (1 to CUSTOMERS) in SQL: their id and email; customer 1 is the big one. */
+const customerId = (i: string) => `printf('s%015d', ${i})`;
+const customerEmail = (i: string) => `printf('customer%05d@scale.test', ${i})`;
+
+/** Numbers 1..n in SQL chunks of SEED_CHUNK: `(from, to)` for each statement. */
+function* chunks(n: number): Generator<[number, number]> {
+  for (let from = 1; from <= n; from += SEED_CHUNK) yield [from, Math.min(n, from + SEED_CHUNK - 1)];
+}
+const numbers = (name: string) =>
+  `WITH RECURSIVE ${name}(i) AS (SELECT CAST(?1 AS INTEGER) UNION ALL SELECT i + 1 FROM ${name} WHERE i < ?2)`;
+
+/** What seeding needs of the D1 binding (the Worker's types are not in the Node scripts' scope). */
+interface SeedDb {
+  prepare(sql: string): { bind(...values: unknown[]): { run(): Promise<unknown>; first<T>(): Promise<T | null> } };
+}
+
+async function seed(db: SeedDb, now: number): Promise<void> {
+  const run = (sql: string, ...values: unknown[]) =>
+    db
+      .prepare(sql)
+      .bind(...values)
+      .run();
+  const periodStart = now - 10 * DAY_MS;
+  const periodEnd = now + 20 * DAY_MS;
+
+  // Customers: verified, active, on the default plan, in a running billing period, one minute apart.
+  for (const [from, to] of chunks(CUSTOMERS)) {
+    await run(
+      `${numbers("c")}
+       INSERT INTO users (id, email, email_verified, is_active, product_version_id, created_at,
+         billing_period_start, billing_period_end)
+       SELECT ${customerId("i")}, ${customerEmail("i")}, 1, 1,
+         (SELECT id FROM product_versions WHERE is_default = 1 LIMIT 1), ?3 + i * 60000, ?4, ?5 FROM c`,
+      from,
+      to,
+      now - 30 * DAY_MS,
+      periodStart,
+      periodEnd,
+    );
+  }
+
+  // Mappings: 100,000 on the big customer's shop (ids 1..100,000), then two on every other customer's site.
+  const content = htmlSql("i", HTML_BYTES, "?5");
+  for (const [from, to] of chunks(BIG_MAPPINGS)) {
+    await run(
+      `${numbers("m")}
+       INSERT INTO url_mappings (url, normalized_url, html_content, published_at, user_id, created_at)
+       SELECT 'https://shop.scale.test/products/item-' || i, 'shop.scale.test/products/item-' || i,
+         ${content.sql}, ?3 + i * 1000, ?4, ?3 + i * 1000 FROM m`,
+      from,
+      to,
+      now - 60 * DAY_MS,
+      BIG_CUSTOMER_ID,
+      content.filler,
+    );
+  }
+  const small = (CUSTOMERS - 1) * SMALL_MAPPINGS;
+  for (const [from, to] of chunks(small)) {
+    const customer = `(2 + (i - 1) / ${SMALL_MAPPINGS})`;
+    await run(
+      `${numbers("m")}
+       INSERT INTO url_mappings (url, normalized_url, html_content, published_at, user_id, created_at)
+       SELECT 'https://site' || ${customer} || '.scale.test/page-' || ((i - 1) % ${SMALL_MAPPINGS}),
+         'site' || ${customer} || '.scale.test/page-' || ((i - 1) % ${SMALL_MAPPINGS}),
+         ${content.sql}, ?3 + i * 100, ${customerId(customer)}, ?3 + i * 100 FROM m`,
+      from,
+      to,
+      now - 20 * DAY_MS,
+      null,
+      content.filler,
+    );
+  }
+
+  // Raw events, spread evenly over the raw window: half on the big customer's 100,000 URLs, half on the others'.
+  await run(
+    `CREATE TABLE scale_events (i INTEGER PRIMARY KEY, user_id TEXT, url TEXT, mapping_id INTEGER, ts INTEGER)`,
+  );
+  const step = Math.floor((RAW_WINDOW_DAYS * DAY_MS - DAY_MS) / RAW_EVENTS);
+  for (const [from, to] of chunks(RAW_EVENTS)) {
+    await run(
+      `${numbers("e")}
+       INSERT INTO scale_events (i, user_id, url, mapping_id, ts)
+       SELECT i,
+         CASE WHEN i % 2 = 0 THEN ?3 ELSE ${customerId(`(2 + (i / 2) % ${CUSTOMERS - 1})`)} END,
+         CASE WHEN i % 2 = 0 THEN 'shop.scale.test/products/item-' || (1 + (i / 2) % ${BIG_MAPPINGS})
+           ELSE 'site' || (2 + (i / 2) % ${CUSTOMERS - 1}) || '.scale.test/page-' || (i % ${SMALL_MAPPINGS}) END,
+         NULL, ?4 + i * ?5 FROM e`,
+      from,
+      to,
+      BIG_CUSTOMER_ID,
+      now - (RAW_WINDOW_DAYS - 1) * DAY_MS,
+      step,
+    );
+  }
+  await run(`UPDATE scale_events SET mapping_id = (SELECT max(id) FROM url_mappings m
+    WHERE m.user_id = scale_events.user_id AND m.normalized_url = scale_events.url)`);
+  // The raw window as the consumer leaves it: per batch of 100 events, one row per second of their timestamps.
+  for (const [from, to] of chunks(RAW_EVENTS)) {
+    await run(
+      `INSERT INTO analytics_batches (second, batch, message_ids, events)
+       SELECT ts / 1000, printf('batch%08d', (i - 1) / ${EVENTS_PER_BATCH}), json_group_array(printf('msg%08d', i)),
+         json_group_array(json_object('id', printf('msg%08d', i), 'userId', user_id,
+           'url', 'https://' || url || '/', 'mappingId', mapping_id, 'delivered', json(iif(mapping_id IS NULL, 'false', 'true')),
+           'timestamp', ts, 'userAgent', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+           'referer', 'https://www.google.com/', 'normalizedUrl', url, 'day', strftime('%Y-%m-%d', ts / 1000, 'unixepoch')))
+       FROM scale_events WHERE i BETWEEN ?1 AND ?2
+       GROUP BY (i - 1) / ${EVENTS_PER_BATCH}, ts / 1000`,
+      from,
+      to,
+    );
+  }
+  // The rollups those events add up to.
+  await run(`INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed)
+    SELECT user_id, url, count(*), count(mapping_id), max(ts) FROM scale_events GROUP BY user_id, url`);
+  await run(`INSERT INTO daily_usage (user_id, day, requests, deliveries)
+    SELECT user_id, strftime('%Y-%m-%d', ts / 1000, 'unixepoch'), count(*), count(mapping_id)
+    FROM scale_events GROUP BY 1, 2`);
+  await run(`INSERT INTO usage_counters (user_id, total_requests, period_requests, period_deliveries)
+    SELECT user_id, count(*), count(*), count(mapping_id) FROM scale_events GROUP BY user_id`);
+  await run(`INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
+    SELECT mapping_id, count(*), count(*), max(ts) FROM scale_events WHERE mapping_id IS NOT NULL GROUP BY mapping_id`);
+  await run(`DROP TABLE scale_events`);
+
+  // Transactions: completed monthly payments over the last year, ten per customer.
+  for (const [from, to] of chunks(TRANSACTIONS)) {
+    const customer = `(1 + (i - 1) % ${CUSTOMERS})`;
+    await run(
+      `${numbers("t")}
+       INSERT INTO paypal_transactions (user_id, payer_email, transaction_id, transaction_type, payment_status,
+         amount, currency, receiver_email, received_at, created_at)
+       SELECT ${customerId(customer)}, ${customerEmail(customer)}, printf('SCALE%011d', i), 'subscr_payment',
+         'Completed', '19.00', 'EUR', 'billing@scale.test', ?3 - i * 300000, ?3 - i * 300000 FROM t`,
+      from,
+      to,
+      now,
+    );
+  }
+}
+
+function runScript(args: string[]) {
+  const result = spawnSync(process.execPath, args, {
+    cwd: root,
+    env: childEnv,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (result.status !== 0) throw new Error(`${args.join(" ")} failed (exit ${result.status})`);
+}
+
+async function startProduct(): Promise<string> {
+  const port = await freePort();
+  product = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: root,
+    env: { ...childEnv, PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (product.exitCode !== null) throw new Error("The product exited while starting");
+    try {
+      if ((await fetch(`${origin}/api/auth`)).status === 401) return origin;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("The product did not start within 3 minutes");
+}
+
+async function call<T>(origin: string, path: string, apiKey?: string, method = "GET"): Promise<T> {
+  const res = await fetch(origin + path, {
+    method,
+    headers: { ...(apiKey ? { "X-API-Key": apiKey } : {}), "Content-Type": "application/json" },
+    ...(method === "POST" ? { body: JSON.stringify(ADMIN) } : {}),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+
+/** p50 and p95 of one API, called one request at a time; the body is read in full, as the SPA would. */
+async function measure(origin: string, path: string, apiKey: string) {
+  const times: number[] = [];
+  for (let n = 0; n < WARMUP + SAMPLES; n++) {
+    const started = performance.now();
+    const res = await fetch(origin + path, { headers: { "X-API-Key": apiKey } });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+    if (n >= WARMUP) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
+}
+
+/** How long a screen takes from navigation until the first row of its table shows. */
+async function firstPage(origin: string, path: string, session: Record<string, string>, rowText: string | RegExp) {
+  const context = await browser!.newContext();
+  await context.addInitScript((entries: [string, string][]) => {
+    for (const [key, value] of entries) window.localStorage.setItem(key, value);
+  }, Object.entries(session));
+  const page = await context.newPage();
+  const open = async () => {
+    const started = performance.now();
+    await page.goto(origin + path, { waitUntil: "commit" });
+    await page.locator("tbody tr", { hasText: rowText }).first().waitFor({ timeout: 30_000 });
+    return performance.now() - started;
+  };
+  const cold = await open();
+  const warm = await open();
+  await context.close();
+  return { cold, warm };
+}
+
+async function main() {
+  const now = Date.now();
+  console.log(`State in ${stateDir}`);
+  runScript(["node_modules/.bin/tsx", "scripts/admin-create.ts", ADMIN.email, ADMIN.password]);
+
+  let started = performance.now();
+  const proxy = await getPlatformProxy<{ DB: SeedDb }>({
+    configPath: resolve(root, "wrangler.toml"),
+    persist: { path: join(stateDir, "v3") },
+    remoteBindings: false,
+  });
+  try {
+    await seed(proxy.env.DB, now);
+    const counts = await proxy.env.DB.prepare(
+      `SELECT (SELECT count(*) FROM users WHERE role = 'user') AS customers,
+        (SELECT count(*) FROM url_mappings) AS mappings,
+        (SELECT count(*) FROM url_mappings WHERE user_id = ?1) AS big,
+        (SELECT coalesce(sum(json_array_length(message_ids)), 0) FROM analytics_batches) AS events,
+        (SELECT count(*) FROM url_stats) AS urls, (SELECT count(*) FROM daily_usage) AS days,
+        (SELECT count(*) FROM paypal_transactions) AS transactions`,
+    )
+      .bind(BIG_CUSTOMER_ID)
+      .first<Record<string, number>>();
+    console.log(
+      `Seeded ${fmt(counts!.customers!)} customers, ${fmt(counts!.mappings!)} mappings ` +
+        `(${fmt(counts!.big!)} of one customer, ${fmt(HTML_BYTES)} bytes of HTML each), ` +
+        `${fmt(counts!.events!)} raw events with their rollups (${fmt(counts!.urls!)} URL rows, ` +
+        `${fmt(counts!.days!)} day rows) and ${fmt(counts!.transactions!)} transactions ` +
+        `in ${fmt((performance.now() - started) / 1000, 1)} s`,
+    );
+  } finally {
+    await proxy.dispose();
+  }
+
+  started = performance.now();
+  const origin = await startProduct();
+  console.log(`Started the product at ${origin} in ${fmt((performance.now() - started) / 1000, 1)} s`);
+  const { apiKey: adminKey } = await call<{ apiKey: string }>(origin, "/api/admin/login", undefined, "POST");
+  const { apiKey: customerKey } = await call<{ apiKey: string }>(
+    origin,
+    `/api/admin/users/${BIG_CUSTOMER_ID}/api-key`,
+    adminKey,
+  );
+  const [someMapping] = await call<{ id: number }[]>(origin, "/api/admin/mappings?limit=1", adminKey);
+
+  const customerRoutes = [
+    "/api/auth",
+    "/api/user/stats",
+    "/api/user/dashboard",
+    "/api/mappings",
+    "/api/mappings?group=url",
+    "/api/mappings?searchTerm=item-4242",
+    `/api/mappings?offset=${BIG_MAPPINGS - 100}`,
+    "/api/analytics",
+    "/api/analytics?sortBy=url&sortDirection=asc",
+    "/api/analytics?searchTerm=item-777",
+    "/api/user/payment-history",
+    "/api/product-versions",
+  ];
+  const adminRoutes = [
+    "/api/admin/overview",
+    "/api/admin/users",
+    "/api/admin/users?sortBy=totalRequests&sortDirection=desc",
+    "/api/admin/users?sortBy=email&sortDirection=asc",
+    "/api/admin/users?searchTerm=customer0999",
+    `/api/admin/users?offset=${CUSTOMERS - 100}`,
+    "/api/admin/users/emails",
+    `/api/admin/users/${BIG_CUSTOMER_ID}`,
+    `/api/admin/users/${BIG_CUSTOMER_ID}/mapping-groups`,
+    `/api/admin/users/${BIG_CUSTOMER_ID}/mappings?url=shop.scale.test/products/item-4242`,
+    `/api/admin/users/${BIG_CUSTOMER_ID}/transactions`,
+    "/api/admin/mappings",
+    "/api/admin/mappings?searchTerm=item-4242",
+    `/api/admin/mappings/${someMapping!.id}`,
+    "/api/admin/billing/transactions",
+    "/api/admin/billing/transactions?email=customer00042",
+    `/api/admin/billing/transactions?startDate=${new Date(now - 30 * DAY_MS).toISOString()}`,
+    "/api/admin/product-versions",
+    "/api/admin/audit-events",
+  ];
+  console.log(
+    `\nAPIs, ${SAMPLES} calls each after ${WARMUP} warm-up calls, one at a time (goal p95 <= ${P95_GOAL_MS} ms):`,
+  );
+  const width = Math.max(...[...customerRoutes, ...adminRoutes].map((r) => r.length));
+  let missed = 0;
+  for (const [routes, key] of [
+    [customerRoutes, customerKey],
+    [adminRoutes, adminKey],
+  ] as const) {
+    for (const route of routes) {
+      try {
+        const { p50, p95 } = await measure(origin, route, key);
+        if (p95 > P95_GOAL_MS) missed++;
+        console.log(
+          `${route.padEnd(width)}  p50 ${fmt(p50, 1).padStart(6)}  p95 ${fmt(p95, 1).padStart(6)}` +
+            (p95 > P95_GOAL_MS ? "  (missed)" : ""),
+        );
+      } catch (err) {
+        problems.push(String(err));
+        console.log(`${route.padEnd(width)}  failed: ${String(err)}`);
+      }
+    }
+  }
+  const total = customerRoutes.length + adminRoutes.length;
+  console.log(`p95 goal met by ${total - missed} of ${total} APIs`);
+
+  console.log(
+    `\nDashboards in Chromium, navigation until the first page of rows shows (goal < ${fmt(FIRST_PAGE_GOAL_MS)} ms):`,
+  );
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ["--no-sandbox"] });
+  const customer = { apiKey: customerKey, userRole: "user" };
+  const admin = { apiKey: adminKey, userRole: "admin" };
+  const screens: [string, Record<string, string>, string | RegExp][] = [
+    ["/dashboard", customer, "shop.scale.test/products/item-"],
+    ["/user-dashboard", customer, /19[.,]00/],
+    ["/admin/users", admin, "@scale.test"],
+    ["/admin/billing", admin, /customer\d+@scale\.test|SCALE\d+/],
+  ];
+  for (const [path, session, rowText] of screens) {
+    try {
+      const { cold, warm } = await firstPage(origin, path, session, rowText);
+      const verdict = cold < FIRST_PAGE_GOAL_MS ? "" : "  (missed)";
+      console.log(`${path.padEnd(16)}  cold ${fmt(cold).padStart(5)} ms  warm ${fmt(warm).padStart(5)} ms${verdict}`);
+    } catch (err) {
+      problems.push(`${path}: ${String(err)}`);
+      console.log(`${path.padEnd(16)}  failed: ${String(err)}`);
+    }
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  problems.push(String(err instanceof Error ? (err.stack ?? err.message) : err));
+} finally {
+  await browser?.close();
+  if (product?.pid) {
+    try {
+      process.kill(-product.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(stateDir, { recursive: true, force: true });
+}
+if (problems.length > 0) {
+  console.error(`\n${problems.length} problem(s):\n${problems.join("\n")}`);
+  process.exit(1);
+}
