@@ -210,9 +210,30 @@ export const urlMappings = sqliteTable(
     publishedAt: integer("published_at", { mode: "timestamp_ms" }),
     userId: userRef(),
     createdAt: createdAt(),
+    /**
+     * The URL ignoring case, surrounding spaces and the http(s):// prefix: what the admin's Websites & Events tab
+     * groups by. Computed by SQLite (never written), indexed with the customer.
+     */
+    groupUrl: text("group_url").generatedAlwaysAs(
+      sql`(case
+        when lower(trim(url)) like 'https://%' then substr(lower(trim(url)), 9)
+        when lower(trim(url)) like 'http://%' then substr(lower(trim(url)), 8)
+        else lower(trim(url)) end)`,
+      { mode: "virtual" },
+    ),
+    /** The website of the normalised URL, everything before its first slash (models/usage.ts `hostOf`). */
+    host: text("host").generatedAlwaysAs(
+      sql`(case when instr(normalized_url, '/') > 0
+        then substr(normalized_url, 1, instr(normalized_url, '/') - 1) else normalized_url end)`,
+      { mode: "virtual" },
+    ),
   },
   (t) => [
     index("url_mappings_user_idx").on(t.userId, t.normalizedUrl),
+    // A customer's websites (plan limits, usage), read from the index alone.
+    index("url_mappings_host_idx").on(t.userId, t.host),
+    // The admin's Websites & Events tab: a customer's groups, and the newest mapping of one.
+    index("url_mappings_group_idx").on(t.userId, t.groupUrl, t.createdAt),
     index("url_mappings_created_idx").on(t.userId, t.createdAt),
     // The admin's Event-Verwaltung: every customer's mappings, newest first.
     index("url_mappings_recent_idx").on(t.createdAt, t.id),

@@ -10,7 +10,6 @@ import { paypalTransactions, productVersions, urlMappings, usageCounters, users 
 import { nextPeriod, periodEnded } from "../billing/periods";
 import { planLimit } from "./limits";
 import type { Page, PageParams } from "./page";
-import { hostOfSql } from "./usage";
 
 export interface AdminUsersQuery extends PageParams {
   /** Part of the email, ignoring case. */
@@ -69,7 +68,7 @@ async function adminUsersByIds(db: Db, ids: string[], now: Date): Promise<AdminU
       mappingCount: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id})`,
       uniqueUrlsCount: sql<number>`(select count(distinct ${urlMappings.normalizedUrl}) from ${urlMappings}
         where ${urlMappings.userId} = ${users.id})`,
-      websitesUsed: sql<number>`(select count(distinct ${hostOfSql(urlMappings.normalizedUrl)}) from ${urlMappings}
+      websitesUsed: sql<number>`(select count(distinct ${urlMappings.host}) from ${urlMappings}
         where ${urlMappings.userId} = ${users.id})`,
       eventsUsed: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id}
         and ${urlMappings.createdAt} >= coalesce(${users.billingPeriodStart}, 0))`,

@@ -70,70 +70,72 @@ export async function listMappings(db: Db, userId: string, query: MappingsQuery)
   return { rows: rows.map(toMapping), total: total?.n ?? 0 };
 }
 
-interface GroupedRow {
-  id: number;
-  user_id: string;
-  url: string;
-  html_content: string;
-  created_at: number;
-  published_at: number | null;
-  group_requests: number;
-  group_deliveries: number;
-  total: number;
-}
+/**
+ * No newer mapping of the customer with the same `group` column (normalised URL, or the admin's group URL; of
+ * the published ones, if asked): the row heads its group, or is the one delivered at its URL. One index probe.
+ */
+const newestIn = (group: typeof urlMappings.normalizedUrl | typeof urlMappings.groupUrl, publishedOnly = false) =>
+  sql`not exists (select 1 from ${urlMappings} newer
+    where newer.user_id = ${urlMappings.userId} and newer.${sql.identifier(group.name)} = ${group}
+      ${publishedOnly ? sql`and newer.published_at is not null` : sql``}
+      and (newer.created_at > ${urlMappings.createdAt}
+        or (newer.created_at = ${urlMappings.createdAt} and newer.id > ${urlMappings.id})))`;
 
 /**
  * SPEC.md §2's dashboard rows: per normalised URL the newest mapping, with the requests and deliveries of the
  * whole group; newest first. The search looks at each group's newest mapping, as the table shows it.
+ *
+ * The page walks the customer's mappings newest first (`url_mappings_created_idx`) and keeps those that head their
+ * group (one probe of `url_mappings_user_idx` each), so it reads about `offset + limit` rows, never every
+ * mapping; the group sums are read for the page's URLs only.
  */
 async function listMappingsByUrl(db: Db, userId: string, query: MappingsQuery): Promise<Page<Mapping>> {
-  const term = query.searchTerm?.trim();
-  const search = term
-    ? sql`and (instr(lower(m.url), lower(${term})) > 0 or instr(lower(m.html_content), lower(${term})) > 0)`
-    : sql``;
-  const rows = await db.all<GroupedRow>(sql`
-    with ranked as (
-      select g.id,
-        row_number() over (partition by g.normalized_url order by g.created_at desc, g.id desc) as rn,
-        sum(coalesce(s.requests, 0)) over (partition by g.normalized_url) as group_requests,
-        sum(coalesce(s.deliveries, 0)) over (partition by g.normalized_url) as group_deliveries
-      from ${urlMappings} g left join ${mappingStats} s on s.mapping_id = g.id
-      where g.user_id = ${userId}
-    )
-    select m.id, m.user_id, m.url, m.html_content, m.created_at, m.published_at,
-      r.group_requests, r.group_deliveries, count(*) over () as total
-    from ranked r join ${urlMappings} m on m.id = r.id
-    where r.rn = 1 ${search}
-    order by m.created_at desc, m.id desc
-    limit ${query.limit} offset ${query.offset}`);
-  const total = rows[0]?.total ?? (query.offset > 0 ? await countUrlGroups(db, userId, term) : 0);
+  const where = and(eq(urlMappings.userId, userId), matches(query.searchTerm), newestIn(urlMappings.normalizedUrl));
+  const [heads, [total]] = await Promise.all([
+    db
+      .select({ ...mappingColumns, normalizedUrl: urlMappings.normalizedUrl })
+      .from(urlMappings)
+      .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+      .where(where)
+      .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id))
+      .limit(query.limit)
+      .offset(query.offset),
+    query.searchTerm?.trim()
+      ? db.select({ n: count() }).from(urlMappings).where(where)
+      : db
+          .select({ n: sql<number>`count(distinct ${urlMappings.normalizedUrl})` })
+          .from(urlMappings)
+          .where(eq(urlMappings.userId, userId)),
+  ]);
+  const sums = heads.length
+    ? await db
+        .select({
+          normalizedUrl: urlMappings.normalizedUrl,
+          requests: sql<number>`coalesce(sum(${mappingStats.requests}), 0)`,
+          deliveries: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)`,
+        })
+        .from(urlMappings)
+        .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+        .where(
+          and(
+            eq(urlMappings.userId, userId),
+            inList(
+              urlMappings.normalizedUrl,
+              heads.map((h) => h.normalizedUrl),
+            ),
+          ),
+        )
+        .groupBy(urlMappings.normalizedUrl)
+    : [];
+  const byUrl = new Map(sums.map((g) => [g.normalizedUrl, g]));
   return {
-    rows: rows.map((r) => ({
-      id: r.id,
-      userId: r.user_id,
-      url: r.url,
-      htmlContent: r.html_content,
-      createdAt: new Date(r.created_at).toISOString(),
-      publishedAt: r.published_at === null ? null : new Date(r.published_at).toISOString(),
-      totalRequests: r.group_requests,
-      contentDeliveryCount: r.group_deliveries,
+    rows: heads.map(({ normalizedUrl, ...head }) => ({
+      ...toMapping(head),
+      totalRequests: byUrl.get(normalizedUrl)?.requests ?? 0,
+      contentDeliveryCount: byUrl.get(normalizedUrl)?.deliveries ?? 0,
     })),
-    total,
+    total: total?.n ?? 0,
   };
-}
-
-/** The number of dashboard rows (for a page past the end, where the page query has no row to carry it). */
-async function countUrlGroups(db: Db, userId: string, term: string | undefined): Promise<number> {
-  const search = term
-    ? sql`and (instr(lower(m.url), lower(${term})) > 0 or instr(lower(m.html_content), lower(${term})) > 0)`
-    : sql``;
-  const [row] = await db.all<{ n: number }>(sql`
-    select count(*) as n from (
-      select g.id, row_number() over (partition by g.normalized_url order by g.created_at desc, g.id desc) as rn
-      from ${urlMappings} g where g.user_id = ${userId}
-    ) r join ${urlMappings} m on m.id = r.id
-    where r.rn = 1 ${search}`);
-  return row?.n ?? 0;
 }
 
 async function getMapping(db: Db, userId: string, id: number): Promise<Mapping | null> {
@@ -191,12 +193,7 @@ export async function deliveredMapping(db: Db, userId: string, normalizedUrl: st
   return row;
 }
 
-/** No newer published mapping shares the row's normalised URL: the row is the one delivered there. */
-const newestPublished = sql`not exists (select 1 from ${urlMappings} newer
-  where newer.user_id = ${urlMappings.userId} and newer.normalized_url = ${urlMappings.normalizedUrl}
-    and newer.published_at is not null
-    and (newer.created_at > ${urlMappings.createdAt}
-      or (newer.created_at = ${urlMappings.createdAt} and newer.id > ${urlMappings.id})))`;
+const newestPublished = newestIn(urlMappings.normalizedUrl, true);
 
 /** One page of the mappings the customer's URLs deliver, by normalised URL after `afterUrl` (a rebuild's pages). */
 export async function deliveredMappingsPage(db: Db, userId: string, afterUrl: string, limit: number) {
@@ -232,12 +229,6 @@ export interface AdminMappingsQuery extends PageParams {
   url?: string;
 }
 
-/** The URL ignoring case and the http(s):// prefix, nothing else: what the admin's Websites & Events tab groups by. */
-const urlWithoutScheme = sql<string>`(case
-  when lower(trim(${urlMappings.url})) like 'https://%' then substr(lower(trim(${urlMappings.url})), 9)
-  when lower(trim(${urlMappings.url})) like 'http://%' then substr(lower(trim(${urlMappings.url})), 8)
-  else lower(trim(${urlMappings.url})) end)`;
-
 /**
  * Mappings with their owner's email, newest first, the HTML as a preview: every customer's (the admin's
  * "Event-Verwaltung"), or one customer's.
@@ -245,7 +236,7 @@ const urlWithoutScheme = sql<string>`(case
 export async function listAdminMappings(db: Db, query: AdminMappingsQuery): Promise<Page<AdminMapping>> {
   const where = and(
     query.userId ? eq(urlMappings.userId, query.userId) : undefined,
-    query.url !== undefined ? eq(urlWithoutScheme, query.url) : undefined,
+    query.url !== undefined ? eq(urlMappings.groupUrl, query.url) : undefined,
     matches(query.searchTerm),
   );
   const [rows, [total]] = await Promise.all([
@@ -278,37 +269,56 @@ export async function getAnyMapping(db: Db, id: number): Promise<AdminMapping | 
 }
 
 /**
- * A customer's mappings grouped by URL ignoring case and http(s):// (the admin's Websites & Events tab): events,
- * summed requests and deliveries; the group with the newest mapping first.
+ * A customer's mappings grouped by URL ignoring case and http(s):// (`group_url`, the admin's Websites & Events
+ * tab): events, summed requests and deliveries; the group with the newest mapping first. Like the dashboard's
+ * groups, the page walks the mappings newest first and keeps each group's newest (one probe of
+ * `url_mappings_group_idx`), then sums the page's groups only.
  */
 export async function listMappingGroups(db: Db, userId: string, page: PageParams): Promise<Page<MappingGroup>> {
-  const where = eq(urlMappings.userId, userId);
-  const lastCreatedAt = sql<number>`max(${urlMappings.createdAt})`;
-  const [rows, [total]] = await Promise.all([
+  const [heads, [total]] = await Promise.all([
     db
-      .select({
-        key: urlWithoutScheme,
-        // SQLite takes a bare column from the row that holds the max(): the newest mapping's URL as written.
-        url: urlMappings.url,
-        events: count(),
-        totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0)`,
-        contentDeliveryCount: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)`,
-        lastCreatedAt,
-      })
+      .select({ key: urlMappings.groupUrl, url: urlMappings.url, createdAt: urlMappings.createdAt })
       .from(urlMappings)
-      .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-      .where(where)
-      .groupBy(urlWithoutScheme)
-      .orderBy(desc(lastCreatedAt), urlWithoutScheme)
+      .where(and(eq(urlMappings.userId, userId), newestIn(urlMappings.groupUrl)))
+      .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id))
       .limit(page.limit)
       .offset(page.offset),
     db
-      .select({ n: sql<number>`count(distinct ${urlWithoutScheme})` })
+      .select({ n: sql<number>`count(distinct ${urlMappings.groupUrl})` })
       .from(urlMappings)
-      .where(where),
+      .where(eq(urlMappings.userId, userId)),
   ]);
+  const sums = heads.length
+    ? await db
+        .select({
+          key: urlMappings.groupUrl,
+          events: count(),
+          totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0)`,
+          contentDeliveryCount: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)`,
+        })
+        .from(urlMappings)
+        .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+        .where(
+          and(
+            eq(urlMappings.userId, userId),
+            inList(
+              urlMappings.groupUrl,
+              heads.map((h) => h.key!),
+            ),
+          ),
+        )
+        .groupBy(urlMappings.groupUrl)
+    : [];
+  const byKey = new Map(sums.map((g) => [g.key, g]));
   return {
-    rows: rows.map((r) => ({ ...r, lastCreatedAt: new Date(r.lastCreatedAt).toISOString() })),
+    rows: heads.map((head) => ({
+      key: head.key!,
+      url: head.url,
+      events: byKey.get(head.key)?.events ?? 0,
+      totalRequests: byKey.get(head.key)?.totalRequests ?? 0,
+      contentDeliveryCount: byKey.get(head.key)?.contentDeliveryCount ?? 0,
+      lastCreatedAt: head.createdAt.toISOString(),
+    })),
     total: total?.n ?? 0,
   };
 }

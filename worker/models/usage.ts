@@ -2,7 +2,7 @@
  * @module What a customer has used, read from the rollups the analytics consumer keeps (`usage_counters`,
  * `daily_usage`, `url_stats`), never from raw analytics: each answer reads rows in proportion to what it shows.
  */
-import { and, asc, count, desc, eq, gte, sql, type SQLWrapper } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { AnalyticsRow, Stats } from "../contract/responses";
 import type { Db } from "../db/client";
 import { containsText } from "../db/expressions";
@@ -70,27 +70,18 @@ export function hostOf(normalizedUrl: string): string {
   return slash < 0 ? normalizedUrl : normalizedUrl.slice(0, slash);
 }
 
-/** `hostOf` in SQL, for counting websites where the URLs are. */
-export function hostOfSql(normalizedUrl: SQLWrapper) {
-  return sql<string>`case when instr(${normalizedUrl}, '/') > 0
-    then substr(${normalizedUrl}, 1, instr(${normalizedUrl}, '/') - 1) else ${normalizedUrl} end`;
-}
-
 /** Websites (distinct hostnames), events (mappings created this period) and deliveries this period. */
 export async function usageOf(db: Db, user: User) {
   const periodStart = user.billingPeriodStart ?? new Date(0);
   const [websites, events, counters] = await Promise.all([
-    db
-      .selectDistinct({ host: hostOfSql(urlMappings.normalizedUrl) })
-      .from(urlMappings)
-      .where(eq(urlMappings.userId, user.id)),
+    db.selectDistinct({ host: urlMappings.host }).from(urlMappings).where(eq(urlMappings.userId, user.id)),
     db
       .select({ n: count() })
       .from(urlMappings)
       .where(and(eq(urlMappings.userId, user.id), gte(urlMappings.createdAt, periodStart))),
     db.query.usageCounters.findFirst({ where: eq(usageCounters.userId, user.id) }),
   ]);
-  const hosts = websites.map((w) => w.host);
+  const hosts = websites.map((w) => w.host!);
   return {
     hosts,
     usage: {
