@@ -411,7 +411,7 @@ async function main() {
       path: "/admin/users",
       session: admin,
       tab: "Event-Verwaltung",
-      row: mapped,
+      row: ".scale.test/",
     },
     { name: "/admin/billing", path: "/admin/billing", session: admin, row: /customer\d+@scale\.test|SCALE\d+/ },
   ];
@@ -430,19 +430,30 @@ async function main() {
   }
 }
 
+/** Stops the product when the run ends early (Ctrl-C), as it does at the end. */
+function stopProduct() {
+  if (!product?.pid) return;
+  try {
+    process.kill(-product.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    stopProduct();
+    rmSync(stateDir, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
+
 try {
   await main();
 } catch (err) {
   problems.push(String(err instanceof Error ? (err.stack ?? err.message) : err));
 } finally {
   await browser?.close();
-  if (product?.pid) {
-    try {
-      process.kill(-product.pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-  }
+  stopProduct();
   rmSync(stateDir, { recursive: true, force: true });
 }
 if (problems.length > 0) {

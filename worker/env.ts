@@ -10,6 +10,11 @@ export interface Env {
   ANALYTICS_ARCHIVE: R2Bucket;
   /** Days raw events stay in D1 (`analytics_batches`) besides the archive; default 7, at least 1. */
   ANALYTICS_RAW_RETENTION_DAYS?: string;
+  /**
+   * Bounds what one visitor (IP) can make the hot path look up in D1 and fill into KV: customers whose state is
+   * not in the store (unknown ids) and URLs of customers whose store is incomplete (wrangler.toml [[ratelimits]]).
+   */
+  HOT_PATH_FILL_LIMITER: RateLimit;
   ASSETS: Fetcher;
   /** Signs cookies and encrypts stored secrets. */
   APP_SECRET: string;

@@ -90,6 +90,27 @@ describe("GET /api/content", () => {
     expect(env.sent).toHaveLength(0);
   });
 
+  it("looks unknown ids up for at most 100 a minute per visitor, then answers 204 without D1 or KV writes", async () => {
+    const env = testEnv();
+    const from = (ip: string, userId: string) =>
+      call(
+        `/api/content?u=${userId}&url=${encodeURIComponent("https://shop.test/")}`,
+        {
+          headers: { "CF-Connecting-IP": ip },
+        },
+        env,
+      );
+    const ids = Array.from({ length: 101 }, (_, i) => `unknown${String(i).padStart(9, "0")}`);
+    for (const id of ids.slice(0, 100)) expect((await from("203.0.113.7", id)).status).toBe(204);
+    expect(await storedState(ids[99]!)).toEqual({ active: false, limited: false, complete: true });
+
+    expect((await from("203.0.113.7", ids[100]!)).status).toBe(204);
+    expect(await storedState(ids[100]!)).toBeNull();
+    // Another visitor has a budget of their own.
+    expect((await from("198.51.100.4", ids[100]!)).status).toBe(204);
+    expect(await storedState(ids[100]!)).toEqual({ active: false, limited: false, complete: true });
+  });
+
   it("answers a URL without an entry as unmapped, without D1, once every entry is written", async () => {
     const { user } = await customerWith([{ url: "https://shop.test/a", html: "A" }]);
     const env = testEnv();

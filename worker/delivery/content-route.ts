@@ -38,9 +38,10 @@ export async function lookupContent(
   userId: string,
   pageUrl: string,
   now = Date.now(),
+  visitor?: string,
 ): Promise<ContentLookup> {
   const url = pageUrl.split("#", 1)[0]!;
-  const { state, match } = await lookupDelivery(env, userId, normalizeUrl(url), now);
+  const { state, match } = await lookupDelivery(env, userId, normalizeUrl(url), now, visitor);
   return { serving: isServing(state, now), url, match: match ?? undefined };
 }
 
@@ -63,7 +64,8 @@ export const contentRoute = new Hono<AppEnv>()
     }
     // A malformed id costs no KV or D1 read: nobody can make us store a state entry for junk.
     if (!isUserId(userId)) return contentResponse(undefined);
-    const { serving, url, match } = await lookupContent(c.env, userId, pageUrl);
+    const visitor = c.req.header("CF-Connecting-IP");
+    const { serving, url, match } = await lookupContent(c.env, userId, pageUrl, Date.now(), visitor);
     if (!serving) return contentResponse(undefined);
 
     const message: AnalyticsMessage = {

@@ -121,11 +121,22 @@ async function fill(env: Env, key: string, value: string, options: KVNamespacePu
   }
 }
 
-async function readState(env: Env, userId: string, now: number): Promise<CustomerState> {
+/**
+ * Whether the visitor may make the hot path read D1 and fill KV once more. Only misses get here (an id the store
+ * does not know, a URL of an incomplete store), so a real visitor hardly ever does; someone requesting random ids
+ * or URLs would otherwise cost us a D1 read and a KV write ($5 per million) per request.
+ */
+async function mayFill(env: Env, visitor: string): Promise<boolean> {
+  return (await env.HOT_PATH_FILL_LIMITER.limit({ key: visitor })).success;
+}
+
+async function readState(env: Env, userId: string, now: number, visitor: string): Promise<CustomerState> {
   const memoed = stateMemo.get(userId, now);
   if (memoed) return memoed;
   let state = await env.DELIVERY.get<CustomerState>(stateKey(userId), "json");
   if (!state) {
+    // Past the visitor's budget nothing is served, remembered or written; the next visitor looks it up.
+    if (!(await mayFill(env, visitor))) return NOT_A_CUSTOMER;
     state = (await stateFromD1(createDb(env.DB), userId)) ?? NOT_A_CUSTOMER;
     await fill(env, stateKey(userId), JSON.stringify(state), {});
   }
@@ -157,12 +168,16 @@ export interface Delivery {
   match: DeliveredMapping | null;
 }
 
-/** The hot path: the customer's state and what their normalised URL delivers. */
+/**
+ * The hot path: the customer's state and what their normalised URL delivers. `visitor` (the client's IP) is
+ * charged for lookups in D1 (see `mayFill`).
+ */
 export async function lookupDelivery(
   env: Env,
   userId: string,
   normalizedUrl: string,
   now = Date.now(),
+  visitor = "unknown",
 ): Promise<Delivery> {
   const memoedState = stateMemo.get(userId, now);
   if (memoedState && !isServing(memoedState, now)) return { state: memoedState, match: null };
@@ -171,12 +186,18 @@ export async function lookupDelivery(
   if (memoedState && memoed !== undefined) return { state: memoedState, match: memoed };
   // Both reads at once: one KV round trip. The URL read is wasted only for customers who are not served.
   const [state, stored] = await Promise.all([
-    memoedState ?? readState(env, userId, now),
+    memoedState ?? readState(env, userId, now, visitor),
     memoed !== undefined ? memoed : readUrlEntry(env, userId, normalizedUrl),
   ]);
   if (!isServing(state, now)) return { state, match: null };
   if (memoed !== undefined) return { state, match: memoed };
-  const match = stored !== undefined ? stored : state.complete ? null : await fillUrlEntry(env, userId, normalizedUrl);
+  if (stored !== undefined || state.complete) {
+    const match = stored ?? null;
+    urlMemo.set(memoKey, match, memoBytes(memoKey, match?.html ?? ""), now);
+    return { state, match };
+  }
+  if (!(await mayFill(env, visitor))) return { state, match: null };
+  const match = await fillUrlEntry(env, userId, normalizedUrl);
   urlMemo.set(memoKey, match, memoBytes(memoKey, match?.html ?? ""), now);
   return { state, match };
 }
