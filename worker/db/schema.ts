@@ -339,6 +339,22 @@ export const mappingStats = sqliteTable("mapping_stats", {
   lastAccessed: integer("last_accessed", { mode: "timestamp_ms" }).notNull(),
 });
 
+/**
+ * What a customer's mappings add up to, kept by SQLite triggers on `url_mappings` (migration
+ * `0009_mapping_totals`), so that the admin's users list and the plan limits read one row instead of counting a
+ * customer's mappings, URLs and websites. A customer without mappings has no row (all zero).
+ */
+export const mappingTotals = sqliteTable("mapping_totals", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  mappings: integer("mappings").notNull().default(0),
+  /** Distinct normalised URLs. */
+  urls: integer("urls").notNull().default(0),
+  /** Distinct websites (hosts). */
+  hosts: integer("hosts").notNull().default(0),
+});
+
 /** Counters per customer: all time, and for the current billing period (reset by the cron). */
 export const usageCounters = sqliteTable("usage_counters", {
   userId: text("user_id")

@@ -6,7 +6,7 @@ import { asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { AdminUser } from "../contract/responses";
 import type { Db } from "../db/client";
 import { containsText, inList } from "../db/expressions";
-import { paypalTransactions, productVersions, urlMappings, usageCounters, users } from "../db/schema";
+import { mappingTotals, paypalTransactions, productVersions, urlMappings, usageCounters, users } from "../db/schema";
 import { nextPeriod, periodEnded } from "../billing/periods";
 import { planLimit } from "./limits";
 import type { Page, PageParams } from "./page";
@@ -65,11 +65,9 @@ async function adminUsersByIds(db: Db, ids: string[], now: Date): Promise<AdminU
       totalRequests: usageCounters.totalRequests,
       periodDeliveries: usageCounters.periodDeliveries,
       periodRequests: usageCounters.periodRequests,
-      mappingCount: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id})`,
-      uniqueUrlsCount: sql<number>`(select count(distinct ${urlMappings.normalizedUrl}) from ${urlMappings}
-        where ${urlMappings.userId} = ${users.id})`,
-      websitesUsed: sql<number>`(select count(distinct ${urlMappings.host}) from ${urlMappings}
-        where ${urlMappings.userId} = ${users.id})`,
+      mappingCount: mappingTotals.mappings,
+      uniqueUrlsCount: mappingTotals.urls,
+      websitesUsed: mappingTotals.hosts,
       eventsUsed: sql<number>`(select count(*) from ${urlMappings} where ${urlMappings.userId} = ${users.id}
         and ${urlMappings.createdAt} >= coalesce(${users.billingPeriodStart}, 0))`,
       profileStatus: sql<string | null>`(select ${paypalTransactions.profileStatus} from ${paypalTransactions}
@@ -79,6 +77,7 @@ async function adminUsersByIds(db: Db, ids: string[], now: Date): Promise<AdminU
     .from(users)
     .leftJoin(productVersions, eq(productVersions.id, users.productVersionId))
     .leftJoin(usageCounters, eq(usageCounters.userId, users.id))
+    .leftJoin(mappingTotals, eq(mappingTotals.userId, users.id))
     .where(inList(users.id, ids));
   return rows.map(({ user, ...r }) => {
     // A period that has ended shows as the one that follows it, with nothing used yet: whatever counts usage or adds
@@ -98,10 +97,10 @@ async function adminUsersByIds(db: Db, ids: string[], now: Date): Promise<AdminU
       productVersionName: r.versionName,
       profileStatus: r.profileStatus,
       totalRequests: r.totalRequests ?? 0,
-      uniqueUrlsCount: r.uniqueUrlsCount,
-      dynamicContentCount: r.mappingCount,
+      uniqueUrlsCount: r.uniqueUrlsCount ?? 0,
+      dynamicContentCount: r.mappingCount ?? 0,
       eventsUsed: ended ? 0 : r.eventsUsed,
-      websitesUsed: r.websitesUsed,
+      websitesUsed: r.websitesUsed ?? 0,
       dynamicContentDeliveryUsed: ended ? 0 : (r.periodDeliveries ?? 0),
       periodRequests: ended ? 0 : (r.periodRequests ?? 0),
       requestLimit: user.requestLimit,

@@ -7,7 +7,7 @@ import type { Db } from "../db/client";
 import { inList } from "../db/expressions";
 import { productVersions, usageCounters, users, type User } from "../db/schema";
 import { ApiError } from "../http/errors";
-import { hostOf, usageOf } from "./usage";
+import { hasWebsite, hostOf, usageOf } from "./usage";
 
 export const planLimit = (n: number | null | undefined) => (n ? n : null);
 
@@ -76,7 +76,7 @@ export async function assertCanAddMapping(db: Db, user: User, normalizedUrl: str
   const websitesLimit = planLimit(version?.websitesLimit);
   const eventsLimit = planLimit(version?.eventsLimit);
   if (websitesLimit === null && eventsLimit === null) return;
-  const { usage, hosts } = await usageOf(db, user);
+  const usage = await usageOf(db, user);
   if (eventsLimit !== null && usage.dynamicEvents >= eventsLimit) {
     throw new ApiError(
       403,
@@ -85,7 +85,7 @@ export async function assertCanAddMapping(db: Db, user: User, normalizedUrl: str
   }
   if (websitesLimit !== null && usage.activeWebsites >= websitesLimit) {
     const host = hostOf(normalizedUrl);
-    if (!hosts.includes(host)) {
+    if (!(await hasWebsite(db, user.id, host))) {
       throw new ApiError(
         403,
         `Your plan allows ${websitesLimit} website${websitesLimit === 1 ? "" : "s"}. Upgrade your plan to add ${host}.`,

@@ -6,7 +6,7 @@ import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { AnalyticsRow, Stats } from "../contract/responses";
 import type { Db } from "../db/client";
 import { containsText } from "../db/expressions";
-import { dailyUsage, urlMappings, urlStats, usageCounters, type User } from "../db/schema";
+import { dailyUsage, mappingTotals, urlMappings, urlStats, usageCounters, type User } from "../db/schema";
 import type { Page, PageParams } from "./page";
 import { utcDay } from "../analytics/record";
 
@@ -70,24 +70,33 @@ export function hostOf(normalizedUrl: string): string {
   return slash < 0 ? normalizedUrl : normalizedUrl.slice(0, slash);
 }
 
-/** Websites (distinct hostnames), events (mappings created this period) and deliveries this period. */
+/**
+ * Websites (distinct hostnames, from `mapping_totals`), events (mappings created this period, a range of
+ * `url_mappings_created_idx`) and deliveries this period.
+ */
 export async function usageOf(db: Db, user: User) {
   const periodStart = user.billingPeriodStart ?? new Date(0);
-  const [websites, events, counters] = await Promise.all([
-    db.selectDistinct({ host: urlMappings.host }).from(urlMappings).where(eq(urlMappings.userId, user.id)),
+  const [totals, events, counters] = await Promise.all([
+    db.query.mappingTotals.findFirst({ where: eq(mappingTotals.userId, user.id) }),
     db
       .select({ n: count() })
       .from(urlMappings)
       .where(and(eq(urlMappings.userId, user.id), gte(urlMappings.createdAt, periodStart))),
     db.query.usageCounters.findFirst({ where: eq(usageCounters.userId, user.id) }),
   ]);
-  const hosts = websites.map((w) => w.host!);
   return {
-    hosts,
-    usage: {
-      activeWebsites: hosts.length,
-      dynamicEvents: events[0]?.n ?? 0,
-      contentGenerations: counters?.periodDeliveries ?? 0,
-    },
+    activeWebsites: totals?.hosts ?? 0,
+    dynamicEvents: events[0]?.n ?? 0,
+    contentGenerations: counters?.periodDeliveries ?? 0,
   };
+}
+
+/** Whether the customer has a mapping on this website already (one probe of `url_mappings_host_idx`). */
+export async function hasWebsite(db: Db, userId: string, host: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: urlMappings.id })
+    .from(urlMappings)
+    .where(and(eq(urlMappings.userId, userId), eq(urlMappings.host, host)))
+    .limit(1);
+  return row !== undefined;
 }

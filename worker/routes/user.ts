@@ -46,7 +46,7 @@ export const userRoutes = new Hono<AppEnv>()
     const [apiKey, version, usage] = await Promise.all([
       dashboardKey(c, db),
       user.productVersionId ? getProductVersion(db, user.productVersionId) : undefined,
-      usageOf(db, user).then((u) => u.usage),
+      usageOf(db, user),
     ]);
     return c.json<CustomerDashboard>({
       userId: user.id,
