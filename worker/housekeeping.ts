@@ -6,18 +6,12 @@
 import { archiveLegacyRows, purgeRawWindow } from "./analytics/retention";
 import { drainRepairs, REPAIRS_PER_CRON } from "./delivery/repairs";
 import type { Env } from "./env";
+import { runIndependentSteps } from "./lib/independent-steps";
 
 export async function runHotPathHousekeeping(env: Env, now: Date): Promise<void> {
-  const steps: [string, () => Promise<unknown>][] = [
+  await runIndependentSteps([
     ["Purging the raw analytics window", () => purgeRawWindow(env, now)],
     ["Archiving legacy analytics rows", () => archiveLegacyRows(env)],
     ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_CRON)],
-  ];
-  for (const [name, step] of steps) {
-    try {
-      await step();
-    } catch (err) {
-      console.error(`${name} failed`, err);
-    }
-  }
+  ]);
 }

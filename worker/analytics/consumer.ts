@@ -9,6 +9,7 @@
 import { drainRepairs, REPAIRS_PER_BATCH } from "../delivery/repairs";
 import { syncCustomerState } from "../delivery/sync";
 import type { Env } from "../env";
+import { runIndependentSteps } from "../lib/independent-steps";
 import { deliveryLimitReached, type DeliveryLimitState } from "../models/limits";
 import { archiveEvents, archiveKey, batchIdOf } from "./archive";
 import { loadBatchCustomers } from "./batch-customers";
@@ -50,15 +51,8 @@ export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, en
     return;
   }
   // Upkeep that must keep pace with traffic; a failure here is retried by the next batch and the daily cron.
-  const upkeep: [string, () => Promise<unknown>][] = [
+  await runIndependentSteps([
     ["Purging the raw analytics window", () => purgeRawWindow(env, new Date(), PURGE_ROWS_PER_BATCH)],
     ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_BATCH)],
-  ];
-  for (const [name, step] of upkeep) {
-    try {
-      await step();
-    } catch (err) {
-      console.error(`${name} failed`, err);
-    }
-  }
+  ]);
 }

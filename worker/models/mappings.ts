@@ -81,6 +81,34 @@ const newestIn = (group: typeof urlMappings.normalizedUrl | typeof urlMappings.g
       and (newer.created_at > ${urlMappings.createdAt}
         or (newer.created_at = ${urlMappings.createdAt} and newer.id > ${urlMappings.id})))`;
 
+interface GroupSums {
+  events: number;
+  totalRequests: number;
+  contentDeliveryCount: number;
+}
+
+/** Per group key of a page (at most a page of keys): its mappings, and their requests and deliveries summed. */
+async function groupSums(
+  db: Db,
+  userId: string,
+  group: typeof urlMappings.normalizedUrl | typeof urlMappings.groupUrl,
+  keys: string[],
+): Promise<Map<string | null, GroupSums>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .select({
+      key: group,
+      events: count(),
+      totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0)`,
+      contentDeliveryCount: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)`,
+    })
+    .from(urlMappings)
+    .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+    .where(and(eq(urlMappings.userId, userId), inList(group, keys)))
+    .groupBy(group);
+  return new Map(rows.map(({ key, ...sums }) => [key, sums]));
+}
+
 /**
  * SPEC.md §2's dashboard rows: per normalised URL the newest mapping, with the requests and deliveries of the
  * whole group; newest first. The search looks at each group's newest mapping, as the table shows it.
@@ -107,32 +135,17 @@ async function listMappingsByUrl(db: Db, userId: string, query: MappingsQuery): 
           .from(urlMappings)
           .where(eq(urlMappings.userId, userId)),
   ]);
-  const sums = heads.length
-    ? await db
-        .select({
-          normalizedUrl: urlMappings.normalizedUrl,
-          requests: sql<number>`coalesce(sum(${mappingStats.requests}), 0)`,
-          deliveries: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)`,
-        })
-        .from(urlMappings)
-        .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-        .where(
-          and(
-            eq(urlMappings.userId, userId),
-            inList(
-              urlMappings.normalizedUrl,
-              heads.map((h) => h.normalizedUrl),
-            ),
-          ),
-        )
-        .groupBy(urlMappings.normalizedUrl)
-    : [];
-  const byUrl = new Map(sums.map((g) => [g.normalizedUrl, g]));
+  const byUrl = await groupSums(
+    db,
+    userId,
+    urlMappings.normalizedUrl,
+    heads.map((h) => h.normalizedUrl),
+  );
   return {
     rows: heads.map(({ normalizedUrl, ...head }) => ({
       ...toMapping(head),
-      totalRequests: byUrl.get(normalizedUrl)?.requests ?? 0,
-      contentDeliveryCount: byUrl.get(normalizedUrl)?.deliveries ?? 0,
+      totalRequests: byUrl.get(normalizedUrl)?.totalRequests ?? 0,
+      contentDeliveryCount: byUrl.get(normalizedUrl)?.contentDeliveryCount ?? 0,
     })),
     total: total?.n ?? 0,
   };
@@ -288,35 +301,20 @@ export async function listMappingGroups(db: Db, userId: string, page: PageParams
       .from(urlMappings)
       .where(eq(urlMappings.userId, userId)),
   ]);
-  const sums = heads.length
-    ? await db
-        .select({
-          key: urlMappings.groupUrl,
-          events: count(),
-          totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0)`,
-          contentDeliveryCount: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)`,
-        })
-        .from(urlMappings)
-        .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-        .where(
-          and(
-            eq(urlMappings.userId, userId),
-            inList(
-              urlMappings.groupUrl,
-              heads.map((h) => h.key!),
-            ),
-          ),
-        )
-        .groupBy(urlMappings.groupUrl)
-    : [];
-  const byKey = new Map(sums.map((g) => [g.key, g]));
+  const byKey = await groupSums(
+    db,
+    userId,
+    urlMappings.groupUrl,
+    heads.map((h) => h.key!),
+  );
   return {
     rows: heads.map((head) => ({
       key: head.key!,
       url: head.url,
-      events: byKey.get(head.key)?.events ?? 0,
-      totalRequests: byKey.get(head.key)?.totalRequests ?? 0,
-      contentDeliveryCount: byKey.get(head.key)?.contentDeliveryCount ?? 0,
+      events: 0,
+      totalRequests: 0,
+      contentDeliveryCount: 0,
+      ...byKey.get(head.key),
       lastCreatedAt: head.createdAt.toISOString(),
     })),
     total: total?.n ?? 0,
