@@ -11,7 +11,9 @@ export default defineConfig({
   root: "web",
   plugins: [react(), tailwindcss()],
   resolve: { alias: { "@": fileURLToPath(new URL("./web/src", import.meta.url)) } },
-  build: { outDir: "../dist/web", emptyOutDir: true },
+  // The manifest (dist/web/.vite/manifest.json) lets web/initial-bundle.test.ts find the initial chunks;
+  // web/public/.assetsignore keeps it out of the served assets.
+  build: { outDir: "../dist/web", emptyOutDir: true, manifest: true },
   server: {
     proxy: { "/api": workerOrigin, "/snippet.js": workerOrigin },
   },

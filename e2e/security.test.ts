@@ -3,7 +3,8 @@
  * - a customer's HTML opened directly on our origin must not run there (it would read the stored API key);
  * - the SPA's pages carry a strict CSP that refuses inline script;
  * - an admin's address gets no login code, and no code ever signs in as the admin;
- * - a rotated key stops working at once.
+ * - a rotated key stops working at once;
+ * - the build's manifest (for web/initial-bundle.test.ts) is not served.
  */
 import { describe, expect, it } from "vitest";
 import type { AuthInfo, Mapping } from "../worker/contract/responses";
@@ -66,6 +67,11 @@ describe("security", () => {
       return (window as unknown as { __inlineRan?: boolean }).__inlineRan === true;
     });
     expect(ran).toBe(false);
+  });
+
+  it("does not serve the build's manifest", async () => {
+    const response = await fetch(`${baseURL}/.vite/manifest.json`);
+    expect(await response.text()).not.toContain('"isEntry"');
   });
 
   it("sends an admin's address no login code, and no code signs in as the admin", async () => {

@@ -1,20 +1,17 @@
-import type { ReactElement, ReactNode } from "react";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
-import { Button, buttonVariants } from "@/components/ui/button";
+/**
+ * @module A button whose action is asked for first. The dialog loads when the button is first pressed, so that
+ * the customer screens, which ask only before a key rotation, carry no dialog code at first (docs/spa.md
+ * "Code splitting").
+ */
+import { cloneElement, lazy, Suspense, type ComponentProps, type ReactElement, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { useDialogOnDemand } from "@/hooks/use-dialog-on-demand";
+
+const ConfirmDialog = lazy(() => import("./confirm-dialog").then((m) => ({ default: m.ConfirmDialog })));
 
 export interface ConfirmActionButtonProps {
   /** The button that opens the dialog. */
-  trigger: ReactElement;
+  trigger: ReactElement<ComponentProps<"button">>;
   title: string;
   description: ReactNode;
   confirmLabel: string;
@@ -25,32 +22,22 @@ export interface ConfirmActionButtonProps {
 }
 
 /** An action that cannot be undone, asked for first in an alert dialog. */
-export function ConfirmActionButton({
-  trigger,
-  title,
-  description,
-  confirmLabel,
-  cancelLabel,
-  children,
-  onConfirm,
-}: ConfirmActionButtonProps) {
+export function ConfirmActionButton({ trigger, ...dialog }: ConfirmActionButtonProps) {
+  const { open, setOpen, mounted, triggerRef, show, returnFocus } = useDialogOnDemand();
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription>{description}</AlertDialogDescription>
-          {children}
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>{cancelLabel}</AlertDialogCancel>
-          <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={onConfirm}>
-            {confirmLabel}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <>
+      {cloneElement(trigger, {
+        ref: triggerRef,
+        "aria-haspopup": "dialog",
+        "aria-expanded": open,
+        onClick: show,
+      })}
+      {mounted && (
+        <Suspense fallback={null}>
+          <ConfirmDialog {...dialog} open={open} onOpenChange={setOpen} onCloseAutoFocus={returnFocus} />
+        </Suspense>
+      )}
+    </>
   );
 }
 

@@ -1,9 +1,9 @@
-import type { ReactElement, ReactNode } from "react";
-import { ConfirmActionButton } from "./confirm-action-button";
+import type { ReactNode } from "react";
+import { ConfirmActionButton, type ConfirmActionButtonProps } from "./confirm-action-button";
 
 interface ConfirmDeleteButtonProps {
   /** The button that opens the dialog. */
-  trigger: ReactElement;
+  trigger: ConfirmActionButtonProps["trigger"];
   /** What is lost, after 'Diese Aktion kann nicht rückgängig gemacht werden.' */
   consequence: ReactNode;
   /** More for the dialog's header, below the description (e.g. a warning). */

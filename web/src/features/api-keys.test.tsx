@@ -105,6 +105,24 @@ describe("the customer's key", () => {
     expect(calls.filter((c) => c.method === "POST").map((c) => c.url)).toEqual(["/api/user/api-key/rotate"]);
   });
 
+  it("is kept when the confirmation is cancelled; the focus returns to the button", async () => {
+    storeSession("key-old", "user");
+    const calls = mockApi(({ url }) => (url === "/api/user/dashboard" ? jsonResponse(DASHBOARD) : undefined));
+    renderApp("/user-dashboard");
+
+    const button = await screen.findByRole("button", { name: "Rotate API key" });
+    button.focus();
+    fireEvent.click(button);
+    const dialog = await screen.findByRole("alertdialog", { name: "Rotate your API key?" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
+
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    expect(button).toHaveFocus();
+    expect(button).toHaveAttribute("aria-expanded", "false");
+    expect(calls.filter((c) => c.method === "POST")).toEqual([]);
+    expect(window.localStorage.getItem("apiKey")).toBe("key-old");
+  });
+
   it("cannot be rotated by an admin acting as the customer", async () => {
     storeSession("acting-key", "user");
     window.localStorage.setItem("adminApiKey", "admin-key");

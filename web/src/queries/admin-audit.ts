@@ -1,11 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { AuditEvent } from "../../../worker/contract/responses";
 import { apiRequest } from "@/lib/api";
-
-export const adminAuditKeys = {
-  all: ["admin", "audit-events"] as const,
-  page: (offset: number, limit: number) => [...adminAuditKeys.all, offset, limit] as const,
-};
+import { adminAuditKeys } from "./admin-keys";
 
 export interface AuditPage {
   events: AuditEvent[];

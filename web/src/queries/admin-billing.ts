@@ -13,7 +13,7 @@ import type { transactionFilters } from "../../../worker/contract/schemas";
 import { ApiError, apiJson, getJson, getPage } from "@/lib/api";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
-import { adminUserKeys } from "./admin-users";
+import { adminUserKeys } from "./admin-keys";
 
 /** The list's filters: ISO dates, status and email as case-insensitive substrings; absent = no filter. */
 export type TransactionQuery = Omit<z.input<typeof transactionFilters>, "limit" | "offset">;

@@ -3,18 +3,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import type { AdminMapping, MessageResponse } from "../../../worker/contract/responses";
 import { apiJson, getPage } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
+import { adminMappingKeys, adminUserKeys } from "./admin-keys";
 import { mappingKeys } from "./mappings";
-
-export const adminMappingKeys = {
-  all: ["admin", "mappings"] as const,
-  page: (searchTerm: string, offset: number) => [...adminMappingKeys.all, searchTerm, offset] as const,
-};
-
-/**
- * The admin users' detail carries their mappings and the list their counts; the prefix is spelled out here so
- * this file does not import `admin-users.ts`, which imports this one.
- */
-const adminUsersKeyPrefix = ["admin", "users"] as const;
 
 /**
  * GET /api/admin/mappings: a page of every customer's mappings, each with its owner's email and a preview of its
@@ -41,7 +31,7 @@ export function useDeleteAdminMapping() {
       toast({ title: "Mapping deleted successfully" });
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: adminMappingKeys.all }),
-        queryClient.invalidateQueries({ queryKey: adminUsersKeyPrefix }),
+        queryClient.invalidateQueries({ queryKey: adminUserKeys.all }),
         queryClient.invalidateQueries({ queryKey: mappingKeys.all }),
       ]);
     },

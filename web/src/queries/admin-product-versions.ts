@@ -3,7 +3,7 @@ import type { MessageResponse, ProductVersion } from "../../../worker/contract/r
 import type { ProductVersionBody } from "../../../worker/contract/schemas";
 import { apiJson, getJson } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
-import { adminUserKeys } from "./admin-users";
+import { adminUserKeys } from "./admin-keys";
 import { productVersionKeys } from "./product-versions";
 
 export const adminProductVersionKeys = { all: ["admin", "product-versions"] as const };

@@ -1,6 +1,6 @@
 /**
- * @module The admin console's user calls (SPEC.md §7 "Admin calls", docs/api.md "Admin console"). Every key
- * starts with `adminUserKeys.all`, so invalidating that prefix refreshes the list and every cached detail.
+ * @module The admin console's user calls (SPEC.md §7 "Admin calls", docs/api.md "Admin console"); their keys are
+ * `adminUserKeys` (`./admin-keys`).
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
@@ -14,27 +14,9 @@ import type {
 } from "../../../worker/contract/responses";
 import { apiJson, describeError, getJson, getPage } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
-import { adminMappingKeys } from "./admin-mappings";
+import { adminAuditKeys, adminMappingKeys, adminUserKeys, type AdminUsersQuery } from "./admin-keys";
 import { statsKeys } from "./stats";
 import { userDashboardKeys } from "./user-dashboard";
-
-export const adminUserKeys = {
-  all: ["admin", "users"] as const,
-  list: (query: AdminUsersQuery) => [...adminUserKeys.all, "list", query] as const,
-  detail: (userId: string) => [...adminUserKeys.all, "detail", userId] as const,
-  transactions: (userId: string, offset: number) => [...adminUserKeys.all, "transactions", userId, offset] as const,
-  groups: (userId: string, offset: number) => [...adminUserKeys.all, "mapping-groups", userId, offset] as const,
-  groupEvents: (userId: string, url: string, offset: number) =>
-    [...adminUserKeys.all, "group-events", userId, url, offset] as const,
-};
-
-/** A page of the users list: the server searches (email part) and sorts. */
-export interface AdminUsersQuery {
-  searchTerm?: string;
-  sortBy?: "email" | "totalRequests" | "requestLimit";
-  sortDirection?: "asc" | "desc";
-  offset?: number;
-}
 
 const userPath = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}`;
 
@@ -192,6 +174,21 @@ export function useResendApiKey() {
         description: "Der API-Key konnte nicht erneut gesendet werden.",
       }),
     meta: { silent: true },
+  });
+}
+
+/** POST /api/admin/users/:userId/revoke-api-key: the customer's key (and any impersonation of them) stops working. */
+export function useRevokeApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => apiJson<MessageResponse>("POST", `${userPath(userId)}/revoke-api-key`),
+    onSuccess: () => {
+      toast({ title: "API-Key widerrufen", description: "Der alte API-Key funktioniert nicht mehr." });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminUserKeys.all }),
+        queryClient.invalidateQueries({ queryKey: adminAuditKeys.all }),
+      ]);
+    },
   });
 }
 

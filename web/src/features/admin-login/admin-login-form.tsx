@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
-import { adminLoginBody } from "../../../../worker/contract/schemas";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -13,14 +12,14 @@ import { useAdminLogin } from "@/queries/admin-login";
 export function AdminLoginForm() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const { errors, check } = useSchemaCheck(adminLoginBody);
+  const { errors, check } = useSchemaCheck((schemas) => schemas.adminLoginBody);
   const login = useAdminLogin();
   const { signIn } = useSessionActions();
   const navigate = useNavigate();
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = check({ email, password });
+    const body = await check({ email, password });
     if (!body) return;
     login.mutate(body, {
       onSuccess: ({ apiKey, user }) => {

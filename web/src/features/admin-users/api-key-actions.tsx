@@ -1,6 +1,7 @@
 import type { AdminUserDetail } from "../../../../worker/contract/responses";
 import { ConfirmedOutlineButton } from "@/components/confirm-action-button";
-import { useRevokeApiKey, useRotateApiKey } from "@/queries/api-keys";
+import { useRevokeApiKey } from "@/queries/admin-users";
+import { useRotateApiKey } from "@/queries/api-keys";
 
 function RevokeButton({ user }: { user: AdminUserDetail }) {
   const revoke = useRevokeApiKey();

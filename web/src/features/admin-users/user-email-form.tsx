@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { userEmailBody } from "../../../../worker/contract/schemas";
 import { InlineEmailForm } from "@/components/inline-email-form";
 import { Button } from "@/components/ui/button";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
@@ -8,11 +7,11 @@ import { useUpdateUserEmail } from "@/queries/admin-users";
 /** The user's email, editable; checked with the server's schema before it is sent. */
 export function UserEmailForm({ userId, email }: { userId: string; email: string }) {
   const [value, setValue] = useState(email);
-  const { errors, check } = useSchemaCheck(userEmailBody);
+  const { errors, check } = useSchemaCheck((schemas) => schemas.userEmailBody);
   const updateEmail = useUpdateUserEmail();
 
-  function submit() {
-    const body = check({ email: value });
+  async function submit() {
+    const body = await check({ email: value });
     if (body) updateEmail.mutate({ userId, email: body.email });
   }
 

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from "react";
-import { mappingBody } from "../../../../worker/contract/schemas";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -10,12 +9,12 @@ import { useAddMapping } from "@/queries/mappings";
 export function AddMappingForm() {
   const [url, setUrl] = useState("");
   const [htmlContent, setHtmlContent] = useState("");
-  const { errors, check } = useSchemaCheck(mappingBody);
+  const { errors, check } = useSchemaCheck((schemas) => schemas.mappingBody);
   const addMapping = useAddMapping();
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = check({ url, htmlContent });
+    const body = await check({ url, htmlContent });
     if (!body) return;
     addMapping.mutate(body, {
       onSuccess: () => {

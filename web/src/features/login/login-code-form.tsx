@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
-import { loginVerifyBody } from "../../../../worker/contract/schemas";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -10,13 +9,13 @@ import { useVerifyLoginCode } from "@/queries/login";
 /** The 5-digit code; on success the key is stored and the customer dashboard opens. */
 export function LoginCodeForm({ onUseDifferentEmail }: { onUseDifferentEmail: () => void }) {
   const [code, setCode] = useState("");
-  const { errors, check } = useSchemaCheck(loginVerifyBody);
+  const { errors, check } = useSchemaCheck((schemas) => schemas.loginVerifyBody);
   const verify = useVerifyLoginCode();
   const navigate = useNavigate();
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = check({ code });
+    const body = await check({ code });
     if (body) verify.mutate(body.code, { onSuccess: () => navigate("/user-dashboard") });
   }
 

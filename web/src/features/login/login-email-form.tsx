@@ -1,4 +1,3 @@
-import { loginRequestBody } from "../../../../worker/contract/schemas";
 import { EmailForm } from "@/components/email-form";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useRequestLoginCode } from "@/queries/login";
@@ -12,11 +11,11 @@ export interface LoginEmailFormProps {
 
 /** Asks for a login code; a server failure is toasted. */
 export function LoginEmailForm({ email, onEmailChange, onCodeSent }: LoginEmailFormProps) {
-  const { errors, check } = useSchemaCheck(loginRequestBody);
+  const { errors, check } = useSchemaCheck((schemas) => schemas.loginRequestBody);
   const requestCode = useRequestLoginCode();
 
-  function submit() {
-    const body = check({ email });
+  async function submit() {
+    const body = await check({ email });
     if (body) requestCode.mutate(body.email, { onSuccess: onCodeSent });
   }
 

@@ -1,6 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
 import type { ProductVersion } from "../../../../worker/contract/responses";
-import { productVersionBody } from "../../../../worker/contract/schemas";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { DialogClose, DialogFooter } from "@/components/ui/dialog";
@@ -30,7 +29,7 @@ interface ProductVersionFormProps {
 /** The fields of the product version dialog; creates (POST) or updates (PATCH) on submit. */
 export function ProductVersionForm({ version, onSaved }: ProductVersionFormProps) {
   const [values, setValues] = useState<ProductVersionFormValues>(() => toFormValues(version));
-  const { errors, check } = useSchemaCheck(productVersionBody);
+  const { errors, check } = useSchemaCheck((schemas) => schemas.productVersionBody);
   const createVersion = useCreateProductVersion();
   const updateVersion = useUpdateProductVersion();
   const isPending = createVersion.isPending || updateVersion.isPending;
@@ -39,9 +38,9 @@ export function ProductVersionForm({ version, onSaved }: ProductVersionFormProps
   const set = <K extends keyof ProductVersionFormValues>(field: K, value: ProductVersionFormValues[K]) =>
     setValues((current) => ({ ...current, [field]: value }));
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = check(toProductVersionBody(values));
+    const body = await check(toProductVersionBody(values));
     if (!body) return;
     if (version) {
       updateVersion.mutate({ id: version.id, body }, { onSuccess: onSaved });

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { registerBody, type RegistrationPage } from "../../../../worker/contract/schemas";
+import type { RegistrationPage } from "../../../../worker/contract/schemas";
 import { EmailForm } from "@/components/email-form";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useRegister } from "@/queries/registration";
@@ -16,11 +16,11 @@ interface RegisterEmailFormProps {
 /** The email field of both registration pages; a server failure is toasted. */
 export function RegisterEmailForm({ page, submitLabel, pendingLabel, onRegistered }: RegisterEmailFormProps) {
   const [email, setEmail] = useState("");
-  const { errors, check } = useSchemaCheck(registerBody);
+  const { errors, check } = useSchemaCheck((schemas) => schemas.registerBody);
   const register = useRegister();
 
-  function submit() {
-    const body = check({ email, page });
+  async function submit() {
+    const body = await check({ email, page });
     if (body) register.mutate(body, { onSuccess: (data) => onRegistered(data.email) });
   }
 

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from "react";
-import { smtpConfigBody } from "../../../../worker/contract/schemas";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -17,7 +16,7 @@ export interface SmtpConfigFormValues {
 
 export function SmtpConfigForm({ initial }: { initial: SmtpConfigFormValues }) {
   const [values, setValues] = useState(initial);
-  const { errors, check } = useSchemaCheck(smtpConfigBody);
+  const { errors, check } = useSchemaCheck((schemas) => schemas.smtpConfigBody);
   const update = useUpdateSmtpConfig();
 
   const bind = (field: keyof SmtpConfigFormValues) => ({
@@ -25,9 +24,9 @@ export function SmtpConfigForm({ initial }: { initial: SmtpConfigFormValues }) {
     onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value })),
   });
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = check(values);
+    const body = await check(values);
     if (body) update.mutate(body);
   }
 

@@ -1,6 +1,5 @@
 import { Pencil } from "lucide-react";
 import { useState } from "react";
-import { transactionEmailBody } from "../../../../worker/contract/schemas";
 import { InlineEmailForm } from "@/components/inline-email-form";
 import { Button } from "@/components/ui/button";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
@@ -20,7 +19,7 @@ export function PayerEmailEditor({ transactionId, email }: PayerEmailEditorProps
   const current = typeof email === "string" ? email : "";
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(current);
-  const { errors, check, clearErrors } = useSchemaCheck(transactionEmailBody);
+  const { errors, check, clearErrors } = useSchemaCheck((schemas) => schemas.transactionEmailBody);
   const updateEmail = useUpdateTransactionEmail();
 
   function open() {
@@ -29,8 +28,8 @@ export function PayerEmailEditor({ transactionId, email }: PayerEmailEditorProps
     setEditing(true);
   }
 
-  function submit() {
-    const body = check({ email: value });
+  async function submit() {
+    const body = await check({ email: value });
     if (body) updateEmail.mutate({ transactionId, email: body.email }, { onSuccess: () => setEditing(false) });
   }
 

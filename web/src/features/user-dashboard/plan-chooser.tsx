@@ -1,5 +1,6 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense } from "react";
 import { Button } from "@/components/ui/button";
+import { useDialogOnDemand } from "@/hooks/use-dialog-on-demand";
 
 // The dialog (Radix Dialog, the plan cards and PayPal's buttons) is its own chunk: most visits
 // never open it, and the main bundle stays smaller.
@@ -7,23 +8,16 @@ const PlanDialog = lazy(() => import("./plan-dialog").then((m) => ({ default: m.
 
 /** 'Upgrade / Change Plans' and, once pressed, the plan dialog. */
 export function PlanChooser() {
-  const [open, setOpen] = useState(false);
-  const [requested, setRequested] = useState(false);
+  const { open, setOpen, mounted, triggerRef, show, returnFocus } = useDialogOnDemand();
 
   return (
     <>
-      <Button
-        aria-haspopup="dialog"
-        onClick={() => {
-          setRequested(true);
-          setOpen(true);
-        }}
-      >
+      <Button ref={triggerRef} aria-haspopup="dialog" onClick={show}>
         Upgrade / Change Plans
       </Button>
-      {requested && (
+      {mounted && (
         <Suspense fallback={null}>
-          <PlanDialog open={open} onOpenChange={setOpen} />
+          <PlanDialog open={open} onOpenChange={setOpen} onCloseAutoFocus={returnFocus} />
         </Suspense>
       )}
     </>

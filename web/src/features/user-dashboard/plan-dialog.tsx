@@ -7,10 +7,21 @@ import { PlansDataList } from "./plans-data-list";
  * viewport and scrolls. Mounted (and its code, PayPal's SDK wrapper included, loaded) only once the customer
  * opens it: see `PlanChooser`.
  */
-export function PlanDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export function PlanDialog({
+  open,
+  onOpenChange,
+  onCloseAutoFocus,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCloseAutoFocus?: (event: Event) => void;
+}) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-h-[90vh] min-h-[min(600px,90vh)] w-[95vw] max-w-[1150px] content-start overflow-y-auto">
+      <DialogContent
+        onCloseAutoFocus={onCloseAutoFocus}
+        className="max-h-[90vh] min-h-[min(600px,90vh)] w-[95vw] max-w-[1150px] content-start overflow-y-auto"
+      >
         <DialogHeader>
           <DialogTitle className="text-2xl">Choose Your Plan</DialogTitle>
           <DialogDescription>All plans are billed monthly.</DialogDescription>
