@@ -353,6 +353,8 @@ export const mappingTotals = sqliteTable("mapping_totals", {
   urls: integer("urls").notNull().default(0),
   /** Distinct websites (hosts). */
   hosts: integer("hosts").notNull().default(0),
+  /** Distinct `group_url`s: the groups of the admin's Websites & Events tab. */
+  groups: integer("groups").notNull().default(0),
 });
 
 /** Counters per customer: all time, and for the current billing period (reset by the cron). */

@@ -8,12 +8,14 @@ import { createVerifiedCustomer, db } from "../test/helpers";
 async function totalsAndCounts(userId: string) {
   const kept = await db().query.mappingTotals.findFirst({ where: eq(mappingTotals.userId, userId) });
   const counted = await env.DB.prepare(
-    `select count(*) as mappings, count(distinct normalized_url) as urls, count(distinct host) as hosts
+    `select count(*) as mappings, count(distinct normalized_url) as urls, count(distinct host) as hosts,
+       count(distinct group_url) as groups
      from url_mappings where user_id = ?`,
   )
     .bind(userId)
-    .first<{ mappings: number; urls: number; hosts: number }>();
-  return { kept: { mappings: kept?.mappings ?? 0, urls: kept?.urls ?? 0, hosts: kept?.hosts ?? 0 }, counted };
+    .first<{ mappings: number; urls: number; hosts: number; groups: number }>();
+  const { mappings = 0, urls = 0, hosts = 0, groups = 0 } = kept ?? {};
+  return { kept: { mappings, urls, hosts, groups }, counted };
 }
 
 const insert = (userId: string, url: string, normalizedUrl: string) =>
@@ -31,17 +33,17 @@ describe("mapping_totals", () => {
     const b = await insert(user.id, "https://shop.test/b", "shop.test/b");
     const other = await insert(user.id, "https://blog.test/", "blog.test");
     let { kept, counted } = await totalsAndCounts(user.id);
-    expect(kept).toEqual({ mappings: 4, urls: 3, hosts: 2 });
+    expect(kept).toEqual({ mappings: 4, urls: 3, hosts: 2, groups: 4 });
     expect(kept).toEqual(counted);
 
     // One of two mappings on a URL goes: the URL stays counted; the last one on a website goes: so does it.
     for (const id of [a1, other]) await db().delete(urlMappings).where(eq(urlMappings.id, id));
     ({ kept, counted } = await totalsAndCounts(user.id));
-    expect(kept).toEqual({ mappings: 2, urls: 2, hosts: 1 });
+    expect(kept).toEqual({ mappings: 2, urls: 2, hosts: 1, groups: 2 });
     expect(kept).toEqual(counted);
 
     for (const id of [a2, b]) await db().delete(urlMappings).where(eq(urlMappings.id, id));
-    expect((await totalsAndCounts(user.id)).kept).toEqual({ mappings: 0, urls: 0, hosts: 0 });
+    expect((await totalsAndCounts(user.id)).kept).toEqual({ mappings: 0, urls: 0, hosts: 0, groups: 0 });
   });
 
   it("counts a bulk insert row by row, and goes with its customer", async () => {
@@ -56,7 +58,7 @@ describe("mapping_totals", () => {
       .run();
     const { kept, counted } = await totalsAndCounts(user.id);
     expect(kept).toEqual(counted);
-    expect(kept).toEqual({ mappings: 300, urls: 30, hosts: 3 });
+    expect(kept).toEqual({ mappings: 300, urls: 30, hosts: 3, groups: 30 });
 
     await db().delete(users).where(eq(users.id, user.id));
     expect(await db().query.mappingTotals.findFirst({ where: eq(mappingTotals.userId, user.id) })).toBeUndefined();

@@ -8,7 +8,7 @@ import type { AdminMapping, Mapping, MappingGroup } from "../contract/responses"
 import { normalizeUrl } from "../contract/normalize-url";
 import type { Db } from "../db/client";
 import { containsText, inList } from "../db/expressions";
-import { mappingStats, urlMappings, users } from "../db/schema";
+import { mappingStats, mappingTotals, urlMappings, users } from "../db/schema";
 import type { Page, PageParams } from "./page";
 
 const mappingColumns = {
@@ -130,10 +130,7 @@ async function listMappingsByUrl(db: Db, userId: string, query: MappingsQuery): 
       .offset(query.offset),
     query.searchTerm?.trim()
       ? db.select({ n: count() }).from(urlMappings).where(where)
-      : db
-          .select({ n: sql<number>`count(distinct ${urlMappings.normalizedUrl})` })
-          .from(urlMappings)
-          .where(eq(urlMappings.userId, userId)),
+      : db.select({ n: mappingTotals.urls }).from(mappingTotals).where(eq(mappingTotals.userId, userId)),
   ]);
   const byUrl = await groupSums(
     db,
@@ -296,10 +293,7 @@ export async function listMappingGroups(db: Db, userId: string, page: PageParams
       .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id))
       .limit(page.limit)
       .offset(page.offset),
-    db
-      .select({ n: sql<number>`count(distinct ${urlMappings.groupUrl})` })
-      .from(urlMappings)
-      .where(eq(urlMappings.userId, userId)),
+    db.select({ n: mappingTotals.groups }).from(mappingTotals).where(eq(mappingTotals.userId, userId)),
   ]);
   const byKey = await groupSums(
     db,
