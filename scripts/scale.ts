@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { getPlatformProxy } from "wrangler";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { freePort, root } from "./lib.mjs";
 import { htmlSql } from "./bench/protocol";
 
@@ -25,6 +25,8 @@ const num = (name: string, fallback: number) => {
 };
 const SAMPLES = num("SCALE_SAMPLES", 40);
 const WARMUP = num("SCALE_WARMUP", 5);
+/** `SCALE_WATERFALL=1`: print what each screen fetched and when, to see where its time goes. */
+const WATERFALL = process.env.SCALE_WATERFALL === "1";
 const P95_GOAL_MS = 50;
 const FIRST_PAGE_GOAL_MS = 1_000;
 
@@ -283,9 +285,31 @@ async function firstPage(origin: string, screen: Screen) {
     return performance.now() - started;
   };
   const cold = await open();
+  if (WATERFALL) console.log(await waterfall(page));
   const warm = await open();
+  if (WATERFALL) console.log(await waterfall(page));
   await context.close();
   return { cold, warm };
+}
+
+/** What the page fetched since navigation, when each started and ended (ms), and when the first row showed. */
+async function waterfall(page: Page) {
+  // A string, not a function: tsx would wrap a function's inner helpers in its own `__name`, unknown in the page.
+  const entries = await page.evaluate<{ name: string; start: number; end: number }[]>(`(() => {
+    const nav = performance.getEntriesByType("navigation")[0];
+    return [
+      { name: "document", start: nav.startTime, end: nav.responseEnd },
+      { name: "DOMContentLoaded", start: nav.domContentLoadedEventStart, end: nav.domContentLoadedEventEnd },
+      ...performance.getEntriesByType("resource").map((r) => {
+        const url = new URL(r.name);
+        return { name: url.pathname + url.search, start: r.startTime, end: r.responseEnd };
+      }),
+      { name: "first row shown", start: performance.now(), end: performance.now() },
+    ];
+  })()`);
+  return entries
+    .map((e) => `    ${fmt(e.start).padStart(6)} .. ${fmt(e.end).padStart(6)} ms  ${e.name.slice(0, 90)}`)
+    .join("\n");
 }
 
 async function main() {
@@ -317,6 +341,22 @@ async function main() {
         `${fmt(counts!.events!)} raw events with their rollups (${fmt(counts!.urls!)} URL rows, ` +
         `${fmt(counts!.days!)} day rows) and ${fmt(counts!.transactions!)} transactions ` +
         `in ${fmt((performance.now() - started) / 1000, 1)} s`,
+    );
+    // What the trigram search indexes (migrations 0010, 0011) cost in D1 storage, next to the text they index.
+    const search = await proxy.env.DB.prepare(
+      `SELECT (SELECT sum(length(block)) FROM url_mappings_search_data) AS mappingIndex,
+        (SELECT sum(length(url) + length(html_content)) FROM url_mappings) AS mappingText,
+        (SELECT sum(length(block)) FROM url_stats_search_data) + (SELECT sum(length(c0)) FROM url_stats_search_content)
+          AS urlIndex,
+        (SELECT sum(length(block)) FROM paypal_transactions_search_data) AS payerIndex`,
+    )
+      .bind()
+      .first<Record<string, number>>();
+    const mb = (bytes: number) => fmt(bytes / 1e6, 1);
+    console.log(
+      `Search indexes: mappings ${mb(search!.mappingIndex!)} MB for ${mb(search!.mappingText!)} MB of URLs and HTML ` +
+        `(${fmt(search!.mappingIndex! / search!.mappingText!, 2)} bytes per byte), analytics URLs ` +
+        `${mb(search!.urlIndex!)} MB, payer emails ${mb(search!.payerIndex!)} MB`,
     );
   } finally {
     await proxy.dispose();

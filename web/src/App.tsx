@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
 import { AdminGuard } from "@/components/auth/admin-guard";
 import { SiteLayout } from "@/components/layout/site-layout";
@@ -9,6 +8,7 @@ import { RegisterLandingPage } from "@/features/registration/register-landing-pa
 import { RegisterPage } from "@/features/registration/register-page";
 import { SnippetPage } from "@/features/snippet/snippet-page";
 import { UserDashboardPage } from "@/features/user-dashboard/user-dashboard-page";
+import type { LazyScreen } from "@/lib/lazy-screen";
 import {
   AdminDashboardPage,
   AdminLoginPage,
@@ -20,14 +20,18 @@ import {
   TransactionDetailPage,
 } from "./admin-pages";
 
-const adminOnly = (screen: ReactNode) => <AdminGuard>{screen}</AdminGuard>;
+const adminOnly = (Screen: LazyScreen) => (
+  <AdminGuard preload={Screen.preload}>
+    <Screen />
+  </AdminGuard>
+);
 
 /** The route table of SPEC.md §2. */
 export function AppRoutes() {
   return (
     <Routes>
       <Route element={<SiteLayout />}>
-        <Route path="/" element={adminOnly(<IndexPage />)} />
+        <Route path="/" element={adminOnly(IndexPage)} />
         <Route path="/login" element={<LoginPage />} />
         <Route path="/snippet" element={<SnippetPage />} />
         <Route path="/dashboard" element={<DashboardPage />} />
@@ -36,14 +40,14 @@ export function AppRoutes() {
         <Route path="/verify-email" element={<RegisterPage />} />
         <Route path="/smtp-config" element={<SmtpConfigPage />} />
         <Route path="/admin-login" element={<AdminLoginPage />} />
-        <Route path="/admin" element={adminOnly(<AdminDashboardPage />)} />
-        <Route path="/admin/users" element={adminOnly(<AdminUsersPage />)} />
-        <Route path="/admin/billing" element={adminOnly(<BillingPage />)} />
-        <Route path="/admin/billing/transaction/:id" element={adminOnly(<TransactionDetailPage />)} />
-        <Route path="/admin/product-versions" element={adminOnly(<ProductVersionsPage />)} />
+        <Route path="/admin" element={adminOnly(AdminDashboardPage)} />
+        <Route path="/admin/users" element={adminOnly(AdminUsersPage)} />
+        <Route path="/admin/billing" element={adminOnly(BillingPage)} />
+        <Route path="/admin/billing/transaction/:id" element={adminOnly(TransactionDetailPage)} />
+        <Route path="/admin/product-versions" element={adminOnly(ProductVersionsPage)} />
         {/* The index links Product Versions here (SPEC.md §2); send it on rather than to the 404. */}
         <Route path="/product-versions" element={<Navigate to="/admin/product-versions" replace />} />
-        <Route path="/users" element={adminOnly(<AdminDashboardPage />)} />
+        <Route path="/users" element={adminOnly(AdminDashboardPage)} />
         <Route path="/user-dashboard" element={<UserDashboardPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -1,34 +1,33 @@
 /**
- * @module The admin screens, each in its own chunk: a customer never downloads admin code.
+ * @module The admin screens, each in its own chunk: a customer never downloads admin code. Each can be fetched
+ * ahead (`preload`, while the admin guard checks the session), so that it shows without suspending.
  */
-import { lazy } from "react";
+import { lazyScreen } from "@/lib/lazy-screen";
 
-export const IndexPage = lazy(() => import("@/features/index/index-page").then((m) => ({ default: m.IndexPage })));
+export const IndexPage = lazyScreen(() => import("@/features/index/index-page").then((m) => m.IndexPage));
 
-export const AdminLoginPage = lazy(() =>
-  import("@/features/admin-login/admin-login-page").then((m) => ({ default: m.AdminLoginPage })),
+export const AdminLoginPage = lazyScreen(() =>
+  import("@/features/admin-login/admin-login-page").then((m) => m.AdminLoginPage),
 );
 
-export const AdminDashboardPage = lazy(() =>
-  import("@/features/admin/admin-dashboard-page").then((m) => ({ default: m.AdminDashboardPage })),
+export const AdminDashboardPage = lazyScreen(() =>
+  import("@/features/admin/admin-dashboard-page").then((m) => m.AdminDashboardPage),
 );
 
-export const SmtpConfigPage = lazy(() =>
-  import("@/features/smtp-config/smtp-config-page").then((m) => ({ default: m.SmtpConfigPage })),
+export const SmtpConfigPage = lazyScreen(() =>
+  import("@/features/smtp-config/smtp-config-page").then((m) => m.SmtpConfigPage),
 );
 
-export const ProductVersionsPage = lazy(() =>
-  import("@/features/product-versions/product-versions-page").then((m) => ({ default: m.ProductVersionsPage })),
+export const ProductVersionsPage = lazyScreen(() =>
+  import("@/features/product-versions/product-versions-page").then((m) => m.ProductVersionsPage),
 );
 
-export const AdminUsersPage = lazy(() =>
-  import("@/features/admin-users/admin-users-page").then((m) => ({ default: m.AdminUsersPage })),
+export const AdminUsersPage = lazyScreen(() =>
+  import("@/features/admin-users/admin-users-page").then((m) => m.AdminUsersPage),
 );
 
-export const BillingPage = lazy(() =>
-  import("@/features/billing/billing-page").then((m) => ({ default: m.BillingPage })),
-);
+export const BillingPage = lazyScreen(() => import("@/features/billing/billing-page").then((m) => m.BillingPage));
 
-export const TransactionDetailPage = lazy(() =>
-  import("@/features/transaction-detail/transaction-detail-page").then((m) => ({ default: m.TransactionDetailPage })),
+export const TransactionDetailPage = lazyScreen(() =>
+  import("@/features/transaction-detail/transaction-detail-page").then((m) => m.TransactionDetailPage),
 );

@@ -223,4 +223,25 @@ describe("analytics queue consumer", () => {
     const rows = (await (await call("/api/analytics?searchTerm=ZZ", { apiKey })).json()) as { url: string }[];
     expect(rows.map((r) => r.url)).toEqual(["shop.test/zzz"]);
   });
+
+  it("keeps one entry per URL in the search index however often it is counted, and drops it with the customer", async () => {
+    const { user, apiKey, mapping } = await setup();
+    const other = await createVerifiedCustomer("other@example.com");
+    await consume([
+      message(user.id, mapping.id, "https://shop.test/sale-2026"),
+      message(other.user.id, null, "https://x.test/sale-2026"),
+    ]);
+    await consume([message(user.id, mapping.id, "https://shop.test/sale-2026")]);
+    await consume([message(user.id, null, "https://shop.test/Sale-2027")]);
+    const found = async (term: string) =>
+      ((await (await call(`/api/analytics?searchTerm=${term}`, { apiKey })).json()) as { url: string }[]).map(
+        (r) => r.url,
+      );
+    expect(await found("SALE-")).toEqual(["shop.test/sale-2027", "shop.test/sale-2026"]);
+    expect(await found("sale-2026")).toEqual(["shop.test/sale-2026"]);
+    const indexed = () => count(`select count(*) as n from url_stats_search where url_stats_search match '"sale-202"'`);
+    expect(await indexed()).toBe(3);
+    await env.DB.prepare("delete from users where id = ?").bind(other.user.id).run();
+    expect(await indexed()).toBe(2);
+  });
 });

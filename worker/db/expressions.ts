@@ -14,3 +14,16 @@ export function inList(expression: SQLWrapper, values: readonly (string | number
 export function containsText(expression: SQLWrapper, term: string): SQL {
   return sql`instr(lower(${expression}), lower(${term})) > 0`;
 }
+
+/**
+ * Rows whose `column` is among those the trigram FTS5 table `index` finds for `term` (matched as one phrase;
+ * `indexColumn` is the index's copy of `column`, its rowid for an external-content index). An index probe that
+ * finds a superset of `containsText`'s rows, so callers add `containsText` for its exact meaning. Terms under
+ * three characters have no trigram to probe: `undefined`, and the caller scans.
+ */
+export function trigramCandidates(column: SQLWrapper, index: string, term: string, indexColumn = "rowid") {
+  if ([...term].length < 3) return undefined;
+  const phrase = `"${term.replaceAll('"', '""')}"`;
+  const table = sql.identifier(index);
+  return sql`${column} in (select ${sql.identifier(indexColumn)} from ${table} where ${table} match ${phrase})`;
+}

@@ -7,7 +7,7 @@ import { HTML_PREVIEW_CHARS } from "../contract/input-caps";
 import type { AdminMapping, Mapping, MappingGroup } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
 import type { Db } from "../db/client";
-import { containsText, inList } from "../db/expressions";
+import { containsText, inList, trigramCandidates } from "../db/expressions";
 import { mappingStats, mappingTotals, urlMappings, users } from "../db/schema";
 import type { Page, PageParams } from "./page";
 
@@ -46,25 +46,51 @@ export interface MappingsQuery extends PageParams {
   group?: "url";
 }
 
-/** URL or HTML content contains the term, ignoring case (SPEC.md §2's search). */
-const matches = (term: string | undefined): SQL | undefined =>
-  term?.trim()
-    ? or(containsText(urlMappings.url, term.trim()), containsText(urlMappings.htmlContent, term.trim()))
-    : undefined;
+/**
+ * URL or HTML content contains the term, ignoring case (SPEC.md §2's search): candidates from the trigram index
+ * `url_mappings_search` (migration 0010), checked exactly, so a search never reads every mapping's HTML.
+ */
+const matches = (term: string | undefined): SQL | undefined => {
+  const trimmed = term?.trim();
+  if (!trimmed) return undefined;
+  return and(
+    trigramCandidates(urlMappings.id, "url_mappings_search", trimmed),
+    or(containsText(urlMappings.url, trimmed), containsText(urlMappings.htmlContent, trimmed)),
+  );
+};
+
+const newestFirst = [desc(urlMappings.createdAt), desc(urlMappings.id)];
+
+/**
+ * The ids of one page of mappings, newest first, found on an index alone (`url_mappings_created_idx` or
+ * `_recent_idx`, which end in the id): a deep offset skips index entries, and only the page's rows are read.
+ * The outer query sorts by `inPageOrder`, the page's own columns, so that SQLite walks the page and looks up its
+ * rows, rather than walking every mapping to find the page's.
+ */
+function pageIds(db: Db, where: SQL | undefined, page: PageParams) {
+  const ids = db
+    .select({ id: urlMappings.id, createdAt: urlMappings.createdAt })
+    .from(urlMappings)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(page.limit)
+    .offset(page.offset)
+    .as("page_ids");
+  return { ids, inPageOrder: [desc(ids.createdAt), desc(ids.id)] };
+}
 
 /** A customer's mappings, newest first; with `group: "url"` one per normalised URL (see `mappingsQuery`). */
 export async function listMappings(db: Db, userId: string, query: MappingsQuery): Promise<Page<Mapping>> {
   if (query.group === "url") return listMappingsByUrl(db, userId, query);
   const where = and(eq(urlMappings.userId, userId), matches(query.searchTerm));
+  const { ids, inPageOrder } = pageIds(db, where, query);
   const [rows, [total]] = await Promise.all([
     db
       .select(mappingColumns)
-      .from(urlMappings)
+      .from(ids)
+      .innerJoin(urlMappings, eq(urlMappings.id, ids.id))
       .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-      .where(where)
-      .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id))
-      .limit(query.limit)
-      .offset(query.offset),
+      .orderBy(...inPageOrder),
     db.select({ n: count() }).from(urlMappings).where(where),
   ]);
   return { rows: rows.map(toMapping), total: total?.n ?? 0 };
@@ -125,7 +151,7 @@ async function listMappingsByUrl(db: Db, userId: string, query: MappingsQuery): 
       .from(urlMappings)
       .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
       .where(where)
-      .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id))
+      .orderBy(...newestFirst)
       .limit(query.limit)
       .offset(query.offset),
     query.searchTerm?.trim()
@@ -198,7 +224,7 @@ export async function deliveredMapping(db: Db, userId: string, normalizedUrl: st
     .select({ id: urlMappings.id, htmlContent: urlMappings.htmlContent })
     .from(urlMappings)
     .where(and(eq(urlMappings.userId, userId), eq(urlMappings.normalizedUrl, normalizedUrl), published))
-    .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id))
+    .orderBy(...newestFirst)
     .limit(1);
   return row;
 }
@@ -249,16 +275,15 @@ export async function listAdminMappings(db: Db, query: AdminMappingsQuery): Prom
     query.url !== undefined ? eq(urlMappings.groupUrl, query.url) : undefined,
     matches(query.searchTerm),
   );
+  const { ids, inPageOrder } = pageIds(db, where, query);
   const [rows, [total]] = await Promise.all([
     db
       .select({ ...previewColumns, userEmail: users.email })
-      .from(urlMappings)
+      .from(ids)
+      .innerJoin(urlMappings, eq(urlMappings.id, ids.id))
       .innerJoin(users, eq(users.id, urlMappings.userId))
       .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-      .where(where)
-      .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id))
-      .limit(query.limit)
-      .offset(query.offset),
+      .orderBy(...inPageOrder),
     db.select({ n: count() }).from(urlMappings).where(where),
   ]);
   return {
@@ -290,7 +315,7 @@ export async function listMappingGroups(db: Db, userId: string, page: PageParams
       .select({ key: urlMappings.groupUrl, url: urlMappings.url, createdAt: urlMappings.createdAt })
       .from(urlMappings)
       .where(and(eq(urlMappings.userId, userId), newestIn(urlMappings.groupUrl)))
-      .orderBy(desc(urlMappings.createdAt), desc(urlMappings.id))
+      .orderBy(...newestFirst)
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: mappingTotals.groups }).from(mappingTotals).where(eq(mappingTotals.userId, userId)),

@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import type { Page, PageParams } from "./page";
 import type { Transaction, TransactionDetail } from "../contract/responses";
 import type { Db } from "../db/client";
-import { containsText } from "../db/expressions";
+import { containsText, trigramCandidates } from "../db/expressions";
 import { paypalTransactions, users, type PayPalTransaction } from "../db/schema";
 
 type TransactionRow = PayPalTransaction;
@@ -243,6 +243,7 @@ export async function listTransactions(db: Db, f: TransactionFilters): Promise<P
     f.startDate ? gte(paypalTransactions.receivedAt, new Date(f.startDate)) : undefined,
     f.endDate ? lte(paypalTransactions.receivedAt, new Date(f.endDate)) : undefined,
     f.status ? containsText(paypalTransactions.paymentStatus, f.status) : undefined,
+    f.email ? trigramCandidates(paypalTransactions.id, "paypal_transactions_search", f.email) : undefined,
     f.email ? containsText(paypalTransactions.payerEmail, f.email) : undefined,
   );
   const [rows, [total]] = await Promise.all([

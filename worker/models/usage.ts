@@ -5,7 +5,7 @@
 import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { AnalyticsRow, Stats } from "../contract/responses";
 import type { Db } from "../db/client";
-import { containsText } from "../db/expressions";
+import { containsText, trigramCandidates } from "../db/expressions";
 import { dailyUsage, mappingTotals, urlMappings, urlStats, usageCounters, type User } from "../db/schema";
 import type { Page, PageParams } from "./page";
 import { utcDay } from "../analytics/record";
@@ -43,6 +43,7 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
   const direction = query.sortDirection === "asc" ? asc : desc;
   const where = and(
     eq(urlStats.userId, userId),
+    query.searchTerm ? trigramCandidates(urlStats.url, "url_stats_search", query.searchTerm, "url") : undefined,
     query.searchTerm ? containsText(urlStats.url, query.searchTerm) : undefined,
   );
   const [rows, [total]] = await Promise.all([

@@ -126,6 +126,32 @@ describe("GET /api/mappings", () => {
     expect(grouped.rows.map((m) => m.url)).toEqual(["https://shop.test/sale"]);
     expect((await page<Mapping>("/api/mappings?searchTerm=%25", customer.apiKey)).total).toBe(0);
   });
+
+  it("searches through the trigram index, which follows every insert, update and delete", async () => {
+    const customer = await createVerifiedCustomer("c@example.com");
+    const other = await createVerifiedCustomer("o@example.com");
+    const [kept, edited, removed] = await insertMappings(
+      customer.user.id,
+      ["https://shop.test/a", "https://shop.test/b", "https://shop.test/c"],
+      (i) => [`<p class="x">Sale "AND" NEAR(*)</p>`, "<p>winter</p>", "<p>summer sale</p>"][i]!,
+    );
+    await insertMappings(other.user.id, ["https://other.test/"], () => "<p>sale</p>");
+    await db().update(urlMappings).set({ htmlContent: "<p>Spring SALE</p>" }).where(eq(urlMappings.id, edited!.id));
+    await db().delete(urlMappings).where(eq(urlMappings.id, removed!.id));
+    const found = async (term: string) =>
+      (await page<Mapping>(`/api/mappings?searchTerm=${encodeURIComponent(term)}`, customer.apiKey)).rows.map(
+        (m) => m.id,
+      );
+    expect(await found("sale")).toEqual([edited!.id, kept!.id]);
+    expect(await found("winter")).toEqual([]);
+    expect(await found('"AND" NEAR(*)')).toEqual([kept!.id]);
+    expect(await found('class="x"')).toEqual([kept!.id]);
+    expect(await found("sa")).toEqual([edited!.id, kept!.id]);
+    const indexed = await env.DB.prepare(
+      `select rowid from url_mappings_search where url_mappings_search match '"summer"'`,
+    ).all();
+    expect(indexed.results).toEqual([]);
+  });
 });
 
 describe("the admin's lists", () => {
