@@ -44,12 +44,35 @@ export function freePort() {
 }
 
 /** `.dev.vars` holds local secrets; a fresh checkout gets one with a random APP_SECRET. */
-export function ensureDevVars() {
-  const file = resolve(root, ".dev.vars");
-  if (existsSync(file)) return;
-  const example = readFileSync(resolve(root, ".dev.vars.example"), "utf8");
-  writeFileSync(file, example.replace(/^APP_SECRET=.*$/m, `APP_SECRET=${randomBytes(32).toString("base64")}`));
-  console.log("Created .dev.vars with a random APP_SECRET");
+/**
+ * `.dev.vars` with a usable APP_SECRET: created from `.dev.vars.example` when missing; an existing file without
+ * one (or with the example's placeholder) gets a random one added. The Worker refuses to serve with a secret
+ * under 32 bytes (worker/http/app-secret-check.ts), so a short one the operator chose is only warned about.
+ */
+export function ensureDevVars(dir = root) {
+  const file = resolve(dir, ".dev.vars");
+  const secretLine = `APP_SECRET=${randomBytes(32).toString("base64")}`;
+  if (!existsSync(file)) {
+    const example = readFileSync(resolve(dir, ".dev.vars.example"), "utf8");
+    writeFileSync(file, example.replace(/^APP_SECRET=.*$/m, secretLine));
+    console.log("Created .dev.vars with a random APP_SECRET");
+    return;
+  }
+  const vars = readFileSync(file, "utf8");
+  const current = /^APP_SECRET=(.*)$/m
+    .exec(vars)?.[1]
+    ?.trim()
+    .replace(/^"(.*)"$/, "$1");
+  if (!current || current === "change-me") {
+    const updated =
+      current === undefined
+        ? `${vars.replace(/\n?$/, "\n")}${secretLine}\n`
+        : vars.replace(/^APP_SECRET=.*$/m, secretLine);
+    writeFileSync(file, updated);
+    console.log("Added a random APP_SECRET to .dev.vars");
+  } else if (Buffer.byteLength(current) < 32) {
+    console.warn("APP_SECRET in .dev.vars is shorter than 32 bytes: the API will answer 503 until it is longer.");
+  }
 }
 
 export function applyLocalMigrations() {

@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { contentRoute } from "./delivery/content-route";
 import { CONTENT_PATH, SNIPPET_PATH } from "./delivery/paths";
 import type { AppEnv } from "./env";
+import { requireAppSecret } from "./http/app-secret-check";
 import { capRequestBody } from "./http/body-limit";
 import { deliveryHostOnly } from "./http/delivery-host";
 import { errorResponse, handleError } from "./http/errors";
@@ -27,6 +28,7 @@ export const app = new Hono<AppEnv>()
   .use(securityHeaders)
   .use(deliveryHostOnly)
   .use("/api/*", capRequestBody)
+  .use("/api/*", requireAppSecret)
   .route(SNIPPET_PATH, snippetRoute)
   .route(CONTENT_PATH, contentRoute)
   .route("/api", registerRoutes)

@@ -16,8 +16,16 @@ export interface Env {
    */
   HOT_PATH_FILL_LIMITER: RateLimit;
   ASSETS: Fetcher;
-  /** Signs cookies and encrypts stored secrets. */
+  /**
+   * Signs cookies and encrypts stored secrets; at least 32 bytes, or every route that needs it answers 503
+   * (http/app-secret-check.ts).
+   */
   APP_SECRET: string;
+  /**
+   * The secret before a rotation: stored secrets sealed under it still open, and are sealed again under
+   * APP_SECRET as they are read and by `npm run secrets:reseal` (README, "Rotating APP_SECRET").
+   */
+  APP_SECRET_PREVIOUS?: string;
   /**
    * "development" (`npm start`, `npm run dev`, the Worker tests) or "production" (wrangler.toml [vars], what
    * `wrangler deploy` uses). Anything but "development", unset included, is production.

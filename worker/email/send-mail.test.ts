@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import type { Env } from "../env";
 import { ApiError } from "../http/errors";
+import { secretKeys } from "../lib/crypto";
 import { saveSmtpSettings } from "../models/smtp-config";
 import { db, testEnv } from "../test/helpers";
 import { mailStandins, received } from "../test/mail-standins";
@@ -67,7 +68,7 @@ describe("choosing the transport", () => {
   it("uses a stored SMTP configuration before MailChannels and the console", async () => {
     const { smtp, credentials, mailChannels } = mailStandins();
     const to = `chosen-${crypto.randomUUID()}@example.com`;
-    await saveSmtpSettings(db(), env.APP_SECRET, {
+    await saveSmtpSettings(db(), secretKeys(env), {
       host: "localhost",
       port: smtp.starttls,
       user: credentials.user,

@@ -7,6 +7,7 @@
 import type { Db } from "../db/client";
 import { isDevelopment, type Env } from "../env";
 import { ApiError } from "../http/errors";
+import { secretKeys } from "../lib/crypto";
 import { getSmtpSettings } from "../models/smtp-config";
 import { sendViaMailChannels } from "./mailchannels";
 import { sendViaSmtp } from "./smtp";
@@ -21,7 +22,7 @@ const DEFAULT_FROM = "no-reply@dynamic-content.local";
 
 /** Sends the message; a transport failure is logged (without the body) and answered as a 502 the UI can show. */
 export async function sendMail(env: Env, db: Db, message: MailMessage): Promise<void> {
-  const smtp = await getSmtpSettings(db, env.APP_SECRET);
+  const smtp = await getSmtpSettings(db, secretKeys(env));
   const from = env.MAIL_FROM || DEFAULT_FROM;
   let transport = "";
   try {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { ApiError } from "../http/errors";
+import { secretKeys } from "../lib/crypto";
 import { saveSmtpSettings } from "../models/smtp-config";
 import { db, testEnv } from "../test/helpers";
 import { mailStandins, received, type SmtpStandin } from "../test/mail-standins";
@@ -16,7 +17,7 @@ const settings = (server: SmtpStandin, password = credentials.pass) => ({
   from: "noreply@dc.test",
 });
 const useSmtp = (server: SmtpStandin, password?: string) =>
-  saveSmtpSettings(db(), env.APP_SECRET, settings(server, password));
+  saveSmtpSettings(db(), secretKeys(env), settings(server, password));
 
 const message = (to: string): MailMessage => ({
   to,
@@ -109,7 +110,7 @@ describe("SMTP with a local server and a certificate of this run's test CA", () 
   });
 
   it("answers 502 when nothing listens on the configured port", async () => {
-    await saveSmtpSettings(db(), env.APP_SECRET, { ...settings("starttls"), port: 1 });
+    await saveSmtpSettings(db(), secretKeys(env), { ...settings("starttls"), port: 1 });
     await expectRefusal(unique("closed"), /could not connect to localhost:1/);
   });
 });

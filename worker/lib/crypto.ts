@@ -1,6 +1,7 @@
 /**
  * @module Small WebCrypto helpers: random tokens, hashes, and AES-GCM for secrets that must be shown again
- * (API keys, the SMTP password). The AES key is derived from APP_SECRET.
+ * (API keys, the SMTP password). The AES key is derived from APP_SECRET; after a rotation, secrets sealed
+ * under APP_SECRET_PREVIOUS still open (`openSecret`), and their readers seal them again under the new one.
  */
 const encoder = new TextEncoder();
 
@@ -37,6 +38,31 @@ function aesKey(secret: string): Promise<CryptoKey> {
     aesKeys.set(secret, key);
   }
   return key;
+}
+
+/** The secrets that seal stored secrets: the current one, and the one before a rotation while it lasts. */
+export interface SecretKeys {
+  current: string;
+  previous?: string;
+}
+
+export function secretKeys(env: { APP_SECRET: string; APP_SECRET_PREVIOUS?: string }): SecretKeys {
+  return env.APP_SECRET_PREVIOUS
+    ? { current: env.APP_SECRET, previous: env.APP_SECRET_PREVIOUS }
+    : { current: env.APP_SECRET };
+}
+
+/**
+ * Opens a stored secret under the current key or, failing that, the previous one; `stale` says it should be
+ * sealed again under the current key.
+ */
+export async function openSecret(keys: SecretKeys, ciphertext: string): Promise<{ plaintext: string; stale: boolean }> {
+  try {
+    return { plaintext: await decryptSecret(keys.current, ciphertext), stale: false };
+  } catch (err) {
+    if (!keys.previous) throw err;
+    return { plaintext: await decryptSecret(keys.previous, ciphertext), stale: true };
+  }
 }
 
 export async function encryptSecret(secret: string, plaintext: string): Promise<string> {

@@ -4,11 +4,11 @@
  * customer, valid until rotated or revoked; an `admin` key per password login, valid ADMIN_KEY_TTL_MS; an
  * `impersonation` key that lets an admin act as a customer for IMPERSONATION_KEY_TTL_MS.
  */
-import { and, eq, lt, ne } from "drizzle-orm";
+import { and, asc, eq, gt, lt, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
 import { apiKeys, users, type User } from "../db/schema";
-import { decryptSecret, encryptSecret, randomToken, sha256Hex } from "../lib/crypto";
+import { encryptSecret, openSecret, randomToken, sha256Hex, type SecretKeys } from "../lib/crypto";
 
 export const ADMIN_KEY_TTL_MS = 12 * 60 * 60 * 1000;
 export const IMPERSONATION_KEY_TTL_MS = 60 * 60 * 1000;
@@ -23,32 +23,74 @@ interface NewKey {
 }
 
 /** A fresh key and the row that stores it (not yet written). */
-async function newKey(secret: string, values: NewKey) {
+async function newKey(keys: SecretKeys, values: NewKey) {
   const key = `dc_${randomToken(32)}`;
-  const row = { ...values, keyHash: await sha256Hex(key), keyEncrypted: await encryptSecret(secret, key) };
+  const row = { ...values, keyHash: await sha256Hex(key), keyEncrypted: await encryptSecret(keys.current, key) };
   return { key, row };
 }
 
 /** The customer's key, or null when they have none (email not verified yet, or the key was revoked). */
-export async function getCustomerKey(db: Db, secret: string, userId: string): Promise<string | null> {
+export async function getCustomerKey(db: Db, keys: SecretKeys, userId: string): Promise<string | null> {
   const row = await db.query.apiKeys.findFirst({
     where: and(eq(apiKeys.userId, userId), eq(apiKeys.kind, "customer")),
   });
-  return row ? decryptSecret(secret, row.keyEncrypted) : null;
+  if (!row) return null;
+  const { plaintext, stale } = await openSecret(keys, row.keyEncrypted);
+  if (stale) await resealKey(db, keys, row.id, plaintext);
+  return plaintext;
+}
+
+/**
+ * After a rotation of APP_SECRET: seals every stored key that is still under the previous secret again under the
+ * current one, a page of rows at a time (ids ascending), so it ends whatever the number of keys. A key that opens
+ * under neither secret is counted, not changed: it was sealed under an older secret still.
+ */
+export async function resealAllKeys(db: Db, keys: SecretKeys, pageSize = 200) {
+  const result = { checked: 0, resealed: 0, unreadable: 0 };
+  for (let after = 0; ;) {
+    const rows = await db
+      .select({ id: apiKeys.id, keyEncrypted: apiKeys.keyEncrypted })
+      .from(apiKeys)
+      .where(gt(apiKeys.id, after))
+      .orderBy(asc(apiKeys.id))
+      .limit(pageSize);
+    if (rows.length === 0) return result;
+    for (const row of rows) {
+      result.checked++;
+      try {
+        const { plaintext, stale } = await openSecret(keys, row.keyEncrypted);
+        if (stale) {
+          await resealKey(db, keys, row.id, plaintext);
+          result.resealed++;
+        }
+      } catch {
+        result.unreadable++;
+      }
+    }
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+/** Seals a stored key again under the current APP_SECRET (after a rotation). */
+export async function resealKey(db: Db, keys: SecretKeys, keyId: number, key: string): Promise<void> {
+  await db
+    .update(apiKeys)
+    .set({ keyEncrypted: await encryptSecret(keys.current, key) })
+    .where(eq(apiKeys.id, keyId));
 }
 
 /** The customer's key, issuing one on first use (after the email is verified, or after a revocation). */
-export async function ensureCustomerKey(db: Db, secret: string, userId: string): Promise<string> {
-  const existing = await getCustomerKey(db, secret, userId);
+export async function ensureCustomerKey(db: Db, keys: SecretKeys, userId: string): Promise<string> {
+  const existing = await getCustomerKey(db, keys, userId);
   if (existing) return existing;
-  const { key, row } = await newKey(secret, { userId, kind: "customer" });
+  const { key, row } = await newKey(keys, { userId, kind: "customer" });
   await db.insert(apiKeys).values(row);
   return key;
 }
 
 /** A key for one admin sign-in; the admin's expired keys are cleared on the way. */
-export async function issueAdminKey(db: Db, secret: string, adminId: string, now = Date.now()): Promise<string> {
-  const { key, row } = await newKey(secret, {
+export async function issueAdminKey(db: Db, keys: SecretKeys, adminId: string, now = Date.now()): Promise<string> {
+  const { key, row } = await newKey(keys, {
     userId: adminId,
     kind: "admin",
     expiresAt: new Date(now + ADMIN_KEY_TTL_MS),
@@ -64,10 +106,10 @@ export async function issueAdminKey(db: Db, secret: string, adminId: string, now
  * A new key for the user, the old ones void in the same batch: a customer's one key, or every sign-in of an admin
  * (the new key starts a fresh admin session).
  */
-export async function rotateOwnKey(db: Db, secret: string, user: User, now = Date.now()): Promise<string> {
+export async function rotateOwnKey(db: Db, keys: SecretKeys, user: User, now = Date.now()): Promise<string> {
   const kind: ApiKeyKind = user.role === "admin" ? "admin" : "customer";
   const expiresAt = kind === "admin" ? new Date(now + ADMIN_KEY_TTL_MS) : undefined;
-  const { key, row } = await newKey(secret, { userId: user.id, kind, expiresAt });
+  const { key, row } = await newKey(keys, { userId: user.id, kind, expiresAt });
   await db.batch([
     db.delete(apiKeys).where(and(eq(apiKeys.userId, user.id), eq(apiKeys.kind, kind))),
     db.insert(apiKeys).values(row),
@@ -83,13 +125,13 @@ export async function revokeCustomerKeys(db: Db, userId: string): Promise<void> 
 /** A short-lived key with which the admin acts as the customer; it names the admin. */
 export async function issueImpersonationKey(
   db: Db,
-  secret: string,
+  keys: SecretKeys,
   adminId: string,
   userId: string,
   now = Date.now(),
 ): Promise<{ apiKey: string; expiresAt: Date }> {
   const expiresAt = new Date(now + IMPERSONATION_KEY_TTL_MS);
-  const { key, row } = await newKey(secret, { userId, kind: "impersonation", impersonatorId: adminId, expiresAt });
+  const { key, row } = await newKey(keys, { userId, kind: "impersonation", impersonatorId: adminId, expiresAt });
   await db.insert(apiKeys).values(row);
   return { apiKey: key, expiresAt };
 }

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { smtpConfig } from "../db/schema";
-import { decryptSecret, encryptSecret } from "../lib/crypto";
+import { encryptSecret, openSecret, type SecretKeys } from "../lib/crypto";
 
 export interface SmtpSettings {
   host: string;
@@ -14,24 +14,23 @@ export interface SmtpSettings {
 
 const ROW_ID = 1;
 
-export async function getSmtpSettings(db: Db, secret: string): Promise<SmtpSettings | null> {
+export async function getSmtpSettings(db: Db, keys: SecretKeys): Promise<SmtpSettings | null> {
   const row = await db.query.smtpConfig.findFirst({ where: eq(smtpConfig.id, ROW_ID) });
   if (!row) return null;
-  return {
-    host: row.host,
-    port: row.port,
-    user: row.user,
-    password: await decryptSecret(secret, row.passwordEncrypted),
-    from: row.fromAddress,
-  };
+  const { plaintext: password, stale } = await openSecret(keys, row.passwordEncrypted);
+  if (stale) {
+    const passwordEncrypted = await encryptSecret(keys.current, password);
+    await db.update(smtpConfig).set({ passwordEncrypted }).where(eq(smtpConfig.id, ROW_ID));
+  }
+  return { host: row.host, port: row.port, user: row.user, password, from: row.fromAddress };
 }
 
-export async function saveSmtpSettings(db: Db, secret: string, settings: SmtpSettings): Promise<void> {
+export async function saveSmtpSettings(db: Db, keys: SecretKeys, settings: SmtpSettings): Promise<void> {
   const values = {
     host: settings.host,
     port: settings.port,
     user: settings.user,
-    passwordEncrypted: await encryptSecret(secret, settings.password),
+    passwordEncrypted: await encryptSecret(keys.current, settings.password),
     fromAddress: settings.from,
     updatedAt: new Date(),
   };

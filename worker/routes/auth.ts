@@ -11,6 +11,7 @@ import type { AppEnv } from "../env";
 import { clientInfo } from "../http/client-info";
 import { forbidden, unauthorized } from "../http/errors";
 import { validate } from "../http/validate";
+import { secretKeys } from "../lib/crypto";
 import { issueAdminKey } from "../models/api-keys";
 import { recordLoginAttempt } from "../models/login-attempts";
 import { findUserByEmail } from "../models/users";
@@ -31,6 +32,6 @@ export const authRoutes = new Hono<AppEnv>()
     await recordLoginAttempt(db, { userId: admin?.id ?? null, success: Boolean(admin && valid), ...clientInfo(c) });
     if (!admin || !valid) throw unauthorized("Invalid email or password");
     if (!admin.isActive) throw forbidden("This account is inactive");
-    const apiKey = await issueAdminKey(db, c.env.APP_SECRET, admin.id);
+    const apiKey = await issueAdminKey(db, secretKeys(c.env), admin.id);
     return c.json<AdminLoginResponse>({ apiKey, user: authInfo(admin) });
   });

@@ -10,6 +10,7 @@ import { app } from "../app";
 import { hashPassword } from "../auth/password";
 import { paypalTransactions, productVersions, users } from "../db/schema";
 import { syncUrl } from "../delivery/sync";
+import { secretKeys } from "../lib/crypto";
 import { ensureCustomerKey, issueAdminKey, issueImpersonationKey } from "../models/api-keys";
 import { createMapping } from "../models/mappings";
 import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
@@ -67,18 +68,18 @@ beforeAll(async () => {
 /** A customer (with a mapping), another, an inactive one, an admin acting as the first, an admin, an inactive admin. */
 async function createFixture(): Promise<Fixture> {
   const d = db();
-  const secret = env.APP_SECRET;
+  const keys = secretKeys(env);
   async function customer(email: string, active = true) {
     const user = await ensureCustomer(d, email);
     await markEmailVerified(d, user);
-    const key = await ensureCustomerKey(d, secret, user.id);
+    const key = await ensureCustomerKey(d, keys, user.id);
     if (!active) await d.update(users).set({ isActive: false }).where(eq(users.id, user.id));
     return { user, key };
   }
   async function admin(email: string, active = true) {
     await upsertAdmin(d, email, adminPasswordHash);
     const user = (await findUserByEmail(d, email))!;
-    const key = await issueAdminKey(d, secret, user.id);
+    const key = await issueAdminKey(d, keys, user.id);
     if (!active) await d.update(users).set({ isActive: false }).where(eq(users.id, user.id));
     return { user, key };
   }
@@ -87,7 +88,7 @@ async function createFixture(): Promise<Fixture> {
   const c = await customer("inactive@example.com", false);
   const root = await admin("root@example.com");
   const off = await admin("off@example.com", false);
-  const acting = await issueImpersonationKey(d, secret, root.user.id, a.user.id);
+  const acting = await issueImpersonationKey(d, keys, root.user.id, a.user.id);
   const mapping = await createMapping(d, a.user.id, "https://a.test/page", "<p>A</p>");
   await syncUrl(env, a.user.id, "a.test/page");
   const [version] = await d.insert(productVersions).values({ name: "Growth", eventsLimit: 100 }).returning();

@@ -20,6 +20,7 @@ import { clientInfo } from "../http/client-info";
 import { badRequest, forbidden, tooManyRequests } from "../http/errors";
 import { publicOrigin } from "../http/origin";
 import { validate } from "../http/validate";
+import { secretKeys } from "../lib/crypto";
 import { ensureCustomerKey } from "../models/api-keys";
 import { recordLoginAttempt } from "../models/login-attempts";
 import {
@@ -117,7 +118,7 @@ export const loginRoutes = new Hono<AppEnv>()
     if (!customer.isActive) throw forbidden("This account is inactive");
     deleteCookie(c, LOGIN_COOKIE, { path: "/api/login" });
     await clearWrongCodes(db, customer.email);
-    const apiKey = await ensureCustomerKey(db, c.env.APP_SECRET, customer.id);
+    const apiKey = await ensureCustomerKey(db, secretKeys(c.env), customer.id);
     return c.json<LoginVerifyResponse>({
       apiKey,
       user: { userId: customer.id, email: customer.email, role: customer.role },

@@ -16,6 +16,7 @@ import { inBackground } from "../http/background";
 import { badRequest, forbidden } from "../http/errors";
 import { publicOrigin } from "../http/origin";
 import { validate } from "../http/validate";
+import { secretKeys } from "../lib/crypto";
 import { ensureCustomerKey } from "../models/api-keys";
 import { consumeVerificationToken } from "../models/verification-tokens";
 import { ensureCustomer, getUser, markEmailVerified } from "../models/users";
@@ -49,7 +50,7 @@ export const registerRoutes = new Hono<AppEnv>()
     await markEmailVerified(db, user);
     // The link proves the mailbox: it also lifts a lock on login codes (it is how a locked customer gets in).
     await clearWrongCodes(db, user.email);
-    const apiKey = await ensureCustomerKey(db, c.env.APP_SECRET, user.id);
+    const apiKey = await ensureCustomerKey(db, secretKeys(c.env), user.id);
     await syncCustomerState(c.env, user.id);
     if (firstVerification) {
       // The key is in the answer too, so a failed mail must not fail the verification.

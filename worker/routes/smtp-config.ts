@@ -6,15 +6,16 @@ import { requireAdmin } from "../auth/middleware";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { validate } from "../http/validate";
+import { secretKeys } from "../lib/crypto";
 import { getSmtpSettings, saveSmtpSettings } from "../models/smtp-config";
 
 export const smtpConfigRoutes = new Hono<AppEnv>()
   .use(requireAdmin)
   .get("/", async (c) => {
-    const settings = await getSmtpSettings(createDb(c.env.DB), c.env.APP_SECRET);
+    const settings = await getSmtpSettings(createDb(c.env.DB), secretKeys(c.env));
     return c.json<SmtpConfig>(settings ?? { host: "", port: null, user: "", password: "", from: "" });
   })
   .post("/", validate("json", smtpConfigBody), async (c) => {
-    await saveSmtpSettings(createDb(c.env.DB), c.env.APP_SECRET, c.req.valid("json"));
+    await saveSmtpSettings(createDb(c.env.DB), secretKeys(c.env), c.req.valid("json"));
     return c.json<MessageResponse>({ message: "SMTP configuration updated successfully" });
   });

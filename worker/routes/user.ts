@@ -13,6 +13,7 @@ import type { AppEnv } from "../env";
 import { deliveryOrigin } from "../http/origin";
 import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
+import { secretKeys } from "../lib/crypto";
 import { ensureCustomerKey, getCustomerKey, rotateOwnKey } from "../models/api-keys";
 import { paymentHistory } from "../models/payments";
 import { getProductVersion } from "../models/product-versions";
@@ -25,14 +26,14 @@ import { usageOf, userStats } from "../models/usage";
 async function dashboardKey(c: Context<AppEnv>, db: Db): Promise<string> {
   const { user, session } = c.var;
   if (user.role === "admin") return session.apiKey;
-  if (session.impersonator) return (await getCustomerKey(db, c.env.APP_SECRET, user.id)) ?? "";
-  return ensureCustomerKey(db, c.env.APP_SECRET, user.id);
+  if (session.impersonator) return (await getCustomerKey(db, secretKeys(c.env), user.id)) ?? "";
+  return ensureCustomerKey(db, secretKeys(c.env), user.id);
 }
 
 export const userRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .post("/api-key/rotate", requireAccountHolder, async (c) => {
-    const apiKey = await rotateOwnKey(createDb(c.env.DB), c.env.APP_SECRET, c.var.user);
+    const apiKey = await rotateOwnKey(createDb(c.env.DB), secretKeys(c.env), c.var.user);
     return c.json<ApiKeyResponse>({ apiKey });
   })
   .use(currentBilling)

@@ -9,6 +9,7 @@ import { hashPassword } from "../auth/password";
 import { createDb } from "../db/client";
 import { syncCustomerState } from "../delivery/sync";
 import type { Env } from "../env";
+import { secretKeys } from "../lib/crypto";
 import { ensureCustomerKey, issueAdminKey } from "../models/api-keys";
 import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
 
@@ -71,7 +72,7 @@ export async function createVerifiedCustomer(email: string) {
   const d = db();
   const user = await ensureCustomer(d, email);
   await markEmailVerified(d, user);
-  const apiKey = await ensureCustomerKey(d, env.APP_SECRET, user.id);
+  const apiKey = await ensureCustomerKey(d, secretKeys(env), user.id);
   await syncCustomerState(env, user.id);
   return { user: (await findUserByEmail(d, email))!, apiKey };
 }
@@ -95,7 +96,7 @@ export async function insertCustomers(count: number): Promise<string[]> {
 export async function createAdmin(email = "admin@example.com", password = "correct horse battery") {
   await upsertAdmin(db(), email, await hashPassword(password));
   const user = (await findUserByEmail(db(), email))!;
-  return { user, password, apiKey: await issueAdminKey(db(), env.APP_SECRET, user.id) };
+  return { user, password, apiKey: await issueAdminKey(db(), secretKeys(env), user.id) };
 }
 
 /** A page view: the content request, then its analytics message through the real queue consumer. */

@@ -32,6 +32,7 @@ import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
 import { publicOrigin } from "../../http/origin";
 import { pageResponse } from "../../http/paging";
 import { validate } from "../../http/validate";
+import { secretKeys } from "../../lib/crypto";
 import { getAdminUser, listAdminUsers, listUserEmails } from "../../models/admin-users";
 import { ensureCustomerKey, getCustomerKey, issueImpersonationKey, revokeCustomerKeys } from "../../models/api-keys";
 import { recordAuditEvent } from "../../models/audit-events";
@@ -66,7 +67,7 @@ function assertCustomer(target: User, refusal: string): void {
  */
 async function visibleKey(c: Context<AppEnv>, db: Db, target: User): Promise<string | null> {
   if (target.role === "admin") return target.id === c.var.user.id ? c.var.session.apiKey : null;
-  return getCustomerKey(db, c.env.APP_SECRET, target.id);
+  return getCustomerKey(db, secretKeys(c.env), target.id);
 }
 
 /** Applies a change that affects delivery, writes the user's delivery state, and answers the updated user. */
@@ -125,7 +126,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
       return c.json<ApiKeyResponse>({ apiKey: c.var.session.apiKey });
     }
     if (!target.isActive) throw conflict("This account is inactive: activate it first");
-    const { apiKey, expiresAt } = await issueImpersonationKey(db, c.env.APP_SECRET, c.var.user.id, target.id);
+    const { apiKey, expiresAt } = await issueImpersonationKey(db, secretKeys(c.env), c.var.user.id, target.id);
     await recordAuditEvent(db, "impersonate", c.var.user, target);
     return c.json<ImpersonationResponse>({ apiKey, expiresAt: expiresAt.toISOString() });
   })
@@ -179,7 +180,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     assertCustomer(user, "Admins sign in with their password: their keys are never mailed");
     if (!user.emailVerified) throw conflict("The email is not verified yet: resend the verification instead");
     await throttle(c, "resend", user.email);
-    const apiKey = await ensureCustomerKey(db, c.env.APP_SECRET, user.id);
+    const apiKey = await ensureCustomerKey(db, secretKeys(c.env), user.id);
     await sendApiKeyMail(c.env, db, publicOrigin(c), user, apiKey);
     return c.json<MessageResponse>({ message: "API key sent" });
   })

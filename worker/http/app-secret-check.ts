@@ -1,0 +1,45 @@
+/**
+ * @module Fail closed on a missing or weak APP_SECRET. It signs the login cookie, keys the login codes' HMAC and
+ * encrypts stored API keys and the SMTP password, so without it (an operator forgot `wrangler secret put
+ * APP_SECRET`, or a `.dev.vars` lacks it) those would be sealed under a guessable key. Every `/api` route but
+ * the public delivery ones then answers 503 in the one error shape, and the isolate logs once which setting is
+ * wrong; the SPA's pages, the snippet and content delivery keep working.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv, Env } from "../env";
+import { errorResponse } from "./errors";
+
+/** 256 bits: `openssl rand -base64 32` gives 44 characters. */
+export const APP_SECRET_MIN_BYTES = 32;
+
+export const NOT_CONFIGURED_MESSAGE = "The service is not configured yet. Please try again later.";
+
+/** Routes that never touch a secret: the hot path and the SPA's public configuration. */
+const NEEDS_NO_SECRET = ["/api/content", "/api/site-config"];
+
+/** What is wrong with the secret settings, for the log; null when they are usable. */
+export function appSecretProblem(env: Pick<Env, "APP_SECRET" | "APP_SECRET_PREVIOUS">): string | null {
+  const bytes = (value: string) => new TextEncoder().encode(value).length;
+  if (!env.APP_SECRET) return "APP_SECRET is not set";
+  if (bytes(env.APP_SECRET) < APP_SECRET_MIN_BYTES) {
+    return `APP_SECRET is shorter than ${APP_SECRET_MIN_BYTES} bytes`;
+  }
+  if (env.APP_SECRET_PREVIOUS !== undefined && bytes(env.APP_SECRET_PREVIOUS) < APP_SECRET_MIN_BYTES) {
+    return `APP_SECRET_PREVIOUS is shorter than ${APP_SECRET_MIN_BYTES} bytes`;
+  }
+  return null;
+}
+
+let logged = false;
+
+export const requireAppSecret: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const problem = appSecretProblem(c.env);
+  if (!problem || NEEDS_NO_SECRET.some((path) => c.req.path === path || c.req.path.startsWith(`${path}/`))) {
+    return next();
+  }
+  if (!logged) {
+    logged = true;
+    console.error(`Refusing every request that needs a secret: ${problem} (README, "Configuration")`);
+  }
+  return errorResponse(c, 503, NOT_CONFIGURED_MESSAGE);
+};
