@@ -29,6 +29,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { Agent, fetch as undiciFetch } from "undici";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 import { SNIPPET_JS } from "../worker/snippet/snippet.generated";
 import { combine, runLoad, summarize, type LoadResult, type Summary } from "./bench/load";
@@ -164,12 +165,15 @@ async function main() {
         r2Buckets: w.r2Buckets,
         queueProducers: w.queueProducers,
         queueConsumers: w.queueConsumers,
+        ratelimits: w.ratelimits,
       }),
     );
     const origin = (await mf.ready).origin;
     const db = await mf.getD1Database("DB");
+    // Seeding calls may run for minutes (the rebuild of 100,000 mappings): no timeout but the run's own.
+    const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
     const call = async <T>(path: string, method = "GET"): Promise<T> => {
-      const res = await fetch(new URL(path, origin), { method });
+      const res = await undiciFetch(new URL(path, origin), { method, dispatcher: patient });
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as T;
     };

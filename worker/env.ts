@@ -15,6 +15,8 @@ export interface Env {
    * not in the store (unknown ids) and URLs of customers whose store is incomplete (wrangler.toml [[ratelimits]]).
    */
   HOT_PATH_FILL_LIMITER: RateLimit;
+  /** Bounds what one visitor (IP) may request of one customer's content (wrangler.toml [[ratelimits]]). */
+  CONTENT_VISITOR_LIMITER: RateLimit;
   ASSETS: Fetcher;
   /**
    * Signs cookies and encrypts stored secrets; at least 32 bytes, or every route that needs it answers 503

@@ -1,7 +1,7 @@
 /**
  * @module The daily cron: PayPal's view of our subscriptions (billing/reconcile.ts), then every billing period
  * that has ended and every paid plan that has lapsed (the sweeper behind the per-request settling), then
- * housekeeping of expired codes, tokens, keys and rate-limit rows.
+ * housekeeping of expired codes, tokens, keys and rate-limit rows, and of sign-ups left unverified for a week.
  */
 import { lt } from "drizzle-orm";
 import { settleDueBilling } from "./billing/periods";
@@ -13,6 +13,7 @@ import { LONGEST_WINDOW_MS } from "./auth/throttle";
 import { runHotPathHousekeeping } from "./housekeeping";
 import { purgeExpiredKeys } from "./models/api-keys";
 import { purgeRateLimitEvents } from "./models/rate-limits";
+import { purgeUnverifiedSignups, UNVERIFIED_SIGNUP_TTL_MS } from "./models/users";
 
 export async function runDaily(env: Env, now = new Date()): Promise<void> {
   try {
@@ -29,6 +30,7 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
   ]);
   await purgeExpiredKeys(db, now);
   await purgeRateLimitEvents(db, new Date(now.getTime() - LONGEST_WINDOW_MS));
+  await purgeUnverifiedSignups(db, new Date(now.getTime() - UNVERIFIED_SIGNUP_TTL_MS));
   // Raw analytics past their window, legacy raw rows to R2, delivery store repairs.
   await runHotPathHousekeeping(env, now);
 }

@@ -195,6 +195,16 @@ export function summarize(result: LoadResult): Summary {
   };
 }
 
+/**
+ * Requests come from 100,000 visitors in turn (`CF-Connecting-IP`), as a site's traffic does, so that the content
+ * route's per-visitor budget (wrangler.toml CONTENT_VISITOR_LIMITER) is measured as it works, not exhausted.
+ */
+const VISITORS = 100_000;
+function visitorHeader(n: number): string {
+  const v = n % VISITORS;
+  return `CF-Connecting-IP: 10.${(v >> 16) & 255}.${(v >> 8) & 255}.${v & 255}\r\n`;
+}
+
 export async function runLoad({ origin, path, connections, durationMs }: LoadOptions): Promise<LoadResult> {
   const { hostname, port, host } = new URL(origin);
   // What a browser sends, so that the analytics events (and their bytes in D1 and R2) are as large as real ones.
@@ -213,10 +223,11 @@ export async function runLoad({ origin, path, connections, durationMs }: LoadOpt
   const end = start + durationMs;
   const loop = async (conn: Connection) => {
     while (performance.now() < end) {
-      const p = path(next++);
+      const n = next++;
+      const p = path(n);
       const t0 = performance.now();
       try {
-        const answer = await conn.get(p, headers);
+        const answer = await conn.get(p, headers + visitorHeader(n));
         const ms = performance.now() - t0;
         if (answered === latencies.length) {
           const grown = new Float64Array(latencies.length * 2);

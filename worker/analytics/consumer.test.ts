@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from "vitest";
 import type { Mapping } from "../contract/responses";
 import type { Env } from "../env";
 import worker from "../index";
-import { call, createVerifiedCustomer } from "../test/helpers";
+import { createMapping } from "../models/mappings";
+import { call, createVerifiedCustomer, db } from "../test/helpers";
 import type { AnalyticsMessage } from "./message";
 
 function message(userId: string, mappingId: number | null, url: string, id = crypto.randomUUID()): AnalyticsMessage {
@@ -21,9 +22,9 @@ function message(userId: string, mappingId: number | null, url: string, id = cry
 }
 
 /** Delivers messages to the consumer as one queue batch, as the `attempts`-th delivery. */
-async function consume(messages: AnalyticsMessage[], e: Env = env, attempts = 1) {
+async function consume(messages: AnalyticsMessage[], e: Env = env, attempts = 1, queue = "dynamic-content-analytics") {
   const batch = createMessageBatch<AnalyticsMessage>(
-    "dynamic-content-analytics",
+    queue,
     messages.map((body) => ({ id: `q-${body.id}`, timestamp: new Date(), attempts, body })),
   );
   const ctx = createExecutionContext();
@@ -190,6 +191,8 @@ describe("analytics queue consumer", () => {
     const customers = await Promise.all(
       Array.from({ length: 100 }, (_, i) => createVerifiedCustomer(`c${i}@example.com`)),
     );
+    // Each on a website of theirs (a mapping there), on a page without a mapping of its own.
+    for (const { user } of customers) await createMapping(db(), user.id, `https://${user.id}.test/mapped`, "<p>x</p>");
     const result = await consume(customers.map(({ user }) => message(user.id, null, `https://${user.id}.test/`)));
     expect(result.ackAll).toBe(true);
     expect(await counted()).toEqual(allCounted(100, 0));
@@ -214,6 +217,34 @@ describe("analytics queue consumer", () => {
     expect(await counted()).toEqual(allCounted(2));
   });
 
+  it("counts page views of the customer's websites only: a stranger's URLs with their id count nothing", async () => {
+    const { user, mapping, apiKey } = await setup();
+    const result = await consume([
+      message(user.id, mapping.id, "https://shop.test/a"),
+      message(user.id, null, "https://shop.test/unmapped-page"),
+      message(user.id, null, "https://WWW.Shop.test/other?x=1"),
+      ...Array.from({ length: 20 }, (_, i) => message(user.id, null, `https://attacker.example/${i}`)),
+      message(user.id, null, "javascript:alert(1)//shop.test/"),
+    ]);
+    expect(result.ackAll).toBe(true);
+    expect(await counted()).toEqual(allCounted(3, 1));
+    const rows = (await (await call("/api/analytics", { apiKey })).json()) as { url: string }[];
+    expect(rows.map((r) => r.url).sort()).toEqual(["shop.test/a", "shop.test/other?x=1", "shop.test/unmapped-page"]);
+  });
+
+  it("replays the dead-letter queue as its consumer: what was never counted counts once, the rest nothing", async () => {
+    const { user, mapping } = await setup();
+    const counted1 = message(user.id, mapping.id, "https://shop.test/a");
+    await consume([counted1]);
+    // A batch that failed ten times, with one message that had been counted in another batch meanwhile.
+    const failed = [message(user.id, mapping.id, "https://shop.test/a"), message(user.id, null, "https://shop.test/b")];
+    const replay = await consume([...failed, counted1], env, 1, "dynamic-content-analytics-dlq");
+    expect(replay.ackAll).toBe(true);
+    expect(await counted()).toEqual(allCounted(3, 2));
+    await consume(failed, env, 2, "dynamic-content-analytics-dlq");
+    expect(await counted()).toEqual(allCounted(3, 2));
+  });
+
   it("filters analytics by search term", async () => {
     const { user, apiKey, mapping } = await setup();
     await consume([
@@ -227,6 +258,7 @@ describe("analytics queue consumer", () => {
   it("keeps one entry per URL in the search index however often it is counted, and drops it with the customer", async () => {
     const { user, apiKey, mapping } = await setup();
     const other = await createVerifiedCustomer("other@example.com");
+    await createMapping(db(), other.user.id, "https://x.test/", "<p>x</p>");
     await consume([
       message(user.id, mapping.id, "https://shop.test/sale-2026"),
       message(other.user.id, null, "https://x.test/sale-2026"),

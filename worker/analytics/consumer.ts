@@ -1,16 +1,19 @@
 /**
- * @module The queue consumer. Per batch: its customers are loaded once (billing brought up to now), its events
- * archived to R2, then counted in one D1 transaction (record.ts), then the delivery state of each customer whose
+ * @module The queue consumer. Per batch: its customers are loaded once (billing brought up to now), page views of
+ * websites that are not the customer's dropped (one query for the batch), its events archived to R2, then counted in one D1 transaction (record.ts), then the delivery state of each customer whose
  * limit was reached (or lifted) by it is written. Anything failing before the count leaves nothing counted and
  * retries the whole batch; the ledger of message ids keeps a retried event from being counted twice. A batch that
  * fails ten times waits in the dead-letter queue (wrangler.toml). After a batch: expired raw rows are purged and
  * delivery repairs carried out, each within a small budget.
  */
+import { createDb } from "../db/client";
 import { drainRepairs, REPAIRS_PER_BATCH } from "../delivery/repairs";
 import { syncCustomerState } from "../delivery/sync";
 import type { Env } from "../env";
 import { runIndependentSteps } from "../lib/independent-steps";
 import { deliveryLimitReached, type DeliveryLimitState } from "../models/limits";
+import { websitesAmong } from "../models/mappings";
+import { hostOf } from "../models/usage";
 import { archiveEvents, archiveKey, batchIdOf } from "./archive";
 import { loadBatchCustomers } from "./batch-customers";
 import type { AnalyticsMessage } from "./message";
@@ -20,6 +23,10 @@ import { PURGE_ROWS_PER_BATCH, purgeRawWindow } from "./retention";
 /** Each message once, even when the queue delivers one twice in a batch. */
 function uniqueMessages(batch: MessageBatch<AnalyticsMessage>): AnalyticsMessage[] {
   return [...new Map(batch.messages.map((m) => [m.body.id, m.body])).values()];
+}
+
+function uniquePairs(pairs: { userId: string; host: string }[]) {
+  return [...new Map(pairs.map((p) => [`${p.userId} ${p.host}`, p])).values()];
 }
 
 /** Writes the states of the customers whose limit this batch reached (or, after a rollover, lifted). */
@@ -36,8 +43,14 @@ export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, en
   try {
     const messages = uniqueMessages(batch);
     const customers = await loadBatchCustomers(env, [...new Set(messages.map((m) => m.userId))], new Date());
-    // Messages of customers deleted in the meantime are dropped rather than failing the batch.
-    const events = messages.filter((m) => customers.has(m.userId)).map(toRawEvent);
+    // Messages of customers deleted in the meantime are dropped rather than failing the batch, and so are page
+    // views of websites the customer has no mapping on: anyone can send us a customer's id with any URL.
+    const known = messages.filter((m) => customers.has(m.userId)).map(toRawEvent);
+    const theirs = await websitesAmong(
+      createDb(env.DB),
+      uniquePairs(known.filter((e) => !e.delivered).map((e) => ({ userId: e.userId, host: hostOf(e.normalizedUrl) }))),
+    );
+    const events = known.filter((e) => e.delivered || theirs.has(`${e.userId} ${hostOf(e.normalizedUrl)}`));
     if (events.length > 0) {
       const batchId = await batchIdOf(events.map((e) => e.id));
       await archiveEvents(env, archiveKey(batchId, Math.min(...events.map((e) => e.timestamp))), events);

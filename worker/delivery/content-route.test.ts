@@ -49,6 +49,26 @@ describe("GET /api/content", () => {
     });
   });
 
+  it("gives one visitor 300 requests a minute per customer, then 204 and nothing counted", async () => {
+    const shop = await customerWith([{ url: "https://shop.test/a", html: "A" }]);
+    const other = await customerWith([{ url: "https://other.test/a", html: "O" }]);
+    const env = testEnv();
+    const from = (ip: string, userId: string, url: string) =>
+      call(`/api/content?u=${userId}&url=${encodeURIComponent(url)}`, { headers: { "CF-Connecting-IP": ip } }, env);
+    for (let i = 0; i < 300; i++)
+      expect((await from("203.0.113.9", shop.user.id, "https://shop.test/a")).status).toBe(200);
+    expect(env.sent).toHaveLength(300);
+
+    const refused = await from("203.0.113.9", shop.user.id, "https://shop.test/a");
+    expect(refused.status).toBe(204);
+    expect(await refused.text()).toBe("");
+    expect(env.sent).toHaveLength(300);
+    // Other visitors of the customer, and the same visitor at another customer, have budgets of their own.
+    expect(await (await from("198.51.100.8", shop.user.id, "https://shop.test/a")).text()).toBe("A");
+    expect(await (await from("203.0.113.9", other.user.id, "https://other.test/a")).text()).toBe("O");
+    expect(env.sent).toHaveLength(302);
+  });
+
   it("answers 204 when no mapping matches, and still counts the request", async () => {
     const { user } = await customerWith([{ url: "https://shop.test/a", html: "A" }]);
     const env = testEnv();
@@ -81,34 +101,42 @@ describe("GET /api/content", () => {
     expect(env.sent).toHaveLength(0);
   });
 
-  it("delivers nothing for an unknown user id, and stores nothing for a malformed one", async () => {
+  it("delivers nothing for an unknown user id and stores nothing for it, nor for a malformed one", async () => {
     const env = testEnv();
     expect((await content("AAAAAAAAAAAAAAAA", "https://shop.test/a", env)).status).toBe(204);
-    expect(await storedState("AAAAAAAAAAAAAAAA")).toEqual({ active: false, limited: false, complete: true });
+    expect(await storedState("AAAAAAAAAAAAAAAA")).toBeNull();
     expect((await content("nobody", "https://shop.test/a", env)).status).toBe(204);
     expect(await storedState("nobody")).toBeNull();
     expect(env.sent).toHaveLength(0);
   });
 
-  it("looks unknown ids up for at most 100 a minute per visitor, then answers 204 without D1 or KV writes", async () => {
-    const env = testEnv();
+  it("looks unknown ids up for at most 100 a minute per visitor, then answers 204 without D1, never writing KV", async () => {
+    let lookups = 0;
+    const counting = new Proxy(testEnv().DB, {
+      get: (db, name) => {
+        if (name === "prepare") lookups++;
+        const value = Reflect.get(db, name) as unknown;
+        return typeof value === "function" ? value.bind(db) : value;
+      },
+    });
+    const env = testEnv({ DB: counting });
     const from = (ip: string, userId: string) =>
       call(
         `/api/content?u=${userId}&url=${encodeURIComponent("https://shop.test/")}`,
-        {
-          headers: { "CF-Connecting-IP": ip },
-        },
+        { headers: { "CF-Connecting-IP": ip } },
         env,
       );
     const ids = Array.from({ length: 101 }, (_, i) => `unknown${String(i).padStart(9, "0")}`);
     for (const id of ids.slice(0, 100)) expect((await from("203.0.113.7", id)).status).toBe(204);
-    expect(await storedState(ids[99]!)).toEqual({ active: false, limited: false, complete: true });
+    const withinBudget = lookups;
+    expect(withinBudget).toBeGreaterThanOrEqual(100);
 
     expect((await from("203.0.113.7", ids[100]!)).status).toBe(204);
-    expect(await storedState(ids[100]!)).toBeNull();
+    expect(lookups).toBe(withinBudget);
     // Another visitor has a budget of their own.
     expect((await from("198.51.100.4", ids[100]!)).status).toBe(204);
-    expect(await storedState(ids[100]!)).toEqual({ active: false, limited: false, complete: true });
+    expect(lookups).toBeGreaterThan(withinBudget);
+    expect((await env.DELIVERY.list({ prefix: "s:unknown" })).keys).toEqual([]);
   });
 
   it("answers a URL without an entry as unmapped, without D1, once every entry is written", async () => {

@@ -1,13 +1,16 @@
 /**
  * @module The hot path: `GET /api/content?u=<user id>&url=<page URL>` answers the HTML mapped to that page, or
- * 204. The customer's state and the URL's entry from the delivery store (store.ts: at most two small KV reads, in
- * parallel and memoised, no D1), and the analytics message is sent after the answer, in `waitUntil`.
+ * 204. The visitor's budget at this customer (Rate Limiting binding), then the customer's state and the URL's
+ * entry from the delivery store (store.ts: at most two small KV reads, in parallel and memoised, no D1), and the
+ * analytics message is sent after the answer, in `waitUntil`; the consumer counts it only on the customer's own
+ * websites.
  */
 import { Hono } from "hono";
 import type { AnalyticsMessage } from "../analytics/message";
 import { URL_MAX_LENGTH } from "../contract/input-caps";
 import { normalizeUrl } from "../contract/normalize-url";
 import type { AppEnv, Env } from "../env";
+import { visitorKey } from "../http/client-info";
 import { isUserId } from "../lib/ids";
 import { isServing, lookupDelivery, type DeliveredMapping } from "./store";
 
@@ -64,9 +67,14 @@ export const contentRoute = new Hono<AppEnv>()
     }
     // A malformed id costs no KV or D1 read: nobody can make us store a state entry for junk.
     if (!isUserId(userId)) return contentResponse(undefined);
-    const visitor = c.req.header("CF-Connecting-IP");
-    const { serving, url, match } = await lookupContent(c.env, userId, pageUrl, Date.now(), visitor);
-    if (!serving) return contentResponse(undefined);
+    const visitor = visitorKey(c.req.header("CF-Connecting-IP"));
+    // One machine cannot spend a customer's quota: past its budget a visitor gets nothing, and nothing counts.
+    // The budget and the lookup are asked at once, so the budget adds no round trip to a page view.
+    const [budget, { serving, url, match }] = await Promise.all([
+      c.env.CONTENT_VISITOR_LIMITER.limit({ key: `${userId} ${visitor}` }),
+      lookupContent(c.env, userId, pageUrl, Date.now(), visitor),
+    ]);
+    if (!budget.success || !serving) return contentResponse(undefined);
 
     const message: AnalyticsMessage = {
       id: crypto.randomUUID(),

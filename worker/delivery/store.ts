@@ -137,8 +137,11 @@ async function readState(env: Env, userId: string, now: number, visitor: string)
   if (!state) {
     // Past the visitor's budget nothing is served, remembered or written; the next visitor looks it up.
     if (!(await mayFill(env, visitor))) return NOT_A_CUSTOMER;
-    state = (await stateFromD1(createDb(env.DB), userId)) ?? NOT_A_CUSTOMER;
-    await fill(env, stateKey(userId), JSON.stringify(state), {});
+    const known = await stateFromD1(createDb(env.DB), userId);
+    // An id nobody has costs no KV write (made-up ids would otherwise fill KV at $5 a million): only this
+    // isolate remembers it, for the memo's 5 seconds.
+    if (known) await fill(env, stateKey(userId), JSON.stringify(known), {});
+    state = known ?? NOT_A_CUSTOMER;
   }
   stateMemo.set(userId, state, STATE_BYTES, now);
   return state;

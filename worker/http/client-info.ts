@@ -7,3 +7,21 @@ export function clientInfo(c: Context) {
     userAgent: c.req.header("User-Agent") ?? null,
   };
 }
+
+/**
+ * The visitor a per-visitor budget counts: the client's IPv4 address, or the /64 network of an IPv6 one (one
+ * subscriber's line hands out a whole /64, so counting single IPv6 addresses would give one machine billions of
+ * budgets). "unknown" without Cloudflare's header (local development).
+ */
+export function visitorKey(ip: string | undefined): string {
+  if (!ip) return "unknown";
+  if (!ip.includes(":")) return ip;
+  const [head = "", tail = ""] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}

@@ -98,14 +98,15 @@ export async function listMappings(db: Db, userId: string, query: MappingsQuery)
 
 /**
  * No newer mapping of the customer with the same `group` column (normalised URL, or the admin's group URL; of
- * the published ones, if asked): the row heads its group, or is the one delivered at its URL. One index probe.
+ * the published ones, if asked): the row heads its group, or is the one delivered at its URL. One index probe:
+ * "newer" is a row value, which SQLite answers within the group's index entries, where the same test spelt
+ * with OR was answered over every newer mapping of the customer (quadratic in a rebuild of 100,000 mappings).
  */
 const newestIn = (group: typeof urlMappings.normalizedUrl | typeof urlMappings.groupUrl, publishedOnly = false) =>
   sql`not exists (select 1 from ${urlMappings} newer
     where newer.user_id = ${urlMappings.userId} and newer.${sql.identifier(group.name)} = ${group}
       ${publishedOnly ? sql`and newer.published_at is not null` : sql``}
-      and (newer.created_at > ${urlMappings.createdAt}
-        or (newer.created_at = ${urlMappings.createdAt} and newer.id > ${urlMappings.id})))`;
+      and (newer.created_at, newer.id) > (${urlMappings.createdAt}, ${urlMappings.id}))`;
 
 interface GroupSums {
   events: number;
@@ -350,4 +351,17 @@ export async function deleteAnyMapping(db: Db, id: number): Promise<{ userId: st
     .where(eq(urlMappings.id, id))
     .returning({ userId: urlMappings.userId, normalizedUrl: urlMappings.normalizedUrl });
   return deleted ?? null;
+}
+
+/**
+ * Of the (customer, website) pairs asked about, those where the customer has a mapping on that website (host,
+ * SPEC.md's websites): one statement, one probe of `url_mappings_host_idx` per pair. Keys `${userId} ${host}`.
+ */
+export async function websitesAmong(db: Db, pairs: readonly { userId: string; host: string }[]): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const rows = await db.all<{ userId: string; host: string }>(sql`
+    select pair.value ->> 'userId' as userId, pair.value ->> 'host' as host from json_each(${JSON.stringify(pairs)}) pair
+    where exists (select 1 from ${urlMappings} m
+      where m.user_id = pair.value ->> 'userId' and m.host = pair.value ->> 'host')`);
+  return new Set(rows.map((r) => `${r.userId} ${r.host}`));
 }

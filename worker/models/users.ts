@@ -1,6 +1,6 @@
 /** @module Users: customers and admins. */
 import { addMonths } from "date-fns";
-import { asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { users, type User } from "../db/schema";
 import { newUserId } from "../lib/ids";
@@ -81,4 +81,22 @@ export async function userIdsPage(db: Db, afterId: string, limit: number): Promi
     .orderBy(asc(users.id))
     .limit(limit);
   return rows.map((r) => r.id);
+}
+
+/** How long a sign-up may stay unverified before the daily cron deletes it (docs/decisions.md, "Identity"). */
+export const UNVERIFIED_SIGNUP_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes customers who never verified their email and signed up before `before`, at most `limit` per call
+ * (oldest first, over `users_created_idx`); their tokens and codes go with them. Answers how many went.
+ */
+export async function purgeUnverifiedSignups(db: Db, before: Date, limit = 1_000): Promise<number> {
+  const stale = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, "user"), eq(users.emailVerified, false), lt(users.createdAt, before)))
+    .orderBy(asc(users.createdAt))
+    .limit(limit);
+  const deleted = await db.delete(users).where(inArray(users.id, stale)).returning({ id: users.id });
+  return deleted.length;
 }

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paypalTransactions, productVersions, subscriptions, users } from "../db/schema";
+import { createMapping } from "../models/mappings";
 import { call, captureMails, createAdmin, createVerifiedCustomer, db, visit } from "../test/helpers";
 
 let mails: ReturnType<typeof captureMails>;
@@ -92,6 +93,8 @@ describe("every string a person sends has a cap, and the message names it", () =
   it("the analytics search term: 200 characters at most, and one of 200 works", async () => {
     const { user, apiKey } = await createVerifiedCustomer("c@example.com");
     const long = `https://shop.test/${a(200)}`;
+    // A page of the customer's website (they have a mapping there), so that the view counts.
+    await createMapping(db(), user.id, "https://shop.test/", "<p>home</p>");
     await visit(user.id, long);
     await expectRefused(
       await call(`/api/analytics?searchTerm=${a(201)}`, { apiKey }),

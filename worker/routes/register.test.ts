@@ -1,8 +1,11 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { THROTTLES } from "../auth/throttle";
 import { users, verificationTokens } from "../db/schema";
+import { UNVERIFIED_SIGNUP_TTL_MS } from "../models/users";
 import { createVerificationToken, VERIFICATION_TTL_MS } from "../models/verification-tokens";
+import { runDaily } from "../scheduled";
 import { call, captureMails, createAdmin, db } from "../test/helpers";
 
 let mails: ReturnType<typeof captureMails>;
@@ -184,5 +187,27 @@ describe("GET /api/verify-email", () => {
     const res = await call("/api/verify-email");
     expect(res.status).toBe(400);
     expect(await db().select().from(verificationTokens)).toHaveLength(0);
+  });
+});
+
+describe("unverified sign-ups", () => {
+  it("are deleted by the daily cron a week after signing up, with their tokens; verified and newer ones stay", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await register("stale@example.com");
+    const [stale] = await db().select().from(users).where(eq(users.email, "stale@example.com"));
+    await register("verified@example.com");
+    const link = mails.lastLink();
+    expect((await call(`/api/verify-email?token=${tokenOf(link)}`)).status).toBe(200);
+    const weekAgo = new Date(Date.now() - UNVERIFIED_SIGNUP_TTL_MS - 60_000);
+    await db().update(users).set({ createdAt: weekAgo });
+    await register("fresh@example.com");
+
+    await runDaily(env, new Date());
+    const left = await db().select({ email: users.email }).from(users).orderBy(users.email);
+    expect(left.map((u) => u.email)).toEqual(["fresh@example.com", "verified@example.com"]);
+    expect(await db().select().from(verificationTokens).where(eq(verificationTokens.userId, stale!.id))).toEqual([]);
+    // The address is free again: signing up anew works as the first time.
+    expect((await register("stale@example.com")).status).toBe(200);
+    errors.mockRestore();
   });
 });

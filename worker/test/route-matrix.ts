@@ -1,0 +1,368 @@
+/**
+ * @module Every route of the app (Hono's own route table) with a request that exercises it, who may call it and
+ * what each kind of caller gets: the authorization matrix (routes/authorization.test.ts) checks it as written,
+ * and the input fuzz suite (routes/input-fuzz.test.ts) sends bad variations of each request. One row per route.
+ */
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { vi } from "vitest";
+import { app } from "../app";
+import { hashPassword } from "../auth/password";
+import { paypalTransactions, productVersions, users } from "../db/schema";
+import { syncUrl } from "../delivery/sync";
+import { secretKeys } from "../lib/crypto";
+import { ensureCustomerKey, issueAdminKey, issueImpersonationKey } from "../models/api-keys";
+import { createMapping } from "../models/mappings";
+import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
+import { createVerificationToken } from "../models/verification-tokens";
+import { call, db, testEnv } from "./helpers";
+
+export const PRINCIPALS = [
+  "anonymous",
+  "customer",
+  "otherCustomer",
+  "inactiveCustomer",
+  "impersonatedCustomer",
+  "admin",
+  "inactiveAdmin",
+] as const;
+export type Principal = (typeof PRINCIPALS)[number];
+export type Expected = Record<Principal, number>;
+
+export interface Fixture {
+  keys: Record<Principal, string | undefined>;
+  customerId: string;
+  customerEmail: string;
+  mappingId: number;
+  versionId: number;
+  transactionId: string;
+  verificationToken: string;
+}
+
+export interface RouteRequest {
+  method?: string;
+  path: string;
+  json?: unknown;
+  body?: string;
+}
+
+const PAYPAL_VERIFY_URL = "https://paypal.test/cgi-bin/webscr";
+
+/**
+ * PayPal's post-back answers INVALID: the matrix's notification is a forged one, and no test leaves the machine.
+ * For a test file's `beforeEach`; `vi.restoreAllMocks()` in its `afterEach` undoes it.
+ */
+export function stubPayPalPostBack() {
+  const realFetch = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    return url === PAYPAL_VERIFY_URL ? new Response("INVALID") : realFetch(input, init);
+  });
+}
+
+const ADMIN_PASSWORD = "matrix admin password";
+const PAGE = "<!doctype html><title>Dynamic Content</title>";
+let adminPasswordHash: Promise<string> | undefined;
+
+/** A customer (with a mapping), another, an inactive one, an admin acting as the first, an admin, an inactive admin. */
+export async function createFixture(): Promise<Fixture> {
+  const d = db();
+  const keys = secretKeys(env);
+  async function customer(email: string, active = true) {
+    const user = await ensureCustomer(d, email);
+    await markEmailVerified(d, user);
+    const key = await ensureCustomerKey(d, keys, user.id);
+    if (!active) await d.update(users).set({ isActive: false }).where(eq(users.id, user.id));
+    return { user, key };
+  }
+  async function admin(email: string, active = true) {
+    await upsertAdmin(d, email, await (adminPasswordHash ??= hashPassword(ADMIN_PASSWORD)));
+    const user = (await findUserByEmail(d, email))!;
+    const key = await issueAdminKey(d, keys, user.id);
+    if (!active) await d.update(users).set({ isActive: false }).where(eq(users.id, user.id));
+    return { user, key };
+  }
+  const a = await customer("a@example.com");
+  const b = await customer("b@example.com");
+  const c = await customer("inactive@example.com", false);
+  const root = await admin("root@example.com");
+  const off = await admin("off@example.com", false);
+  const acting = await issueImpersonationKey(d, keys, root.user.id, a.user.id);
+  const mapping = await createMapping(d, a.user.id, "https://a.test/page", "<p>A</p>");
+  await syncUrl(env, a.user.id, "a.test/page");
+  const [version] = await d.insert(productVersions).values({ name: "Growth", eventsLimit: 100 }).returning();
+  await d.insert(paypalTransactions).values({ transactionId: "TXN-1", userId: a.user.id, payerEmail: a.user.email });
+  const pending = await ensureCustomer(d, "pending@example.com");
+  return {
+    keys: {
+      anonymous: undefined,
+      customer: a.key,
+      otherCustomer: b.key,
+      inactiveCustomer: c.key,
+      impersonatedCustomer: acting.apiKey,
+      admin: root.key,
+      inactiveAdmin: off.key,
+    },
+    customerId: a.user.id,
+    customerEmail: a.user.email,
+    mappingId: mapping.id,
+    versionId: version!.id,
+    transactionId: "TXN-1",
+    verificationToken: await createVerificationToken(d, pending.id),
+  };
+}
+
+/** Anyone: the key plays no part. */
+const anyone = (status: number): Expected => Object.fromEntries(PRINCIPALS.map((p) => [p, status])) as Expected;
+
+/** An active account's key; the account's own data only. */
+const signedIn = (status: number, overrides: Partial<Expected> = {}): Expected => ({
+  anonymous: 401,
+  customer: status,
+  otherCustomer: status,
+  inactiveCustomer: 403,
+  impersonatedCustomer: status,
+  admin: status,
+  inactiveAdmin: 403,
+  ...overrides,
+});
+
+/** What only the holder of the account may do, not an admin acting as them. */
+const holderOnly = (status: number) => signedIn(status, { impersonatedCustomer: 403 });
+
+/** The customer's own resource (a mapping of theirs): anyone else's key finds nothing. */
+const ownersOnly = (status: number) => signedIn(status, { otherCustomer: 404, admin: 404 });
+
+/** Active admins only. */
+const adminsOnly = (status: number): Expected => ({
+  anonymous: 401,
+  customer: 403,
+  otherCustomer: 403,
+  inactiveCustomer: 403,
+  impersonatedCustomer: 403,
+  admin: status,
+  inactiveAdmin: 403,
+});
+
+const user = (f: Fixture) => `/api/admin/users/${f.customerId}`;
+const VERSION_BODY = { name: "Pro", eventsLimit: 10, websitesLimit: 1, dynamicContentLimit: null };
+
+/** Every route: `METHOD path` as Hono registers it, the request that exercises it, and who gets what. */
+export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; expect: Expected }> = {
+  "GET /snippet.js": { request: () => ({ path: "/snippet.js" }), expect: anyone(200) },
+  "OPTIONS /api/content": { request: () => ({ method: "OPTIONS", path: "/api/content" }), expect: anyone(204) },
+  "GET /api/content": {
+    request: (f) => ({ path: `/api/content?u=${f.customerId}&url=${encodeURIComponent("https://a.test/page")}` }),
+    expect: anyone(200),
+  },
+  "POST /api/register": {
+    request: () => ({ path: "/api/register", json: { email: "new@example.com" } }),
+    expect: anyone(200),
+  },
+  "GET /api/verify-email": {
+    request: (f) => ({ path: `/api/verify-email?token=${encodeURIComponent(f.verificationToken)}` }),
+    expect: anyone(200),
+  },
+  "GET /api/auth": { request: () => ({ path: "/api/auth" }), expect: signedIn(200) },
+  "POST /api/admin/login": {
+    request: () => ({ path: "/api/admin/login", json: { email: "root@example.com", password: ADMIN_PASSWORD } }),
+    expect: anyone(200),
+  },
+  "POST /api/login/request-otp": {
+    request: (f) => ({ path: "/api/login/request-otp", json: { email: f.customerEmail } }),
+    expect: anyone(200),
+  },
+  // Without the cookie of a pending login there is nothing to check, whoever asks.
+  "POST /api/login/verify-otp": {
+    request: () => ({ path: "/api/login/verify-otp", json: { code: "12345" } }),
+    expect: anyone(400),
+  },
+
+  "GET /api/mappings": { request: () => ({ path: "/api/mappings" }), expect: signedIn(200) },
+  "POST /api/mappings": {
+    request: () => ({ path: "/api/mappings", json: { url: "https://a.test/new", htmlContent: "<p>new</p>" } }),
+    expect: signedIn(201),
+  },
+  "PATCH /api/mappings/:id/status": {
+    request: (f) => ({ method: "PATCH", path: `/api/mappings/${f.mappingId}/status`, json: { status: "unpublished" } }),
+    expect: ownersOnly(200),
+  },
+  "DELETE /api/mappings/:id": {
+    request: (f) => ({ method: "DELETE", path: `/api/mappings/${f.mappingId}` }),
+    expect: ownersOnly(200),
+  },
+  "POST /api/user/api-key/rotate": {
+    request: () => ({ path: "/api/user/api-key/rotate", method: "POST" }),
+    expect: holderOnly(200),
+  },
+  "GET /api/user/payment-history": { request: () => ({ path: "/api/user/payment-history" }), expect: signedIn(200) },
+  "GET /api/user/stats": { request: () => ({ path: "/api/user/stats" }), expect: signedIn(200) },
+  "GET /api/user/dashboard": { request: () => ({ path: "/api/user/dashboard" }), expect: signedIn(200) },
+  "GET /api/analytics": { request: () => ({ path: "/api/analytics" }), expect: signedIn(200) },
+  "GET /api/product-versions": { request: () => ({ path: "/api/product-versions" }), expect: signedIn(200) },
+  "GET /api/paypal/config": { request: () => ({ path: "/api/paypal/config" }), expect: anyone(200) },
+  "GET /api/site-config": { request: () => ({ path: "/api/site-config" }), expect: anyone(200) },
+  // A forged notification (PayPal answers INVALID): refused for everyone, whoever sends it.
+  "POST /api/paypal/ipn": {
+    request: () => ({ path: "/api/paypal/ipn", body: "txn_type=recurring_payment&txn_id=X" }),
+    expect: anyone(400),
+  },
+  "POST /api/store-subscription": {
+    request: () => ({ path: "/api/store-subscription", json: { subscriptionId: "I-MATRIX" } }),
+    expect: holderOnly(200),
+  },
+  "GET /api/smtp-config": { request: () => ({ path: "/api/smtp-config" }), expect: adminsOnly(200) },
+  "POST /api/smtp-config": {
+    request: () => ({
+      path: "/api/smtp-config",
+      json: { host: "smtp.test", port: "587", user: "u", password: "p", from: "noreply@example.com" },
+    }),
+    expect: adminsOnly(200),
+  },
+
+  "GET /api/admin/overview": { request: () => ({ path: "/api/admin/overview" }), expect: adminsOnly(200) },
+  "GET /api/admin/users": { request: () => ({ path: "/api/admin/users" }), expect: adminsOnly(200) },
+  "GET /api/admin/users/emails": { request: () => ({ path: "/api/admin/users/emails" }), expect: adminsOnly(200) },
+  "GET /api/admin/users/:userId": { request: (f) => ({ path: user(f) }), expect: adminsOnly(200) },
+  "GET /api/admin/users/:userId/transactions": {
+    request: (f) => ({ path: `${user(f)}/transactions` }),
+    expect: adminsOnly(200),
+  },
+  "GET /api/admin/users/:userIdOrEmail/api-key": {
+    request: (f) => ({ path: `${user(f)}/api-key` }),
+    expect: adminsOnly(200),
+  },
+  "POST /api/admin/users/:userId/revoke-api-key": {
+    request: (f) => ({ method: "POST", path: `${user(f)}/revoke-api-key` }),
+    expect: adminsOnly(200),
+  },
+  "PATCH /api/admin/users/:userId/status": {
+    request: (f) => ({ method: "PATCH", path: `${user(f)}/status`, json: { isActive: false } }),
+    expect: adminsOnly(200),
+  },
+  "PATCH /api/admin/users/:userId/limits": {
+    request: (f) => ({ method: "PATCH", path: `${user(f)}/limits`, json: { requestLimit: 5 } }),
+    expect: adminsOnly(200),
+  },
+  "PATCH /api/admin/users/:userId/limit": {
+    request: (f) => ({ method: "PATCH", path: `${user(f)}/limit`, json: { limit: 5 } }),
+    expect: adminsOnly(200),
+  },
+  "PATCH /api/admin/users/:userId/email": {
+    request: (f) => ({ method: "PATCH", path: `${user(f)}/email`, json: { email: "renamed@example.com" } }),
+    expect: adminsOnly(200),
+  },
+  "POST /api/admin/users/:userId/product-version": {
+    request: (f) => ({ path: `${user(f)}/product-version`, json: { versionId: f.versionId } }),
+    expect: adminsOnly(200),
+  },
+  "POST /api/admin/users/:userId/resend-api-key": {
+    request: (f) => ({ method: "POST", path: `${user(f)}/resend-api-key` }),
+    expect: adminsOnly(200),
+  },
+  "POST /api/admin/users/:userId/resend-verification": {
+    request: (f) => ({ method: "POST", path: `${user(f)}/resend-verification` }),
+    expect: adminsOnly(200),
+  },
+  "DELETE /api/admin/users/:userId": { request: (f) => ({ method: "DELETE", path: user(f) }), expect: adminsOnly(200) },
+  "GET /api/admin/mappings": { request: () => ({ path: "/api/admin/mappings" }), expect: adminsOnly(200) },
+  "GET /api/admin/mappings/:id": {
+    request: (f) => ({ path: `/api/admin/mappings/${f.mappingId}` }),
+    expect: adminsOnly(200),
+  },
+  "GET /api/admin/users/:userId/mappings": {
+    request: (f) => ({ path: `${user(f)}/mappings` }),
+    expect: adminsOnly(200),
+  },
+  "GET /api/admin/users/:userId/mapping-groups": {
+    request: (f) => ({ path: `${user(f)}/mapping-groups` }),
+    expect: adminsOnly(200),
+  },
+  "DELETE /api/admin/mappings/:id": {
+    request: (f) => ({ method: "DELETE", path: `/api/admin/mappings/${f.mappingId}` }),
+    expect: adminsOnly(200),
+  },
+  "GET /api/admin/product-versions": {
+    request: () => ({ path: "/api/admin/product-versions" }),
+    expect: adminsOnly(200),
+  },
+  "POST /api/admin/product-versions": {
+    request: () => ({ path: "/api/admin/product-versions", json: VERSION_BODY }),
+    expect: adminsOnly(201),
+  },
+  "PATCH /api/admin/product-versions/:id": {
+    request: (f) => ({ method: "PATCH", path: `/api/admin/product-versions/${f.versionId}`, json: VERSION_BODY }),
+    expect: adminsOnly(200),
+  },
+  "DELETE /api/admin/product-versions/:id": {
+    request: (f) => ({ method: "DELETE", path: `/api/admin/product-versions/${f.versionId}` }),
+    expect: adminsOnly(200),
+  },
+  "GET /api/admin/billing/transactions": {
+    request: () => ({ path: "/api/admin/billing/transactions" }),
+    expect: adminsOnly(200),
+  },
+  "GET /api/admin/billing/transaction/:id": {
+    request: (f) => ({ path: `/api/admin/billing/transaction/${f.transactionId}` }),
+    expect: adminsOnly(200),
+  },
+  "PATCH /api/admin/billing/transaction/:id/update-email": {
+    request: (f) => ({
+      method: "PATCH",
+      path: `/api/admin/billing/transaction/${f.transactionId}/update-email`,
+      json: { email: "payer@example.com" },
+    }),
+    expect: adminsOnly(200),
+  },
+  "GET /api/admin/audit-events": { request: () => ({ path: "/api/admin/audit-events" }), expect: adminsOnly(200) },
+
+  "ALL /api/*": { request: () => ({ path: "/api/no-such-route" }), expect: anyone(404) },
+  "GET /*": { request: () => ({ path: "/user-dashboard" }), expect: anyone(200) },
+  "HEAD /*": { request: () => ({ method: "HEAD", path: "/admin" }), expect: anyone(200) },
+};
+
+/**
+ * The app's endpoints as Hono registered them. `use()` middleware is registered as method ALL; the one endpoint
+ * for every method is the API's 404.
+ */
+export function appRoutes(): string[] {
+  const routes = app.routes
+    .map((r) => `${r.method} ${r.path}`)
+    .filter((route) => !route.startsWith("ALL ") || route === "ALL /api/*");
+  return [...new Set(routes)].sort();
+}
+
+/** What a refusal must leave as it was (a key's `last_used_at` may move: the key was presented). */
+const SNAPSHOT_QUERIES = [
+  "select * from users",
+  "select id, key_hash, user_id, kind, impersonator_id, expires_at from api_keys",
+  "select * from url_mappings",
+  "select * from product_versions",
+  "select * from smtp_config",
+  "select * from subscriptions",
+  "select * from paypal_transactions",
+  "select * from audit_events",
+  "select * from verification_tokens",
+];
+
+export async function snapshot() {
+  const results = await env.DB.batch(SNAPSHOT_QUERIES.map((q) => env.DB.prepare(`${q} order by 1`)));
+  return results.map((r) => r.results);
+}
+
+export function send(request: RouteRequest, apiKey: string | undefined, headers: HeadersInit = {}) {
+  const method = request.method ?? (request.json !== undefined || request.body !== undefined ? "POST" : "GET");
+  const init: RequestInit & { apiKey?: string; json?: unknown } = { method, apiKey, json: request.json };
+  const sent = new Headers(headers);
+  if (request.body !== undefined) {
+    init.body = request.body;
+    if (!sent.has("Content-Type")) sent.set("Content-Type", "application/x-www-form-urlencoded");
+  }
+  init.headers = sent;
+  const pages = { fetch: async () => new Response(PAGE, { headers: { "Content-Type": "text/html" } }) } as never;
+  return call(
+    request.path,
+    init,
+    testEnv({ ASSETS: pages, PAYPAL_IPN_VERIFY_URL: PAYPAL_VERIFY_URL, PAYPAL_RECEIVER_EMAIL: "merchant@matrix.test" }),
+  );
+}
