@@ -139,12 +139,17 @@ describe("analytics queue consumer", () => {
     expect(stats.totalRequests).toBe(4);
   });
 
-  it("counts nothing when the D1 write fails mid-batch, retries, and then counts everything once", async () => {
+  // The batch's statements in their order (record.ts): the URL counters first, the mapping counters in the
+  // middle, the ledger of counted ids last. Whatever was written before the failure, the transaction takes back.
+  it.each([
+    ["first", "url_stats"],
+    ["mid-batch", "mapping_stats"],
+    ["last", "analytics_batches"],
+  ])("counts nothing when the %s D1 write fails (%s), retries, and then counts everything once", async (_, table) => {
     const { user, mapping } = await setup();
     const batch = [message(user.id, mapping.id, "https://shop.test/a"), message(user.id, null, "https://shop.test/b")];
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    // The URL and day counters are written before the mapping counter fails: the transaction takes them back.
-    const failed = await whileInsertsFail("mapping_stats", () => consume(batch));
+    const failed = await whileInsertsFail(table!, () => consume(batch));
     expect(logged).toHaveBeenCalledWith("Analytics batch failed; retrying", expect.any(Error));
     logged.mockRestore();
     expect(failed.retryBatch).toMatchObject({ retry: true });
