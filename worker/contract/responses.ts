@@ -342,3 +342,9 @@ export interface UpdateTransactionEmailResponse {
   message: string;
   transaction: TransactionDetail;
 }
+
+/**
+ * On the answer to a mapping change that is saved but not yet delivered (the delivery store refused the write;
+ * the repairs retry it): the dashboard tells the customer. Absent when the change is live.
+ */
+export const DELIVERY_PENDING_HEADER = "X-Delivery-Pending";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Mapping, ProductVersion } from "../contract/responses";
+import { DELIVERY_PENDING_HEADER, type Mapping, type ProductVersion } from "../contract/responses";
 import { deliveryRepairs, productVersions, users } from "../db/schema";
 import type { Env } from "../env";
 import { expectStoreMatchesD1, storedEntry, storedState } from "../test/delivery-store";
@@ -300,11 +300,25 @@ describe("repairs", () => {
     });
     const spy = console.error;
     console.error = () => {};
+    let answer: Response;
     try {
-      await add(apiKey, "https://shop.test/a", "A", refusing);
+      answer = await call(
+        "/api/mappings",
+        { method: "POST", apiKey, json: { url: "https://shop.test/a", htmlContent: "A" } },
+        refusing,
+      );
     } finally {
       console.error = spy;
     }
+    // Saved, and the customer is told it is not delivered yet; a change that is live says nothing of the kind.
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get(DELIVERY_PENDING_HEADER)).toBe("1");
+    const live = await call("/api/mappings", {
+      method: "POST",
+      apiKey,
+      json: { url: "https://shop.test/b", htmlContent: "B" },
+    });
+    expect(live.headers.get(DELIVERY_PENDING_HEADER)).toBeNull();
     expect(await storedEntry(user.id, "shop.test/a")).toBeNull();
     expect(await db().select().from(deliveryRepairs)).toMatchObject([{ userId: user.id, target: "url:shop.test/a" }]);
     await drainRepairs(env, 20);

@@ -67,8 +67,11 @@ export async function syncCustomerState(env: Env, userId: string): Promise<Custo
   }
 }
 
-/** Writes what one of the customer's URLs delivers, from D1 (after a mapping there was added, changed or deleted). */
-export async function syncUrl(env: Env, userId: string, normalizedUrl: string): Promise<void> {
+/**
+ * Writes what one of the customer's URLs delivers, from D1 (after a mapping there was added, changed or deleted).
+ * False when the write was left to the repairs: the change is saved, but not delivered yet.
+ */
+export async function syncUrl(env: Env, userId: string, normalizedUrl: string): Promise<boolean> {
   const db = createDb(env.DB);
   try {
     await converge(
@@ -76,7 +79,9 @@ export async function syncUrl(env: Env, userId: string, normalizedUrl: string): 
       (mapping) => writeUrlEntry(env, userId, normalizedUrl, mapping),
       (a, b) => a?.id === b?.id,
     );
+    return true;
   } catch (err) {
     await repairLater(env, userId, `url:${normalizedUrl}`, err);
+    return false;
   }
 }

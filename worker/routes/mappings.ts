@@ -1,7 +1,7 @@
 /** @module A customer's URL mappings. Every change writes the delivery entry of its URL (write-through). */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { Mapping, MessageResponse } from "../contract/responses";
+import { DELIVERY_PENDING_HEADER, type Mapping, type MessageResponse } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
 import { mappingBody, mappingsQuery, mappingStatusBody } from "../contract/schemas";
 import { requireUser } from "../auth/middleware";
@@ -29,19 +29,19 @@ export const mappingRoutes = new Hono<AppEnv>()
     const normalizedUrl = normalizeUrl(url);
     await assertCanAddMapping(db, c.var.user, normalizedUrl);
     const mapping = await createMapping(db, c.var.user.id, url, htmlContent);
-    await syncUrl(c.env, c.var.user.id, normalizedUrl);
+    if (!(await syncUrl(c.env, c.var.user.id, normalizedUrl))) c.header(DELIVERY_PENDING_HEADER, "1");
     return c.json<Mapping>(mapping, 201);
   })
   .patch("/:id/status", validate("param", idParam), validate("json", mappingStatusBody), async (c) => {
     const published = c.req.valid("json").status === "published";
     const mapping = await setMappingPublished(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id, published);
     if (!mapping) throw notFound(MAPPING_NOT_FOUND);
-    await syncUrl(c.env, c.var.user.id, normalizeUrl(mapping.url));
+    if (!(await syncUrl(c.env, c.var.user.id, normalizeUrl(mapping.url)))) c.header(DELIVERY_PENDING_HEADER, "1");
     return c.json<Mapping>(mapping);
   })
   .delete("/:id", validate("param", idParam), async (c) => {
     const normalizedUrl = await deleteMapping(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id);
     if (normalizedUrl === null) throw notFound(MAPPING_NOT_FOUND);
-    await syncUrl(c.env, c.var.user.id, normalizedUrl);
+    if (!(await syncUrl(c.env, c.var.user.id, normalizedUrl))) c.header(DELIVERY_PENDING_HEADER, "1");
     return c.json<MessageResponse>({ message: "URL mapping deleted successfully" });
   });

@@ -2,7 +2,7 @@
  * @module The one request helper (SPEC.md §7 and §8): cookies always, `X-API-Key` when a key is stored, a
  * JSON content type only with a body, and every non-OK answer thrown as an `ApiError`.
  */
-import type { ErrorBody } from "../../../worker/contract/responses";
+import { DELIVERY_PENDING_HEADER, type ErrorBody } from "../../../worker/contract/responses";
 import { getApiKey } from "./storage";
 
 export class ApiError extends Error {
@@ -48,6 +48,21 @@ export async function apiRequest(method: HttpMethod, path: string, body?: unknow
     throw new ApiError(response.status, response.statusText, await response.text());
   }
   return response;
+}
+
+/**
+ * Said under a change's success toast when the change is saved but not delivered yet (the Worker's
+ * `DELIVERY_PENDING_HEADER`): the delivery store refused the write and its repairs retry it.
+ */
+export const DELIVERY_PENDING_MESSAGE = "Saved, but not live yet: delivery will take it over automatically.";
+
+/** The success toast's description for a change: the note above while it is not delivered yet. */
+export const deliveryPendingNote = (pending: boolean) => (pending ? DELIVERY_PENDING_MESSAGE : undefined);
+
+/** A change to a mapping: the parsed answer, and whether it is saved but not delivered yet. */
+export async function apiChange<T>(method: HttpMethod, path: string, body?: unknown) {
+  const response = await apiRequest(method, path, body);
+  return { data: (await response.json()) as T, deliveryPending: response.headers.has(DELIVERY_PENDING_HEADER) };
 }
 
 /** `apiRequest` plus the parsed JSON answer. */

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Mapping, MessageResponse } from "../../../worker/contract/responses";
 import type { MappingBody } from "../../../worker/contract/schemas";
-import { ApiError, apiJson, getPage, type PageOf } from "@/lib/api";
+import { ApiError, apiChange, deliveryPendingNote, getPage, type PageOf } from "@/lib/api";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
 
@@ -47,10 +47,10 @@ export function useAddMapping() {
   return useMutation({
     mutationFn: (body: MappingBody) => {
       requireApiKey();
-      return apiJson<Mapping>("POST", "/api/mappings", body);
+      return apiChange<Mapping>("POST", "/api/mappings", body);
     },
-    onSuccess: () => {
-      toast({ title: "URL mapping added successfully" });
+    onSuccess: ({ deliveryPending }) => {
+      toast({ title: "URL mapping added successfully", description: deliveryPendingNote(deliveryPending) });
       return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
     },
   });
@@ -61,10 +61,10 @@ export function useDeleteMapping() {
   return useMutation({
     mutationFn: (id: number) => {
       requireApiKey();
-      return apiJson<MessageResponse>("DELETE", `/api/mappings/${id}`);
+      return apiChange<MessageResponse>("DELETE", `/api/mappings/${id}`);
     },
-    onSuccess: () => {
-      toast({ title: "URL mapping deleted successfully" });
+    onSuccess: ({ deliveryPending }) => {
+      toast({ title: "URL mapping deleted successfully", description: deliveryPendingNote(deliveryPending) });
       return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
     },
   });

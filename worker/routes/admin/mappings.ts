@@ -1,7 +1,7 @@
 /** @module `/api/admin/mappings` ("Event-Verwaltung"): every customer's mappings, a page at a time. */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AdminMapping, MessageResponse } from "../../contract/responses";
+import { DELIVERY_PENDING_HEADER, type AdminMapping, type MessageResponse } from "../../contract/responses";
 import { adminMappingsQuery } from "../../contract/schemas";
 import { createDb } from "../../db/client";
 import { syncUrl } from "../../delivery/sync";
@@ -26,6 +26,6 @@ export const adminMappingRoutes = new Hono<AppEnv>()
   .delete("/:id", validate("param", idParam), async (c) => {
     const deleted = await deleteAnyMapping(createDb(c.env.DB), c.req.valid("param").id);
     if (!deleted) throw notFound(NOT_FOUND);
-    await syncUrl(c.env, deleted.userId, deleted.normalizedUrl);
+    if (!(await syncUrl(c.env, deleted.userId, deleted.normalizedUrl))) c.header(DELIVERY_PENDING_HEADER, "1");
     return c.json<MessageResponse>({ message: "Mapping deleted successfully" });
   });

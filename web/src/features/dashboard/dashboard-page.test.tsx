@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Mapping } from "../../../../worker/contract/responses";
+import { DELIVERY_PENDING_HEADER, type Mapping } from "../../../../worker/contract/responses";
+import { DELIVERY_PENDING_MESSAGE } from "@/lib/api";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
 
@@ -148,6 +149,42 @@ describe("dashboard with a stored api key", () => {
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === "POST");
     expect(JSON.parse(String(post?.[1]?.body))).toEqual({ url: "https://example.com/new", htmlContent: "<i>new</i>" });
     expect((post?.[1]?.headers as Record<string, string>)["X-API-Key"]).toBe("key-1");
+  });
+
+  it("says when an added mapping is saved but not live yet", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    mockFetch(({ url, init }) => {
+      if (url === "/api/mappings" && init.method === "POST") {
+        const res = jsonResponse(mapping({ id: 7, url: "https://example.com/p" }), 201);
+        res.headers.set(DELIVERY_PENDING_HEADER, "1");
+        return res;
+      }
+      return jsonResponse([]);
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+    fireEvent.change(await screen.findByLabelText("URL"), { target: { value: "https://example.com/p" } });
+    fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<i>p</i>" } });
+    fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    expect(screen.getByText(DELIVERY_PENDING_MESSAGE)).toBeInTheDocument();
+  });
+
+  it("adds no note to a change that is live", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    mockFetch(({ url, init }) => {
+      if (url === "/api/mappings" && init.method === "POST") {
+        return jsonResponse(mapping({ id: 7, url: "https://example.com/p" }), 201);
+      }
+      return jsonResponse([]);
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+    fireEvent.change(await screen.findByLabelText("URL"), { target: { value: "https://example.com/p" } });
+    fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<i>p</i>" } });
+    fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    expect(screen.queryByText(DELIVERY_PENDING_MESSAGE)).not.toBeInTheDocument();
   });
 
   it("pages through the rows with the server", async () => {
