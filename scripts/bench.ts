@@ -21,51 +21,24 @@
  * waits (at most BENCH_DRAIN_TIMEOUT_SECONDS, 60) until they are counted, so no run pays for another's backlog.
  * Exits non-zero on errors (failed requests, wrong answers, lost analytics messages), never on a missed goal.
  */
-import { build } from "esbuild";
-import { convertV4MiniflareOptions, Log, LogLevel, Miniflare, type V4WorkerOptionsShape } from "miniflare";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { Agent, fetch as undiciFetch } from "undici";
-import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 import { SNIPPET_JS } from "../worker/snippet/snippet.generated";
+import { fmt, lpad, numberSetting as num, pad, runtimeVersions, startBenchWorker, verdict } from "./bench/harness";
 import { combine, runLoad, summarize, type LoadResult, type Summary } from "./bench/load";
-import { html, htmlSql, ROUTES, type D1Meter } from "./bench/protocol";
+import { ROUTES, type D1Meter } from "./bench/protocol";
+import { HTML_BYTES, seed, type Scenario } from "./bench/seed";
 
-const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
-const require = createRequire(import.meta.url);
-
-const num = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
 const CONNECTIONS = num("BENCH_CONNECTIONS", 10);
 const SECONDS = num("BENCH_SECONDS", 8);
 const ROUNDS = Math.round(num("BENCH_ROUNDS", 2));
 const WARMUP_SECONDS = num("BENCH_WARMUP_SECONDS", 2);
 const DRAIN_TIMEOUT_SECONDS = num("BENCH_DRAIN_TIMEOUT_SECONDS", 60);
-const HTML_BYTES = 2048;
 const CONSTANT_BYTES = 1024;
 const RATIO_GOAL = 0.8;
 const ROWS_GOAL = 0.2;
 const BYTES_GOAL = 20;
 /** The raw window the purge is run past (wrangler.toml's ANALYTICS_RAW_RETENTION_DAYS, plus a day). */
 const PAST_THE_RAW_WINDOW_MS = 8 * 86_400_000;
-/** Mappings per INSERT when seeding (about 20 MB of HTML per statement). */
-const SEED_CHUNK = 10_000;
-
-interface Scenario {
-  /** 1 to 4: in user ids and host names. */
-  n: number;
-  name: string;
-  customers: number;
-  mappingsEach: number;
-}
-
 const SCENARIOS: Scenario[] = [
   { n: 1, name: "1 mapping", customers: 1, mappingsEach: 1 },
   { n: 2, name: "1,000 mappings", customers: 1, mappingsEach: 1_000 },
@@ -73,60 +46,11 @@ const SCENARIOS: Scenario[] = [
   { n: 4, name: "1,000 customers x 10 URLs", customers: 1_000, mappingsEach: 10 },
 ];
 
-/** Customer c (from 1) of a scenario: a 16-character id as the Worker issues them. */
-const userIdOf = (s: Scenario, c: number) => `b${s.n}${String(c).padStart(14, "0")}`;
-const hostOf = (s: Scenario, c: number) => `s${s.n}c${c}.example`;
-
 const problems: string[] = [];
 const fail = (message: string) => {
   problems.push(message);
   console.error(`error: ${message}`);
 };
-
-async function bundleEntry(outdir: string): Promise<string> {
-  const outfile = join(outdir, "entry.mjs");
-  await build({
-    entryPoints: [resolve(root, "scripts/bench/entry.mts")],
-    outfile,
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["browser", "module", "main"],
-    external: ["cloudflare:*", "node:*"],
-    minify: false,
-    sourcemap: false,
-    logLevel: "warning",
-  });
-  return outfile;
-}
-
-/** The migrations of migrations/, in order, split into statements the way `wrangler d1 migrations apply` does. */
-function migrationStatements(): string[] {
-  const dir = resolve(root, "migrations");
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".sql"))
-    .sort()
-    .flatMap((f) => unstable_splitSqlQuery(readFileSync(join(dir, f), "utf8")));
-}
-
-function version(pkg: string, from = require): string {
-  try {
-    return (from(`${pkg}/package.json`) as { version: string }).version;
-  } catch {
-    return "?";
-  }
-}
-
-/** The workerd that Miniflare runs: its own dependency, which may differ from the top-level one. */
-const workerdVersion = () => version("workerd", createRequire(require.resolve("miniflare")));
-
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const pad = (s: string, n: number) => s.padEnd(n);
-const lpad = (s: string, n: number) => s.padStart(n);
-const verdict = (met: boolean) => (met ? "met" : "missed");
 
 interface Phase {
   key: "a" | "b" | "c" | "d";
@@ -141,115 +65,20 @@ interface Phase {
 
 async function main() {
   const started = performance.now();
-  const workDir = mkdtempSync(join(tmpdir(), "dc-bench-"));
-  let mf: Miniflare | undefined;
+  const worker = await startBenchWorker();
+  const { mf, origin, db, call } = worker;
   try {
-    const scriptPath = await bundleEntry(workDir);
-    // Wrangler's own reading of wrangler.toml (its declared type loses the keys to an index signature).
-    const w = unstable_getMiniflareWorkerOptions(resolve(root, "wrangler.toml")).workerOptions as V4WorkerOptionsShape;
-    // Wrangler builds v4-style options and converts them for Miniflare 5; so does the bench.
-    mf = new Miniflare(
-      convertV4MiniflareOptions({
-        log: new Log(LogLevel.WARN),
-        host: "127.0.0.1",
-        port: 0,
-        cf: false,
-        modules: true,
-        modulesRoot: workDir,
-        scriptPath,
-        compatibilityDate: w.compatibilityDate,
-        compatibilityFlags: w.compatibilityFlags,
-        bindings: { ...w.bindings, APP_SECRET: "bench-secret-0123456789abcdef0123456789abcdef" },
-        d1Databases: w.d1Databases,
-        kvNamespaces: w.kvNamespaces,
-        r2Buckets: w.r2Buckets,
-        queueProducers: w.queueProducers,
-        queueConsumers: w.queueConsumers,
-        ratelimits: w.ratelimits,
-      }),
-    );
-    const origin = (await mf.ready).origin;
-    const db = await mf.getD1Database("DB");
-    // Seeding calls may run for minutes (the rebuild of 100,000 mappings): no timeout but the run's own.
-    const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
-    const call = async <T>(path: string, method = "GET"): Promise<T> => {
-      const res = await undiciFetch(new URL(path, origin), { method, dispatcher: patient });
-      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as T;
-    };
-
-    await db.batch(migrationStatements().map((s) => db.prepare(s)));
-
     // Seeding: customers and mappings in bulk SQL, then each customer's delivery entries by the real rebuild.
-    let seconds = performance.now();
-    const mappingIds = new Map<string, number>();
-    for (const s of SCENARIOS) {
-      await db
-        .prepare(
-          `WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < ?2)
-           INSERT INTO users (id, email, email_verified, created_at)
-           SELECT printf('b%d%014d', ?1, n), printf('c%d@s%d.bench.example', n, ?1), 1, 0 FROM c`,
-        )
-        .bind(s.n, s.customers)
-        .run();
-      const total = s.customers * s.mappingsEach;
-      // Mapping g (from 1) belongs to customer ceil(g / mappingsEach) and is their item ((g - 1) % mappingsEach) + 1.
-      const customer = `((g - 1) / ${s.mappingsEach} + 1)`;
-      const item = `((g - 1) % ${s.mappingsEach} + 1)`;
-      const content = htmlSql("g", HTML_BYTES, "?4");
-      for (let from = 1; from <= total; from += SEED_CHUNK) {
-        await db
-          .prepare(
-            // D1 binds JavaScript numbers as REAL: cast them, so that the arithmetic and the text are integers.
-            `WITH RECURSIVE m(g) AS (SELECT CAST(?2 AS INTEGER) UNION ALL SELECT g + 1 FROM m WHERE g < ?3)
-             INSERT INTO url_mappings (url, normalized_url, html_content, published_at, user_id, created_at)
-             SELECT 'https://www.s' || ?1 || 'c' || ${customer} || '.example/products/item-' || ${item} || '/',
-               's' || ?1 || 'c' || ${customer} || '.example/products/item-' || ${item},
-               ${content.sql}, 1, printf('b%d%014d', ?1, ${customer}), g FROM m`,
-          )
-          .bind(String(s.n), from, Math.min(total, from + SEED_CHUNK - 1), content.filler)
-          .run();
-      }
-      const { results } = await db
-        .prepare("SELECT id, normalized_url AS url FROM url_mappings WHERE user_id LIKE ?1")
-        .bind(`b${s.n}%`)
-        .all<{ id: number; url: string }>();
-      for (const r of results) mappingIds.set(r.url, r.id);
-    }
-    const seeded = SCENARIOS.reduce((n, s) => n + s.customers * s.mappingsEach, 0);
-    const elapsed = () => {
-      const took = (performance.now() - seconds) / 1000;
-      seconds = performance.now();
-      return fmt(took, 1);
-    };
+    const seconds = performance.now();
+    const { mappings: seeded, page } = await seed(worker, SCENARIOS);
     console.log(
       `\nSeeded ${fmt(SCENARIOS.reduce((n, s) => n + s.customers, 0))} customers and ${fmt(seeded)} mappings of ` +
-        `${fmt(HTML_BYTES)} bytes with bulk SQL in ${elapsed()} s`,
+        `${fmt(HTML_BYTES)} bytes, with their delivery entries, in ${fmt((performance.now() - seconds) / 1000, 1)} s`,
     );
-    for (const s of SCENARIOS) {
-      for (let c = 1; c <= s.customers; c += 20) {
-        const batch = Array.from({ length: Math.min(20, s.customers - c + 1) }, (_, k) => userIdOf(s, c + k));
-        await Promise.all(batch.map((u) => call(`${ROUTES.rebuild}?u=${u}`, "POST")));
-      }
-    }
-    console.log(`Wrote their ${fmt(seeded)} delivery entries with the real rebuild in ${elapsed()} s`);
     /** The database's size as D1 reports it after a statement. */
     const d1Size = async () => (await db.prepare("DELETE FROM delivery_repairs WHERE 0").run()).meta.size_after;
     const sizeBefore = await d1Size();
 
-    /** The i-th page view of a scenario: its customer, mapping and HTML, and its URL as a browser might write it. */
-    const page = (s: Scenario, i: number) => {
-      const c = (i % s.customers) + 1;
-      const item = (Math.floor(i / s.customers) % s.mappingsEach) + 1;
-      const normalized = `${hostOf(s, c)}/products/item-${item}`;
-      return {
-        u: userIdOf(s, c),
-        // Other case, no www, no trailing slash, a hash: what the Worker normalises.
-        url: encodeURIComponent(`https://S${normalized.slice(1)}#reviews`),
-        m: mappingIds.get(normalized)!,
-        html: () => html((c - 1) * s.mappingsEach + item, HTML_BYTES),
-      };
-    };
     const phases: Phase[] = [
       {
         key: "a",
@@ -349,7 +178,7 @@ async function main() {
     };
 
     console.log(
-      `\nDynamic Content bench: miniflare ${version("miniflare")} (workerd ${workerdVersion()}), ${CONNECTIONS} connections, ` +
+      `\nDynamic Content bench: ${runtimeVersions()}, ${CONNECTIONS} connections, ` +
         `${WARMUP_SECONDS} s warm-up, then ${ROUNDS} rounds of ${fmt(SECONDS / ROUNDS, 1)} s per route, interleaved\n`,
     );
     for (const phase of phases) await run(phase, WARMUP_SECONDS, false);
@@ -434,8 +263,7 @@ async function main() {
       fail(`${fmt(enqueued - allViews)} analytics messages were not counted within ${DRAIN_TIMEOUT_SECONDS} s`);
     console.log(`\n  total time ${fmt((performance.now() - started) / 1000, 1)} s`);
   } finally {
-    await mf?.dispose();
-    rmSync(workDir, { recursive: true, force: true });
+    await worker.dispose();
   }
   if (problems.length) process.exitCode = 1;
 }

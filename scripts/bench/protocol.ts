@@ -12,6 +12,8 @@ export const ROUTES = {
   d1Writes: "/__bench/d1-writes",
   /** POST `?now=<epoch ms>`: purges the raw window as the daily cron would at that time, answers rows deleted. */
   purge: "/__bench/purge",
+  /** POST `?fault=none|down|flaky`: how D1 fails from now on, for requests and the queue consumer alike. */
+  d1Fault: "/__bench/d1-fault",
   /** (d) the real content endpoint of the Hono app. */
   content: "/api/content",
 } as const;
@@ -20,7 +22,19 @@ export interface D1Meter {
   rowsWritten: number;
   /** Bytes of the database after the last statement the consumer ran (D1's `size_after`). */
   sizeAfter: number;
+  /** Messages that reached the dead-letter queue (counted only when it is consumed: `npm run faults`). */
+  deadLettered: number;
+  /** D1 calls failed on purpose (ROUTES.d1Fault) before D1 saw them. */
+  failedBeforeD1: number;
+  /** D1 calls failed on purpose after D1 carried them out: the answer lost on its way back. */
+  failedAfterD1: number;
+  /** Of those, transactions (`batch()`, as the consumer counts a batch): committed, but the caller saw an error. */
+  transactionsFailedAfterD1: number;
 }
+
+export const D1_FAULTS = ["none", "down", "flaky"] as const;
+export type D1Fault = (typeof D1_FAULTS)[number];
+export const isD1Fault = (value: unknown): value is D1Fault => D1_FAULTS.includes(value as D1Fault);
 
 const FILLER = "Fresh content for this page, delivered by the edge. ";
 
