@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { contentRoute } from "./delivery/content-route";
+import { edgeDelivery } from "./delivery/edge-proxy";
 import { CONTENT_PATH, SNIPPET_PATH } from "./delivery/paths";
 import type { AppEnv } from "./env";
 import { requireAppSecret } from "./http/app-secret-check";
@@ -22,9 +23,12 @@ import { registerRoutes } from "./routes/register";
 import { siteConfigRoutes } from "./routes/site-config";
 import { smtpConfigRoutes } from "./routes/smtp-config";
 import { userRoutes } from "./routes/user";
+import { websiteRoutes } from "./routes/websites";
 import { snippetRoute } from "./snippet/snippet-route";
 
 export const app = new Hono<AppEnv>()
+  // A customer's edge website is proxied before anything of the product's own touches the request.
+  .use(edgeDelivery)
   .use(securityHeaders)
   .use(deliveryHostOnly)
   .use("/api/*", capRequestBody)
@@ -42,6 +46,7 @@ export const app = new Hono<AppEnv>()
   .route("/api/product-versions", productVersionRoutes)
   .route("/api", paypalRoutes)
   .route("/api/site-config", siteConfigRoutes)
+  .route("/api/websites", websiteRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
   // The SPA's pages (index.html for every route) come through here so that they get their security headers;
   // the hashed files under /assets/ are served without the Worker (wrangler.toml `run_worker_first`).

@@ -3,13 +3,19 @@ import { createServer, type Server } from "node:http";
 import { freePort } from "../../scripts/lib.mjs";
 
 export interface CustomerSite {
+  /** `http://localhost:<port>`: a different origin from the product's. */
   origin: string;
+  port: number;
+  /** The HTML every path answers, byte for byte. */
+  page: string;
   close(): Promise<void>;
 }
 
-export async function startCustomerSite(snippet: string): Promise<CustomerSite> {
+const DEFAULT_BODY = '<header id="shop-header">Customer shop</header><main>Original page content</main>';
+
+export async function startCustomerSite(snippet: string, body = DEFAULT_BODY): Promise<CustomerSite> {
   const page = `<!doctype html><html><head><title>Customer shop</title>${snippet}</head>
-<body><header id="shop-header">Customer shop</header><main>Original page content</main></body></html>`;
+<body>${body}</body></html>`;
   const server: Server = createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
     res.end(page);
@@ -17,8 +23,9 @@ export async function startCustomerSite(snippet: string): Promise<CustomerSite> 
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
-    // "localhost" rather than 127.0.0.1: a different origin from the product's.
     origin: `http://localhost:${port}`,
+    port,
+    page,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -31,6 +31,15 @@ export interface AdminLoginResponse {
   user: AuthInfo;
 }
 
+/** A customer's website as a delivery target (GET /api/websites, PUT /api/websites/{hostname}). */
+export interface Website {
+  hostname: string;
+  origin: string;
+  mode: "snippet" | "edge";
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface Mapping {
   id: number;
   userId: string;

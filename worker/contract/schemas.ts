@@ -64,6 +64,44 @@ export const mappingBody = z.object({
 
 export const mappingStatusBody = z.object({ status: z.enum(["published", "unpublished"]) });
 
+/** A DNS name: dot-separated labels of letters, digits and hyphens; at least two labels, the last not numeric. */
+const DNS_NAME = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.[a-z][a-z0-9-]{0,62}(?<!-)$/;
+
+/**
+ * A website's hostname as SPEC.md counts websites: lowercase, without a trailing dot or a leading `www.`, so that
+ * `www.shop.example` and `shop.example` are one website.
+ */
+export const websiteParam = z.object({
+  hostname: z
+    .string()
+    .max(HOST_MAX_LENGTH, tooLong("Hostname", HOST_MAX_LENGTH))
+    .transform((host) =>
+      host
+        .trim()
+        .toLowerCase()
+        .replace(/\.$/, "")
+        .replace(/^www\./, ""),
+    )
+    .refine((host) => DNS_NAME.test(host), "Hostname must be a domain name such as shop.example.com"),
+});
+
+export const WEBSITE_MODES = ["snippet", "edge"] as const;
+
+/** Where an edge website's pages come from: an http(s) origin, without a path, user or password. */
+export const websiteBody = z.object({
+  origin: text("Origin", URL_MAX_LENGTH)
+    .url("Origin must be a URL such as https://origin.shop.example")
+    .refine((url) => /^https?:\/\//i.test(url), "Origin must start with http:// or https://")
+    .refine((url) => {
+      const u = new URL(url);
+      return !u.username && !u.password && (u.pathname === "/" || u.pathname === "") && !u.search && !u.hash;
+    }, "Origin must be a scheme, host and port only, without a path, query or credentials")
+    .transform((url) => new URL(url).origin),
+  mode: z.enum(WEBSITE_MODES, { error: 'Mode must be "snippet" or "edge"' }),
+});
+
+export type WebsiteMode = (typeof WEBSITE_MODES)[number];
+
 export const smtpConfigBody = z.object({
   host: text("SMTP host", HOST_MAX_LENGTH).min(1, "SMTP host is required"),
   port: z.union([z.string(), z.number()]).transform((v, ctx) => {

@@ -245,6 +245,24 @@ export const urlMappings = sqliteTable(
 );
 
 /**
+ * A customer's website as a delivery target: its hostname (as SPEC.md counts websites: lowercase, without `www.`),
+ * the origin that serves it, and how its content is delivered: by the snippet in the visitor's browser, or at the
+ * edge, by the Worker as a proxy in front of the origin (delivery/edge-proxy.ts). One customer per hostname.
+ */
+export const websites = sqliteTable(
+  "websites",
+  {
+    hostname: text("hostname").primaryKey(),
+    userId: userRef(),
+    origin: text("origin").notNull(),
+    mode: text("mode", { enum: ["snippet", "edge"] }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("websites_user_idx").on(t.userId, t.hostname)],
+);
+
+/**
  * Legacy: one raw row per content request, as the consumer wrote them before raw events moved to the R2 archive
  * and `analytics_batches`. Nothing writes it any more; the daily cron archives its rows to R2 and deletes them in
  * bounded chunks (analytics/retention.ts), and a later migration drops it once it is empty everywhere.
@@ -472,3 +490,4 @@ export type Subscription = typeof subscriptions.$inferSelect;
 export type PayPalTransaction = typeof paypalTransactions.$inferSelect;
 export type UrlMapping = typeof urlMappings.$inferSelect;
 export type ProductVersion = typeof productVersions.$inferSelect;
+export type Website = typeof websites.$inferSelect;

@@ -6,12 +6,12 @@
  * websites.
  */
 import { Hono } from "hono";
-import type { AnalyticsMessage } from "../analytics/message";
-import { URL_MAX_LENGTH } from "../contract/input-caps";
 import { normalizeUrl } from "../contract/normalize-url";
 import type { AppEnv, Env } from "../env";
 import { visitorKey } from "../http/client-info";
 import { isUserId } from "../lib/ids";
+import { hostOf } from "../models/usage";
+import { countPageView } from "./page-view";
 import { isServing, lookupDelivery, type DeliveredMapping } from "./store";
 
 export const CORS_HEADERS = { "Access-Control-Allow-Origin": "*" };
@@ -23,16 +23,14 @@ export const NO_CONTENT_HEADERS = { ...CORS_HEADERS, "Cache-Control": "no-store"
  */
 export const CONTENT_HEADERS = { ...NO_CONTENT_HEADERS, "Content-Type": "text/plain; charset=utf-8" };
 
-/** What a visitor's browser sends is kept at most this long in analytics (D1 takes at most 2 MB per value). */
-const USER_AGENT_MAX_LENGTH = 512;
-const capped = (value: string | undefined, max: number) => (value === undefined ? null : value.slice(0, max));
-
 export interface ContentLookup {
   /** False for unknown and inactive customers and past a delivery limit: nothing is delivered or counted. */
   serving: boolean;
   /** The page URL without its hash. */
   url: string;
   match: DeliveredMapping | undefined;
+  /** The page is on one of the customer's edge websites: the edge proxy counts its first loads. */
+  onEdgeWebsite: boolean;
 }
 
 /** Finds what to deliver for a page: the customer's state, the URL without its hash, the mapping. */
@@ -44,8 +42,14 @@ export async function lookupContent(
   visitor?: string,
 ): Promise<ContentLookup> {
   const url = pageUrl.split("#", 1)[0]!;
-  const { state, match } = await lookupDelivery(env, userId, normalizeUrl(url), now, visitor);
-  return { serving: isServing(state, now), url, match: match ?? undefined };
+  const normalized = normalizeUrl(url);
+  const { state, match } = await lookupDelivery(env, userId, normalized, now, visitor);
+  return {
+    serving: isServing(state, now),
+    url,
+    match: match ?? undefined,
+    onEdgeWebsite: state.edgeHosts?.includes(hostOf(normalized)) ?? false,
+  };
 }
 
 export function contentResponse(match: DeliveredMapping | undefined): Response {
@@ -70,24 +74,15 @@ export const contentRoute = new Hono<AppEnv>()
     const visitor = visitorKey(c.req.header("CF-Connecting-IP"));
     // One machine cannot spend a customer's quota: past its budget a visitor gets nothing, and nothing counts.
     // The budget and the lookup are asked at once, so the budget adds no round trip to a page view.
-    const [budget, { serving, url, match }] = await Promise.all([
+    const [budget, { serving, url, match, onEdgeWebsite }] = await Promise.all([
       c.env.CONTENT_VISITOR_LIMITER.limit({ key: `${userId} ${visitor}` }),
       lookupContent(c.env, userId, pageUrl, Date.now(), visitor),
     ]);
     if (!budget.success || !serving) return contentResponse(undefined);
 
-    const message: AnalyticsMessage = {
-      id: crypto.randomUUID(),
-      userId,
-      url: capped(url, URL_MAX_LENGTH)!,
-      mappingId: match?.mappingId ?? null,
-      delivered: match !== undefined,
-      timestamp: Date.now(),
-      userAgent: capped(c.req.header("User-Agent"), USER_AGENT_MAX_LENGTH),
-      referer: capped(c.req.header("Referer"), URL_MAX_LENGTH),
-    };
-    c.executionCtx.waitUntil(
-      c.env.ANALYTICS_QUEUE.send(message).catch((err) => console.error("Analytics enqueue failed", err)),
-    );
+    // On an edge website the proxy counted the page load; the snippet's own requests count after navigations.
+    if (!onEdgeWebsite || c.req.query("nav") === "1") {
+      countPageView(c.env, c.executionCtx, { userId, url, match, request: c.req.raw });
+    }
     return contentResponse(match);
   });

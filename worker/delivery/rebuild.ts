@@ -1,7 +1,7 @@
 /**
  * @module Rebuilds customers' delivery entries from D1, for repair after an incident (`npm run delivery:rebuild`,
  * scripts/operator/delivery-rebuild.mts) and once after the move from one document per customer to this store. It works
- * in bounded pages (50 mappings, 1,000 listed keys, 100 customers), so memory and each step stay small whatever
+ * in bounded pages (50 mappings, 1,000 listed keys, 100 customers or websites), so memory and each step stay small whatever
  * the size. While it runs the customer's state says the store is incomplete, so a URL not yet written is looked
  * up in D1 rather than answered as unmapped. Changes made meanwhile write their own entries as usual.
  */
@@ -9,7 +9,9 @@ import { createDb } from "../db/client";
 import type { Env } from "../env";
 import { deliveredMappingsPage, stillDeliveredMappings } from "../models/mappings";
 import { getUser, setDeliveryStoreComplete, userIdsPage } from "../models/users";
-import { legacyDocumentKey, urlKey, urlKeyPrefix } from "./keys";
+import { customerWebsites, websiteAt } from "../models/websites";
+import { purgeEdgeHost, writeEdgeHost } from "./edge-hosts";
+import { edgeHostIndexPrefix, legacyDocumentKey, urlKey, urlKeyPrefix } from "./keys";
 import { listedMappingId, writeState, writeUrlEntry } from "./store";
 import { syncCustomerState } from "./sync";
 
@@ -55,18 +57,44 @@ async function removeStale(env: Env, userId: string, exists: boolean): Promise<n
   return removed;
 }
 
+/** Writes the entries of the customer's edge websites from D1 and deletes those D1 no longer has. */
+async function rebuildEdgeHosts(env: Env, userId: string): Promise<void> {
+  const db = createDb(env.DB);
+  const prefix = edgeHostIndexPrefix(userId);
+  let cursor: string | undefined;
+  do {
+    const listed = await env.DELIVERY.list({ prefix, limit: KEYS_PER_PAGE, cursor });
+    for (const key of listed.keys) {
+      const hostname = key.name.slice(prefix.length);
+      const website = await websiteAt(db, hostname);
+      if (website?.userId === userId) continue;
+      // Gone, or another customer's since: only this customer's index entry goes (purgeEdgeHosts keeps theirs).
+      await purgeEdgeHost(env, userId, hostname);
+    }
+    cursor = listed.list_complete ? undefined : listed.cursor;
+  } while (cursor);
+  for (let offset = 0; ; offset += CUSTOMERS_PER_PAGE) {
+    const hostnames = await customerWebsites(db, userId, { limit: CUSTOMERS_PER_PAGE, offset });
+    await Promise.all(hostnames.map((w) => writeEdgeHost(env, w.hostname, w)));
+    if (hostnames.length < CUSTOMERS_PER_PAGE) return;
+  }
+}
+
 /** Rebuilds one customer's state and URL entries from D1; a customer that no longer exists loses them all. */
 export async function rebuildCustomer(env: Env, userId: string): Promise<RebuildResult> {
   const db = createDb(env.DB);
   await env.DELIVERY.delete(legacyDocumentKey(userId));
   if (!(await getUser(db, userId))) {
     await writeState(env, userId, null);
-    return { written: 0, removed: await removeStale(env, userId, false) };
+    const removed = await removeStale(env, userId, false);
+    await rebuildEdgeHosts(env, userId);
+    return { written: 0, removed };
   }
   await setDeliveryStoreComplete(db, userId, false);
   await syncCustomerState(env, userId);
   const written = await writeDelivered(env, userId);
   const removed = await removeStale(env, userId, true);
+  await rebuildEdgeHosts(env, userId);
   await setDeliveryStoreComplete(db, userId, true);
   await syncCustomerState(env, userId);
   return { written, removed };

@@ -1,10 +1,10 @@
 /**
  * @module Repairs: store entries to write again from D1, kept in D1 (`delivery_repairs`) until written. Writes
  * that failed land here, and so does work too large for one request: the states of every customer on a changed
- * plan, the URL entries of a deleted customer. Drained within a budget of KV writes at a time: in the request
- * that asked (100), by every analytics batch (50) and by the daily cron (200), so that no invocation comes near
- * the platform's 1,000 KV operations and 1,000 D1 queries, and a repair is carried out within seconds while
- * traffic flows.
+ * plan, the URL entries and edge websites of a deleted customer. Drained within a budget of KV writes at a
+ * time: in the request that asked (100), by every analytics batch (50) and by the daily cron (200), so that no
+ * invocation comes near the platform's 1,000 KV operations and 1,000 D1 queries, and a repair is carried out
+ * within seconds while traffic flows.
  */
 import { createDb } from "../db/client";
 import type { Env } from "../env";
@@ -12,7 +12,8 @@ import { completeRepair, pendingRepairs, requestRepairs, type Repair } from "../
 import { getUser } from "../models/users";
 import { urlKeyPrefix } from "./keys";
 import { writeState } from "./store";
-import { syncCustomerState, syncUrl } from "./sync";
+import { purgeEdgeHosts } from "./edge-hosts";
+import { syncCustomerState, syncEdgeHost, syncUrl } from "./sync";
 
 /** Budgets in KV writes: a state or URL repair costs one, a purge step one per key it deletes (at most 50). */
 export const INLINE_REPAIRS = 100;
@@ -20,12 +21,12 @@ export const REPAIRS_PER_BATCH = 50;
 export const REPAIRS_PER_CRON = 200;
 const PURGE_PAGE = 50;
 
-/** Deletes up to `keys` of a deleted customer's URL entries; true once none is left. */
+/** Deletes up to `keys` of a deleted customer's URL entries, then their edge websites; true once none is left. */
 async function purgePage(env: Env, userId: string, keys: number): Promise<boolean> {
   if (await getUser(createDb(env.DB), userId)) return true;
   const listed = await env.DELIVERY.list({ prefix: urlKeyPrefix(userId), limit: keys });
   await Promise.all(listed.keys.map((key) => env.DELIVERY.delete(key.name)));
-  return listed.list_complete;
+  return listed.list_complete && (await purgeEdgeHosts(env, userId, keys));
 }
 
 /**
@@ -38,6 +39,7 @@ async function settle(env: Env, repair: Repair, budget: number): Promise<number>
     let done = true;
     if (repair.target === "state") await syncCustomerState(env, repair.userId);
     else if (repair.target === "purge") done = await purgePage(env, repair.userId, keys);
+    else if (repair.target.startsWith("host:")) await syncEdgeHost(env, repair.userId, repair.target.slice(5));
     else await syncUrl(env, repair.userId, repair.target.slice("url:".length));
     if (done) await completeRepair(createDb(env.DB), repair);
   } catch (err) {

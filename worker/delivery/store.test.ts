@@ -6,7 +6,7 @@ import { deliveryRepairs, productVersions, users } from "../db/schema";
 import type { Env } from "../env";
 import { expectStoreMatchesD1, storedEntry, storedState } from "../test/delivery-store";
 import { call, createAdmin, createVerifiedCustomer, db, testEnv, visit } from "../test/helpers";
-import { stateKey, urlKey, urlKeyPrefix } from "./keys";
+import { edgeHostKey, stateKey, urlKey, urlKeyPrefix } from "./keys";
 import { IsolateMemo } from "./memo";
 import { rebuildAll, rebuildCustomer } from "./rebuild";
 import { drainRepairs } from "./repairs";
@@ -47,6 +47,12 @@ const remove = (apiKey: string, id: number, e: Env = testEnv()) =>
   call(`/api/mappings/${id}`, { method: "DELETE", apiKey }, e);
 
 /** Inserts `count` published mappings for the customer in one statement (a large customer, fast). */
+const setWebsite = async (apiKey: string, hostname: string, mode: "edge" | "snippet" = "edge") =>
+  expect(
+    (await call(`/api/websites/${hostname}`, { method: "PUT", apiKey, json: { origin: "https://o.test", mode } }))
+      .status,
+  ).toBeLessThan(300);
+
 async function insertMappings(userId: string, count: number) {
   await env.DB.prepare(
     `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?2)
@@ -166,6 +172,9 @@ describe("the delivery store agrees with D1 after every kind of change", () => {
     await rebuildCustomer(env, user.id);
     await add(apiKey, "https://big.test/a");
     expect((await env.DELIVERY.list({ prefix: urlKeyPrefix(user.id) })).keys).toHaveLength(251);
+    await setWebsite(apiKey, "big.test");
+    await setWebsite(apiKey, "small.test");
+    expect(await env.DELIVERY.get(edgeHostKey("big.test"))).not.toBeNull();
 
     await call(`/api/admin/users/${user.id}`, { method: "DELETE", apiKey: adminKey });
     expect(await visit(user.id, "https://big.test/a")).toBe(204);
@@ -181,6 +190,8 @@ describe("the delivery store agrees with D1 after every kind of change", () => {
       await drainRepairs(env, 20);
     await expectStoreMatchesD1(user.id, "after the deletion");
     expect((await env.DELIVERY.list({ prefix: urlKeyPrefix(user.id) })).keys).toHaveLength(0);
+    expect(await env.DELIVERY.get(edgeHostKey("big.test"))).toBeNull();
+    expect(await env.DELIVERY.get(edgeHostKey("small.test"))).toBeNull();
   });
 
   it("two mappings created at once for one URL: the newest is delivered", async () => {
@@ -335,12 +346,22 @@ describe("npm run delivery:rebuild", () => {
     // An incident: a lost write, an entry that outlived its mapping, a state from before a change.
     await env.DELIVERY.delete(await urlKey(user.id, "shop.test/kept"));
     await env.DB.prepare("delete from url_mappings where id = ?").bind(gone.id).run();
+    // Edge websites: one whose entries were lost, one deleted in D1 whose entries outlived it.
+    await setWebsite(apiKey, "shop.test");
+    await setWebsite(apiKey, "old.test");
     await db().update(users).set({ isActive: false }).where(eq(users.id, user.id));
     await insertMappings(user.id, 120);
+    await env.DELIVERY.delete(edgeHostKey("shop.test"));
+    await env.DB.prepare("delete from websites where hostname = 'old.test'").run();
 
     expect(await rebuildCustomer(env, user.id)).toEqual({ written: 121, removed: 1 });
     await expectStoreMatchesD1(user.id, "after the rebuild");
     expect(await storedEntry(user.id, "shop.test/kept")).toEqual({ mappingId: kept.id, html: "kept" });
+    expect(await env.DELIVERY.get(edgeHostKey("shop.test"), "json")).toEqual({
+      userId: user.id,
+      origin: "https://o.test",
+    });
+    expect(await env.DELIVERY.get(edgeHostKey("old.test"))).toBeNull();
 
     const other = await createVerifiedCustomer("d@example.com");
     await add(other.apiKey, "https://d.test/", "d");

@@ -28,6 +28,11 @@ export interface CustomerState {
    * written before this store are missing (until `npm run delivery:rebuild`): a miss is then looked up in D1.
    */
   complete: boolean;
+  /**
+   * The hostnames of the customer's edge websites (absent when none): their pages' first loads are counted by the
+   * edge proxy, so a snippet there that asks on first load is answered but not counted again.
+   */
+  edgeHosts?: string[];
 }
 
 /** What one URL delivers. */
@@ -48,6 +53,8 @@ const MEMO_MS = 5_000;
 const stateMemo = new IsolateMemo<CustomerState>(MEMO_MS, 2 * 1024 * 1024);
 const urlMemo = new IsolateMemo<DeliveredMapping | null>(MEMO_MS, 24 * 1024 * 1024);
 const STATE_BYTES = memoBytes("s:0123456789abcdef", JSON.stringify(NOT_A_CUSTOMER));
+/** What a state takes in the memo: most are alike; a list of edge websites makes one larger. */
+const stateBytes = (state: CustomerState) => (state.edgeHosts ? memoBytes(JSON.stringify(state)) : STATE_BYTES);
 
 /**
  * Entries the hot path fills from D1 after a miss (unknown customers, customers whose store is incomplete) expire
@@ -66,6 +73,7 @@ export function customerState(usage: DeliveryLimitState): CustomerState {
     limited,
     ...(limited && usage.billingPeriodEnd ? { limitedUntil: usage.billingPeriodEnd.getTime() } : {}),
     complete: usage.deliveryStoreComplete,
+    ...(usage.edgeHosts.length > 0 ? { edgeHosts: usage.edgeHosts } : {}),
   };
 }
 
@@ -85,7 +93,7 @@ const urlMemoKey = (userId: string, normalizedUrl: string) => `${userId} ${norma
 export async function writeState(env: Env, userId: string, state: CustomerState | null, now = Date.now()) {
   const value = state ?? NOT_A_CUSTOMER;
   await env.DELIVERY.put(stateKey(userId), JSON.stringify(value), state ? undefined : { expirationTtl: FILLED_TTL_S });
-  stateMemo.set(userId, value, STATE_BYTES, now);
+  stateMemo.set(userId, value, stateBytes(value), now);
 }
 
 /** Writes what one URL delivers: the mapping's HTML, or no entry at all when no mapping is published there. */
@@ -143,7 +151,7 @@ async function readState(env: Env, userId: string, now: number, visitor: string)
     if (known) await fill(env, stateKey(userId), JSON.stringify(known), {});
     state = known ?? NOT_A_CUSTOMER;
   }
-  stateMemo.set(userId, state, STATE_BYTES, now);
+  stateMemo.set(userId, state, stateBytes(state), now);
   return state;
 }
 

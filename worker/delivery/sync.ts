@@ -1,7 +1,7 @@
 /**
  * @module Write-through: a change that affects delivery writes the store entries it touches, from D1, in the
  * request that made it: the customer's state after a change to their status, plan, limits or billing period, one
- * URL's entry after a change to one mapping. O(1) entries per change, whatever the customer's size.
+ * URL's entry after a change to one mapping, one website's entries after a change to it. O(1) entries per change, whatever the customer's size.
  *
  * Two requests may change the same URL at once, and the write computed from the older D1 state may land last. So
  * every write is followed by one more read of D1, and written again when D1 moved meanwhile: the last write to
@@ -12,6 +12,8 @@ import { createDb } from "../db/client";
 import type { Env } from "../env";
 import { requestRepairs, type RepairTarget } from "../models/delivery-repairs";
 import { deliveredMapping } from "../models/mappings";
+import { websiteAt } from "../models/websites";
+import { writeEdgeHost } from "./edge-hosts";
 import { NOT_A_CUSTOMER, sameState, stateFromD1, writeState, writeUrlEntry, type CustomerState } from "./store";
 
 const ATTEMPTS = 3;
@@ -84,4 +86,24 @@ export async function syncUrl(env: Env, userId: string, normalizedUrl: string): 
     await repairLater(env, userId, `url:${normalizedUrl}`, err);
     return false;
   }
+}
+
+/**
+ * Writes the entries of the website at `hostname` from D1 (after it was set up or changed), then the customer's
+ * state. False when a write was left to the repairs: the change is saved, but not delivered yet.
+ */
+export async function syncEdgeHost(env: Env, userId: string, hostname: string): Promise<boolean> {
+  const db = createDb(env.DB);
+  try {
+    await converge(
+      () => websiteAt(db, hostname),
+      (website) => writeEdgeHost(env, hostname, website),
+      (a, b) => a?.userId === b?.userId && a?.origin === b?.origin && a?.mode === b?.mode,
+    );
+  } catch (err) {
+    await repairLater(env, userId, `host:${hostname}`, err);
+    return false;
+  }
+  // The customer's state lists their edge websites.
+  return (await syncCustomerState(env, userId)) !== null;
 }

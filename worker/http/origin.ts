@@ -17,12 +17,17 @@ export function deliveryOrigin(c: Context<AppEnv>): string {
   return c.env.DELIVERY_ORIGIN ? withoutTrailingSlashes(c.env.DELIVERY_ORIGIN) : publicOrigin(c);
 }
 
-/** The delivery host's name when one of its own is configured; null when delivery shares the public origin. */
-export function deliveryHost(env: Pick<Env, "DELIVERY_ORIGIN">): string | null {
-  if (!env.DELIVERY_ORIGIN) return null;
+function hostOf(origin: string | undefined): string | null {
+  if (!origin) return null;
   try {
-    return new URL(env.DELIVERY_ORIGIN).host;
+    return new URL(origin).host;
   } catch {
     return null;
   }
 }
+
+/** The delivery host's name when one of its own is configured; null when delivery shares the public origin. */
+export const deliveryHost = (env: Pick<Env, "DELIVERY_ORIGIN">) => hostOf(env.DELIVERY_ORIGIN);
+
+/** The public host's name when PUBLIC_ORIGIN is configured; null when the product answers on any host. */
+export const publicHost = (env: Pick<Env, "PUBLIC_ORIGIN">) => hostOf(env.PUBLIC_ORIGIN);

@@ -6,8 +6,11 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { deliveryRepairs } from "../db/schema";
 
-/** What a repair rewrites: the customer's state, one URL's entry, or (deleted customers) all their URL entries. */
-export type RepairTarget = "state" | "purge" | `url:${string}`;
+/**
+ * What a repair rewrites: the customer's state, one URL's entry, one edge website's entries, or (deleted customers)
+ * all their entries.
+ */
+export type RepairTarget = "state" | "purge" | `url:${string}` | `host:${string}`;
 
 export interface Repair {
   userId: string;

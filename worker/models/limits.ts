@@ -2,10 +2,10 @@
  * @module The limits that apply to a customer, and whether they are reached. A product version's limit of null
  * or 0 means unlimited (SPEC.md §9); the admin's per-user request limit is unlimited only when null.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { inList } from "../db/expressions";
-import { productVersions, usageCounters, users, type User } from "../db/schema";
+import { productVersions, usageCounters, users, websites, type User } from "../db/schema";
 import { ApiError } from "../http/errors";
 import { hasWebsite, hostOf, usageOf } from "./usage";
 
@@ -22,6 +22,8 @@ export interface DeliveryLimitState {
   billingPeriodEnd: Date | null;
   /** Whether the delivery store holds every published URL of the customer (users.deliveryStoreComplete). */
   deliveryStoreComplete: boolean;
+  /** The hostnames of the customer's edge websites (`websites`), where the edge counts first page loads. */
+  edgeHosts: string[];
 }
 
 /** Deliveries stop once either the dynamic-content or the request limit of the period is reached. */
@@ -44,6 +46,8 @@ export async function customersWithUsage(
       dynamicContentLimit: productVersions.dynamicContentLimit,
       periodDeliveries: usageCounters.periodDeliveries,
       periodRequests: usageCounters.periodRequests,
+      edgeHosts: sql<string>`(select json_group_array(${websites.hostname}) from ${websites}
+        where ${websites.userId} = ${users.id} and ${websites.mode} = 'edge')`,
     })
     .from(users)
     .leftJoin(productVersions, eq(productVersions.id, users.productVersionId))
@@ -60,6 +64,7 @@ export async function customersWithUsage(
       periodRequests: r.periodRequests ?? 0,
       billingPeriodEnd: user.billingPeriodEnd,
       deliveryStoreComplete: user.deliveryStoreComplete,
+      edgeHosts: JSON.parse(r.edgeHosts) as string[],
     },
   }));
 }

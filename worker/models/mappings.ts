@@ -8,7 +8,7 @@ import type { AdminMapping, Mapping, MappingGroup } from "../contract/responses"
 import { normalizeUrl } from "../contract/normalize-url";
 import type { Db } from "../db/client";
 import { containsText, inList, trigramCandidates } from "../db/expressions";
-import { mappingStats, mappingTotals, urlMappings, users } from "../db/schema";
+import { mappingStats, mappingTotals, urlMappings, users, websites } from "../db/schema";
 import type { Page, PageParams } from "./page";
 
 const mappingColumns = {
@@ -355,13 +355,16 @@ export async function deleteAnyMapping(db: Db, id: number): Promise<{ userId: st
 
 /**
  * Of the (customer, website) pairs asked about, those where the customer has a mapping on that website (host,
- * SPEC.md's websites): one statement, one probe of `url_mappings_host_idx` per pair. Keys `${userId} ${host}`.
+ * SPEC.md's websites) or has set the website up (`websites`, e.g. for edge delivery): one statement, one probe
+ * of `url_mappings_host_idx` and one of the hostname per pair. Keys `${userId} ${host}`.
  */
 export async function websitesAmong(db: Db, pairs: readonly { userId: string; host: string }[]): Promise<Set<string>> {
   if (pairs.length === 0) return new Set();
   const rows = await db.all<{ userId: string; host: string }>(sql`
     select pair.value ->> 'userId' as userId, pair.value ->> 'host' as host from json_each(${JSON.stringify(pairs)}) pair
     where exists (select 1 from ${urlMappings} m
-      where m.user_id = pair.value ->> 'userId' and m.host = pair.value ->> 'host')`);
+        where m.user_id = pair.value ->> 'userId' and m.host = pair.value ->> 'host')
+      or exists (select 1 from ${websites} w
+        where w.hostname = pair.value ->> 'host' and w.user_id = pair.value ->> 'userId')`);
   return new Set(rows.map((r) => `${r.userId} ${r.host}`));
 }

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { stateKey, urlKey, urlKeyPrefix } from "../delivery/keys";
+import { edgeHostIndexPrefix, edgeHostKey, stateKey, urlKey, urlKeyPrefix } from "../delivery/keys";
 import { stateFromD1, type CustomerState, type DeliveredMapping } from "../delivery/store";
 import { db } from "./helpers";
 
@@ -48,14 +48,41 @@ async function deliveredByD1(userId: string): Promise<Record<string, DeliveredMa
   return entries;
 }
 
-/** The store holds exactly what D1 delivers for the customer: their state and one entry per delivered URL. */
+/** The customer's edge websites as the store has them (listed by its index), and their host entries. */
+async function storedEdgeHosts(userId: string): Promise<Record<string, unknown>> {
+  const prefix = edgeHostIndexPrefix(userId);
+  const hosts: Record<string, unknown> = {};
+  for (const key of (await env.DELIVERY.list({ prefix })).keys) {
+    const hostname = key.name.slice(prefix.length);
+    hosts[hostname] = await env.DELIVERY.get(edgeHostKey(hostname), "json");
+  }
+  return hosts;
+}
+
+/** The customer's edge websites as D1 has them. */
+async function edgeHostsByD1(userId: string): Promise<Record<string, unknown>> {
+  const { results } = await env.DB.prepare(
+    "select hostname, user_id as userId, origin from websites where user_id = ? and mode = 'edge'",
+  )
+    .bind(userId)
+    .all<{ hostname: string; userId: string; origin: string }>();
+  return Object.fromEntries(results.map((w) => [w.hostname, { userId: w.userId, origin: w.origin }]));
+}
+
+/**
+ * The store holds exactly what D1 delivers for the customer: their state, one entry per delivered URL, and the
+ * entries of their edge websites.
+ */
 export async function expectStoreMatchesD1(userId: string, because = "") {
-  const [state, stored, delivered] = await Promise.all([
+  const [state, stored, delivered, storedHosts, hostsInD1] = await Promise.all([
     stateFromD1(db(), userId),
     storedEntries(userId),
     deliveredByD1(userId),
+    storedEdgeHosts(userId),
+    edgeHostsByD1(userId),
   ]);
   expect(stored, `URL entries ${because}`).toEqual(delivered);
+  expect(storedHosts, `edge websites ${because}`).toEqual(hostsInD1);
   const kept = await storedState(userId);
   if (state) expect(kept, `state ${because}`).toEqual(state);
   else expect(kept?.active ?? false, `state of a customer that does not exist ${because}`).toBe(false);

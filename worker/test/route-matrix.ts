@@ -202,6 +202,16 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
   "GET /api/product-versions": { request: () => ({ path: "/api/product-versions" }), expect: signedIn(200) },
   "GET /api/paypal/config": { request: () => ({ path: "/api/paypal/config" }), expect: anyone(200) },
   "GET /api/site-config": { request: () => ({ path: "/api/site-config" }), expect: anyone(200) },
+  "GET /api/websites": { request: () => ({ path: "/api/websites" }), expect: signedIn(200) },
+  // Every fixture has its own customers, so each caller claims a hostname nobody holds yet.
+  "PUT /api/websites/:hostname": {
+    request: (f) => ({
+      method: "PUT",
+      path: `/api/websites/shop-${f.customerId.replace(/[^a-z0-9]/gi, "x").toLowerCase()}.test`,
+      json: { origin: "https://origin.shop.test", mode: "edge" },
+    }),
+    expect: signedIn(201),
+  },
   // A forged notification (PayPal answers INVALID): refused for everyone, whoever sends it.
   "POST /api/paypal/ipn": {
     request: () => ({ path: "/api/paypal/ipn", body: "txn_type=recurring_payment&txn_id=X" }),
@@ -343,6 +353,7 @@ const SNAPSHOT_QUERIES = [
   "select * from paypal_transactions",
   "select * from audit_events",
   "select * from verification_tokens",
+  "select * from websites",
 ];
 
 export async function snapshot() {

@@ -1,0 +1,57 @@
+/**
+ * @module The delivery store's entries of edge websites: per hostname, the customer and the origin the Worker
+ * proxies to (delivery/edge-proxy.ts), plus an index entry per customer so that deleting a customer deletes their
+ * hostnames. The hot path reads one small entry per hostname, memoised in the isolate (an unknown hostname too),
+ * so the product's own requests cost one KV read per host every few seconds at most.
+ */
+import type { Website } from "../db/schema";
+import type { Env } from "../env";
+import { edgeHostIndexKey, edgeHostIndexPrefix, edgeHostKey } from "./keys";
+import { IsolateMemo, memoBytes } from "./memo";
+
+export interface EdgeHost {
+  userId: string;
+  origin: string;
+}
+
+const MEMO_MS = 5_000;
+const hostMemo = new IsolateMemo<EdgeHost | null>(MEMO_MS, 1024 * 1024);
+
+/** The edge website at `hostname`, or null when the hostname is not one. */
+export async function readEdgeHost(env: Env, hostname: string, now = Date.now()): Promise<EdgeHost | null> {
+  const memoed = hostMemo.get(hostname, now);
+  if (memoed !== undefined) return memoed;
+  const host = await env.DELIVERY.get<EdgeHost>(edgeHostKey(hostname), "json");
+  hostMemo.set(hostname, host, memoBytes(hostname, host?.userId ?? "", host?.origin ?? ""), now);
+  return host;
+}
+
+/** Writes the entries of the website at `hostname` as D1 has it: present for edge websites, absent otherwise. */
+export async function writeEdgeHost(env: Env, hostname: string, website: Website | undefined, now = Date.now()) {
+  const host = website?.mode === "edge" ? { userId: website.userId, origin: website.origin } : null;
+  if (host) {
+    await env.DELIVERY.put(edgeHostKey(hostname), JSON.stringify(host));
+    await env.DELIVERY.put(edgeHostIndexKey(host.userId, hostname), "");
+  } else {
+    await env.DELIVERY.delete(edgeHostKey(hostname));
+    if (website) await env.DELIVERY.delete(edgeHostIndexKey(website.userId, hostname));
+  }
+  hostMemo.set(hostname, host, memoBytes(hostname, host?.userId ?? "", host?.origin ?? ""), now);
+}
+
+/** Deletes a hostname's entries of this customer: the index entry, and the host entry while it is still theirs. */
+export async function purgeEdgeHost(env: Env, userId: string, hostname: string): Promise<void> {
+  const hostKey = edgeHostKey(hostname);
+  // The hostname may have been claimed by another customer since: their entry stays.
+  if ((await env.DELIVERY.get<EdgeHost>(hostKey, "json"))?.userId === userId) await env.DELIVERY.delete(hostKey);
+  await env.DELIVERY.delete(edgeHostIndexKey(userId, hostname));
+  hostMemo.delete(hostname);
+}
+
+/** Deletes up to `limit` of a deleted customer's edge websites; true once none is left. */
+export async function purgeEdgeHosts(env: Env, userId: string, limit: number): Promise<boolean> {
+  const prefix = edgeHostIndexPrefix(userId);
+  const listed = await env.DELIVERY.list({ prefix, limit: Math.max(1, Math.floor(limit / 2)) });
+  await Promise.all(listed.keys.map((key) => purgeEdgeHost(env, userId, key.name.slice(prefix.length))));
+  return listed.list_complete;
+}

@@ -1,0 +1,202 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { call, createAdmin, createVerifiedCustomer, testEnv } from "../test/helpers";
+import { EDGE_LOOP_HEADER } from "./edge-proxy";
+import { EDGE_MARK } from "./paths";
+
+const ORIGIN = "https://origin.shop.test";
+const PAGE = "<!doctype html><html><head><title>Shop</title></head><body><h1>Welcome</h1></body></html>";
+
+/** The customer's origin server: answers what `serve` says and records what it was asked. */
+function stubOrigin(serve: (request: Request) => Response | Promise<Response>) {
+  const asked: Request[] = [];
+  const realFetch = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    if (!request.url.startsWith(ORIGIN)) return realFetch(input, init);
+    asked.push(request.clone());
+    return serve(request);
+  });
+  return asked;
+}
+
+const html = (body: string, headers: Record<string, string> = {}) =>
+  new Response(body, { headers: { "Content-Type": "text/html; charset=utf-8", ...headers } });
+
+/** A customer whose shop.test is an edge website, with one mapping on it. */
+async function edgeCustomer() {
+  const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+  const put = await call("/api/websites/shop.test", {
+    method: "PUT",
+    apiKey: customer.apiKey,
+    json: { origin: ORIGIN, mode: "edge" },
+  });
+  expect(put.status).toBe(201);
+  const mapping = await call("/api/mappings", {
+    method: "POST",
+    apiKey: customer.apiKey,
+    json: { url: "https://shop.test/offer", htmlContent: "<p>Sale</p>" },
+  });
+  expect(mapping.status).toBe(201);
+  return customer;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("edge delivery", () => {
+  it("streams the content into the origin's page, first in <body> in the snippet's container, and counts one page view", async () => {
+    const { user } = await edgeCustomer();
+    const asked = stubOrigin(() =>
+      html(PAGE, { "Set-Cookie": "cart=1; Path=/", "Content-Length": String(PAGE.length) }),
+    );
+    const env = testEnv();
+    const res = await call(
+      "https://www.shop.test/offer",
+      { headers: { "CF-Connecting-IP": "203.0.113.5", Cookie: "session=abc", "User-Agent": "Test" } },
+      env,
+    );
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(
+      "<!doctype html><html><head>" +
+        EDGE_MARK +
+        '<title>Shop</title></head><body><div data-dynamic-content=""><p>Sale</p></div><h1>Welcome</h1></body></html>',
+    );
+    expect(res.headers.get("Set-Cookie")).toBe("cart=1; Path=/");
+    expect(res.headers.get("Content-Length")).toBeNull();
+    // None of the product's own headers on the customer's page.
+    expect(res.headers.get("Content-Security-Policy")).toBeNull();
+
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.url).toBe(`${ORIGIN}/offer`);
+    expect(asked[0]!.headers.get("Cookie")).toBe("session=abc");
+    expect(asked[0]!.headers.get("X-Forwarded-Host")).toBe("www.shop.test");
+    expect(asked[0]!.headers.get("X-Forwarded-For")).toBe("203.0.113.5");
+    expect(asked[0]!.headers.get(EDGE_LOOP_HEADER)).toBe("1");
+
+    expect(env.sent).toHaveLength(1);
+    expect(env.sent[0]).toMatchObject({ userId: user.id, url: "https://www.shop.test/offer", delivered: true });
+  });
+
+  it("passes a page without a mapping through byte for byte, and counts it as a request", async () => {
+    const { user } = await edgeCustomer();
+    const asked = stubOrigin(() => html(PAGE));
+    const env = testEnv();
+    const res = await call("https://shop.test/about?lang=de", {}, env);
+    expect(await res.text()).toBe(PAGE);
+    expect(asked[0]!.url).toBe(`${ORIGIN}/about?lang=de`);
+    expect(env.sent).toEqual([expect.objectContaining({ userId: user.id, delivered: false, mappingId: null })]);
+  });
+
+  it.each([
+    ["a POST", "/offer", { method: "POST", body: "q=1" }, () => html(PAGE)],
+    ["a HEAD", "/offer", { method: "HEAD" }, () => html("")],
+    ["a redirect", "/offer", {}, () => new Response(null, { status: 301, headers: { Location: "/new" } })],
+    [
+      "an error page",
+      "/offer",
+      {},
+      () => new Response(PAGE, { status: 404, headers: { "Content-Type": "text/html" } }),
+    ],
+    ["an image", "/logo.png", {}, () => new Response("PNG", { headers: { "Content-Type": "image/png" } })],
+  ])("passes %s through untouched and counts nothing", async (_, path, init: RequestInit, serve) => {
+    await edgeCustomer();
+    const asked = stubOrigin(serve);
+    const env = testEnv();
+    const res = await call(`https://shop.test${path}`, init, env);
+    const expected = serve();
+    expect(res.status).toBe(expected.status);
+    expect(res.headers.get("Location")).toBe(expected.headers.get("Location"));
+    expect(await res.text()).toBe(init.method === "HEAD" ? "" : await expected.text());
+    expect(asked[0]!.method).toBe(init.method ?? "GET");
+    if (init.method === "POST") expect(await asked[0]!.text()).toBe("q=1");
+    expect(env.sent).toEqual([]);
+  });
+
+  it.each(["image", "script", "empty"])(
+    "passes an HTML answer the browser fetched as %s (Sec-Fetch-Dest) through untouched and counts nothing",
+    async (destination) => {
+      await edgeCustomer();
+      stubOrigin(() => html(PAGE));
+      const env = testEnv();
+      const res = await call("https://shop.test/offer", { headers: { "Sec-Fetch-Dest": destination } }, env);
+      expect(await res.text()).toBe(PAGE);
+      expect(env.sent).toEqual([]);
+    },
+  );
+
+  it("passes a favicon asked for over plain HTTP (no Sec-Fetch-Dest) through untouched, by its Accept", async () => {
+    await edgeCustomer();
+    stubOrigin(() => html(PAGE));
+    const env = testEnv();
+    const accept = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+    const res = await call("https://shop.test/offer", { headers: { Accept: accept } }, env);
+    expect(await res.text()).toBe(PAGE);
+    expect(env.sent).toEqual([]);
+  });
+
+  it("treats a document or frame the browser asks for as a page view", async () => {
+    await edgeCustomer();
+    stubOrigin(() => html(PAGE));
+    const env = testEnv();
+    for (const destination of ["document", "iframe"]) {
+      const res = await call("https://shop.test/offer", { headers: { "Sec-Fetch-Dest": destination } }, env);
+      expect(await res.text()).toContain("<p>Sale</p>");
+    }
+    expect(env.sent).toHaveLength(2);
+  });
+
+  it("answers 508 instead of proxying to itself when the origin points back at the Worker", async () => {
+    await edgeCustomer();
+    const asked = stubOrigin(() => html(PAGE));
+    const res = await call("https://shop.test/offer", { headers: { [EDGE_LOOP_HEADER]: "1" } });
+    expect(res.status).toBe(508);
+    expect(await res.text()).toContain("points back at Dynamic Content");
+    expect(asked).toEqual([]);
+  });
+
+  it("answers 502 with a message when the origin cannot be reached, and counts nothing", async () => {
+    await edgeCustomer();
+    stubOrigin(() => {
+      throw new TypeError("Network connection lost.");
+    });
+    const env = testEnv();
+    const res = await call("https://shop.test/offer", {}, env);
+    expect(res.status).toBe(502);
+    expect(await res.text()).toBe("This website's server could not be reached. Please try again in a moment.");
+    expect(env.sent).toEqual([]);
+  });
+
+  it("serves the origin's page without content for an inactive customer, and counts nothing", async () => {
+    const { user } = await edgeCustomer();
+    const admin = await createAdmin();
+    const off = await call(`/api/admin/users/${user.id}/status`, {
+      method: "PATCH",
+      apiKey: admin.apiKey,
+      json: { isActive: false },
+    });
+    expect(off.status).toBe(200);
+    stubOrigin(() => html(PAGE));
+    const env = testEnv();
+    expect(await (await call("https://shop.test/offer", {}, env)).text()).toBe(PAGE);
+    expect(env.sent).toEqual([]);
+  });
+
+  it("leaves the product's own hosts and other hostnames alone", async () => {
+    await edgeCustomer();
+    const asked = stubOrigin(() => html(PAGE));
+    expect((await call("http://dc.test/api/site-config")).status).toBe(200);
+    expect((await call("https://unknown.test/api/site-config")).status).toBe(200);
+    expect(asked).toEqual([]);
+  });
+
+  it("does not count the snippet's first load on an edge website again, but counts its navigations", async () => {
+    const { user } = await edgeCustomer();
+    const env = testEnv();
+    const ask = (nav: string) =>
+      call(`/api/content?u=${user.id}&url=${encodeURIComponent("https://shop.test/offer")}${nav}`, {}, env);
+    const first = await ask("");
+    expect(await first.text()).toBe("<p>Sale</p>");
+    expect(env.sent).toEqual([]);
+    expect(await (await ask("&nav=1")).text()).toBe("<p>Sale</p>");
+    expect(env.sent).toEqual([expect.objectContaining({ userId: user.id, delivered: true })]);
+  });
+});
