@@ -1,12 +1,21 @@
-// Minifies worker/snippet/snippet.js into worker/snippet/snippet.generated.ts (the string the Worker serves,
-// with its ETag). Runs before start, dev, test and bench.
+// Bundles and minifies worker/snippet/snippet.js (with the URL rules it imports) into
+// worker/snippet/snippet.generated.ts (the string the Worker serves, with its ETag). Runs before start, dev, test
+// and bench.
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
-import { transformSync } from "esbuild";
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
 
-const source = readFileSync(new URL("../worker/snippet/snippet.js", import.meta.url), "utf8");
-const { code } = transformSync(source, { minify: true, target: "es2017", legalComments: "none" });
-const body = code.trim();
+const { outputFiles } = buildSync({
+  entryPoints: [fileURLToPath(new URL("../worker/snippet/snippet.js", import.meta.url))],
+  bundle: true,
+  format: "iife",
+  minify: true,
+  target: "es2017",
+  legalComments: "none",
+  write: false,
+});
+const body = outputFiles[0].text.trim();
 const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;
 writeFileSync(
   new URL("../worker/snippet/snippet.generated.ts", import.meta.url),

@@ -1,11 +1,17 @@
 /**
- * @module URL normalisation of SPEC.md §2, shared by delivery (worker) and grouping (dashboards):
- * lowercase, drop the `#hash`, strip `http(s)://` and a leading `www.`, remove trailing slashes.
+ * @module URL normalisation of SPEC.md §2, shared by delivery (worker) and grouping (dashboards), after the URL
+ * rules' first step (url-rules.ts): drop tracking parameters, then lowercase, drop the `#hash`, strip
+ * `http(s)://` and a leading `www.`, remove trailing slashes.
  */
-export function normalizeUrl(url: string): string {
+import { withoutTrackingParameters } from "./url-rules";
+
+/** `ignoredParameters`: the customer's own tracking parameters, dropped like the usual ones. */
+export function normalizeUrl(url: string, ignoredParameters: readonly string[] = []): string {
   let s = url.trim().toLowerCase();
   const hash = s.indexOf("#");
   if (hash >= 0) s = s.slice(0, hash);
-  s = s.replace(/^https?:\/\//, "").replace(/^www\./, "");
+  s = withoutTrackingParameters(s, ignoredParameters)
+    .replace(/^https?:\/\//, "")
+    .replace(/^www\./, "");
   return s.replace(/\/+$/, "");
 }

@@ -1,6 +1,7 @@
 /**
  * @module What the API answers, typed once for the Worker and the SPA. Dates travel as ISO strings.
  */
+import type { MatchKind } from "./url-rules";
 
 /** Every 4xx/5xx answers with this body. */
 export interface ErrorBody {
@@ -50,8 +51,22 @@ export interface Mapping {
   publishedAt: string | null;
   totalRequests: number;
   contentDeliveryCount: number;
+  /** How the URL matches pages (docs/url-rules.md): exactly, or as a prefix (a URL ending in `/*`). */
+  match: MatchKind;
   /** In the admin's lists, where `htmlContent` is a preview: the whole HTML's length in characters. */
   htmlContentLength?: number;
+}
+
+/** `GET /api/mappings/match?url=`: the mapping that serves the page, or null, and why (docs/url-rules.md). */
+export interface MappingMatch {
+  mapping: Mapping | null;
+  reason: string;
+}
+
+/** `GET|PUT /api/url-rules`: the parameters every URL drops, and the customer's own (docs/url-rules.md). */
+export interface UrlRules {
+  trackingParameters: string[];
+  ignoredParameters: string[];
 }
 
 export interface Stats {

@@ -20,6 +20,8 @@ import {
   URL_NOT_HTTP,
   utf8Length,
 } from "./input-caps";
+import { normalizeUrl } from "./normalize-url";
+import { IGNORED_PARAMETERS_MAX, MATCH_KINDS, matchProblem } from "./url-rules";
 
 /** A trimmed string of at most `max` characters; past it, the message names the field and the cap. */
 const text = (field: string, max: number) => z.string().trim().max(max, tooLong(field, max));
@@ -55,12 +57,25 @@ export const adminLoginBody = z.object({
 
 export const passwordSchema = password.min(8, "Password must be at least 8 characters");
 
-export const mappingBody = z.object({
-  url: text("URL", URL_MAX_LENGTH)
-    .url("Please enter a valid URL")
-    .refine((url) => /^https?:\/\//i.test(url), URL_NOT_HTTP),
-  htmlContent: z.string().refine((html) => utf8Length(html) <= HTML_CONTENT_MAX_BYTES, HTML_CONTENT_TOO_LARGE),
-});
+/** A page's URL: http(s), at most 2,048 characters. */
+const pageUrl = text("URL", URL_MAX_LENGTH)
+  .url("Please enter a valid URL")
+  .refine((url) => /^https?:\/\//i.test(url), URL_NOT_HTTP);
+
+/** `GET /api/mappings/match?url=`: the page to test. */
+export const mappingMatchQuery = z.object({ url: pageUrl });
+
+export const mappingBody = z
+  .object({
+    url: pageUrl,
+    htmlContent: z.string().refine((html) => utf8Length(html) <= HTML_CONTENT_MAX_BYTES, HTML_CONTENT_TOO_LARGE),
+    /** Absent: as the URL says (docs/url-rules.md), a URL ending in `/*` is a prefix. */
+    match: z.enum(MATCH_KINDS, { error: 'Match must be "exact" or "prefix"' }).optional(),
+  })
+  .superRefine((body, ctx) => {
+    const problem = matchProblem(normalizeUrl(body.url), body.match);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["url"] });
+  });
 
 export const mappingStatusBody = z.object({ status: z.enum(["published", "unpublished"]) });
 
@@ -85,6 +100,22 @@ export const websiteParam = z.object({
     .refine((host) => DNS_NAME.test(host), "Hostname must be a domain name such as shop.example.com"),
 });
 
+/** `PUT /api/url-rules`: the customer's own tracking parameters (docs/url-rules.md). */
+export const urlRulesBody = z.object({
+  ignoredParameters: z
+    .array(
+      text("Parameter name", IDENTIFIER_MAX_LENGTH).regex(
+        /^[A-Za-z0-9_.\-[\]]+\*?$/,
+        "A parameter name may hold letters, digits, _ . - [ ] and end in *",
+      ),
+      { error: "Ignored parameters must be a list of names" },
+    )
+    .max(IGNORED_PARAMETERS_MAX, `At most ${IGNORED_PARAMETERS_MAX} ignored parameters`)
+    .transform((names) => [...new Set(names)]),
+});
+
+export type UrlRulesBody = z.infer<typeof urlRulesBody>;
+
 export const WEBSITE_MODES = ["snippet", "edge"] as const;
 
 /** Where an edge website's pages come from: an http(s) origin, without a path, user or password. */
@@ -93,6 +124,8 @@ export const websiteBody = z.object({
     .url("Origin must be a URL such as https://origin.shop.example")
     .refine((url) => /^https?:\/\//i.test(url), "Origin must start with http:// or https://")
     .refine((url) => {
+      // zod runs every check: one that is not a URL at all has its message from `.url()` already.
+      if (!URL.canParse(url)) return true;
       const u = new URL(url);
       return !u.username && !u.password && (u.pathname === "/" || u.pathname === "") && !u.search && !u.hash;
     }, "Origin must be a scheme, host and port only, without a path, query or credentials")

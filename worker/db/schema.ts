@@ -74,6 +74,8 @@ export const users = sqliteTable(
      * mappings predate the store until `npm run delivery:rebuild` has written them, and while a rebuild runs.
      */
     deliveryStoreComplete: integer("delivery_store_complete", { mode: "boolean" }).notNull().default(true),
+    /** The customer's own tracking parameters, ignored in URLs besides the usual ones (docs/url-rules.md). */
+    ignoredParameters: text("ignored_parameters", { mode: "json" }).$type<string[]>().notNull().default([]),
   },
   (t) => [
     index("users_product_version_idx").on(t.productVersionId),
@@ -227,9 +229,22 @@ export const urlMappings = sqliteTable(
         then substr(normalized_url, 1, instr(normalized_url, '/') - 1) else normalized_url end)`,
       { mode: "virtual" },
     ),
+    /**
+     * For a prefix mapping (a normalised URL ending in `/*`, docs/url-rules.md) the number of levels it names
+     * (`shop.example/blog/*` is 2); null for an exact one. Computed by SQLite, indexed with the customer.
+     */
+    prefixDepth: integer("prefix_depth").generatedAlwaysAs(
+      sql`(case when normalized_url like '%/*'
+        then length(normalized_url) - length(replace(normalized_url, '/', '')) end)`,
+      { mode: "virtual" },
+    ),
   },
   (t) => [
     index("url_mappings_user_idx").on(t.userId, t.normalizedUrl),
+    // The depths of a customer's published prefixes (their delivery state), from the index alone.
+    index("url_mappings_prefix_idx")
+      .on(t.userId, t.prefixDepth)
+      .where(sql`${t.prefixDepth} is not null and ${t.publishedAt} is not null`),
     // A customer's websites (plan limits, usage), read from the index alone.
     index("url_mappings_host_idx").on(t.userId, t.host),
     // The admin's Websites & Events tab: a customer's groups, and the newest mapping of one.

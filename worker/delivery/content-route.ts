@@ -7,6 +7,7 @@
  */
 import { Hono } from "hono";
 import { normalizeUrl } from "../contract/normalize-url";
+import { withoutTrackingParameters } from "../contract/url-rules";
 import type { AppEnv, Env } from "../env";
 import { visitorKey } from "../http/client-info";
 import { isUserId } from "../lib/ids";
@@ -26,7 +27,7 @@ export const CONTENT_HEADERS = { ...NO_CONTENT_HEADERS, "Content-Type": "text/pl
 export interface ContentLookup {
   /** False for unknown and inactive customers and past a delivery limit: nothing is delivered or counted. */
   serving: boolean;
-  /** The page URL without its hash. */
+  /** The page URL without its hash and tracking parameters. */
   url: string;
   match: DeliveredMapping | undefined;
   /** The page is on one of the customer's edge websites: the edge proxy counts its first loads. */
@@ -41,9 +42,18 @@ export async function lookupContent(
   now = Date.now(),
   visitor?: string,
 ): Promise<ContentLookup> {
-  const url = pageUrl.split("#", 1)[0]!;
-  const normalized = normalizeUrl(url);
-  const { state, match } = await lookupDelivery(env, userId, normalized, now, visitor);
+  // Counted as it is matched: the same page whatever campaign brought the visitor (docs/url-rules.md).
+  let url = withoutTrackingParameters(pageUrl.split("#", 1)[0]!);
+  let normalized = normalizeUrl(url);
+  let { state, match } = await lookupDelivery(env, userId, normalized, now, visitor);
+  // The customer's own tracking parameters are known once their state is: drop those too, and look again (the
+  // state is memoised by then, so this costs the URL's read alone).
+  const own = state.ignoredParameters ?? [];
+  if (own.length > 0 && isServing(state, now) && normalizeUrl(url, own) !== normalized) {
+    url = withoutTrackingParameters(url, own);
+    normalized = normalizeUrl(url);
+    ({ state, match } = await lookupDelivery(env, userId, normalized, now, visitor));
+  }
   return {
     serving: isServing(state, now),
     url,

@@ -144,6 +144,23 @@ describe("edge delivery", () => {
     expect(env.sent).toHaveLength(2);
   });
 
+  it("follows the same URL rules as the snippet: a campaign link to a page under a prefix gets its content", async () => {
+    const { apiKey } = await edgeCustomer();
+    const blog = await call("/api/mappings", {
+      method: "POST",
+      apiKey,
+      json: { url: "https://shop.test/blog/*", htmlContent: "<p>Blog</p>" },
+    });
+    expect(blog.status).toBe(201);
+    const asked = stubOrigin(() => html(PAGE));
+    const env = testEnv();
+    const res = await call("https://shop.test/blog/2026/post?utm_source=newsletter&id=7", {}, env);
+    expect(await res.text()).toContain('<div data-dynamic-content=""><p>Blog</p></div>');
+    // The origin gets the URL as the visitor asked it; the view is counted without the tracking parameters.
+    expect(asked[0]!.url).toBe(`${ORIGIN}/blog/2026/post?utm_source=newsletter&id=7`);
+    expect(env.sent[0]).toMatchObject({ url: "https://shop.test/blog/2026/post?id=7", delivered: true });
+  });
+
   it("answers 508 instead of proxying to itself when the origin points back at the Worker", async () => {
     await edgeCustomer();
     const asked = stubOrigin(() => html(PAGE));

@@ -6,6 +6,7 @@
  * memoised in the isolate for 5 seconds, and no D1 read. The writers (sync.ts, repairs.ts, rebuild.ts) keep the
  * store equal to D1; this file holds the formats, the hot path's reads and the writes they all use.
  */
+import { prefixCandidates } from "../contract/url-rules";
 import { createDb, type Db } from "../db/client";
 import type { Env } from "../env";
 import { deliveryLimitReached, deliveryLimitStates, type DeliveryLimitState } from "../models/limits";
@@ -33,6 +34,13 @@ export interface CustomerState {
    * edge proxy, so a snippet there that asks on first load is answered but not counted again.
    */
   edgeHosts?: string[];
+  /**
+   * The depths at which the customer has published prefix mappings (absent when none): a URL without an exact
+   * entry probes its own prefixes at these depths only (docs/url-rules.md).
+   */
+  prefixDepths?: number[];
+  /** The customer's own tracking parameters (absent when none), dropped from URLs like the usual ones. */
+  ignoredParameters?: string[];
 }
 
 /** What one URL delivers. */
@@ -53,8 +61,9 @@ const MEMO_MS = 5_000;
 const stateMemo = new IsolateMemo<CustomerState>(MEMO_MS, 2 * 1024 * 1024);
 const urlMemo = new IsolateMemo<DeliveredMapping | null>(MEMO_MS, 24 * 1024 * 1024);
 const STATE_BYTES = memoBytes("s:0123456789abcdef", JSON.stringify(NOT_A_CUSTOMER));
-/** What a state takes in the memo: most are alike; a list of edge websites makes one larger. */
-const stateBytes = (state: CustomerState) => (state.edgeHosts ? memoBytes(JSON.stringify(state)) : STATE_BYTES);
+/** What a state takes in the memo: most are alike; the lists of edge websites, depths or parameters grow one. */
+const stateBytes = (state: CustomerState) =>
+  state.edgeHosts || state.prefixDepths || state.ignoredParameters ? memoBytes(JSON.stringify(state)) : STATE_BYTES;
 
 /**
  * Entries the hot path fills from D1 after a miss (unknown customers, customers whose store is incomplete) expire
@@ -74,6 +83,8 @@ export function customerState(usage: DeliveryLimitState): CustomerState {
     ...(limited && usage.billingPeriodEnd ? { limitedUntil: usage.billingPeriodEnd.getTime() } : {}),
     complete: usage.deliveryStoreComplete,
     ...(usage.edgeHosts.length > 0 ? { edgeHosts: usage.edgeHosts } : {}),
+    ...(usage.prefixDepths.length > 0 ? { prefixDepths: usage.prefixDepths } : {}),
+    ...(usage.ignoredParameters.length > 0 ? { ignoredParameters: usage.ignoredParameters } : {}),
   };
 }
 
@@ -179,9 +190,40 @@ export interface Delivery {
   match: DeliveredMapping | null;
 }
 
+/** A URL entry as the isolate remembers it, or as KV holds it (undefined: no entry). */
+type Read =
+  { memoed: true; entry: DeliveredMapping | null } | { memoed: false; entry: DeliveredMapping | null | undefined };
+
+async function readEntry(env: Env, userId: string, normalizedUrl: string, now: number): Promise<Read> {
+  const memoed = urlMemo.get(urlMemoKey(userId, normalizedUrl), now);
+  if (memoed !== undefined) return { memoed: true, entry: memoed };
+  return { memoed: false, entry: await readUrlEntry(env, userId, normalizedUrl) };
+}
+
+/** What a read says the URL delivers, remembered; a miss of an incomplete store is looked up in D1. */
+async function settleEntry(
+  env: Env,
+  userId: string,
+  normalizedUrl: string,
+  read: Read,
+  state: CustomerState,
+  now: number,
+  visitor: string,
+): Promise<DeliveredMapping | null> {
+  if (read.memoed) return read.entry;
+  const memoKey = urlMemoKey(userId, normalizedUrl);
+  let match: DeliveredMapping | null;
+  if (read.entry !== undefined || state.complete) match = read.entry ?? null;
+  else if (await mayFill(env, visitor)) match = await fillUrlEntry(env, userId, normalizedUrl);
+  else return null;
+  urlMemo.set(memoKey, match, memoBytes(memoKey, match?.html ?? ""), now);
+  return match;
+}
+
 /**
- * The hot path: the customer's state and what their normalised URL delivers. `visitor` (the client's IP) is
- * charged for lookups in D1 (see `mayFill`).
+ * The hot path: the customer's state and what their normalised URL delivers (docs/url-rules.md: its exact entry,
+ * else its longest prefix among the depths the customer uses). `visitor` (the client's IP) is charged for lookups
+ * in D1 (see `mayFill`).
  */
 export async function lookupDelivery(
   env: Env,
@@ -192,23 +234,20 @@ export async function lookupDelivery(
 ): Promise<Delivery> {
   const memoedState = stateMemo.get(userId, now);
   if (memoedState && !isServing(memoedState, now)) return { state: memoedState, match: null };
-  const memoKey = urlMemoKey(userId, normalizedUrl);
-  const memoed = urlMemo.get(memoKey, now);
-  if (memoedState && memoed !== undefined) return { state: memoedState, match: memoed };
   // Both reads at once: one KV round trip. The URL read is wasted only for customers who are not served.
-  const [state, stored] = await Promise.all([
+  const [state, exactRead] = await Promise.all([
     memoedState ?? readState(env, userId, now, visitor),
-    memoed !== undefined ? memoed : readUrlEntry(env, userId, normalizedUrl),
+    readEntry(env, userId, normalizedUrl, now),
   ]);
   if (!isServing(state, now)) return { state, match: null };
-  if (memoed !== undefined) return { state, match: memoed };
-  if (stored !== undefined || state.complete) {
-    const match = stored ?? null;
-    urlMemo.set(memoKey, match, memoBytes(memoKey, match?.html ?? ""), now);
-    return { state, match };
-  }
-  if (!(await mayFill(env, visitor))) return { state, match: null };
-  const match = await fillUrlEntry(env, userId, normalizedUrl);
-  urlMemo.set(memoKey, match, memoBytes(memoKey, match?.html ?? ""), now);
-  return { state, match };
+  const exact = await settleEntry(env, userId, normalizedUrl, exactRead, state, now, visitor);
+  if (exact || !state.prefixDepths) return { state, match: exact };
+  // The URL's own prefixes at the customer's depths, all at once (one more round trip), the longest that has one.
+  const prefixes = prefixCandidates(normalizedUrl, state.prefixDepths);
+  const found = await Promise.all(
+    prefixes.map(async (prefix) =>
+      settleEntry(env, userId, prefix, await readEntry(env, userId, prefix, now), state, now, visitor),
+    ),
+  );
+  return { state, match: found.find((m) => m !== null) ?? null };
 }

@@ -8,6 +8,7 @@
  * land is then always checked against the newest state. A write that keeps failing (KV refuses a second write to
  * a key within a second) is handed to the repairs (repairs.ts), never dropped.
  */
+import { isPrefixUrl } from "../contract/url-rules";
 import { createDb } from "../db/client";
 import type { Env } from "../env";
 import { requestRepairs, type RepairTarget } from "../models/delivery-repairs";
@@ -70,8 +71,9 @@ export async function syncCustomerState(env: Env, userId: string): Promise<Custo
 }
 
 /**
- * Writes what one of the customer's URLs delivers, from D1 (after a mapping there was added, changed or deleted).
- * False when the write was left to the repairs: the change is saved, but not delivered yet.
+ * Writes what one of the customer's URLs (or prefixes) delivers, from D1 (after a mapping there was added, changed
+ * or deleted); for a prefix also the customer's state, which lists the depths of their prefixes. False when a
+ * write was left to the repairs: the change is saved, but not delivered yet.
  */
 export async function syncUrl(env: Env, userId: string, normalizedUrl: string): Promise<boolean> {
   const db = createDb(env.DB);
@@ -81,11 +83,11 @@ export async function syncUrl(env: Env, userId: string, normalizedUrl: string): 
       (mapping) => writeUrlEntry(env, userId, normalizedUrl, mapping),
       (a, b) => a?.id === b?.id,
     );
-    return true;
   } catch (err) {
     await repairLater(env, userId, `url:${normalizedUrl}`, err);
     return false;
   }
+  return isPrefixUrl(normalizedUrl) ? (await syncCustomerState(env, userId)) !== null : true;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { inList } from "../db/expressions";
-import { productVersions, usageCounters, users, websites, type User } from "../db/schema";
+import { productVersions, urlMappings, usageCounters, users, websites, type User } from "../db/schema";
 import { ApiError } from "../http/errors";
 import { hasWebsite, hostOf, usageOf } from "./usage";
 
@@ -24,6 +24,10 @@ export interface DeliveryLimitState {
   deliveryStoreComplete: boolean;
   /** The hostnames of the customer's edge websites (`websites`), where the edge counts first page loads. */
   edgeHosts: string[];
+  /** The depths of the customer's published prefix mappings (docs/url-rules.md), ascending. */
+  prefixDepths: number[];
+  /** The customer's own tracking parameters (users.ignoredParameters). */
+  ignoredParameters: string[];
 }
 
 /** Deliveries stop once either the dynamic-content or the request limit of the period is reached. */
@@ -48,6 +52,9 @@ export async function customersWithUsage(
       periodRequests: usageCounters.periodRequests,
       edgeHosts: sql<string>`(select json_group_array(${websites.hostname}) from ${websites}
         where ${websites.userId} = ${users.id} and ${websites.mode} = 'edge')`,
+      prefixDepths: sql<string>`(select json_group_array(distinct ${urlMappings.prefixDepth}) from ${urlMappings}
+        where ${urlMappings.userId} = ${users.id} and ${urlMappings.prefixDepth} is not null
+          and ${urlMappings.publishedAt} is not null)`,
     })
     .from(users)
     .leftJoin(productVersions, eq(productVersions.id, users.productVersionId))
@@ -65,6 +72,8 @@ export async function customersWithUsage(
       billingPeriodEnd: user.billingPeriodEnd,
       deliveryStoreComplete: user.deliveryStoreComplete,
       edgeHosts: JSON.parse(r.edgeHosts) as string[],
+      prefixDepths: (JSON.parse(r.prefixDepths) as number[]).sort((a, b) => a - b),
+      ignoredParameters: user.ignoredParameters,
     },
   }));
 }

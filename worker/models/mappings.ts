@@ -2,10 +2,11 @@
  * @module URL mappings: a customer's page URL and the HTML delivered there. Lists page in SQL (models/page.ts);
  * the admin's lists carry a preview of the HTML, never all of it.
  */
-import { and, asc, count, desc, eq, gt, isNotNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { HTML_PREVIEW_CHARS } from "../contract/input-caps";
 import type { AdminMapping, Mapping, MappingGroup } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
+import type { MatchKind } from "../contract/url-rules";
 import type { Db } from "../db/client";
 import { containsText, inList, trigramCandidates } from "../db/expressions";
 import { mappingStats, mappingTotals, urlMappings, users, websites } from "../db/schema";
@@ -20,6 +21,7 @@ const mappingColumns = {
   publishedAt: urlMappings.publishedAt,
   totalRequests: sql<number>`coalesce(${mappingStats.requests}, 0)`,
   contentDeliveryCount: sql<number>`coalesce(${mappingStats.deliveries}, 0)`,
+  match: sql<MatchKind>`case when ${urlMappings.normalizedUrl} like '%/*' then 'prefix' else 'exact' end`,
 };
 
 type MappingRow = {
@@ -31,6 +33,7 @@ type MappingRow = {
   publishedAt: Date | null;
   totalRequests: number;
   contentDeliveryCount: number;
+  match: MatchKind;
 };
 
 function toMapping(row: MappingRow): Mapping {
@@ -185,10 +188,18 @@ async function getMapping(db: Db, userId: string, id: number): Promise<Mapping |
 }
 
 /** A new mapping is published at once. */
-export async function createMapping(db: Db, userId: string, url: string, htmlContent: string, now = new Date()) {
+/** `normalizedUrl`: as the customer's URL rules normalise `url` (their own ignored parameters included). */
+export async function createMapping(
+  db: Db,
+  userId: string,
+  url: string,
+  htmlContent: string,
+  normalizedUrl = normalizeUrl(url),
+  now = new Date(),
+) {
   const [row] = await db
     .insert(urlMappings)
-    .values({ userId, url, normalizedUrl: normalizeUrl(url), htmlContent, publishedAt: now, createdAt: now })
+    .values({ userId, url, normalizedUrl, htmlContent, publishedAt: now, createdAt: now })
     .returning({ id: urlMappings.id });
   return (await getMapping(db, userId, row!.id))!;
 }
@@ -205,13 +216,14 @@ export async function deleteMapping(db: Db, userId: string, id: number): Promise
   return deleted?.normalizedUrl ?? null;
 }
 
+/** Publishes or unpublishes one of the customer's mappings; answers it with its normalised URL, or null. */
 export async function setMappingPublished(db: Db, userId: string, id: number, published: boolean) {
-  const updated = await db
+  const [updated] = await db
     .update(urlMappings)
     .set({ publishedAt: published ? new Date() : null })
     .where(and(eq(urlMappings.userId, userId), eq(urlMappings.id, id)))
-    .returning({ id: urlMappings.id });
-  return updated.length ? getMapping(db, userId, id) : null;
+    .returning({ normalizedUrl: urlMappings.normalizedUrl });
+  return updated ? { mapping: (await getMapping(db, userId, id))!, normalizedUrl: updated.normalizedUrl } : null;
 }
 
 const published = isNotNull(urlMappings.publishedAt);
@@ -249,6 +261,45 @@ export async function stillDeliveredMappings(db: Db, userId: string, ids: number
     .select({ id: urlMappings.id, normalizedUrl: urlMappings.normalizedUrl })
     .from(urlMappings)
     .where(and(eq(urlMappings.userId, userId), inList(urlMappings.id, ids), published, newestPublished));
+}
+
+/**
+ * For the URL tester: the mapping each of these normalised URLs (at most a URL and its prefixes) delivers, with its
+ * normalised URL; one probe of `url_mappings_delivery_idx` per URL.
+ */
+export async function deliveredMappingsAt(db: Db, userId: string, normalizedUrls: string[]) {
+  if (normalizedUrls.length === 0) return [];
+  const rows = await db
+    .select({ ...mappingColumns, normalizedUrl: urlMappings.normalizedUrl })
+    .from(urlMappings)
+    .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+    .where(
+      and(
+        eq(urlMappings.userId, userId),
+        inList(urlMappings.normalizedUrl, normalizedUrls),
+        published,
+        newestPublished,
+      ),
+    );
+  return rows.map(({ normalizedUrl, ...row }) => ({ normalizedUrl, mapping: toMapping(row) }));
+}
+
+/** For the URL tester: the newest unpublished mapping at one of these normalised URLs, if any. */
+export async function unpublishedMappingAt(db: Db, userId: string, normalizedUrls: string[]) {
+  if (normalizedUrls.length === 0) return undefined;
+  const [row] = await db
+    .select({ url: urlMappings.url })
+    .from(urlMappings)
+    .where(
+      and(
+        eq(urlMappings.userId, userId),
+        inList(urlMappings.normalizedUrl, normalizedUrls),
+        isNull(urlMappings.publishedAt),
+      ),
+    )
+    .orderBy(...newestFirst)
+    .limit(1);
+  return row;
 }
 
 /** The admin's lists carry the start of the HTML and its length, never all of it. */

@@ -54,7 +54,16 @@ export async function updateUser(
   db: Db,
   id: string,
   change: Partial<
-    Pick<User, "isActive" | "requestLimit" | "email" | "productVersionId" | "planSource" | "planPaidThrough">
+    Pick<
+      User,
+      | "isActive"
+      | "requestLimit"
+      | "email"
+      | "productVersionId"
+      | "planSource"
+      | "planPaidThrough"
+      | "ignoredParameters"
+    >
   >,
 ): Promise<boolean> {
   const updated = await db.update(users).set(change).where(eq(users.id, id)).returning({ id: users.id });

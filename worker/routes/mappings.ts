@@ -1,9 +1,9 @@
 /** @module A customer's URL mappings. Every change writes the delivery entry of its URL (write-through). */
 import { Hono } from "hono";
 import { z } from "zod";
-import { DELIVERY_PENDING_HEADER, type Mapping, type MessageResponse } from "../contract/responses";
+import { DELIVERY_PENDING_HEADER, type Mapping, type MappingMatch, type MessageResponse } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
-import { mappingBody, mappingsQuery, mappingStatusBody } from "../contract/schemas";
+import { mappingBody, mappingMatchQuery, mappingsQuery, mappingStatusBody } from "../contract/schemas";
 import { requireUser } from "../auth/middleware";
 import { currentBilling } from "../billing/current-billing";
 import { createDb } from "../db/client";
@@ -13,6 +13,7 @@ import { notFound } from "../http/errors";
 import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { assertCanAddMapping } from "../models/limits";
+import { explainMatch } from "../models/mapping-match";
 import { createMapping, deleteMapping, listMappings, setMappingPublished } from "../models/mappings";
 
 const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
@@ -23,21 +24,24 @@ export const mappingRoutes = new Hono<AppEnv>()
   .get("/", validate("query", mappingsQuery), async (c) =>
     pageResponse(c, await listMappings(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
   )
+  .get("/match", validate("query", mappingMatchQuery), async (c) =>
+    c.json<MappingMatch>(await explainMatch(createDb(c.env.DB), c.var.user, c.req.valid("query").url)),
+  )
   .post("/", currentBilling, validate("json", mappingBody), async (c) => {
     const { url, htmlContent } = c.req.valid("json");
     const db = createDb(c.env.DB);
-    const normalizedUrl = normalizeUrl(url);
+    const normalizedUrl = normalizeUrl(url, c.var.user.ignoredParameters);
     await assertCanAddMapping(db, c.var.user, normalizedUrl);
-    const mapping = await createMapping(db, c.var.user.id, url, htmlContent);
+    const mapping = await createMapping(db, c.var.user.id, url, htmlContent, normalizedUrl);
     if (!(await syncUrl(c.env, c.var.user.id, normalizedUrl))) c.header(DELIVERY_PENDING_HEADER, "1");
     return c.json<Mapping>(mapping, 201);
   })
   .patch("/:id/status", validate("param", idParam), validate("json", mappingStatusBody), async (c) => {
     const published = c.req.valid("json").status === "published";
-    const mapping = await setMappingPublished(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id, published);
-    if (!mapping) throw notFound(MAPPING_NOT_FOUND);
-    if (!(await syncUrl(c.env, c.var.user.id, normalizeUrl(mapping.url)))) c.header(DELIVERY_PENDING_HEADER, "1");
-    return c.json<Mapping>(mapping);
+    const changed = await setMappingPublished(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id, published);
+    if (!changed) throw notFound(MAPPING_NOT_FOUND);
+    if (!(await syncUrl(c.env, c.var.user.id, changed.normalizedUrl))) c.header(DELIVERY_PENDING_HEADER, "1");
+    return c.json<Mapping>(changed.mapping);
   })
   .delete("/:id", validate("param", idParam), async (c) => {
     const normalizedUrl = await deleteMapping(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id);

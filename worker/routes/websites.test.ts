@@ -73,6 +73,12 @@ describe("/api/websites", () => {
       "dc.acme.workers.dev is Dynamic Content's own hostname and cannot be a customer's website",
     ],
     [
+      "an origin that is not a URL",
+      "shop.test",
+      { ...edge, origin: "0" },
+      "Origin must be a URL such as https://origin.shop.example",
+    ],
+    [
       "an origin that is not http(s)",
       "shop.test",
       { ...edge, origin: "ftp://origin.shop.test" },

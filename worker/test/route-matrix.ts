@@ -202,6 +202,15 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
   "GET /api/product-versions": { request: () => ({ path: "/api/product-versions" }), expect: signedIn(200) },
   "GET /api/paypal/config": { request: () => ({ path: "/api/paypal/config" }), expect: anyone(200) },
   "GET /api/site-config": { request: () => ({ path: "/api/site-config" }), expect: anyone(200) },
+  "GET /api/mappings/match": {
+    request: () => ({ path: `/api/mappings/match?url=${encodeURIComponent("https://a.test/page?utm_source=x")}` }),
+    expect: signedIn(200),
+  },
+  "GET /api/url-rules": { request: () => ({ path: "/api/url-rules" }), expect: signedIn(200) },
+  "PUT /api/url-rules": {
+    request: () => ({ method: "PUT", path: "/api/url-rules", json: { ignoredParameters: ["ref", "aff_*"] } }),
+    expect: signedIn(200),
+  },
   "GET /api/websites": { request: () => ({ path: "/api/websites" }), expect: signedIn(200) },
   // Every fixture has its own customers, so each caller claims a hostname nobody holds yet.
   "PUT /api/websites/:hostname": {

@@ -1,13 +1,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Mapping, MessageResponse } from "../../../worker/contract/responses";
+import type { Mapping, MappingMatch, MessageResponse } from "../../../worker/contract/responses";
 import type { MappingBody } from "../../../worker/contract/schemas";
-import { ApiError, apiChange, deliveryPendingNote, getPage, type PageOf } from "@/lib/api";
+import { ApiError, apiChange, deliveryPendingNote, getJson, getPage, withQuery, type PageOf } from "@/lib/api";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
 
 export const mappingKeys = {
   all: ["mappings"] as const,
   groups: (searchTerm: string, offset: number) => [...mappingKeys.all, "by-url", searchTerm, offset] as const,
+  match: (url: string) => [...mappingKeys.all, "match", url] as const,
 };
 
 export const NO_API_KEY_MESSAGE = "Please register and verify your email to get an API key.";
@@ -39,6 +40,16 @@ export function useMappingRows(searchTerm = "", offset = 0) {
       }
     },
     placeholderData: keepPreviousData,
+  });
+}
+
+/** The URL tester: which mapping serves `url` and why (asked once a URL is submitted; "" asks nothing). */
+export function useMappingMatch(url: string) {
+  return useQuery({
+    queryKey: mappingKeys.match(url),
+    queryFn: () => getJson<MappingMatch>(withQuery("/api/mappings/match", { url })),
+    enabled: url !== "",
+    retry: false,
   });
 }
 

@@ -96,6 +96,7 @@ const mapping = (overrides: Partial<Mapping> & Pick<Mapping, "id" | "url">): Map
   publishedAt: null,
   totalRequests: 0,
   contentDeliveryCount: 0,
+  match: "exact",
   ...overrides,
 });
 

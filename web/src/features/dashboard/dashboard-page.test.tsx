@@ -18,6 +18,7 @@ const mapping = (overrides: Partial<Mapping>): Mapping => ({
   publishedAt: "2025-03-06T10:00:00.000Z",
   totalRequests: 0,
   contentDeliveryCount: 0,
+  match: "exact",
   ...overrides,
 });
 
@@ -236,6 +237,77 @@ describe("dashboard with a stored api key", () => {
       await screen.findByText("Request body too large: at most 520 KB (532,480 bytes) is accepted"),
     ).toBeInTheDocument();
     expect(screen.getByText("Error")).toBeInTheDocument();
+  });
+
+  it("tests a URL with the server and shows which mapping serves it and why, as text", async () => {
+    const xss = "<img src=x onerror=alert(1)>";
+    const asked: string[] = [];
+    window.localStorage.setItem("apiKey", "key-1");
+    mockFetch(({ url }) => {
+      if (url.startsWith("/api/mappings/match")) {
+        asked.push(new URL(url, "http://dc.test").searchParams.get("url")!);
+        return jsonResponse({
+          mapping: mapping({ url: `https://shop.test/blog/*${xss}`, match: "prefix" }),
+          reason: `Prefix match: shop.test/blog/* is the longest prefix ${xss}`,
+        });
+      }
+      if (url === "/api/user/stats")
+        return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+      return jsonResponse([]);
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+    await screen.findByText("Test a URL");
+    const test = () => fireEvent.click(screen.getByRole("button", { name: "Test URL" }));
+
+    fireEvent.change(screen.getByLabelText("Page URL"), { target: { value: "javascript:alert(1)//x" } });
+    test();
+    expect(await screen.findByText("URL must start with http:// or https://")).toBeInTheDocument();
+    expect(asked).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText("Page URL"), { target: { value: "https://shop.test/blog/a?utm_source=x" } });
+    test();
+    const result = await screen.findByRole("status");
+    expect(asked).toEqual(["https://shop.test/blog/a?utm_source=x"]);
+    expect(within(result).getByText(`https://shop.test/blog/*${xss}`)).toBeInTheDocument();
+    expect(within(result).getByText("Prefix")).toBeInTheDocument();
+    expect(within(result).getByText(`Prefix match: shop.test/blog/* is the longest prefix ${xss}`)).toBeInTheDocument();
+    expect(result.querySelector("img")).toBeNull();
+  });
+
+  it("saves the customer's own ignored parameters, refusing a bad name before sending", async () => {
+    const puts: unknown[] = [];
+    window.localStorage.setItem("apiKey", "key-1");
+    mockFetch(({ url, init }) => {
+      if (url === "/api/url-rules" && init.method === "PUT") {
+        const body = JSON.parse(String(init.body)) as { ignoredParameters: string[] };
+        puts.push(body);
+        return jsonResponse({ trackingParameters: ["utm_*", "gclid"], ignoredParameters: body.ignoredParameters });
+      }
+      if (url === "/api/url-rules")
+        return jsonResponse({ trackingParameters: ["utm_*", "gclid"], ignoredParameters: ["ref"] });
+      if (url === "/api/user/stats")
+        return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+      return jsonResponse([]);
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+    const field = await screen.findByLabelText("Also ignore these parameters");
+    await waitFor(() => expect(field).toHaveValue("ref"));
+    expect(screen.getByText("utm_*, gclid")).toBeInTheDocument();
+    const save = () => fireEvent.click(screen.getByRole("button", { name: "Save Parameters" }));
+
+    fireEvent.change(field, { target: { value: "ref, bad name" } });
+    save();
+    expect(
+      await screen.findByText("A parameter name may hold letters, digits, _ . - [ ] and end in *"),
+    ).toBeInTheDocument();
+    expect(puts).toEqual([]);
+
+    fireEvent.change(field, { target: { value: "ref, aff_*," } });
+    save();
+    expect(await screen.findByText("Ignored parameters saved")).toBeInTheDocument();
+    expect(puts).toEqual([{ ignoredParameters: ["ref", "aff_*"] }]);
   });
 
   it("shows analytics rows, or the empty text", async () => {

@@ -4,8 +4,10 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { AddMappingForm } from "./add-mapping-form";
 import { MappingsDataTable } from "./mappings-data-table";
+import { IgnoredParametersForm } from "./ignored-parameters-form";
+import { UrlTester } from "./url-tester";
 
-/** The URL Mappings tab: the add form (with a key), the search box and the table. */
+/** The URL Mappings tab: the add form and the URL tester (with a key), the search box and the table. */
 export function MappingsPanel({ hasApiKey }: { hasApiKey: boolean }) {
   const [searchTerm, setSearchTerm] = useState("");
 
@@ -18,6 +20,17 @@ export function MappingsPanel({ hasApiKey }: { hasApiKey: boolean }) {
           </CardHeader>
           <CardContent>
             <AddMappingForm />
+          </CardContent>
+        </Card>
+      )}
+      {hasApiKey && (
+        <Card>
+          <CardHeader>
+            <CardTitle className="text-xl">Test a URL</CardTitle>
+          </CardHeader>
+          <CardContent className="space-y-8">
+            <UrlTester />
+            <IgnoredParametersForm />
           </CardContent>
         </Card>
       )}

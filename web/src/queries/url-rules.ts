@@ -1,0 +1,26 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { UrlRules } from "../../../worker/contract/responses";
+import type { UrlRulesBody } from "../../../worker/contract/schemas";
+import { apiChange, deliveryPendingNote, getJson } from "@/lib/api";
+import { toast } from "@/hooks/use-toast";
+import { mappingKeys } from "./mappings";
+
+export const urlRulesKeys = { all: ["url-rules"] as const };
+
+/** The tracking parameters every URL drops, and the customer's own (docs/url-rules.md). */
+export function useUrlRules() {
+  return useQuery({ queryKey: urlRulesKeys.all, queryFn: () => getJson<UrlRules>("/api/url-rules") });
+}
+
+export function useSaveUrlRules() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UrlRulesBody) => apiChange<UrlRules>("PUT", "/api/url-rules", body),
+    onSuccess: ({ data, deliveryPending }) => {
+      toast({ title: "Ignored parameters saved", description: deliveryPendingNote(deliveryPending) });
+      queryClient.setQueryData(urlRulesKeys.all, data);
+      // The tester's answers depend on them.
+      return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
+    },
+  });
+}

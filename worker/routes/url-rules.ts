@@ -1,0 +1,30 @@
+/**
+ * @module The customer's URL rules (docs/url-rules.md): `GET /api/url-rules` answers the tracking parameters every
+ * URL drops and the customer's own; `PUT /api/url-rules` sets their own. Their own apply to every lookup at once
+ * (they travel in the customer's delivery state) and to mappings saved from then on.
+ */
+import { Hono } from "hono";
+import { requireUser } from "../auth/middleware";
+import { DELIVERY_PENDING_HEADER, type UrlRules } from "../contract/responses";
+import { urlRulesBody } from "../contract/schemas";
+import { TRACKING_PARAMETERS } from "../contract/url-rules";
+import { createDb } from "../db/client";
+import { syncCustomerState } from "../delivery/sync";
+import type { AppEnv } from "../env";
+import { validate } from "../http/validate";
+import { updateUser } from "../models/users";
+
+const urlRules = (ignoredParameters: string[]): UrlRules => ({
+  trackingParameters: [...TRACKING_PARAMETERS],
+  ignoredParameters,
+});
+
+export const urlRulesRoutes = new Hono<AppEnv>()
+  .use(requireUser)
+  .get("/", (c) => c.json<UrlRules>(urlRules(c.var.user.ignoredParameters)))
+  .put("/", validate("json", urlRulesBody), async (c) => {
+    const { ignoredParameters } = c.req.valid("json");
+    await updateUser(createDb(c.env.DB), c.var.user.id, { ignoredParameters });
+    if ((await syncCustomerState(c.env, c.var.user.id)) === null) c.header(DELIVERY_PENDING_HEADER, "1");
+    return c.json<UrlRules>(urlRules(ignoredParameters));
+  });
