@@ -1,6 +1,8 @@
 /**
  * @module What the API answers, typed once for the Worker and the SPA. Dates travel as ISO strings.
  */
+import type { Placement } from "./placement";
+import type { Seo } from "./seo";
 import type { MatchKind } from "./url-rules";
 
 /** Every 4xx/5xx answers with this body. */
@@ -53,6 +55,10 @@ export interface Mapping {
   contentDeliveryCount: number;
   /** How the URL matches pages (docs/url-rules.md): exactly, or as a prefix (a URL ending in `/*`). */
   match: MatchKind;
+  /** Where the content goes on the page (docs/placement.md); `{"position": "body-start"}` unless set. */
+  placement: Placement;
+  /** What the mapping sets in the page's <head> (docs/placement.md); `{}` unless set. Admin lists omit `jsonLd`. */
+  seo: Seo;
   /** In the admin's lists, where `htmlContent` is a preview: the whole HTML's length in characters. */
   htmlContentLength?: number;
 }

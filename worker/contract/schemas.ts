@@ -21,6 +21,8 @@ import {
   utf8Length,
 } from "./input-caps";
 import { normalizeUrl } from "./normalize-url";
+import { placementSchema } from "./placement";
+import { seoSchema } from "./seo";
 import { IGNORED_PARAMETERS_MAX, MATCH_KINDS, matchProblem } from "./url-rules";
 
 /** A trimmed string of at most `max` characters; past it, the message names the field and the cap. */
@@ -65,17 +67,38 @@ const pageUrl = text("URL", URL_MAX_LENGTH)
 /** `GET /api/mappings/match?url=`: the page to test. */
 export const mappingMatchQuery = z.object({ url: pageUrl });
 
+const htmlContent = z.string().refine((html) => utf8Length(html) <= HTML_CONTENT_MAX_BYTES, HTML_CONTENT_TOO_LARGE);
+
+/** Absent: as the URL says (docs/url-rules.md), a URL ending in `/*` is a prefix. */
+const matchKind = z.enum(MATCH_KINDS, { error: 'Match must be "exact" or "prefix"' });
+
+/** A mapping's optional extras (docs/placement.md): where its content goes, and what it sets in <head>. */
+const mappingExtras = { placement: placementSchema.optional(), seo: seoSchema.optional() };
+
 export const mappingBody = z
-  .object({
-    url: pageUrl,
-    htmlContent: z.string().refine((html) => utf8Length(html) <= HTML_CONTENT_MAX_BYTES, HTML_CONTENT_TOO_LARGE),
-    /** Absent: as the URL says (docs/url-rules.md), a URL ending in `/*` is a prefix. */
-    match: z.enum(MATCH_KINDS, { error: 'Match must be "exact" or "prefix"' }).optional(),
-  })
+  .object({ url: pageUrl, htmlContent, match: matchKind.optional(), ...mappingExtras })
   .superRefine((body, ctx) => {
     const problem = matchProblem(normalizeUrl(body.url), body.match);
     if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["url"] });
   });
+
+/**
+ * `PATCH /api/mappings/{id}`: the fields to change, at least one. The URL and match are checked together with the
+ * mapping's own by the route (routes/mappings.ts). `seo` replaces all the SEO fields (`{}` clears them).
+ */
+export const mappingChangeBody = z
+  .object({
+    url: pageUrl.optional(),
+    htmlContent: htmlContent.optional(),
+    match: matchKind.optional(),
+    ...mappingExtras,
+  })
+  .refine(
+    (body) => Object.values(body).some((value) => value !== undefined),
+    "Nothing to change: send url, htmlContent, match, placement or seo",
+  );
+
+export type MappingChangeBody = z.infer<typeof mappingChangeBody>;
 
 export const mappingStatusBody = z.object({ status: z.enum(["published", "unpublished"]) });
 

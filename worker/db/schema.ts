@@ -5,6 +5,8 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { Placement } from "../contract/placement";
+import type { Seo } from "../contract/seo";
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" })
@@ -209,6 +211,10 @@ export const urlMappings = sqliteTable(
     /** The URL as SPEC.md §2 normalises it: what delivery matches and the dashboards group by. */
     normalizedUrl: text("normalized_url").notNull(),
     htmlContent: text("html_content").notNull(),
+    /** Where the content goes (contract/placement.ts); null: the top of <body>. */
+    placement: text("placement", { mode: "json" }).$type<Placement>(),
+    /** What the mapping sets in the page's <head> (contract/seo.ts); null: nothing. */
+    seo: text("seo", { mode: "json" }).$type<Seo>(),
     publishedAt: integer("published_at", { mode: "timestamp_ms" }),
     userId: userRef(),
     createdAt: createdAt(),

@@ -179,3 +179,58 @@ describe("GET /api/content", () => {
     expect((await bad.json()) as object).toHaveProperty("error");
   });
 });
+
+describe("GET /api/content?format=json (the snippet's answer)", () => {
+  it("answers the HTML, where it goes and the SEO fields in the snippet's short keys, and counts one page view", async () => {
+    const customer = await createVerifiedCustomer("json@example.com");
+    const created = await call("/api/mappings", {
+      method: "POST",
+      apiKey: customer.apiKey,
+      json: {
+        url: "https://shop.test/offer",
+        htmlContent: "<p>Sale</p>",
+        placement: { position: "replace", selector: "#slot" },
+        seo: {
+          title: "Sale",
+          description: 'Say "hi"',
+          robots: "noindex",
+          canonical: "https://shop.test/sale",
+          jsonLd: { "@type": "Offer", name: "</script><script>alert(1)</script>" },
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    const env = testEnv();
+    const res = await call(
+      `/api/content?format=json&u=${customer.user.id}&url=${encodeURIComponent("https://shop.test/offer")}`,
+      {},
+      env,
+    );
+    expect(res.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(await res.json()).toEqual({
+      h: "<p>Sale</p>",
+      p: "replace",
+      s: "#slot",
+      t: "Sale",
+      e: [
+        ["meta", "name", "description", "content", 'Say "hi"'],
+        ["meta", "name", "robots", "content", "noindex"],
+        ["link", "rel", "canonical", "href", "https://shop.test/sale"],
+      ],
+      j: JSON.stringify({ "@type": "Offer", name: "</script><script>alert(1)</script>" }),
+    });
+    expect(env.sent).toHaveLength(1);
+  });
+
+  it("answers a mapping without extras as {h}, and 204 for a page without one; without format=json, SPEC.md's text", async () => {
+    const { user } = await customerWith([{ url: "https://shop.test/a", html: "<p>A</p>" }]);
+    const ask = (url: string, format = "&format=json") =>
+      call(`/api/content?u=${user.id}&url=${encodeURIComponent(url)}${format}`);
+    expect(await (await ask("https://shop.test/a")).json()).toEqual({ h: "<p>A</p>" });
+    expect((await ask("https://shop.test/none")).status).toBe(204);
+    const text = await ask("https://shop.test/a", "");
+    expect(text.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
+    expect(await text.text()).toBe("<p>A</p>");
+  });
+});

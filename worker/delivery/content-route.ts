@@ -13,6 +13,7 @@ import { visitorKey } from "../http/client-info";
 import { isUserId } from "../lib/ids";
 import { hostOf } from "../models/usage";
 import { countPageView } from "./page-view";
+import { headElements, type HeadElement } from "./seo-head";
 import { isServing, lookupDelivery, type DeliveredMapping } from "./store";
 
 export const CORS_HEADERS = { "Access-Control-Allow-Origin": "*" };
@@ -62,10 +63,45 @@ export async function lookupContent(
   };
 }
 
-export function contentResponse(match: DeliveredMapping | undefined): Response {
-  return match
-    ? new Response(match.html, { headers: CONTENT_HEADERS })
-    : new Response(null, { status: 204, headers: NO_CONTENT_HEADERS });
+/**
+ * What snippet.js gets with `format=json` (docs/api.md): short keys, ready for the DOM, since every byte of the
+ * snippet that reads them is paid for on every page. `h` the HTML; `p` and `s` where it goes (an
+ * `insertAdjacentElement` position or "replace", on the first element selector `s` names; absent: first in
+ * <body>); `t` the title; `e` the head elements to set; `j` the JSON-LD's text.
+ */
+export interface SnippetAnswer {
+  h: string;
+  p?: "beforebegin" | "afterend" | "afterbegin" | "replace";
+  s?: string;
+  t?: string;
+  e?: HeadElement[];
+  j?: string;
+}
+
+const DOM_POSITIONS = { before: "beforebegin", after: "afterend", inside: "afterbegin", replace: "replace" } as const;
+
+export function snippetAnswer({ html, placement, seo }: DeliveredMapping): SnippetAnswer {
+  const elements = seo ? headElements(seo) : [];
+  return {
+    h: html,
+    ...(placement && placement.position !== "body-start"
+      ? { p: DOM_POSITIONS[placement.position], s: placement.selector }
+      : {}),
+    ...(seo?.title ? { t: seo.title } : {}),
+    ...(elements.length > 0 ? { e: elements } : {}),
+    ...(seo?.jsonLd === undefined ? {} : { j: JSON.stringify(seo.jsonLd) }),
+  };
+}
+
+/** SPEC.md's answer: the HTML as text, or 204; with `json`, the snippet's (`SnippetAnswer`). */
+export function contentResponse(match: DeliveredMapping | undefined, json = false): Response {
+  if (!match) return new Response(null, { status: 204, headers: NO_CONTENT_HEADERS });
+  if (json) {
+    return new Response(JSON.stringify(snippetAnswer(match)), {
+      headers: { ...NO_CONTENT_HEADERS, "Content-Type": "application/json; charset=utf-8" },
+    });
+  }
+  return new Response(match.html, { headers: CONTENT_HEADERS });
 }
 
 export const contentRoute = new Hono<AppEnv>()
@@ -94,5 +130,5 @@ export const contentRoute = new Hono<AppEnv>()
     if (!onEdgeWebsite || c.req.query("nav") === "1") {
       countPageView(c.env, c.executionCtx, { userId, url, match, request: c.req.raw });
     }
-    return contentResponse(match);
+    return contentResponse(match, c.req.query("format") === "json");
   });

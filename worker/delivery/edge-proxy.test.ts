@@ -216,4 +216,85 @@ describe("edge delivery", () => {
     expect(await (await ask("&nav=1")).text()).toBe("<p>Sale</p>");
     expect(env.sent).toEqual([expect.objectContaining({ userId: user.id, delivered: true })]);
   });
+
+  describe("placement and SEO fields", () => {
+    const SLOTTED =
+      '<!doctype html><html><head><meta charset="utf-8"><title>Shop</title>' +
+      '<meta name="description" content="Old"><link rel="canonical" href="https://shop.test/old"></head>' +
+      '<body><header>H</header><div id="slot" class="s">Slot</div><div id="slot">Second</div><footer>F</footer></body></html>';
+
+    async function edgeMapping(extras: object) {
+      const customer = await edgeCustomer();
+      const mappings = (await (await call("/api/mappings", { apiKey: customer.apiKey })).json()) as { id: number }[];
+      const res = await call(`/api/mappings/${mappings[0]!.id}`, {
+        method: "PATCH",
+        apiKey: customer.apiKey,
+        json: extras,
+      });
+      expect(res.status).toBe(200);
+      stubOrigin(() => html(SLOTTED));
+      return (await call("https://shop.test/offer")).text();
+    }
+
+    const container = '<div data-dynamic-content=""><p>Sale</p></div>';
+    it.each([
+      ["before", `${container}<div id="slot" class="s">Slot</div>`],
+      ["after", `<div id="slot" class="s">Slot</div>${container}`],
+      ["inside", `<div id="slot" class="s">${container}Slot</div>`],
+      ["replace", `<header>H</header>${container}<div id="slot">Second</div>`],
+    ])("puts the content %s the first element the selector names, and nowhere else", async (position, expected) => {
+      const page = await edgeMapping({ placement: { position, selector: "#slot" } });
+      expect(page).toContain(expected);
+      expect(page.split("data-dynamic-content").length - 1).toBe(1);
+      // Not at the top of <body> as well.
+      expect(page).toContain("<body><header>H</header>");
+    });
+
+    it("inserts nothing when the selector names no element, and serves the page otherwise as it was", async () => {
+      const page = await edgeMapping({ placement: { position: "inside", selector: "#missing" } });
+      expect(page).toBe(SLOTTED.replace("<head>", `<head>${EDGE_MARK}`));
+    });
+
+    it("writes the SEO fields at the end of <head>, escaped, in place of the page's own", async () => {
+      const page = await edgeMapping({
+        seo: {
+          title: "Sale </title><script>alert(1)</script>",
+          description: 'Say "hi" & <b>',
+          canonical: "https://shop.test/sale?a=1&b=2",
+          robots: "noindex, nofollow",
+          jsonLd: { "@type": "Offer", name: "</script><script>alert(2)</script> <!--" },
+        },
+      });
+      const head = page.slice(page.indexOf("<head>"), page.indexOf("</head>") + "</head>".length);
+      expect(head).toBe(
+        `<head>${EDGE_MARK}<meta charset="utf-8">` +
+          "<title>Sale &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>" +
+          '<meta data-dynamic-content="" name="description" content="Say &quot;hi&quot; &amp; &lt;b&gt;">' +
+          '<meta data-dynamic-content="" name="robots" content="noindex, nofollow">' +
+          '<link data-dynamic-content="" rel="canonical" href="https://shop.test/sale?a=1&amp;b=2">' +
+          '<script data-dynamic-content="" type="application/ld+json">' +
+          '{"@type":"Offer","name":"\\u003c/script\\u003e\\u003cscript\\u003ealert(2)\\u003c/script\\u003e \\u003c!--"}' +
+          "</script></head>",
+      );
+      // The JSON-LD a crawler reads back is the customer's, unchanged.
+      const ld = head.slice(head.indexOf('json">') + 6, head.lastIndexOf("</script>"));
+      expect(JSON.parse(ld)).toEqual({ "@type": "Offer", name: "</script><script>alert(2)</script> <!--" });
+      expect(page).toContain(`<body>${container}<header>`);
+    });
+
+    it("writes the SEO fields before <body> when the page has no </head>", async () => {
+      const customer = await edgeCustomer();
+      const [mapping] = (await (await call("/api/mappings", { apiKey: customer.apiKey })).json()) as { id: number }[];
+      await call(`/api/mappings/${mapping!.id}`, {
+        method: "PATCH",
+        apiKey: customer.apiKey,
+        json: { seo: { robots: "noindex" } },
+      });
+      stubOrigin(() => html("<title>Shop</title><body><h1>Welcome</h1></body>"));
+      expect(await (await call("https://shop.test/offer")).text()).toBe(
+        '<title>Shop</title><meta data-dynamic-content="" name="robots" content="noindex">' +
+          `<body>${container}<h1>Welcome</h1></body>`,
+      );
+    });
+  });
 });

@@ -1,10 +1,11 @@
 /**
  * @module Edge delivery: a request that arrives for an edge website's hostname is that website's traffic. It is
  * proxied to the website's origin and, when the answer is a page (GET, 2xx, text/html), the mapped content is
- * streamed into it with HTMLRewriter as the first child of <body>, inside the container the snippet uses; the
- * page view is counted as the content endpoint counts it. Everything else passes through as the origin answered
- * it (status, headers, cookies, redirects, errors, other types, HEAD, POST), streamed. A page without content,
- * or of a customer who is not served, is the origin's answer itself, byte for byte.
+ * streamed into it with HTMLRewriter where the mapping's placement says, inside the container the snippet uses,
+ * and its SEO fields into <head> (edge-rewrite.ts); the page view is counted as the content endpoint counts it.
+ * Everything else passes through as the origin answered it (status, headers, cookies, redirects, errors, other
+ * types, HEAD, POST), streamed. A page without content, or of a customer who is not served, is the origin's answer
+ * itself, byte for byte.
  *
  * Runs before every other middleware, so that the product's security headers and routes never touch a customer's
  * traffic; requests for the product's own hosts (PUBLIC_ORIGIN, DELIVERY_ORIGIN, IP addresses, localhost) never
@@ -17,7 +18,7 @@ import { deliveryHost, publicHost } from "../http/origin";
 import { lookupContent } from "./content-route";
 import { readEdgeHost, type EdgeHost } from "./edge-hosts";
 import { countPageView } from "./page-view";
-import { CONTAINER_ATTRIBUTE, EDGE_MARK } from "./paths";
+import { withContent } from "./edge-rewrite";
 
 /** Set on every request to an origin: one that comes back to us is a loop (an origin pointing at the Worker). */
 export const EDGE_LOOP_HEADER = "X-Dynamic-Content-Edge";
@@ -83,39 +84,6 @@ const isPage = (answer: Response) =>
   answer.status < 300 &&
   (answer.headers.get("Content-Type") ?? "").toLowerCase().startsWith("text/html");
 
-/**
- * Inserts the content as the first child of <body>, streamed, in the container the snippet uses, and marks the
- * page in <head> (EDGE_MARK) so that a snippet there, which runs before <body> is parsed, does not ask again.
- */
-function withContent(answer: Response, html: string): Response {
-  const container = `<div ${CONTAINER_ATTRIBUTE}="">${html}</div>`;
-  let marked = false;
-  let inserted = false;
-  return new HTMLRewriter()
-    .on("head", {
-      element(head) {
-        if (marked) return;
-        marked = true;
-        head.prepend(EDGE_MARK, { html: true });
-      },
-    })
-    .on("body", {
-      element(body) {
-        if (inserted) return;
-        inserted = true;
-        body.prepend(container, { html: true });
-      },
-    })
-    .transform(withoutLength(answer));
-}
-
-/** The origin's answer without its Content-Length, which no longer holds once content is inserted. */
-function withoutLength(answer: Response): Response {
-  const headers = new Headers(answer.headers);
-  headers.delete("Content-Length");
-  return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
-}
-
 async function proxy(
   request: Request,
   env: Env,
@@ -158,7 +126,14 @@ async function proxy(
   const [budget, { serving, url: viewedUrl, match }] = found;
   if (!budget.success || !serving) return answer;
   countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request });
-  return match ? withContent(answer, match.html) : answer;
+  if (!match) return answer;
+  try {
+    return withContent(answer, match);
+  } catch (err) {
+    // A placement HTMLRewriter refuses (contract/placement.ts admits none): the page as the origin sent it.
+    console.error(`Edge placement for ${url.host} failed`, err);
+    return answer;
+  }
 }
 
 export const edgeDelivery = createMiddleware<AppEnv>(async (c, next) => {

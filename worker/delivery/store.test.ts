@@ -43,6 +43,9 @@ async function add(apiKey: string, url: string, htmlContent = `<p>${url}</p>`, e
 const setStatus = (apiKey: string, id: number, status: "published" | "unpublished", e: Env = testEnv()) =>
   call(`/api/mappings/${id}/status`, { method: "PATCH", apiKey, json: { status } }, e);
 
+const edit = (apiKey: string, id: number, json: object) =>
+  call(`/api/mappings/${id}`, { method: "PATCH", apiKey, json });
+
 const remove = (apiKey: string, id: number, e: Env = testEnv()) =>
   call(`/api/mappings/${id}`, { method: "DELETE", apiKey }, e);
 
@@ -192,6 +195,35 @@ describe("the delivery store agrees with D1 after every kind of change", () => {
     expect((await env.DELIVERY.list({ prefix: urlKeyPrefix(user.id) })).keys).toHaveLength(0);
     expect(await env.DELIVERY.get(edgeHostKey("big.test"))).toBeNull();
     expect(await env.DELIVERY.get(edgeHostKey("small.test"))).toBeNull();
+  });
+
+  it("edits: new HTML and extras on the URL's newest mapping, a move away and back, edits racing each other and a delete", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const older = await add(apiKey, "https://shop.test/a", "old");
+    const newer = await add(apiKey, "https://shop.test/a", "new");
+    await edit(apiKey, newer.id, { htmlContent: "newer", placement: { position: "after", selector: "header" } });
+    await expectStoreMatchesD1(user.id, "after editing the delivered mapping");
+    expect(await content(user.id, "https://shop.test/a")).toBe("newer");
+    await edit(apiKey, older.id, { htmlContent: "older", seo: { title: "T" } });
+    await expectStoreMatchesD1(user.id, "after editing the one that is not delivered");
+    expect(await content(user.id, "https://shop.test/a")).toBe("newer");
+
+    await edit(apiKey, newer.id, { url: "https://shop.test/b" });
+    await expectStoreMatchesD1(user.id, "after moving the delivered mapping away");
+    expect(await content(user.id, "https://shop.test/a")).toBe("older");
+    expect(await content(user.id, "https://shop.test/b")).toBe("newer");
+    await edit(apiKey, newer.id, { url: "https://shop.test/a" });
+    await expectStoreMatchesD1(user.id, "after moving it back");
+    expect(await content(user.id, "https://shop.test/b")).toBe(204);
+
+    await Promise.all([
+      edit(apiKey, older.id, { url: "https://shop.test/c" }),
+      edit(apiKey, older.id, { url: "https://shop.test/d", htmlContent: "d" }),
+      edit(apiKey, newer.id, { htmlContent: "racing" }),
+    ]);
+    await expectStoreMatchesD1(user.id, "after edits at once");
+    await Promise.all([edit(apiKey, newer.id, { url: "https://shop.test/e" }), remove(apiKey, newer.id)]);
+    await expectStoreMatchesD1(user.id, "after an edit racing a delete");
   });
 
   it("two mappings created at once for one URL: the newest is delivered", async () => {

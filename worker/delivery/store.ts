@@ -10,7 +10,9 @@ import { prefixCandidates } from "../contract/url-rules";
 import { createDb, type Db } from "../db/client";
 import type { Env } from "../env";
 import { deliveryLimitReached, deliveryLimitStates, type DeliveryLimitState } from "../models/limits";
-import { deliveredMapping } from "../models/mappings";
+import { isDefaultPlacement, type Placement } from "../contract/placement";
+import { hasSeo, type Seo } from "../contract/seo";
+import { deliveredMapping, type DeliverableMapping } from "../models/mappings";
 import { stateKey, urlKey } from "./keys";
 import { IsolateMemo, memoBytes } from "./memo";
 
@@ -47,12 +49,60 @@ export interface CustomerState {
 export interface DeliveredMapping {
   mappingId: number;
   html: string;
+  /** Absent: the top of <body>. */
+  placement?: Placement;
+  /** Absent: nothing set in <head>. */
+  seo?: Seo;
 }
 
-/** A URL entry's metadata: the mapping id, or null for "no mapping" (only in entries filled from D1). */
+/**
+ * A URL entry's metadata: the mapping id, or null for "no mapping" (only in entries filled from D1). The value is
+ * the HTML itself, or, with `x: 1` (a mapping with a placement or SEO fields), the JSON of an `ExtendedEntry`:
+ * entries of mappings without extras stay as they were before extras existed.
+ */
 interface UrlEntryMetadata {
   m: number | null;
+  x?: 1;
 }
+
+interface ExtendedEntry {
+  html: string;
+  placement?: Placement;
+  seo?: Seo;
+}
+
+/** A mapping's placement and SEO fields, where they differ from the defaults. */
+function extrasOf(mapping: DeliverableMapping): Omit<ExtendedEntry, "html"> {
+  return {
+    ...(isDefaultPlacement(mapping.placement) ? {} : { placement: mapping.placement! }),
+    ...(hasSeo(mapping.seo) ? { seo: mapping.seo } : {}),
+  };
+}
+
+/** A mapping's entry in KV: its value and metadata. */
+function encodeUrlEntry(mapping: DeliverableMapping): { value: string; metadata: UrlEntryMetadata } {
+  const extras = extrasOf(mapping);
+  if (Object.keys(extras).length === 0) return { value: mapping.htmlContent, metadata: { m: mapping.id } };
+  const entry: ExtendedEntry = { html: mapping.htmlContent, ...extras };
+  return { value: JSON.stringify(entry), metadata: { m: mapping.id, x: 1 } };
+}
+
+/** What a KV entry delivers: a mapping, or null for a filled "no mapping". */
+export function decodeUrlEntry(value: string, metadata: UrlEntryMetadata | null): DeliveredMapping | null {
+  if (!metadata?.m) return null;
+  if (metadata.x !== 1) return { mappingId: metadata.m, html: value };
+  return { mappingId: metadata.m, ...(JSON.parse(value) as ExtendedEntry) };
+}
+
+export const deliveredFromMapping = (mapping: DeliverableMapping): DeliveredMapping => ({
+  mappingId: mapping.id,
+  html: mapping.htmlContent,
+  ...extrasOf(mapping),
+});
+
+/** What a delivered mapping takes in the isolate's memo. */
+const deliveredBytes = (key: string, delivered: DeliveredMapping | null) =>
+  memoBytes(key, delivered?.html ?? "", delivered?.seo ? JSON.stringify(delivered.seo) : "");
 
 export const NOT_A_CUSTOMER: CustomerState = { active: false, limited: false, complete: true };
 
@@ -107,23 +157,24 @@ export async function writeState(env: Env, userId: string, state: CustomerState 
   stateMemo.set(userId, value, stateBytes(value), now);
 }
 
-/** Writes what one URL delivers: the mapping's HTML, or no entry at all when no mapping is published there. */
+/** Writes what one URL delivers: the mapping, or no entry at all when no mapping is published there. */
 export async function writeUrlEntry(
   env: Env,
   userId: string,
   normalizedUrl: string,
-  mapping: { id: number; htmlContent: string } | undefined,
+  mapping: DeliverableMapping | undefined,
   now = Date.now(),
 ) {
   const key = await urlKey(userId, normalizedUrl);
   if (mapping) {
-    await env.DELIVERY.put(key, mapping.htmlContent, { metadata: { m: mapping.id } satisfies UrlEntryMetadata });
+    const { value, metadata } = encodeUrlEntry(mapping);
+    await env.DELIVERY.put(key, value, { metadata });
   } else {
     await env.DELIVERY.delete(key);
   }
   const memoKey = urlMemoKey(userId, normalizedUrl);
-  const delivered = mapping ? { mappingId: mapping.id, html: mapping.htmlContent } : null;
-  urlMemo.set(memoKey, delivered, memoBytes(memoKey, delivered?.html ?? ""), now);
+  const delivered = mapping ? deliveredFromMapping(mapping) : null;
+  urlMemo.set(memoKey, delivered, deliveredBytes(memoKey, delivered), now);
 }
 
 /** The mapping id held by each listed URL entry (a rebuild compares them with D1 without reading the values). */
@@ -173,15 +224,20 @@ async function readUrlEntry(env: Env, userId: string, normalizedUrl: string) {
     "text",
   );
   if (value === null) return undefined;
-  return metadata?.m ? { mappingId: metadata.m, html: value } : null;
+  return decodeUrlEntry(value, metadata);
 }
 
 /** Looks a URL up in D1 (customers whose store is incomplete) and fills its entry for an hour. */
 async function fillUrlEntry(env: Env, userId: string, normalizedUrl: string): Promise<DeliveredMapping | null> {
   const mapping = await deliveredMapping(createDb(env.DB), userId, normalizedUrl);
-  const metadata: UrlEntryMetadata = { m: mapping?.id ?? null };
-  await fill(env, await urlKey(userId, normalizedUrl), mapping?.htmlContent ?? "", { metadata });
-  return mapping ? { mappingId: mapping.id, html: mapping.htmlContent } : null;
+  const key = await urlKey(userId, normalizedUrl);
+  if (!mapping) {
+    await fill(env, key, "", { metadata: { m: null } satisfies UrlEntryMetadata });
+    return null;
+  }
+  const { value, metadata } = encodeUrlEntry(mapping);
+  await fill(env, key, value, { metadata });
+  return deliveredFromMapping(mapping);
 }
 
 export interface Delivery {
@@ -216,7 +272,7 @@ async function settleEntry(
   if (read.entry !== undefined || state.complete) match = read.entry ?? null;
   else if (await mayFill(env, visitor)) match = await fillUrlEntry(env, userId, normalizedUrl);
   else return null;
-  urlMemo.set(memoKey, match, memoBytes(memoKey, match?.html ?? ""), now);
+  urlMemo.set(memoKey, match, deliveredBytes(memoKey, match), now);
   return match;
 }
 

@@ -81,7 +81,8 @@ export async function syncUrl(env: Env, userId: string, normalizedUrl: string): 
     await converge(
       () => deliveredMapping(db, userId, normalizedUrl),
       (mapping) => writeUrlEntry(env, userId, normalizedUrl, mapping),
-      (a, b) => a?.id === b?.id,
+      // The whole mapping: an edit (PATCH) changes what a URL delivers without changing its mapping.
+      (a, b) => JSON.stringify(a) === JSON.stringify(b),
     );
   } catch (err) {
     await repairLater(env, userId, `url:${normalizedUrl}`, err);

@@ -82,13 +82,23 @@ export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<De
   return (await customersWithUsage(db, userIds)).map((c) => c.usage);
 }
 
-/** Refuses (403, with the reason) a new mapping that would go over the websites or events limit. */
-export async function assertCanAddMapping(db: Db, user: User, normalizedUrl: string): Promise<void> {
+/**
+ * Refuses (403, with the reason) a mapping that would go over the plan's limits: a new one over the websites or
+ * events limit. A mapping that `moves` to this URL (an edit) is held to the websites limit only, since it was
+ * counted as an event when it was created and an edit creates none; and it adds no website when it was the last
+ * mapping on its old one.
+ */
+export async function assertCanAddMapping(
+  db: Db,
+  user: User,
+  normalizedUrl: string,
+  moves?: { id: number; from: string },
+): Promise<void> {
   const version = user.productVersionId
     ? await db.query.productVersions.findFirst({ where: eq(productVersions.id, user.productVersionId) })
     : undefined;
   const websitesLimit = planLimit(version?.websitesLimit);
-  const eventsLimit = planLimit(version?.eventsLimit);
+  const eventsLimit = moves ? null : planLimit(version?.eventsLimit);
   if (websitesLimit === null && eventsLimit === null) return;
   const usage = await usageOf(db, user);
   if (eventsLimit !== null && usage.dynamicEvents >= eventsLimit) {
@@ -99,7 +109,8 @@ export async function assertCanAddMapping(db: Db, user: User, normalizedUrl: str
   }
   if (websitesLimit !== null && usage.activeWebsites >= websitesLimit) {
     const host = hostOf(normalizedUrl);
-    if (!(await hasWebsite(db, user.id, host))) {
+    const leavesAWebsite = moves !== undefined && !(await hasWebsite(db, user.id, hostOf(moves.from), moves.id));
+    if (!leavesAWebsite && !(await hasWebsite(db, user.id, host))) {
       throw new ApiError(
         403,
         `Your plan allows ${websitesLimit} website${websitesLimit === 1 ? "" : "s"}. Upgrade your plan to add ${host}.`,

@@ -46,6 +46,27 @@ describe("mapping_totals", () => {
     expect((await totalsAndCounts(user.id)).kept).toEqual({ mappings: 0, urls: 0, hosts: 0, groups: 0 });
   });
 
+  it("keeps counting right when a mapping moves to another URL, website or group, or stays on its own", async () => {
+    const { user } = await createVerifiedCustomer("move@example.com");
+    const a = await insert(user.id, "https://shop.test/a", "shop.test/a");
+    await insert(user.id, "https://shop.test/a/", "shop.test/a");
+    const move = (url: string, normalizedUrl: string) =>
+      db().update(urlMappings).set({ url, normalizedUrl }).where(eq(urlMappings.id, a));
+    const steps: [string, string][] = [
+      ["https://blog.test/x", "blog.test/x"], // a new URL and website; the old URL keeps its other mapping
+      ["https://blog.test/y", "blog.test/y"], // same website, new URL: the old URL had no other mapping
+      ["https://Blog.test/y", "blog.test/y"], // same normalised URL, another group
+      ["https://shop.test/a", "shop.test/a"], // back, joining the other mapping's URL: blog.test goes
+      ["https://shop.test/a", "shop.test/a"], // no change at all
+    ];
+    for (const [url, normalizedUrl] of steps) {
+      await move(url, normalizedUrl);
+      const { kept, counted } = await totalsAndCounts(user.id);
+      expect(kept, `after moving to ${url}`).toEqual(counted);
+    }
+    expect((await totalsAndCounts(user.id)).kept).toEqual({ mappings: 2, urls: 1, hosts: 1, groups: 2 });
+  });
+
   it("counts a bulk insert row by row, and goes with its customer", async () => {
     const { user } = await createVerifiedCustomer("bulk@example.com");
     await env.DB.prepare(

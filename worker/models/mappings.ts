@@ -6,6 +6,8 @@ import { and, asc, count, desc, eq, gt, isNotNull, isNull, or, sql, type SQL } f
 import { HTML_PREVIEW_CHARS } from "../contract/input-caps";
 import type { AdminMapping, Mapping, MappingGroup } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
+import { DEFAULT_PLACEMENT, isDefaultPlacement, type Placement } from "../contract/placement";
+import { hasSeo, type Seo } from "../contract/seo";
 import type { MatchKind } from "../contract/url-rules";
 import type { Db } from "../db/client";
 import { containsText, inList, trigramCandidates } from "../db/expressions";
@@ -17,6 +19,8 @@ const mappingColumns = {
   userId: urlMappings.userId,
   url: urlMappings.url,
   htmlContent: urlMappings.htmlContent,
+  placement: urlMappings.placement,
+  seo: urlMappings.seo,
   createdAt: urlMappings.createdAt,
   publishedAt: urlMappings.publishedAt,
   totalRequests: sql<number>`coalesce(${mappingStats.requests}, 0)`,
@@ -29,6 +33,8 @@ type MappingRow = {
   userId: string;
   url: string;
   htmlContent: string;
+  placement: Placement | null;
+  seo: Seo | null;
   createdAt: Date;
   publishedAt: Date | null;
   totalRequests: number;
@@ -39,6 +45,8 @@ type MappingRow = {
 function toMapping(row: MappingRow): Mapping {
   return {
     ...row,
+    placement: row.placement ?? DEFAULT_PLACEMENT,
+    seo: row.seo ?? {},
     createdAt: row.createdAt.toISOString(),
     publishedAt: row.publishedAt ? row.publishedAt.toISOString() : null,
   };
@@ -187,19 +195,33 @@ async function getMapping(db: Db, userId: string, id: number): Promise<Mapping |
   return row ? toMapping(row) : null;
 }
 
-/** A new mapping is published at once. */
-/** `normalizedUrl`: as the customer's URL rules normalise `url` (their own ignored parameters included). */
+/** A mapping's optional extras as stored: null for the defaults, so that rows without them stay as they were. */
+export interface MappingExtras {
+  placement?: Placement;
+  seo?: Seo;
+}
+
+const storedExtras = (extras: MappingExtras) => ({
+  ...(extras.placement ? { placement: isDefaultPlacement(extras.placement) ? null : extras.placement } : {}),
+  ...(extras.seo ? { seo: hasSeo(extras.seo) ? extras.seo : null } : {}),
+});
+
+/**
+ * A new mapping, published at once. `normalizedUrl`: as the customer's URL rules normalise `url` (their own
+ * ignored parameters included).
+ */
 export async function createMapping(
   db: Db,
   userId: string,
   url: string,
   htmlContent: string,
   normalizedUrl = normalizeUrl(url),
+  extras: MappingExtras = {},
   now = new Date(),
 ) {
   const [row] = await db
     .insert(urlMappings)
-    .values({ userId, url, normalizedUrl, htmlContent, publishedAt: now, createdAt: now })
+    .values({ userId, url, normalizedUrl, htmlContent, ...storedExtras(extras), publishedAt: now, createdAt: now })
     .returning({ id: urlMappings.id });
   return (await getMapping(db, userId, row!.id))!;
 }
@@ -216,6 +238,47 @@ export async function deleteMapping(db: Db, userId: string, id: number): Promise
   return deleted?.normalizedUrl ?? null;
 }
 
+/** What `changeMapping` changes: any of a mapping's URL, HTML and extras. */
+export interface MappingChange extends MappingExtras {
+  url?: string;
+  normalizedUrl?: string;
+  htmlContent?: string;
+}
+
+/**
+ * Changes one of the customer's mappings in place (`PATCH /api/mappings/{id}`); answers it with its normalised
+ * URL before and after (whose delivery entries the caller rewrites), or null when there is no such mapping of theirs.
+ * The URL before is read in the same transaction as the update, so that two edits at once each name the URL they
+ * really moved the mapping from.
+ */
+export async function changeMapping(db: Db, userId: string, id: number, change: MappingChange) {
+  const { url, normalizedUrl, htmlContent, ...extras } = change;
+  const own = and(eq(urlMappings.userId, userId), eq(urlMappings.id, id));
+  const [[before], [after]] = await db.batch([
+    db.select({ normalizedUrl: urlMappings.normalizedUrl }).from(urlMappings).where(own),
+    db
+      .update(urlMappings)
+      .set({ url, normalizedUrl, htmlContent, ...storedExtras(extras) })
+      .where(own)
+      .returning({ normalizedUrl: urlMappings.normalizedUrl }),
+  ]);
+  if (!before || !after) return null;
+  return {
+    /** Null when a delete came in between. */
+    mapping: await getMapping(db, userId, id),
+    normalizedUrls: [...new Set([before.normalizedUrl, after.normalizedUrl])],
+  };
+}
+
+/** One of the customer's mappings with its normalised URL, or null. */
+export async function getOwnMapping(db: Db, userId: string, id: number) {
+  const [row] = await db
+    .select({ normalizedUrl: urlMappings.normalizedUrl })
+    .from(urlMappings)
+    .where(and(eq(urlMappings.userId, userId), eq(urlMappings.id, id)));
+  return row ?? null;
+}
+
 /** Publishes or unpublishes one of the customer's mappings; answers it with its normalised URL, or null. */
 export async function setMappingPublished(db: Db, userId: string, id: number, published: boolean) {
   const [updated] = await db
@@ -228,13 +291,23 @@ export async function setMappingPublished(db: Db, userId: string, id: number, pu
 
 const published = isNotNull(urlMappings.publishedAt);
 
+/** What a delivery entry holds of a mapping (delivery/store.ts). */
+const deliveredColumns = {
+  id: urlMappings.id,
+  htmlContent: urlMappings.htmlContent,
+  placement: urlMappings.placement,
+  seo: urlMappings.seo,
+};
+
+export type DeliverableMapping = { id: number; htmlContent: string; placement: Placement | null; seo: Seo | null };
+
 /**
  * The mapping delivered at one of the customer's URLs: the newest published one (two may share a normalised
  * URL). One probe of `url_mappings_delivery_idx`, whatever the number of the customer's mappings.
  */
 export async function deliveredMapping(db: Db, userId: string, normalizedUrl: string) {
   const [row] = await db
-    .select({ id: urlMappings.id, htmlContent: urlMappings.htmlContent })
+    .select(deliveredColumns)
     .from(urlMappings)
     .where(and(eq(urlMappings.userId, userId), eq(urlMappings.normalizedUrl, normalizedUrl), published))
     .orderBy(...newestFirst)
@@ -247,7 +320,7 @@ const newestPublished = newestIn(urlMappings.normalizedUrl, true);
 /** One page of the mappings the customer's URLs deliver, by normalised URL after `afterUrl` (a rebuild's pages). */
 export async function deliveredMappingsPage(db: Db, userId: string, afterUrl: string, limit: number) {
   return db
-    .select({ id: urlMappings.id, normalizedUrl: urlMappings.normalizedUrl, htmlContent: urlMappings.htmlContent })
+    .select({ ...deliveredColumns, normalizedUrl: urlMappings.normalizedUrl })
     .from(urlMappings)
     .where(and(eq(urlMappings.userId, userId), published, gt(urlMappings.normalizedUrl, afterUrl), newestPublished))
     .orderBy(asc(urlMappings.normalizedUrl))
@@ -307,6 +380,8 @@ const previewColumns = {
   ...mappingColumns,
   htmlContent: sql<string>`substr(${urlMappings.htmlContent}, 1, ${HTML_PREVIEW_CHARS})`,
   htmlContentLength: sql<number>`length(${urlMappings.htmlContent})`,
+  // JSON-LD can be 32 KB: a list carries the other SEO fields only.
+  seo: sql<Seo | null>`json_remove(${urlMappings.seo}, '$.jsonLd')`.mapWith(urlMappings.seo),
 };
 
 export interface AdminMappingsQuery extends PageParams {

@@ -2,7 +2,7 @@
  * @module What a customer has used, read from the rollups the analytics consumer keeps (`usage_counters`,
  * `daily_usage`, `url_stats`), never from raw analytics: each answer reads rows in proportion to what it shows.
  */
-import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, ne, sql } from "drizzle-orm";
 import type { AnalyticsRow, Stats } from "../contract/responses";
 import type { Db } from "../db/client";
 import { containsText, trigramCandidates } from "../db/expressions";
@@ -92,12 +92,21 @@ export async function usageOf(db: Db, user: User) {
   };
 }
 
-/** Whether the customer has a mapping on this website already (one probe of `url_mappings_host_idx`). */
-export async function hasWebsite(db: Db, userId: string, host: string): Promise<boolean> {
+/**
+ * Whether the customer has a mapping on this website already, besides the one `except` names (a probe of
+ * `url_mappings_host_idx`).
+ */
+export async function hasWebsite(db: Db, userId: string, host: string, except?: number): Promise<boolean> {
   const [row] = await db
     .select({ id: urlMappings.id })
     .from(urlMappings)
-    .where(and(eq(urlMappings.userId, userId), eq(urlMappings.host, host)))
+    .where(
+      and(
+        eq(urlMappings.userId, userId),
+        eq(urlMappings.host, host),
+        except === undefined ? undefined : ne(urlMappings.id, except),
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Mapping } from "../contract/responses";
+import { EXACT_WITH_SUFFIX, PREFIX_WITHOUT_SUFFIX } from "../contract/url-rules";
 import { expectStoreMatchesD1, storedEntry } from "../test/delivery-store";
 import { call, createVerifiedCustomer } from "../test/helpers";
 
@@ -145,5 +146,112 @@ describe("/api/mappings", () => {
     const { id } = (await (await add(apiKey, "https://a.com/x")).json()) as Mapping;
     const res = await call(`/api/mappings/${id}/status`, { method: "PATCH", apiKey, json: { status: "gone" } });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("PATCH /api/mappings/{id}", () => {
+  const change = (apiKey: string, id: number, json: unknown) =>
+    call(`/api/mappings/${id}`, { method: "PATCH", apiKey, json });
+
+  it("changes the HTML, placement and SEO fields in place, answers them back, and the store delivers them", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const created = (await (await add(apiKey, "https://a.com/x")).json()) as Mapping;
+    expect(created).toMatchObject({ placement: { position: "body-start" }, seo: {} });
+    const res = await change(apiKey, created.id, {
+      htmlContent: "<p>new</p>",
+      placement: { position: "inside", selector: "#slot" },
+      seo: { title: "Sale", canonical: "https://a.com/x", jsonLd: '{"@type":"Offer"}' },
+    });
+    expect(res.status).toBe(200);
+    const changed = (await res.json()) as Mapping;
+    expect(changed).toMatchObject({
+      id: created.id,
+      url: "https://a.com/x",
+      htmlContent: "<p>new</p>",
+      createdAt: created.createdAt,
+      placement: { position: "inside", selector: "#slot" },
+      seo: { title: "Sale", canonical: "https://a.com/x", jsonLd: { "@type": "Offer" } },
+    });
+    expect(await storedEntry(user.id, "a.com/x")).toEqual({
+      mappingId: created.id,
+      html: "<p>new</p>",
+      placement: { position: "inside", selector: "#slot" },
+      seo: { title: "Sale", canonical: "https://a.com/x", jsonLd: { "@type": "Offer" } },
+    });
+    // Back to the defaults: the entry is SPEC.md's plain HTML again.
+    const reset = await change(apiKey, created.id, { placement: { position: "body-start" }, seo: {} });
+    expect(await reset.json()).toMatchObject({ placement: { position: "body-start" }, seo: {} });
+    expect(await storedEntry(user.id, "a.com/x")).toEqual({ mappingId: created.id, html: "<p>new</p>" });
+    await expectStoreMatchesD1(user.id);
+  });
+
+  it("moves a mapping to another URL: the old URL delivers nothing, the new one the mapping, and no event is spent", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const { id } = (await (await add(apiKey, "https://a.com/old")).json()) as Mapping;
+    const res = await change(apiKey, id, { url: "https://a.com/new?utm_source=x" });
+    expect(res.status).toBe(200);
+    expect(await storedEntry(user.id, "a.com/old")).toBeNull();
+    expect(await storedEntry(user.id, "a.com/new")).toEqual({ mappingId: id, html: "<p>hi</p>" });
+    const dashboard = (await (await call("/api/user/dashboard", { apiKey })).json()) as {
+      usage: { dynamicEvents: number; activeWebsites: number };
+    };
+    expect(dashboard.usage).toMatchObject({ dynamicEvents: 1, activeWebsites: 1 });
+    await expectStoreMatchesD1(user.id);
+  });
+
+  it("lets a one-website plan move its only website, and refuses a second one with the plan's message", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const { id } = (await (await add(apiKey, "https://typo.test/x")).json()) as Mapping;
+    expect((await change(apiKey, id, { url: "https://shop.test/x" })).status).toBe(200);
+    await add(apiKey, "https://shop.test/y");
+    const refused = await change(apiKey, id, { url: "https://blog.test/x" });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: "Your plan allows 1 website. Upgrade your plan to add blog.test." });
+    expect(await storedEntry(user.id, "shop.test/x")).toEqual({ mappingId: id, html: "<p>hi</p>" });
+    await expectStoreMatchesD1(user.id);
+  });
+
+  it("checks the URL and its match together, taking the unchanged one from the mapping", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const { id } = (await (await add(apiKey, "https://a.com/blog/*")).json()) as Mapping;
+    const exact = await change(apiKey, id, { match: "exact" });
+    expect(exact.status).toBe(400);
+    expect(await exact.json()).toEqual({ error: EXACT_WITH_SUFFIX });
+    const prefix = await change(apiKey, id, { url: "https://a.com/blog/post", match: "prefix" });
+    expect(prefix.status).toBe(400);
+    expect(await prefix.json()).toEqual({ error: PREFIX_WITHOUT_SUFFIX });
+    // Without a match, as on create, the URL says which: this one is exact.
+    const moved = await change(apiKey, id, { url: "https://a.com/blog/post" });
+    expect(moved.status).toBe(200);
+    const match = await call(`/api/mappings/match?url=${encodeURIComponent("https://a.com/blog/other")}`, { apiKey });
+    expect(((await match.json()) as { mapping: unknown }).mapping).toBeNull();
+  });
+
+  it("refuses bad input with the field's message and changes nothing", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const { id } = (await (await add(apiKey, "https://a.com/x")).json()) as Mapping;
+    for (const [body, error] of [
+      [{}, "Nothing to change: send url, htmlContent, match, placement or seo"],
+      [{ placement: { position: "inside" } }, 'A selector is required for "before", "after", "inside" and "replace"'],
+      [{ placement: { position: "body-start", selector: "#a" } }, 'The top of <body> ("body-start") takes no selector'],
+      [{ seo: { canonical: "/relative" } }, "The canonical URL must be an absolute http:// or https:// URL"],
+      [{ seo: { jsonLd: "{not json" } }, "JSON-LD must be a JSON object or array"],
+      [{ url: "javascript:alert(1)" }, "URL must start with http:// or https://"],
+    ] as const) {
+      const res = await change(apiKey, id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(await res.json()).toEqual({ error });
+    }
+    expect(await storedEntry(user.id, "a.com/x")).toEqual({ mappingId: id, html: "<p>hi</p>" });
+  });
+
+  it("answers 404 for another customer's mapping and changes nothing", async () => {
+    const owner = await createVerifiedCustomer("owner@example.com");
+    const other = await createVerifiedCustomer("other@example.com");
+    const { id } = (await (await add(owner.apiKey, "https://a.com/x")).json()) as Mapping;
+    const res = await change(other.apiKey, id, { htmlContent: "<p>mine</p>" });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "Mapping not found" });
+    expect(await storedEntry(owner.user.id, "a.com/x")).toEqual({ mappingId: id, html: "<p>hi</p>" });
   });
 });

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { edgeHostIndexPrefix, edgeHostKey, stateKey, urlKey, urlKeyPrefix } from "../delivery/keys";
-import { stateFromD1, type CustomerState, type DeliveredMapping } from "../delivery/store";
+import { decodeUrlEntry, stateFromD1, type CustomerState, type DeliveredMapping } from "../delivery/store";
 import { db } from "./helpers";
 
 export const storedState = (userId: string) => env.DELIVERY.get<CustomerState>(stateKey(userId), "json");
@@ -16,7 +16,7 @@ export async function storedEntry(userId: string, normalizedUrl: string): Promis
     await urlKey(userId, normalizedUrl),
     "text",
   );
-  return value === null ? null : { mappingId: metadata!.m!, html: value };
+  return value === null ? null : decodeUrlEntry(value, metadata);
 }
 
 /** Every URL entry of the customer, by key. */
@@ -26,7 +26,7 @@ async function storedEntries(userId: string): Promise<Record<string, DeliveredMa
   do {
     const listed = await env.DELIVERY.list<{ m: number | null }>({ prefix: urlKeyPrefix(userId), cursor });
     for (const key of listed.keys) {
-      entries[key.name] = { mappingId: key.metadata!.m!, html: (await env.DELIVERY.get(key.name))! };
+      entries[key.name] = decodeUrlEntry((await env.DELIVERY.get(key.name))!, key.metadata!)!;
     }
     cursor = listed.list_complete ? undefined : listed.cursor;
   } while (cursor);
@@ -36,15 +36,22 @@ async function storedEntries(userId: string): Promise<Record<string, DeliveredMa
 /** What D1 delivers per URL: the newest published mapping of each normalised URL, by key. */
 async function deliveredByD1(userId: string): Promise<Record<string, DeliveredMapping>> {
   const { results } = await env.DB.prepare(
-    `select id, normalized_url as url, html_content as html from (
+    `select id, normalized_url as url, html_content as html, placement, seo from (
        select *, row_number() over (partition by normalized_url order by created_at desc, id desc) as newest
        from url_mappings where user_id = ? and published_at is not null)
      where newest = 1`,
   )
     .bind(userId)
-    .all<{ id: number; url: string; html: string }>();
+    .all<{ id: number; url: string; html: string; placement: string | null; seo: string | null }>();
   const entries: Record<string, DeliveredMapping> = {};
-  for (const row of results) entries[await urlKey(userId, row.url)] = { mappingId: row.id, html: row.html };
+  for (const row of results) {
+    entries[await urlKey(userId, row.url)] = {
+      mappingId: row.id,
+      html: row.html,
+      ...(row.placement ? { placement: JSON.parse(row.placement) } : {}),
+      ...(row.seo ? { seo: JSON.parse(row.seo) } : {}),
+    };
+  }
   return entries;
 }
 

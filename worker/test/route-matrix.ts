@@ -183,6 +183,18 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     request: () => ({ path: "/api/mappings", json: { url: "https://a.test/new", htmlContent: "<p>new</p>" } }),
     expect: signedIn(201),
   },
+  "PATCH /api/mappings/:id": {
+    request: (f) => ({
+      method: "PATCH",
+      path: `/api/mappings/${f.mappingId}`,
+      json: {
+        htmlContent: "<p>changed</p>",
+        placement: { position: "inside", selector: "#slot" },
+        seo: { title: "T" },
+      },
+    }),
+    expect: ownersOnly(200),
+  },
   "PATCH /api/mappings/:id/status": {
     request: (f) => ({ method: "PATCH", path: `/api/mappings/${f.mappingId}/status`, json: { status: "unpublished" } }),
     expect: ownersOnly(200),

@@ -97,6 +97,8 @@ const mapping = (overrides: Partial<Mapping> & Pick<Mapping, "id" | "url">): Map
   totalRequests: 0,
   contentDeliveryCount: 0,
   match: "exact",
+  placement: { position: "body-start" },
+  seo: {},
   ...overrides,
 });
 

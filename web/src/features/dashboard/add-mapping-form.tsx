@@ -5,21 +5,24 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useAddMapping } from "@/queries/mappings";
+import { extrasBody, MappingExtrasFields, NO_EXTRAS } from "./mapping-extras-fields";
 
 export function AddMappingForm() {
   const [url, setUrl] = useState("");
   const [htmlContent, setHtmlContent] = useState("");
+  const [extras, setExtras] = useState(NO_EXTRAS);
   const { errors, check } = useSchemaCheck((schemas) => schemas.mappingBody);
   const addMapping = useAddMapping();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = await check({ url, htmlContent });
+    const body = await check({ url, htmlContent, ...extrasBody(extras) });
     if (!body) return;
     addMapping.mutate(body, {
       onSuccess: () => {
         setUrl("");
         setHtmlContent("");
+        setExtras(NO_EXTRAS);
       },
     });
   }
@@ -37,6 +40,7 @@ export function AddMappingForm() {
           rows={5}
         />
       </FormField>
+      <MappingExtrasFields value={extras} onChange={setExtras} errors={errors} />
       <Button type="submit" disabled={addMapping.isPending}>
         {addMapping.isPending ? "Adding..." : "Add Mapping"}
       </Button>

@@ -19,6 +19,8 @@ const mapping = (overrides: Partial<Mapping>): Mapping => ({
   totalRequests: 0,
   contentDeliveryCount: 0,
   match: "exact",
+  placement: { position: "body-start" },
+  seo: {},
   ...overrides,
 });
 
@@ -239,6 +241,38 @@ describe("dashboard with a stored api key", () => {
     expect(screen.getByText("Error")).toBeInTheDocument();
   });
 
+  it("sends a placement and SEO fields when the customer sets them, refusing bad ones under their field first", async () => {
+    const fetchMock = await openAddForm(() => jsonResponse(mapping({ id: 9 }), 201));
+    const add = () => fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
+    fireEvent.click(screen.getByText("Placement & SEO (optional)"));
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: "https://example.com/offer" } });
+    fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<p>Sale</p>" } });
+    fireEvent.change(screen.getByLabelText("Position"), { target: { value: "inside" } });
+    fireEvent.change(screen.getByLabelText("Canonical URL"), { target: { value: "/offer" } });
+    fireEvent.change(screen.getByLabelText("JSON-LD"), { target: { value: "{broken" } });
+    add();
+    expect(
+      await screen.findByText('A selector is required for "before", "after", "inside" and "replace"'),
+    ).toBeVisible();
+    expect(screen.getByText("The canonical URL must be an absolute http:// or https:// URL")).toBeVisible();
+    expect(screen.getByText("JSON-LD must be a JSON object or array")).toBeVisible();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(false);
+
+    fireEvent.change(screen.getByLabelText("CSS selector"), { target: { value: "#slot" } });
+    fireEvent.change(screen.getByLabelText("Canonical URL"), { target: { value: "https://example.com/offer" } });
+    fireEvent.change(screen.getByLabelText("JSON-LD"), { target: { value: '{"@type": "Offer"}' } });
+    fireEvent.change(screen.getByLabelText("Page title"), { target: { value: "Sale" } });
+    add();
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === "POST");
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({
+      url: "https://example.com/offer",
+      htmlContent: "<p>Sale</p>",
+      placement: { position: "inside", selector: "#slot" },
+      seo: { title: "Sale", canonical: "https://example.com/offer", jsonLd: { "@type": "Offer" } },
+    });
+  });
+
   it("tests a URL with the server and shows which mapping serves it and why, as text", async () => {
     const xss = "<img src=x onerror=alert(1)>";
     const asked: string[] = [];
@@ -247,7 +281,12 @@ describe("dashboard with a stored api key", () => {
       if (url.startsWith("/api/mappings/match")) {
         asked.push(new URL(url, "http://dc.test").searchParams.get("url")!);
         return jsonResponse({
-          mapping: mapping({ url: `https://shop.test/blog/*${xss}`, match: "prefix" }),
+          mapping: mapping({
+            url: `https://shop.test/blog/*${xss}`,
+            match: "prefix",
+            placement: { position: "inside", selector: `[data-x="${xss}"]` },
+            seo: { title: xss, robots: "noindex" },
+          }),
           reason: `Prefix match: shop.test/blog/* is the longest prefix ${xss}`,
         });
       }
@@ -272,6 +311,9 @@ describe("dashboard with a stored api key", () => {
     expect(within(result).getByText(`https://shop.test/blog/*${xss}`)).toBeInTheDocument();
     expect(within(result).getByText("Prefix")).toBeInTheDocument();
     expect(within(result).getByText(`Prefix match: shop.test/blog/* is the longest prefix ${xss}`)).toBeInTheDocument();
+    expect(
+      within(result).getByText(`Placed first inside [data-x="${xss}"]; sets title, robots in <head>`),
+    ).toBeInTheDocument();
     expect(result.querySelector("img")).toBeNull();
   });
 

@@ -6,6 +6,24 @@ import { Input } from "@/components/ui/input";
 import { describeError } from "@/lib/api";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useMappingMatch } from "@/queries/mappings";
+import type { Mapping } from "../../../../worker/contract/responses";
+
+const PLACED = {
+  before: "Placed before",
+  after: "Placed after",
+  inside: "Placed first inside",
+  replace: "Placed instead of",
+} as const;
+
+/** Where the mapping puts its content and what it sets in <head> (docs/placement.md), as one line of text. */
+function placementText({ placement, seo }: Mapping): string {
+  const where =
+    placement.position === "body-start"
+      ? "Placed first in <body>"
+      : `${PLACED[placement.position]} ${placement.selector}`;
+  const fields = Object.keys(seo);
+  return fields.length > 0 ? `${where}; sets ${fields.join(", ")} in <head>` : where;
+}
 
 /**
  * The URL tester: a page URL in, the mapping that serves it and why out (docs/url-rules.md), as the Worker decides
@@ -48,6 +66,7 @@ export function UrlTester() {
             <p className="font-medium">No mapping serves this URL</p>
           )}
           <p className="text-muted-foreground">{match.data.reason}</p>
+          {match.data.mapping && <p className="font-mono break-all">{placementText(match.data.mapping)}</p>}
         </div>
       )}
     </form>

@@ -1,0 +1,112 @@
+/**
+ * @module A mapping's optional placement and SEO fields in the add form (docs/placement.md), folded away: a
+ * customer who opens nothing sends exactly SPEC.md's body.
+ */
+import type { PlacementPosition } from "../../../../worker/contract/placement";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+
+export interface MappingExtrasInput {
+  position: PlacementPosition;
+  selector: string;
+  title: string;
+  description: string;
+  canonical: string;
+  robots: string;
+  jsonLd: string;
+}
+
+export const NO_EXTRAS: MappingExtrasInput = {
+  position: "body-start",
+  selector: "",
+  title: "",
+  description: "",
+  canonical: "",
+  robots: "",
+  jsonLd: "",
+};
+
+const POSITIONS: { value: PlacementPosition; label: string }[] = [
+  { value: "body-start", label: "Top of the page (first in <body>)" },
+  { value: "before", label: "Before the element" },
+  { value: "after", label: "After the element" },
+  { value: "inside", label: "Inside the element, first" },
+  { value: "replace", label: "Instead of the element" },
+];
+
+/**
+ * The body's `placement` and `seo`, only when the customer set any: the defaults send nothing (a selector typed
+ * before going back to the top of the page is dropped with its position).
+ */
+export function extrasBody(input: MappingExtrasInput) {
+  const { position, selector, ...seo } = input;
+  const hasSeo = Object.values(seo).some((value) => value.trim() !== "");
+  return {
+    ...(position === "body-start" ? {} : { placement: { position, selector } }),
+    ...(hasSeo ? { seo } : {}),
+  };
+}
+
+interface MappingExtrasFieldsProps {
+  value: MappingExtrasInput;
+  onChange: (value: MappingExtrasInput) => void;
+  errors: Partial<Record<string, string>>;
+}
+
+export function MappingExtrasFields({ value, onChange, errors }: MappingExtrasFieldsProps) {
+  const set = (field: keyof MappingExtrasInput) => (event: { target: { value: string } }) =>
+    onChange({ ...value, [field]: event.target.value });
+  const hasErrors = Object.keys(errors).some((field) => field.startsWith("placement") || field.startsWith("seo"));
+  return (
+    <details className="rounded-md border p-4" open={hasErrors || undefined}>
+      <summary className="cursor-pointer text-sm font-medium">Placement &amp; SEO (optional)</summary>
+      <div className="mt-4 grid gap-4 md:grid-cols-2">
+        <FormField label="Position" error={errors["placement.position"] ?? errors.placement}>
+          <select
+            value={value.position}
+            onChange={set("position")}
+            className="flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-base focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none md:text-sm"
+          >
+            {POSITIONS.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </FormField>
+        <FormField label="CSS selector" error={errors["placement.selector"]}>
+          <Input
+            value={value.selector}
+            onChange={set("selector")}
+            placeholder="#promo-slot"
+            disabled={value.position === "body-start"}
+          />
+        </FormField>
+        <FormField label="Page title" error={errors["seo.title"]}>
+          <Input value={value.title} onChange={set("title")} />
+        </FormField>
+        <FormField label="Canonical URL" error={errors["seo.canonical"]}>
+          <Input value={value.canonical} onChange={set("canonical")} placeholder="https://example.com/page" />
+        </FormField>
+        <FormField label="Meta description" error={errors["seo.description"]}>
+          <Input value={value.description} onChange={set("description")} />
+        </FormField>
+        <FormField label="Robots" error={errors["seo.robots"]}>
+          <Input value={value.robots} onChange={set("robots")} placeholder="noindex, nofollow" />
+        </FormField>
+        <div className="md:col-span-2">
+          <FormField label="JSON-LD" error={errors["seo.jsonLd"]}>
+            <Textarea
+              value={value.jsonLd}
+              onChange={set("jsonLd")}
+              placeholder='{"@context": "https://schema.org", "@type": "Offer"}'
+              rows={4}
+              className="font-mono"
+            />
+          </FormField>
+        </div>
+      </div>
+    </details>
+  );
+}

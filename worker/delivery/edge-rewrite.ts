@@ -1,0 +1,80 @@
+/**
+ * @module What the edge proxy does to a page it delivers content into, streamed with HTMLRewriter: the content in
+ * the container the snippet uses, where the mapping's placement says (docs/placement.md), the mapping's SEO fields
+ * at the end of <head> in place of the page's own, and the edge mark first in <head>, so that a snippet there,
+ * which runs before <body> is parsed, does not ask again.
+ */
+import type { Placement } from "../contract/placement";
+import { CONTAINER_ATTRIBUTE, EDGE_MARK } from "./paths";
+import { replacedHeadSelectors, seoHeadHtml } from "./seo-head";
+import type { DeliveredMapping } from "./store";
+
+const HTML = { html: true };
+
+/** Puts the container where the placement says, on the first element its selector names. */
+function place(element: Element, placement: Placement, container: string) {
+  if (placement.position === "body-start" || placement.position === "inside") element.prepend(container, HTML);
+  else if (placement.position === "before") element.before(container, HTML);
+  else if (placement.position === "after") element.after(container, HTML);
+  else element.replace(container, HTML);
+}
+
+/** The origin's answer with the delivered mapping in it. */
+export function withContent(answer: Response, delivered: DeliveredMapping): Response {
+  const placement = delivered.placement ?? { position: "body-start" };
+  const container = `<div ${CONTAINER_ATTRIBUTE}="">${delivered.html}</div>`;
+  const seoTags = delivered.seo ? seoHeadHtml(delivered.seo) : "";
+  let marked = false;
+  let placed = false;
+  let seoWritten = !seoTags;
+  const writeSeo = (write: (html: string) => void) => {
+    if (seoWritten) return;
+    seoWritten = true;
+    write(seoTags);
+  };
+  const rewriter = new HTMLRewriter()
+    .on("head", {
+      element(head) {
+        if (marked) return;
+        marked = true;
+        head.prepend(EDGE_MARK, HTML);
+        // At the end of <head>: a large JSON-LD first would push <meta charset> past the 1,024 bytes browsers scan.
+        head.onEndTag((end) => writeSeo((html) => end.before(html, HTML)));
+      },
+    })
+    .on("body", {
+      element(body) {
+        // A <head> without its end tag (or no <head>): the tags go just before <body>, where HTML still puts them
+        // into the head.
+        writeSeo((html) => body.before(html, HTML));
+        if (placement.position === "body-start" && !placed) {
+          placed = true;
+          place(body, placement, container);
+        }
+      },
+    });
+  for (const selector of delivered.seo ? replacedHeadSelectors(delivered.seo) : []) {
+    rewriter.on(selector, {
+      element(element) {
+        element.remove();
+      },
+    });
+  }
+  if (placement.position !== "body-start") {
+    rewriter.on(placement.selector, {
+      element(element) {
+        if (placed) return;
+        placed = true;
+        place(element, placement, container);
+      },
+    });
+  }
+  return rewriter.transform(withoutLength(answer));
+}
+
+/** The origin's answer without its Content-Length, which no longer holds once content is inserted. */
+function withoutLength(answer: Response): Response {
+  const headers = new Headers(answer.headers);
+  headers.delete("Content-Length");
+  return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
+}
