@@ -2,6 +2,7 @@
  * @module The daily cron: PayPal's view of our subscriptions (billing/reconcile.ts), then every billing period
  * that has ended and every paid plan that has lapsed (the sweeper behind the per-request settling), then
  * housekeeping of expired codes, tokens, keys and rate-limit rows, and of sign-ups left unverified for a week.
+ * And the minute cron: scheduled publishing (delivery/schedule.ts).
  */
 import { lt } from "drizzle-orm";
 import { settleDueBilling } from "./billing/periods";
@@ -10,6 +11,7 @@ import { createDb } from "./db/client";
 import { loginOtpCodes, verificationTokens } from "./db/schema";
 import type { Env } from "./env";
 import { LONGEST_WINDOW_MS } from "./auth/throttle";
+import { runDueSchedules } from "./delivery/schedule";
 import { runHotPathHousekeeping } from "./housekeeping";
 import { purgeExpiredKeys } from "./models/api-keys";
 import { purgeRateLimitEvents } from "./models/rate-limits";
@@ -33,4 +35,11 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
   await purgeUnverifiedSignups(db, new Date(now.getTime() - UNVERIFIED_SIGNUP_TTL_MS));
   // Raw analytics past their window, legacy raw rows to R2, delivery store repairs.
   await runHotPathHousekeeping(env, now);
+}
+
+/** The minute cron's expression in wrangler.toml; any other is the daily one. */
+export const EVERY_MINUTE = "* * * * *";
+
+export async function runEveryMinute(env: Env, now = new Date()): Promise<void> {
+  await runDueSchedules(env, now);
 }

@@ -55,6 +55,10 @@ export interface Mapping {
   contentDeliveryCount: number;
   /** How the URL matches pages (docs/url-rules.md): exactly, or as a prefix (a URL ending in `/*`). */
   match: MatchKind;
+  /** When the minute cron publishes this draft (docs/publishing.md); null: not scheduled. */
+  publishAt: string | null;
+  /** When the minute cron unpublishes it; null: not scheduled. */
+  unpublishAt: string | null;
   /** Where the content goes on the page (docs/placement.md); `{"position": "body-start"}` unless set. */
   placement: Placement;
   /** What the mapping sets in the page's <head> (docs/placement.md); `{}` unless set. Admin lists omit `jsonLd`. */

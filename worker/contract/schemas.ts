@@ -22,6 +22,7 @@ import {
 } from "./input-caps";
 import { normalizeUrl } from "./normalize-url";
 import { placementSchema } from "./placement";
+import { publicationFields } from "./schedule";
 import { seoSchema } from "./seo";
 import { IGNORED_PARAMETERS_MAX, MATCH_KINDS, matchProblem } from "./url-rules";
 
@@ -72,8 +73,11 @@ const htmlContent = z.string().refine((html) => utf8Length(html) <= HTML_CONTENT
 /** Absent: as the URL says (docs/url-rules.md), a URL ending in `/*` is a prefix. */
 const matchKind = z.enum(MATCH_KINDS, { error: 'Match must be "exact" or "prefix"' });
 
-/** A mapping's optional extras (docs/placement.md): where its content goes, and what it sets in <head>. */
-const mappingExtras = { placement: placementSchema.optional(), seo: seoSchema.optional() };
+/**
+ * A mapping's optional extras: where its content goes and what it sets in <head> (docs/placement.md), and when it
+ * is published (docs/publishing.md).
+ */
+const mappingExtras = { placement: placementSchema.optional(), seo: seoSchema.optional(), ...publicationFields };
 
 export const mappingBody = z
   .object({ url: pageUrl, htmlContent, match: matchKind.optional(), ...mappingExtras })
@@ -95,7 +99,7 @@ export const mappingChangeBody = z
   })
   .refine(
     (body) => Object.values(body).some((value) => value !== undefined),
-    "Nothing to change: send url, htmlContent, match, placement or seo",
+    "Nothing to change: send url, htmlContent, match, placement, seo, status, publishAt or unpublishAt",
   );
 
 export type MappingChangeBody = z.infer<typeof mappingChangeBody>;

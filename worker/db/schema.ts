@@ -216,6 +216,10 @@ export const urlMappings = sqliteTable(
     /** What the mapping sets in the page's <head> (contract/seo.ts); null: nothing. */
     seo: text("seo", { mode: "json" }).$type<Seo>(),
     publishedAt: integer("published_at", { mode: "timestamp_ms" }),
+    /** When the minute cron publishes this draft (worker/schedule.ts); null: not scheduled. */
+    publishAt: integer("publish_at", { mode: "timestamp_ms" }),
+    /** When the minute cron unpublishes it; null: not scheduled. */
+    unpublishAt: integer("unpublish_at", { mode: "timestamp_ms" }),
     userId: userRef(),
     createdAt: createdAt(),
     /**
@@ -256,6 +260,13 @@ export const urlMappings = sqliteTable(
     // The admin's Websites & Events tab: a customer's groups, and the newest mapping of one.
     index("url_mappings_group_idx").on(t.userId, t.groupUrl, t.createdAt),
     index("url_mappings_created_idx").on(t.userId, t.createdAt),
+    // The minute cron's due schedules, earliest first, from small partial indexes.
+    index("url_mappings_publish_at_idx")
+      .on(t.publishAt)
+      .where(sql`${t.publishAt} is not null`),
+    index("url_mappings_unpublish_at_idx")
+      .on(t.unpublishAt)
+      .where(sql`${t.unpublishAt} is not null`),
     // The admin's Event-Verwaltung: every customer's mappings, newest first.
     index("url_mappings_recent_idx").on(t.createdAt, t.id),
     // What delivery asks when one URL changes: the newest published mapping of (customer, URL), one index probe.

@@ -446,7 +446,8 @@ describe("the per-isolate memo", () => {
 });
 
 describe("plans with many customers", () => {
-  it("writes the first hundred states at once and the rest through the repairs", async () => {
+  // Hundreds of customers and their KV writes: seconds of work, more on two busy cores.
+  it("writes the first hundred states at once and the rest through the repairs", { timeout: 30_000 }, async () => {
     const { apiKey: adminKey } = await createAdmin();
     const [plan] = await db().insert(productVersions).values({ name: "Mass", dynamicContentLimit: 1 }).returning();
     const customers = await Promise.all(

@@ -7,6 +7,7 @@ import { HTML_PREVIEW_CHARS } from "../contract/input-caps";
 import type { AdminMapping, Mapping, MappingGroup } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
 import { DEFAULT_PLACEMENT, isDefaultPlacement, type Placement } from "../contract/placement";
+import type { Publication } from "../contract/schedule";
 import { hasSeo, type Seo } from "../contract/seo";
 import type { MatchKind } from "../contract/url-rules";
 import type { Db } from "../db/client";
@@ -23,6 +24,8 @@ const mappingColumns = {
   seo: urlMappings.seo,
   createdAt: urlMappings.createdAt,
   publishedAt: urlMappings.publishedAt,
+  publishAt: urlMappings.publishAt,
+  unpublishAt: urlMappings.unpublishAt,
   totalRequests: sql<number>`coalesce(${mappingStats.requests}, 0)`,
   contentDeliveryCount: sql<number>`coalesce(${mappingStats.deliveries}, 0)`,
   match: sql<MatchKind>`case when ${urlMappings.normalizedUrl} like '%/*' then 'prefix' else 'exact' end`,
@@ -37,6 +40,8 @@ type MappingRow = {
   seo: Seo | null;
   createdAt: Date;
   publishedAt: Date | null;
+  publishAt: Date | null;
+  unpublishAt: Date | null;
   totalRequests: number;
   contentDeliveryCount: number;
   match: MatchKind;
@@ -49,6 +54,8 @@ function toMapping(row: MappingRow): Mapping {
     seo: row.seo ?? {},
     createdAt: row.createdAt.toISOString(),
     publishedAt: row.publishedAt ? row.publishedAt.toISOString() : null,
+    publishAt: row.publishAt ? row.publishAt.toISOString() : null,
+    unpublishAt: row.unpublishAt ? row.unpublishAt.toISOString() : null,
   };
 }
 
@@ -206,8 +213,11 @@ const storedExtras = (extras: MappingExtras) => ({
   ...(extras.seo ? { seo: hasSeo(extras.seo) ? extras.seo : null } : {}),
 });
 
+/** SPEC.md's new mapping: published at once, nothing scheduled. */
+export const publishedNow = (now: Date): Publication => ({ publishedAt: now, publishAt: null, unpublishAt: null });
+
 /**
- * A new mapping, published at once. `normalizedUrl`: as the customer's URL rules normalise `url` (their own
+ * A new mapping, published at once unless `publication` says otherwise. `normalizedUrl`: as the customer's URL rules normalise `url` (their own
  * ignored parameters included).
  */
 export async function createMapping(
@@ -218,10 +228,11 @@ export async function createMapping(
   normalizedUrl = normalizeUrl(url),
   extras: MappingExtras = {},
   now = new Date(),
+  publication: Publication = publishedNow(now),
 ) {
   const [row] = await db
     .insert(urlMappings)
-    .values({ userId, url, normalizedUrl, htmlContent, ...storedExtras(extras), publishedAt: now, createdAt: now })
+    .values({ userId, url, normalizedUrl, htmlContent, ...storedExtras(extras), ...publication, createdAt: now })
     .returning({ id: urlMappings.id });
   return (await getMapping(db, userId, row!.id))!;
 }
@@ -238,8 +249,8 @@ export async function deleteMapping(db: Db, userId: string, id: number): Promise
   return deleted?.normalizedUrl ?? null;
 }
 
-/** What `changeMapping` changes: any of a mapping's URL, HTML and extras. */
-export interface MappingChange extends MappingExtras {
+/** What `changeMapping` changes: any of a mapping's URL, HTML, extras and publication. */
+export interface MappingChange extends MappingExtras, Partial<Publication> {
   url?: string;
   normalizedUrl?: string;
   htmlContent?: string;
@@ -252,13 +263,13 @@ export interface MappingChange extends MappingExtras {
  * really moved the mapping from.
  */
 export async function changeMapping(db: Db, userId: string, id: number, change: MappingChange) {
-  const { url, normalizedUrl, htmlContent, ...extras } = change;
+  const { url, normalizedUrl, htmlContent, publishedAt, publishAt, unpublishAt, ...extras } = change;
   const own = and(eq(urlMappings.userId, userId), eq(urlMappings.id, id));
   const [[before], [after]] = await db.batch([
     db.select({ normalizedUrl: urlMappings.normalizedUrl }).from(urlMappings).where(own),
     db
       .update(urlMappings)
-      .set({ url, normalizedUrl, htmlContent, ...storedExtras(extras) })
+      .set({ url, normalizedUrl, htmlContent, publishedAt, publishAt, unpublishAt, ...storedExtras(extras) })
       .where(own)
       .returning({ normalizedUrl: urlMappings.normalizedUrl }),
   ]);
@@ -270,20 +281,32 @@ export async function changeMapping(db: Db, userId: string, id: number, change: 
   };
 }
 
-/** One of the customer's mappings with its normalised URL, or null. */
+/** One of the customer's mappings with its normalised URL and publication, or null. */
 export async function getOwnMapping(db: Db, userId: string, id: number) {
   const [row] = await db
-    .select({ normalizedUrl: urlMappings.normalizedUrl })
+    .select({
+      normalizedUrl: urlMappings.normalizedUrl,
+      publishedAt: urlMappings.publishedAt,
+      publishAt: urlMappings.publishAt,
+      unpublishAt: urlMappings.unpublishAt,
+    })
     .from(urlMappings)
     .where(and(eq(urlMappings.userId, userId), eq(urlMappings.id, id)));
   return row ?? null;
 }
 
-/** Publishes or unpublishes one of the customer's mappings; answers it with its normalised URL, or null. */
+/**
+ * Publishes or unpublishes one of the customer's mappings; answers it with its normalised URL, or null. Either
+ * ends a pending publish time; unpublishing ends a pending unpublish time too (docs/publishing.md).
+ */
 export async function setMappingPublished(db: Db, userId: string, id: number, published: boolean) {
   const [updated] = await db
     .update(urlMappings)
-    .set({ publishedAt: published ? new Date() : null })
+    .set(
+      published
+        ? { publishedAt: new Date(), publishAt: null }
+        : { publishedAt: null, publishAt: null, unpublishAt: null },
+    )
     .where(and(eq(urlMappings.userId, userId), eq(urlMappings.id, id)))
     .returning({ normalizedUrl: urlMappings.normalizedUrl });
   return updated ? { mapping: (await getMapping(db, userId, id))!, normalizedUrl: updated.normalizedUrl } : null;
@@ -493,4 +516,28 @@ export async function websitesAmong(db: Db, pairs: readonly { userId: string; ho
       or exists (select 1 from ${websites} w
         where w.hostname = pair.value ->> 'host' and w.user_id = pair.value ->> 'userId')`);
   return new Set(rows.map((r) => `${r.userId} ${r.host}`));
+}
+
+/**
+ * Carries out up to `limit` schedules that are due at `now`: publishes the drafts whose publish time has come,
+ * then unpublishes the mappings whose unpublish time has come, earliest first (a partial index each). Answers the
+ * customer and normalised URL of each mapping it changed, for the delivery store.
+ */
+export async function applyDueSchedules(db: Db, now: Date, limit: number) {
+  const due = (column: typeof urlMappings.publishAt | typeof urlMappings.unpublishAt) =>
+    sql`${urlMappings.id} in (select id from ${urlMappings} where ${column} <= ${now.getTime()} order by ${column} limit ${limit})`;
+  const changed = { userId: urlMappings.userId, normalizedUrl: urlMappings.normalizedUrl };
+  const [published, unpublished] = await db.batch([
+    db
+      .update(urlMappings)
+      .set({ publishedAt: sql`${urlMappings.publishAt}`, publishAt: null })
+      .where(due(urlMappings.publishAt))
+      .returning(changed),
+    db
+      .update(urlMappings)
+      .set({ publishedAt: null, unpublishAt: null })
+      .where(due(urlMappings.unpublishAt))
+      .returning(changed),
+  ]);
+  return { published, unpublished };
 }

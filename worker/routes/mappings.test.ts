@@ -231,7 +231,7 @@ describe("PATCH /api/mappings/{id}", () => {
     const { user, apiKey } = await createVerifiedCustomer("c@example.com");
     const { id } = (await (await add(apiKey, "https://a.com/x")).json()) as Mapping;
     for (const [body, error] of [
-      [{}, "Nothing to change: send url, htmlContent, match, placement or seo"],
+      [{}, "Nothing to change: send url, htmlContent, match, placement, seo, status, publishAt or unpublishAt"],
       [{ placement: { position: "inside" } }, 'A selector is required for "before", "after", "inside" and "replace"'],
       [{ placement: { position: "body-start", selector: "#a" } }, 'The top of <body> ("body-start") takes no selector'],
       [{ seo: { canonical: "/relative" } }, "The canonical URL must be an absolute http:// or https:// URL"],

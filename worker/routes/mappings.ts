@@ -10,6 +10,7 @@ import {
   mappingsQuery,
   mappingStatusBody,
 } from "../contract/schemas";
+import { resolvePublication } from "../contract/schedule";
 import { matchProblem } from "../contract/url-rules";
 import { requireUser } from "../auth/middleware";
 import { currentBilling } from "../billing/current-billing";
@@ -27,6 +28,7 @@ import {
   deleteMapping,
   getOwnMapping,
   listMappings,
+  publishedNow,
   setMappingPublished,
 } from "../models/mappings";
 
@@ -42,20 +44,26 @@ export const mappingRoutes = new Hono<AppEnv>()
     c.json<MappingMatch>(await explainMatch(createDb(c.env.DB), c.var.user, c.req.valid("query").url)),
   )
   .post("/", currentBilling, validate("json", mappingBody), async (c) => {
-    const { url, htmlContent, placement, seo } = c.req.valid("json");
+    const { url, htmlContent, placement, seo, ...publicationInput } = c.req.valid("json");
+    const now = new Date();
+    const publication = resolvePublication(publicationInput, publishedNow(now), now);
+    if (typeof publication === "string") throw new ApiError(400, publication);
     const db = createDb(c.env.DB);
     const normalizedUrl = normalizeUrl(url, c.var.user.ignoredParameters);
     await assertCanAddMapping(db, c.var.user, normalizedUrl);
-    const mapping = await createMapping(db, c.var.user.id, url, htmlContent, normalizedUrl, { placement, seo });
+    const extras = { placement, seo };
+    const mapping = await createMapping(db, c.var.user.id, url, htmlContent, normalizedUrl, extras, now, publication);
     if (!(await syncUrl(c.env, c.var.user.id, normalizedUrl))) c.header(DELIVERY_PENDING_HEADER, "1");
     return c.json<Mapping>(mapping, 201);
   })
   .patch("/:id", currentBilling, validate("param", idParam), validate("json", mappingChangeBody), async (c) => {
     const { id } = c.req.valid("param");
-    const { url, match, ...rest } = c.req.valid("json");
+    const { url, match, status, publishAt, unpublishAt, ...rest } = c.req.valid("json");
     const db = createDb(c.env.DB);
     const own = await getOwnMapping(db, c.var.user.id, id);
     if (!own) throw notFound(MAPPING_NOT_FOUND);
+    const publication = resolvePublication({ status, publishAt, unpublishAt }, own, new Date());
+    if (typeof publication === "string") throw new ApiError(400, publication);
     // As on create, a match given is checked against the URL: the new one, else the mapping's own.
     const normalizedUrl = url === undefined ? own.normalizedUrl : normalizeUrl(url, c.var.user.ignoredParameters);
     const problem = matchProblem(normalizedUrl, match);
@@ -65,6 +73,7 @@ export const mappingRoutes = new Hono<AppEnv>()
     }
     const changed = await changeMapping(db, c.var.user.id, id, {
       ...rest,
+      ...publication,
       ...(url === undefined ? {} : { url, normalizedUrl }),
     });
     if (!changed) throw notFound(MAPPING_NOT_FOUND);

@@ -99,6 +99,8 @@ const mapping = (overrides: Partial<Mapping> & Pick<Mapping, "id" | "url">): Map
   match: "exact",
   placement: { position: "body-start" },
   seo: {},
+  publishAt: null,
+  unpublishAt: null,
   ...overrides,
 });
 

@@ -21,6 +21,8 @@ const mapping = (overrides: Partial<Mapping>): Mapping => ({
   match: "exact",
   placement: { position: "body-start" },
   seo: {},
+  publishAt: null,
+  unpublishAt: null,
   ...overrides,
 });
 
@@ -244,7 +246,7 @@ describe("dashboard with a stored api key", () => {
   it("sends a placement and SEO fields when the customer sets them, refusing bad ones under their field first", async () => {
     const fetchMock = await openAddForm(() => jsonResponse(mapping({ id: 9 }), 201));
     const add = () => fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
-    fireEvent.click(screen.getByText("Placement & SEO (optional)"));
+    fireEvent.click(screen.getByText("Placement, SEO & publishing (optional)"));
     fireEvent.change(screen.getByLabelText("URL"), { target: { value: "https://example.com/offer" } });
     fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<p>Sale</p>" } });
     fireEvent.change(screen.getByLabelText("Position"), { target: { value: "inside" } });
@@ -271,6 +273,42 @@ describe("dashboard with a stored api key", () => {
       placement: { position: "inside", selector: "#slot" },
       seo: { title: "Sale", canonical: "https://example.com/offer", jsonLd: { "@type": "Offer" } },
     });
+  });
+
+  it("sends a draft with publish and unpublish times as instants, and shows when a scheduled row goes live", async () => {
+    const publishAt = new Date(Date.now() + 3 * 3_600_000 + 60_000).toISOString();
+    const fetchMock = await openAddForm(() =>
+      jsonResponse(mapping({ id: 9, publishedAt: null, publishAt, url: "https://example.com/later" }), 201),
+    );
+    fireEvent.click(screen.getByText("Placement, SEO & publishing (optional)"));
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: "https://example.com/later" } });
+    fireEvent.change(screen.getByLabelText("Publish at"), { target: { value: "2026-12-01T09:00" } });
+    fireEvent.change(screen.getByLabelText("Unpublish at"), { target: { value: "2026-12-02T09:00" } });
+    fireEvent.click(screen.getByLabelText("Save as draft (not delivered until published)"));
+    fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === "POST");
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({
+      url: "https://example.com/later",
+      htmlContent: "",
+      status: "draft",
+      // The browser's own time zone, as the instant it means.
+      publishAt: new Date("2026-12-01T09:00").toISOString(),
+      unpublishAt: new Date("2026-12-02T09:00").toISOString(),
+    });
+  });
+
+  it("says in the table when a scheduled mapping goes live", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    const publishAt = new Date(Date.now() + 3 * 3_600_000 + 60_000).toISOString();
+    mockFetch(({ url }) => {
+      if (url.startsWith("/api/mappings")) return jsonResponse([mapping({ publishedAt: null, publishAt })]);
+      return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+    const row = (await screen.findByText("Goes live in 3 hours")).closest("tr")!;
+    expect(row).toHaveTextContent("Draft");
   });
 
   it("tests a URL with the server and shows which mapping serves it and why, as text", async () => {

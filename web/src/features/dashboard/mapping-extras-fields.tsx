@@ -1,9 +1,13 @@
 /**
- * @module A mapping's optional placement and SEO fields in the add form (docs/placement.md), folded away: a
+ * @module A mapping's optional fields in the add form, folded away: placement and SEO (docs/placement.md), and
+ * publishing: a draft, or times to publish and unpublish at in the browser's time zone (docs/publishing.md). A
  * customer who opens nothing sends exactly SPEC.md's body.
  */
 import type { PlacementPosition } from "../../../../worker/contract/placement";
+import { useId } from "react";
+import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
+import { Label } from "@/components/ui/label";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 
@@ -15,6 +19,10 @@ export interface MappingExtrasInput {
   canonical: string;
   robots: string;
   jsonLd: string;
+  draft: boolean;
+  /** `datetime-local` values: the browser's own time zone. */
+  publishAt: string;
+  unpublishAt: string;
 }
 
 export const NO_EXTRAS: MappingExtrasInput = {
@@ -25,6 +33,9 @@ export const NO_EXTRAS: MappingExtrasInput = {
   canonical: "",
   robots: "",
   jsonLd: "",
+  draft: false,
+  publishAt: "",
+  unpublishAt: "",
 };
 
 const POSITIONS: { value: PlacementPosition; label: string }[] = [
@@ -36,17 +47,28 @@ const POSITIONS: { value: PlacementPosition; label: string }[] = [
 ];
 
 /**
- * The body's `placement` and `seo`, only when the customer set any: the defaults send nothing (a selector typed
- * before going back to the top of the page is dropped with its position).
+ * The body's `placement`, `seo`, `status`, `publishAt` and `unpublishAt`, each only when the customer set it: the
+ * defaults send nothing (a selector typed before going back to the top of the page is dropped with its position).
  */
 export function extrasBody(input: MappingExtrasInput) {
-  const { position, selector, ...seo } = input;
+  const { position, selector, draft, publishAt, unpublishAt, ...seo } = input;
   const hasSeo = Object.values(seo).some((value) => value.trim() !== "");
   return {
     ...(position === "body-start" ? {} : { placement: { position, selector } }),
     ...(hasSeo ? { seo } : {}),
+    ...(draft ? { status: "draft" as const } : {}),
+    ...(publishAt ? { publishAt: instant(publishAt) } : {}),
+    ...(unpublishAt ? { unpublishAt: instant(unpublishAt) } : {}),
   };
 }
+
+/** A `datetime-local` value as the ISO instant it means in the browser's time zone (the schema refuses a bad one). */
+function instant(local: string): string {
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? local : date.toISOString();
+}
+
+const OPTIONAL_FIELDS = ["placement", "seo", "status", "publishAt", "unpublishAt"];
 
 interface MappingExtrasFieldsProps {
   value: MappingExtrasInput;
@@ -55,12 +77,13 @@ interface MappingExtrasFieldsProps {
 }
 
 export function MappingExtrasFields({ value, onChange, errors }: MappingExtrasFieldsProps) {
+  const draftId = useId();
   const set = (field: keyof MappingExtrasInput) => (event: { target: { value: string } }) =>
     onChange({ ...value, [field]: event.target.value });
-  const hasErrors = Object.keys(errors).some((field) => field.startsWith("placement") || field.startsWith("seo"));
+  const hasErrors = Object.keys(errors).some((field) => OPTIONAL_FIELDS.some((name) => field.startsWith(name)));
   return (
     <details className="rounded-md border p-4" open={hasErrors || undefined}>
-      <summary className="cursor-pointer text-sm font-medium">Placement &amp; SEO (optional)</summary>
+      <summary className="cursor-pointer text-sm font-medium">Placement, SEO &amp; publishing (optional)</summary>
       <div className="mt-4 grid gap-4 md:grid-cols-2">
         <FormField label="Position" error={errors["placement.position"] ?? errors.placement}>
           <select
@@ -105,6 +128,20 @@ export function MappingExtrasFields({ value, onChange, errors }: MappingExtrasFi
               className="font-mono"
             />
           </FormField>
+        </div>
+        <FormField label="Publish at" error={errors.publishAt}>
+          <Input type="datetime-local" value={value.publishAt} onChange={set("publishAt")} />
+        </FormField>
+        <FormField label="Unpublish at" error={errors.unpublishAt ?? errors.status}>
+          <Input type="datetime-local" value={value.unpublishAt} onChange={set("unpublishAt")} />
+        </FormField>
+        <div className="flex items-center gap-2 md:col-span-2">
+          <Checkbox
+            id={draftId}
+            checked={value.draft}
+            onCheckedChange={(checked) => onChange({ ...value, draft: checked === true })}
+          />
+          <Label htmlFor={draftId}>Save as draft (not delivered until published)</Label>
         </div>
       </div>
     </details>

@@ -2,8 +2,9 @@ import { Link } from "react-router-dom";
 import type { Mapping } from "../../../../worker/contract/responses";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { formatDay } from "@/lib/format-date";
+import { formatDay, formatDayTime } from "@/lib/format-date";
 import { MappingRowActions } from "./mapping-row-actions";
+import { scheduleText } from "./schedule-text";
 
 interface MappingsTableProps {
   rows: Mapping[];
@@ -48,6 +49,7 @@ export function MappingsTable({ rows, showActions }: MappingsTableProps) {
                 ) : (
                   <Badge variant="secondary">Draft</Badge>
                 )}
+                <ScheduleNote mapping={mapping} />
               </TableCell>
               <TableCell className="whitespace-nowrap">{formatDay(mapping.createdAt)}</TableCell>
               <TableCell className="whitespace-nowrap">{formatDay(mapping.publishedAt)}</TableCell>
@@ -61,5 +63,19 @@ export function MappingsTable({ rows, showActions }: MappingsTableProps) {
         )}
       </TableBody>
     </Table>
+  );
+}
+
+/** The pending schedule under the status, with its exact time on hover. */
+function ScheduleNote({ mapping }: { mapping: Mapping }) {
+  const text = scheduleText(mapping);
+  if (!text) return null;
+  return (
+    <p
+      className="mt-1 text-xs whitespace-nowrap text-muted-foreground"
+      title={formatDayTime(mapping.publishAt ?? mapping.unpublishAt)}
+    >
+      {text}
+    </p>
   );
 }

@@ -1,0 +1,33 @@
+/**
+ * @module The minute cron's publishing (docs/publishing.md): every mapping whose publish or unpublish time has
+ * come changes, and its URL's delivery entry is written, within a minute of the time. Bounded per run; what a run
+ * leaves (more than RUN_LIMIT due at once) the next run takes, earliest first.
+ */
+import { createDb } from "../db/client";
+import type { Env } from "../env";
+import { applyDueSchedules } from "../models/mappings";
+import { syncUrl } from "./sync";
+
+const PAGE = 100;
+// Each schedule writes one KV entry; KV allows 1,000 operations per invocation, with room left for retries.
+const RUN_LIMIT = 400;
+/** URL entries written at once. */
+const SYNC_CONCURRENCY = 10;
+
+export async function runDueSchedules(env: Env, now = new Date()): Promise<number> {
+  const db = createDb(env.DB);
+  let changed = 0;
+  for (;;) {
+    // Each call may publish `limit` and unpublish as many.
+    const limit = Math.min(PAGE, Math.floor((RUN_LIMIT - changed) / 2));
+    if (limit === 0) return changed;
+    const { published, unpublished } = await applyDueSchedules(db, now, limit);
+    const urls = [...published, ...unpublished];
+    for (let i = 0; i < urls.length; i += SYNC_CONCURRENCY) {
+      // A failed write goes to the repairs (syncUrl), as for any change.
+      await Promise.all(urls.slice(i, i + SYNC_CONCURRENCY).map((m) => syncUrl(env, m.userId, m.normalizedUrl)));
+    }
+    changed += urls.length;
+    if (published.length < limit && unpublished.length < limit) return changed;
+  }
+}
