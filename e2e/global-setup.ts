@@ -23,6 +23,11 @@ declare module "vitest" {
     /** The PayPal stand-in's REST API (plans are created there, as at PayPal). */
     paypalApi: string;
     siteUrl: string;
+    /**
+     * The admin's key, signed in once for the whole run: admin sign-ins are throttled per account (10 in 15
+     * minutes), as they would be for anyone, and every file needs the key.
+     */
+    adminKey: string;
     /** For the tests' SMTP servers: `localhost` and 127.0.0.1, signed by the CA the product trusts. */
     mailCertificate: ServerCertificate;
   }
@@ -96,9 +101,20 @@ export async function setup(project: TestProject) {
   await waitForServer(`${baseURL}/api/auth`, 120_000);
   project.provide("baseURL", baseURL);
   project.provide("admin", ADMIN);
+  project.provide("adminKey", await signInAdmin(baseURL));
   project.provide("paypalApi", paypal.apiBase);
   project.provide("siteUrl", SITE_URL);
   project.provide("mailCertificate", ca.localhost);
+}
+
+async function signInAdmin(baseURL: string): Promise<string> {
+  const res = await fetch(`${baseURL}/api/admin/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!res.ok) throw new Error(`admin sign-in failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { apiKey: string }).apiKey;
 }
 
 export async function teardown() {

@@ -22,6 +22,7 @@ import { productVersionRoutes } from "./routes/product-versions";
 import { registerRoutes } from "./routes/register";
 import { siteConfigRoutes } from "./routes/site-config";
 import { smtpConfigRoutes } from "./routes/smtp-config";
+import { openApiRoutes } from "./routes/openapi";
 import { urlRulesRoutes } from "./routes/url-rules";
 import { userRoutes } from "./routes/user";
 import { websiteRoutes } from "./routes/websites";
@@ -49,6 +50,7 @@ export const app = new Hono<AppEnv>()
   .route("/api/site-config", siteConfigRoutes)
   .route("/api/websites", websiteRoutes)
   .route("/api/url-rules", urlRulesRoutes)
+  .route("/api/openapi.json", openApiRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
   // The SPA's pages (index.html for every route) come through here so that they get their security headers;
   // the hashed files under /assets/ are served without the Worker (wrangler.toml `run_worker_first`).

@@ -1,6 +1,6 @@
 /** Calls to the started product, for setting up what a test needs without clicking through it. */
 import { inject } from "vitest";
-import type { AdminLoginResponse, VerifyEmailResponse } from "../../worker/contract/responses";
+import type { VerifyEmailResponse } from "../../worker/contract/responses";
 import type { MailServer } from "./mail-server";
 
 export const baseURL = inject("baseURL");
@@ -17,18 +17,8 @@ export async function api<T>(path: string, init: RequestInit & { apiKey?: string
   return (await res.json()) as T;
 }
 
-let adminKey: Promise<string> | undefined;
-
-/**
- * The admin's key, signed in once per test file: admin sign-ins are throttled per account, as they would be for
- * anyone, so a test that asked again and again would be refused.
- */
-export function adminApiKey(): Promise<string> {
-  adminKey ??= api<AdminLoginResponse>("/api/admin/login", { method: "POST", body: JSON.stringify(admin) }).then(
-    (answer) => answer.apiKey,
-  );
-  return adminKey;
-}
+/** The admin's key, signed in once for the whole run by global-setup.ts (admin sign-ins are throttled per account). */
+export const adminApiKey = async (): Promise<string> => inject("adminKey");
 
 /** As the admin, points the product's mail at the test's SMTP server. */
 export async function useMailServer(mail: MailServer) {

@@ -231,6 +231,9 @@ export const mappingsQuery = z.object({
   ...pageParams({ defaultLimit: 100, maxLimit: 200 }),
 });
 
+/** A mapping's versions (docs/history.md): at most 50 are kept, so one page can hold them all. */
+export const versionsQuery = z.object(pageParams({ defaultLimit: 50, maxLimit: 50 }));
+
 /** Every customer's mappings (the admin's Event-Verwaltung), or one customer's: HTML as a preview. */
 export const adminMappingsQuery = z.object({
   searchTerm,

@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Placement } from "../contract/placement";
 import type { Seo } from "../contract/seo";
+import type { VersionAuthor } from "../contract/versions";
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" })
@@ -203,6 +204,22 @@ export const billingPeriodResets = sqliteTable(
   (t) => [uniqueIndex("billing_period_resets_user_date_idx").on(t.userId, t.resetDate)],
 );
 
+/** What a mapping delivers, where and when, and who changed it last: a mapping's columns, and each version's. */
+const mappingState = () => ({
+  htmlContent: text("html_content").notNull(),
+  /** Where the content goes (contract/placement.ts); null: the top of <body>. */
+  placement: text("placement", { mode: "json" }).$type<Placement>(),
+  /** What the mapping sets in the page's <head> (contract/seo.ts); null: nothing. */
+  seo: text("seo", { mode: "json" }).$type<Seo>(),
+  publishedAt: integer("published_at", { mode: "timestamp_ms" }),
+  /** When the minute cron publishes this draft (delivery/schedule.ts); null: not scheduled. */
+  publishAt: integer("publish_at", { mode: "timestamp_ms" }),
+  /** When the minute cron unpublishes it; null: not scheduled. */
+  unpublishAt: integer("unpublish_at", { mode: "timestamp_ms" }),
+  /** Who made the last change (contract/versions.ts `VersionAuthor`): the history's "who", copied by its trigger. */
+  changedBy: text("changed_by").$type<VersionAuthor>(),
+});
+
 export const urlMappings = sqliteTable(
   "url_mappings",
   {
@@ -210,16 +227,7 @@ export const urlMappings = sqliteTable(
     url: text("url").notNull(),
     /** The URL as SPEC.md §2 normalises it: what delivery matches and the dashboards group by. */
     normalizedUrl: text("normalized_url").notNull(),
-    htmlContent: text("html_content").notNull(),
-    /** Where the content goes (contract/placement.ts); null: the top of <body>. */
-    placement: text("placement", { mode: "json" }).$type<Placement>(),
-    /** What the mapping sets in the page's <head> (contract/seo.ts); null: nothing. */
-    seo: text("seo", { mode: "json" }).$type<Seo>(),
-    publishedAt: integer("published_at", { mode: "timestamp_ms" }),
-    /** When the minute cron publishes this draft (worker/schedule.ts); null: not scheduled. */
-    publishAt: integer("publish_at", { mode: "timestamp_ms" }),
-    /** When the minute cron unpublishes it; null: not scheduled. */
-    unpublishAt: integer("unpublish_at", { mode: "timestamp_ms" }),
+    ...mappingState(),
     userId: userRef(),
     createdAt: createdAt(),
     /**
@@ -274,6 +282,25 @@ export const urlMappings = sqliteTable(
       .on(t.userId, t.normalizedUrl, t.createdAt)
       .where(sql`${t.publishedAt} is not null`),
   ],
+);
+
+/**
+ * Every state a mapping has had (docs/history.md): written by triggers on url_mappings (migration 0016), so no
+ * path that changes a mapping can skip it; the newest 50 per mapping are kept.
+ */
+export const mappingVersions = sqliteTable(
+  "mapping_versions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    mappingId: integer("mapping_id")
+      .notNull()
+      .references(() => urlMappings.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    ...mappingState(),
+    url: text("url").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("mapping_versions_mapping_version_idx").on(t.mappingId, t.version)],
 );
 
 /**

@@ -1,7 +1,12 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { DELIVERY_PENDING_HEADER, type Mapping, type ProductVersion } from "../contract/responses";
+import {
+  DELIVERY_EVERYWHERE_BY_HEADER,
+  DELIVERY_PENDING_HEADER,
+  type Mapping,
+  type ProductVersion,
+} from "../contract/responses";
 import { deliveryRepairs, productVersions, users } from "../db/schema";
 import type { Env } from "../env";
 import { expectStoreMatchesD1, storedEntry, storedState } from "../test/delivery-store";
@@ -356,12 +361,18 @@ describe("repairs", () => {
     // Saved, and the customer is told it is not delivered yet; a change that is live says nothing of the kind.
     expect(answer.status).toBe(201);
     expect(answer.headers.get(DELIVERY_PENDING_HEADER)).toBe("1");
+    expect(answer.headers.get(DELIVERY_EVERYWHERE_BY_HEADER)).toBeNull();
+    const before = Date.now();
     const live = await call("/api/mappings", {
       method: "POST",
       apiKey,
       json: { url: "https://shop.test/b", htmlContent: "B" },
     });
     expect(live.headers.get(DELIVERY_PENDING_HEADER)).toBeNull();
+    // Live here now, and everywhere once the memo (5 s) and KV's propagation (60 s) have passed.
+    const everywhereBy = Date.parse(live.headers.get(DELIVERY_EVERYWHERE_BY_HEADER)!);
+    expect(everywhereBy).toBeGreaterThanOrEqual(before + 65_000);
+    expect(everywhereBy).toBeLessThanOrEqual(Date.now() + 65_000);
     expect(await storedEntry(user.id, "shop.test/a")).toBeNull();
     expect(await db().select().from(deliveryRepairs)).toMatchObject([{ userId: user.id, target: "url:shop.test/a" }]);
     await drainRepairs(env, 20);

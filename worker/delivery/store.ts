@@ -108,6 +108,10 @@ export const NOT_A_CUSTOMER: CustomerState = { active: false, limited: false, co
 
 /** How long the hot path trusts what it read; a change reaches other isolates within this plus KV's propagation. */
 const MEMO_MS = 5_000;
+/** How long KV takes, at most, to show a write in every location (Cloudflare documents up to 60 seconds). */
+const KV_PROPAGATION_MS = 60_000;
+/** By when a change written now is served everywhere. */
+export const PROPAGATION_MS = MEMO_MS + KV_PROPAGATION_MS;
 const stateMemo = new IsolateMemo<CustomerState>(MEMO_MS, 2 * 1024 * 1024);
 const urlMemo = new IsolateMemo<DeliveredMapping | null>(MEMO_MS, 24 * 1024 * 1024);
 const STATE_BYTES = memoBytes("s:0123456789abcdef", JSON.stringify(NOT_A_CUSTOMER));

@@ -232,7 +232,16 @@ export async function createMapping(
 ) {
   const [row] = await db
     .insert(urlMappings)
-    .values({ userId, url, normalizedUrl, htmlContent, ...storedExtras(extras), ...publication, createdAt: now })
+    .values({
+      userId,
+      url,
+      normalizedUrl,
+      htmlContent,
+      ...storedExtras(extras),
+      ...publication,
+      changedBy: "customer",
+      createdAt: now,
+    })
     .returning({ id: urlMappings.id });
   return (await getMapping(db, userId, row!.id))!;
 }
@@ -269,7 +278,16 @@ export async function changeMapping(db: Db, userId: string, id: number, change: 
     db.select({ normalizedUrl: urlMappings.normalizedUrl }).from(urlMappings).where(own),
     db
       .update(urlMappings)
-      .set({ url, normalizedUrl, htmlContent, publishedAt, publishAt, unpublishAt, ...storedExtras(extras) })
+      .set({
+        url,
+        normalizedUrl,
+        htmlContent,
+        publishedAt,
+        publishAt,
+        unpublishAt,
+        ...storedExtras(extras),
+        changedBy: "customer",
+      })
       .where(own)
       .returning({ normalizedUrl: urlMappings.normalizedUrl }),
   ]);
@@ -302,11 +320,12 @@ export async function getOwnMapping(db: Db, userId: string, id: number) {
 export async function setMappingPublished(db: Db, userId: string, id: number, published: boolean) {
   const [updated] = await db
     .update(urlMappings)
-    .set(
-      published
+    .set({
+      ...(published
         ? { publishedAt: new Date(), publishAt: null }
-        : { publishedAt: null, publishAt: null, unpublishAt: null },
-    )
+        : { publishedAt: null, publishAt: null, unpublishAt: null }),
+      changedBy: "customer",
+    })
     .where(and(eq(urlMappings.userId, userId), eq(urlMappings.id, id)))
     .returning({ normalizedUrl: urlMappings.normalizedUrl });
   return updated ? { mapping: (await getMapping(db, userId, id))!, normalizedUrl: updated.normalizedUrl } : null;
@@ -530,12 +549,12 @@ export async function applyDueSchedules(db: Db, now: Date, limit: number) {
   const [published, unpublished] = await db.batch([
     db
       .update(urlMappings)
-      .set({ publishedAt: sql`${urlMappings.publishAt}`, publishAt: null })
+      .set({ publishedAt: sql`${urlMappings.publishAt}`, publishAt: null, changedBy: "schedule" })
       .where(due(urlMappings.publishAt))
       .returning(changed),
     db
       .update(urlMappings)
-      .set({ publishedAt: null, unpublishAt: null })
+      .set({ publishedAt: null, unpublishAt: null, changedBy: "schedule" })
       .where(due(urlMappings.unpublishAt))
       .returning(changed),
   ]);

@@ -1,7 +1,7 @@
 /** @module A customer's URL mappings. Every change writes the delivery entry of its URL (write-through). */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { DELIVERY_PENDING_HEADER, type Mapping, type MappingMatch, type MessageResponse } from "../contract/responses";
+import type { Mapping, MappingMatch, MessageResponse } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
 import {
   mappingBody,
@@ -9,7 +9,10 @@ import {
   mappingMatchQuery,
   mappingsQuery,
   mappingStatusBody,
+  versionsQuery,
+  type MappingChangeBody,
 } from "../contract/schemas";
+import type { MappingVersion } from "../contract/versions";
 import { resolvePublication } from "../contract/schedule";
 import { matchProblem } from "../contract/url-rules";
 import { requireUser } from "../auth/middleware";
@@ -17,11 +20,13 @@ import { currentBilling } from "../billing/current-billing";
 import { createDb } from "../db/client";
 import { syncUrl } from "../delivery/sync";
 import type { AppEnv } from "../env";
+import { reportDelivery } from "../http/delivery-status";
 import { ApiError, notFound } from "../http/errors";
 import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { assertCanAddMapping } from "../models/limits";
 import { explainMatch } from "../models/mapping-match";
+import { getVersion, listVersions } from "../models/mapping-versions";
 import {
   changeMapping,
   createMapping,
@@ -33,6 +38,7 @@ import {
 } from "../models/mappings";
 
 const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
+const versionParam = idParam.extend({ version: z.coerce.number().int().positive("Invalid version") });
 const MAPPING_NOT_FOUND = "Mapping not found";
 
 export const mappingRoutes = new Hono<AppEnv>()
@@ -53,45 +59,78 @@ export const mappingRoutes = new Hono<AppEnv>()
     await assertCanAddMapping(db, c.var.user, normalizedUrl);
     const extras = { placement, seo };
     const mapping = await createMapping(db, c.var.user.id, url, htmlContent, normalizedUrl, extras, now, publication);
-    if (!(await syncUrl(c.env, c.var.user.id, normalizedUrl))) c.header(DELIVERY_PENDING_HEADER, "1");
+    reportDelivery(c, await syncUrl(c.env, c.var.user.id, normalizedUrl));
     return c.json<Mapping>(mapping, 201);
   })
-  .patch("/:id", currentBilling, validate("param", idParam), validate("json", mappingChangeBody), async (c) => {
-    const { id } = c.req.valid("param");
-    const { url, match, status, publishAt, unpublishAt, ...rest } = c.req.valid("json");
+  .patch("/:id", currentBilling, validate("param", idParam), validate("json", mappingChangeBody), async (c) =>
+    c.json<Mapping>(await changeOwnMapping(c, c.req.valid("param").id, c.req.valid("json"))),
+  )
+  .get("/:id/versions", validate("param", idParam), validate("query", versionsQuery), async (c) => {
     const db = createDb(c.env.DB);
-    const own = await getOwnMapping(db, c.var.user.id, id);
-    if (!own) throw notFound(MAPPING_NOT_FOUND);
-    const publication = resolvePublication({ status, publishAt, unpublishAt }, own, new Date());
-    if (typeof publication === "string") throw new ApiError(400, publication);
-    // As on create, a match given is checked against the URL: the new one, else the mapping's own.
-    const normalizedUrl = url === undefined ? own.normalizedUrl : normalizeUrl(url, c.var.user.ignoredParameters);
-    const problem = matchProblem(normalizedUrl, match);
-    if (problem) throw new ApiError(400, problem);
-    if (normalizedUrl !== own.normalizedUrl) {
-      await assertCanAddMapping(db, c.var.user, normalizedUrl, { id, from: own.normalizedUrl });
-    }
-    const changed = await changeMapping(db, c.var.user.id, id, {
-      ...rest,
-      ...publication,
-      ...(url === undefined ? {} : { url, normalizedUrl }),
-    });
-    if (!changed) throw notFound(MAPPING_NOT_FOUND);
-    const synced = await Promise.all(changed.normalizedUrls.map((u) => syncUrl(c.env, c.var.user.id, u)));
-    if (!changed.mapping) throw notFound(MAPPING_NOT_FOUND);
-    if (synced.includes(false)) c.header(DELIVERY_PENDING_HEADER, "1");
-    return c.json<Mapping>(changed.mapping);
+    const { id } = c.req.valid("param");
+    if (!(await getOwnMapping(db, c.var.user.id, id))) throw notFound(MAPPING_NOT_FOUND);
+    return pageResponse(c, await listVersions(db, c.var.user.id, id, c.req.valid("query")));
+  })
+  .post("/:id/versions/:version/restore", currentBilling, validate("param", versionParam), async (c) => {
+    const { id, version } = c.req.valid("param");
+    const restored = await getVersion(createDb(c.env.DB), c.var.user.id, id, version);
+    if (!restored) throw notFound("Version not found");
+    return c.json<Mapping>(await changeOwnMapping(c, id, restoredChange(restored)));
   })
   .patch("/:id/status", validate("param", idParam), validate("json", mappingStatusBody), async (c) => {
     const published = c.req.valid("json").status === "published";
     const changed = await setMappingPublished(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id, published);
     if (!changed) throw notFound(MAPPING_NOT_FOUND);
-    if (!(await syncUrl(c.env, c.var.user.id, changed.normalizedUrl))) c.header(DELIVERY_PENDING_HEADER, "1");
+    reportDelivery(c, await syncUrl(c.env, c.var.user.id, changed.normalizedUrl));
     return c.json<Mapping>(changed.mapping);
   })
   .delete("/:id", validate("param", idParam), async (c) => {
     const normalizedUrl = await deleteMapping(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id);
     if (normalizedUrl === null) throw notFound(MAPPING_NOT_FOUND);
-    if (!(await syncUrl(c.env, c.var.user.id, normalizedUrl))) c.header(DELIVERY_PENDING_HEADER, "1");
+    reportDelivery(c, await syncUrl(c.env, c.var.user.id, normalizedUrl));
     return c.json<MessageResponse>({ message: "URL mapping deleted successfully" });
   });
+
+/**
+ * Changes one of the customer's mappings (`PATCH`, and a restore of a version): checks the URL with its match,
+ * the publication and the plan's website limit, saves, and rewrites the delivery entries of the URLs before and
+ * after. A refusal changes nothing.
+ */
+async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingChangeBody): Promise<Mapping> {
+  const { url, match, status, publishAt, unpublishAt, ...rest } = body;
+  const db = createDb(c.env.DB);
+  const own = await getOwnMapping(db, c.var.user.id, id);
+  if (!own) throw notFound(MAPPING_NOT_FOUND);
+  const publication = resolvePublication({ status, publishAt, unpublishAt }, own, new Date());
+  if (typeof publication === "string") throw new ApiError(400, publication);
+  // As on create, a match given is checked against the URL: the new one, else the mapping's own.
+  const normalizedUrl = url === undefined ? own.normalizedUrl : normalizeUrl(url, c.var.user.ignoredParameters);
+  const problem = matchProblem(normalizedUrl, match);
+  if (problem) throw new ApiError(400, problem);
+  if (normalizedUrl !== own.normalizedUrl) {
+    await assertCanAddMapping(db, c.var.user, normalizedUrl, { id, from: own.normalizedUrl });
+  }
+  const changed = await changeMapping(db, c.var.user.id, id, {
+    ...rest,
+    ...publication,
+    ...(url === undefined ? {} : { url, normalizedUrl }),
+  });
+  if (!changed) throw notFound(MAPPING_NOT_FOUND);
+  const synced = await Promise.all(changed.normalizedUrls.map((u) => syncUrl(c.env, c.var.user.id, u)));
+  if (!changed.mapping) throw notFound(MAPPING_NOT_FOUND);
+  reportDelivery(c, !synced.includes(false));
+  return changed.mapping;
+}
+
+/**
+ * What restoring a version changes: its URL, HTML, placement and SEO fields, and whether it was live. A schedule
+ * is not restored: its times have passed or would surprise; the restored mapping is live or a draft now.
+ */
+const restoredChange = (version: MappingVersion): MappingChangeBody => ({
+  url: version.url,
+  htmlContent: version.htmlContent,
+  placement: version.placement,
+  seo: version.seo,
+  status: version.publishedAt ? "published" : "draft",
+  unpublishAt: null,
+});

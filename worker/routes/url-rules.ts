@@ -5,12 +5,13 @@
  */
 import { Hono } from "hono";
 import { requireUser } from "../auth/middleware";
-import { DELIVERY_PENDING_HEADER, type UrlRules } from "../contract/responses";
+import type { UrlRules } from "../contract/responses";
 import { urlRulesBody } from "../contract/schemas";
 import { TRACKING_PARAMETERS } from "../contract/url-rules";
 import { createDb } from "../db/client";
 import { syncCustomerState } from "../delivery/sync";
 import type { AppEnv } from "../env";
+import { reportDelivery } from "../http/delivery-status";
 import { validate } from "../http/validate";
 import { updateUser } from "../models/users";
 
@@ -25,6 +26,6 @@ export const urlRulesRoutes = new Hono<AppEnv>()
   .put("/", validate("json", urlRulesBody), async (c) => {
     const { ignoredParameters } = c.req.valid("json");
     await updateUser(createDb(c.env.DB), c.var.user.id, { ignoredParameters });
-    if ((await syncCustomerState(c.env, c.var.user.id)) === null) c.header(DELIVERY_PENDING_HEADER, "1");
+    reportDelivery(c, (await syncCustomerState(c.env, c.var.user.id)) !== null);
     return c.json<UrlRules>(urlRules(ignoredParameters));
   });

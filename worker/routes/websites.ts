@@ -6,12 +6,13 @@
 import { Hono } from "hono";
 import { requireUser } from "../auth/middleware";
 import { formatNumber } from "../contract/input-caps";
-import { DELIVERY_PENDING_HEADER, type Website } from "../contract/responses";
+import type { Website } from "../contract/responses";
 import { plainListQuery, websiteBody, websiteParam } from "../contract/schemas";
 import { createDb } from "../db/client";
 import { websiteHostname } from "../delivery/edge-proxy";
 import { syncEdgeHost } from "../delivery/sync";
 import { isDevelopment, type AppEnv, type Env } from "../env";
+import { reportDelivery } from "../http/delivery-status";
 import { badRequest, conflict } from "../http/errors";
 import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
@@ -62,6 +63,6 @@ export const websiteRoutes = new Hono<AppEnv>()
     const claimed = await claimWebsite(db, c.var.user.id, hostname, settings);
     // Another account took the hostname between the two statements.
     if (!claimed) throw conflict(`${hostname} belongs to another account`);
-    if (!(await syncEdgeHost(c.env, c.var.user.id, hostname))) c.header(DELIVERY_PENDING_HEADER, "1");
+    reportDelivery(c, await syncEdgeHost(c.env, c.var.user.id, hostname));
     return c.json<Website>(claimed.website, claimed.created ? 201 : 200);
   });

@@ -195,6 +195,14 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     }),
     expect: ownersOnly(200),
   },
+  "GET /api/mappings/:id/versions": {
+    request: (f) => ({ path: `/api/mappings/${f.mappingId}/versions` }),
+    expect: ownersOnly(200),
+  },
+  "POST /api/mappings/:id/versions/:version/restore": {
+    request: (f) => ({ method: "POST", path: `/api/mappings/${f.mappingId}/versions/1/restore` }),
+    expect: ownersOnly(200),
+  },
   "PATCH /api/mappings/:id/status": {
     request: (f) => ({ method: "PATCH", path: `/api/mappings/${f.mappingId}/status`, json: { status: "unpublished" } }),
     expect: ownersOnly(200),
@@ -214,6 +222,7 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
   "GET /api/product-versions": { request: () => ({ path: "/api/product-versions" }), expect: signedIn(200) },
   "GET /api/paypal/config": { request: () => ({ path: "/api/paypal/config" }), expect: anyone(200) },
   "GET /api/site-config": { request: () => ({ path: "/api/site-config" }), expect: anyone(200) },
+  "GET /api/openapi.json": { request: () => ({ path: "/api/openapi.json" }), expect: anyone(200) },
   "GET /api/mappings/match": {
     request: () => ({ path: `/api/mappings/match?url=${encodeURIComponent("https://a.test/page?utm_source=x")}` }),
     expect: signedIn(200),

@@ -2,7 +2,12 @@
  * @module The one request helper (SPEC.md §7 and §8): cookies always, `X-API-Key` when a key is stored, a
  * JSON content type only with a body, and every non-OK answer thrown as an `ApiError`.
  */
-import { DELIVERY_PENDING_HEADER, type ErrorBody } from "../../../worker/contract/responses";
+import { format, parseISO } from "date-fns";
+import {
+  DELIVERY_EVERYWHERE_BY_HEADER,
+  DELIVERY_PENDING_HEADER,
+  type ErrorBody,
+} from "../../../worker/contract/responses";
 import { getApiKey } from "./storage";
 
 export class ApiError extends Error {
@@ -56,13 +61,30 @@ export async function apiRequest(method: HttpMethod, path: string, body?: unknow
  */
 export const DELIVERY_PENDING_MESSAGE = "Saved, but not live yet: delivery will take it over automatically.";
 
-/** The success toast's description for a change: the note above while it is not delivered yet. */
-export const deliveryPendingNote = (pending: boolean) => (pending ? DELIVERY_PENDING_MESSAGE : undefined);
+/** What a change's answer says of its delivery (worker/http/delivery-status.ts). */
+export interface DeliveryStatus {
+  deliveryPending: boolean;
+  /** When every location serves the change (ISO 8601); null when it is pending or the answer does not say. */
+  everywhereBy: string | null;
+}
 
-/** A change to a mapping: the parsed answer, and whether it is saved but not delivered yet. */
+/**
+ * The success toast's description for a change: the note above while it is not delivered yet, else when it is
+ * live everywhere (the delivery store's guarantee, docs/scaling.md), in the browser's time.
+ */
+export function deliveryNote({ deliveryPending, everywhereBy }: DeliveryStatus): string | undefined {
+  if (deliveryPending) return DELIVERY_PENDING_MESSAGE;
+  return everywhereBy ? `Live now; served everywhere by ${format(parseISO(everywhereBy), "HH:mm:ss")}.` : undefined;
+}
+
+/** A change: the parsed answer, and what it says of the change's delivery. */
 export async function apiChange<T>(method: HttpMethod, path: string, body?: unknown) {
   const response = await apiRequest(method, path, body);
-  return { data: (await response.json()) as T, deliveryPending: response.headers.has(DELIVERY_PENDING_HEADER) };
+  return {
+    data: (await response.json()) as T,
+    deliveryPending: response.headers.has(DELIVERY_PENDING_HEADER),
+    everywhereBy: response.headers.get(DELIVERY_EVERYWHERE_BY_HEADER),
+  };
 }
 
 /** `apiRequest` plus the parsed JSON answer. */

@@ -1,7 +1,7 @@
 /** @module Every customer's mappings for the admin console ("Event-Verwaltung"), and deleting one. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AdminMapping, MessageResponse } from "../../../worker/contract/responses";
-import { apiChange, deliveryPendingNote, getPage } from "@/lib/api";
+import { apiChange, deliveryNote, getPage } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { adminMappingKeys, adminUserKeys } from "./admin-keys";
 import { mappingKeys } from "./mappings";
@@ -27,8 +27,8 @@ export function useDeleteAdminMapping() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => apiChange<MessageResponse>("DELETE", `/api/admin/mappings/${id}`),
-    onSuccess: ({ deliveryPending }) => {
-      toast({ title: "Mapping deleted successfully", description: deliveryPendingNote(deliveryPending) });
+    onSuccess: (answer) => {
+      toast({ title: "Mapping deleted successfully", description: deliveryNote(answer) });
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: adminMappingKeys.all }),
         queryClient.invalidateQueries({ queryKey: adminUserKeys.all }),

@@ -1,7 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Mapping, MappingMatch, MessageResponse } from "../../../worker/contract/responses";
+import type { MappingVersion } from "../../../worker/contract/versions";
 import type { MappingBody } from "../../../worker/contract/schemas";
-import { ApiError, apiChange, deliveryPendingNote, getJson, getPage, withQuery, type PageOf } from "@/lib/api";
+import { ApiError, apiChange, deliveryNote, getJson, getPage, withQuery, type PageOf } from "@/lib/api";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
 
@@ -9,6 +10,7 @@ export const mappingKeys = {
   all: ["mappings"] as const,
   groups: (searchTerm: string, offset: number) => [...mappingKeys.all, "by-url", searchTerm, offset] as const,
   match: (url: string) => [...mappingKeys.all, "match", url] as const,
+  versions: (id: number) => [...mappingKeys.all, "versions", id] as const,
 };
 
 export const NO_API_KEY_MESSAGE = "Please register and verify your email to get an API key.";
@@ -60,8 +62,8 @@ export function useAddMapping() {
       requireApiKey();
       return apiChange<Mapping>("POST", "/api/mappings", body);
     },
-    onSuccess: ({ deliveryPending }) => {
-      toast({ title: "URL mapping added successfully", description: deliveryPendingNote(deliveryPending) });
+    onSuccess: (answer) => {
+      toast({ title: "URL mapping added successfully", description: deliveryNote(answer) });
       return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
     },
   });
@@ -74,8 +76,31 @@ export function useDeleteMapping() {
       requireApiKey();
       return apiChange<MessageResponse>("DELETE", `/api/mappings/${id}`);
     },
-    onSuccess: ({ deliveryPending }) => {
-      toast({ title: "URL mapping deleted successfully", description: deliveryPendingNote(deliveryPending) });
+    onSuccess: (answer) => {
+      toast({ title: "URL mapping deleted successfully", description: deliveryNote(answer) });
+      return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
+    },
+  });
+}
+
+/** A mapping's versions, newest first (all that are kept fit one page: docs/history.md). */
+export function useMappingVersions(id: number, enabled: boolean) {
+  return useQuery({
+    queryKey: mappingKeys.versions(id),
+    queryFn: () => getPage<MappingVersion>(`/api/mappings/${id}/versions`),
+    enabled,
+  });
+}
+
+export function useRestoreVersion(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (version: number) => {
+      requireApiKey();
+      return apiChange<Mapping>("POST", `/api/mappings/${id}/versions/${version}/restore`);
+    },
+    onSuccess: (answer, version) => {
+      toast({ title: `Version ${version} restored`, description: deliveryNote(answer) });
       return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
     },
   });

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { UrlRules } from "../../../worker/contract/responses";
 import type { UrlRulesBody } from "../../../worker/contract/schemas";
-import { apiChange, deliveryPendingNote, getJson } from "@/lib/api";
+import { apiChange, deliveryNote, getJson } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { mappingKeys } from "./mappings";
 
@@ -16,9 +16,9 @@ export function useSaveUrlRules() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: UrlRulesBody) => apiChange<UrlRules>("PUT", "/api/url-rules", body),
-    onSuccess: ({ data, deliveryPending }) => {
-      toast({ title: "Ignored parameters saved", description: deliveryPendingNote(deliveryPending) });
-      queryClient.setQueryData(urlRulesKeys.all, data);
+    onSuccess: (answer) => {
+      toast({ title: "Ignored parameters saved", description: deliveryNote(answer) });
+      queryClient.setQueryData(urlRulesKeys.all, answer.data);
       // The tester's answers depend on them.
       return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
     },

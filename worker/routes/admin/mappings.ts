@@ -1,11 +1,12 @@
 /** @module `/api/admin/mappings` ("Event-Verwaltung"): every customer's mappings, a page at a time. */
 import { Hono } from "hono";
 import { z } from "zod";
-import { DELIVERY_PENDING_HEADER, type AdminMapping, type MessageResponse } from "../../contract/responses";
+import type { AdminMapping, MessageResponse } from "../../contract/responses";
 import { adminMappingsQuery } from "../../contract/schemas";
 import { createDb } from "../../db/client";
 import { syncUrl } from "../../delivery/sync";
 import type { AppEnv } from "../../env";
+import { reportDelivery } from "../../http/delivery-status";
 import { notFound } from "../../http/errors";
 import { pageResponse } from "../../http/paging";
 import { validate } from "../../http/validate";
@@ -26,6 +27,6 @@ export const adminMappingRoutes = new Hono<AppEnv>()
   .delete("/:id", validate("param", idParam), async (c) => {
     const deleted = await deleteAnyMapping(createDb(c.env.DB), c.req.valid("param").id);
     if (!deleted) throw notFound(NOT_FOUND);
-    if (!(await syncUrl(c.env, deleted.userId, deleted.normalizedUrl))) c.header(DELIVERY_PENDING_HEADER, "1");
+    reportDelivery(c, await syncUrl(c.env, deleted.userId, deleted.normalizedUrl));
     return c.json<MessageResponse>({ message: "Mapping deleted successfully" });
   });

@@ -1,6 +1,10 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DELIVERY_PENDING_HEADER, type Mapping } from "../../../../worker/contract/responses";
+import {
+  DELIVERY_EVERYWHERE_BY_HEADER,
+  DELIVERY_PENDING_HEADER,
+  type Mapping,
+} from "../../../../worker/contract/responses";
 import { DELIVERY_PENDING_MESSAGE } from "@/lib/api";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
@@ -175,7 +179,25 @@ describe("dashboard with a stored api key", () => {
     expect(screen.getByText(DELIVERY_PENDING_MESSAGE)).toBeInTheDocument();
   });
 
-  it("adds no note to a change that is live", async () => {
+  it("says when a live change is served everywhere, as the Worker answers it", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    const everywhereBy = new Date(2026, 10, 25, 14, 7, 35);
+    mockFetch(({ url, init }) => {
+      if (url === "/api/mappings" && init.method === "POST") {
+        const res = jsonResponse(mapping({ id: 7, url: "https://example.com/p" }), 201);
+        res.headers.set(DELIVERY_EVERYWHERE_BY_HEADER, everywhereBy.toISOString());
+        return res;
+      }
+      return jsonResponse([]);
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+    fireEvent.change(await screen.findByLabelText("URL"), { target: { value: "https://example.com/p" } });
+    fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
+    expect(await screen.findByText("Live now; served everywhere by 14:07:35.")).toBeInTheDocument();
+  });
+
+  it("adds no pending note to a change that is live", async () => {
     window.localStorage.setItem("apiKey", "key-1");
     mockFetch(({ url, init }) => {
       if (url === "/api/mappings" && init.method === "POST") {
@@ -403,6 +425,60 @@ describe("dashboard with a stored api key", () => {
     openTab("Analytics");
 
     expect(await screen.findByText("No analytics data available yet.")).toBeInTheDocument();
+  });
+
+  it("shows a mapping's versions with what changed, as text, and restores one", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    const xss = "<img src=x onerror=alert(1)>";
+    const version = (n: number, htmlContent: string, extra: object = {}) => ({
+      version: n,
+      changedBy: "customer",
+      createdAt: `2026-11-2${n}T10:00:00.000Z`,
+      url: "https://example.com/a",
+      htmlContent,
+      placement: { position: "body-start" },
+      seo: {},
+      publishedAt: "2026-11-21T10:00:00.000Z",
+      publishAt: null,
+      unpublishAt: null,
+      ...extra,
+    });
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url === "/api/mappings/7/versions/1/restore" && init.method === "POST") {
+        return jsonResponse(mapping({ id: 7, htmlContent: "<p>old</p>" }));
+      }
+      if (url === "/api/mappings/7/versions") {
+        const res = jsonResponse([
+          version(2, `<p>new</p>\n${xss}`, { changedBy: "schedule", url: "https://example.com/b" }),
+          version(1, "<p>old</p>"),
+        ]);
+        res.headers.set("X-Total-Count", "2");
+        return res;
+      }
+      if (url.startsWith("/api/mappings?")) return jsonResponse([mapping({ id: 7 })]);
+      return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+    fireEvent.click(await screen.findByRole("button", { name: "History" }));
+    const dialog = await screen.findByRole("dialog");
+    const newest = await within(dialog).findByRole("listitem", { name: "Version 2" });
+    expect(newest).toHaveTextContent("Current");
+    expect(newest).toHaveTextContent("The schedule");
+    expect(newest).toHaveTextContent("https://example.com/a → https://example.com/b");
+    expect(newest).toHaveTextContent("- <p>old</p>");
+    expect(newest).toHaveTextContent(`+ <p>new</p> ${xss}`);
+    expect(dialog.querySelector("img")).toBeNull();
+    expect(within(newest).queryByRole("button", { name: "Restore" })).toBeNull();
+
+    const oldest = within(dialog).getByRole("listitem", { name: "Version 1" });
+    fireEvent.click(within(oldest).getByRole("button", { name: "Restore" }));
+    expect(await screen.findByText("Version 1 restored")).toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(
+        ([url, init]) => url === "/api/mappings/7/versions/1/restore" && init?.method === "POST",
+      ),
+    ).toBe(true);
   });
 
   it("removes mappings through the API; there is no publish control (SPEC.md §4)", async () => {

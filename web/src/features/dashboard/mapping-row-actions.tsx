@@ -1,22 +1,44 @@
+import { lazy, Suspense } from "react";
 import type { Mapping } from "../../../../worker/contract/responses";
 import { Button } from "@/components/ui/button";
+import { useDialogOnDemand } from "@/hooks/use-dialog-on-demand";
 import { useDeleteMapping } from "@/queries/mappings";
 
+const MappingHistoryDialog = lazy(() =>
+  import("./mapping-history-dialog").then((m) => ({ default: m.MappingHistoryDialog })),
+);
+
 /**
- * A row's one action, Remove (SPEC.md §2). The API can also publish and unpublish a mapping, but SPEC.md §4
- * shows no UI for that, so there is none here.
+ * A row's actions: History (its versions, and restoring one: docs/history.md) and Remove (SPEC.md §2). The API can
+ * also publish and unpublish a mapping, but SPEC.md §4 shows no UI for that, so there is none here.
  */
 export function MappingRowActions({ mapping }: { mapping: Mapping }) {
   const deleteMapping = useDeleteMapping();
+  const history = useDialogOnDemand();
 
   return (
-    <Button
-      variant="destructive"
-      size="sm"
-      disabled={deleteMapping.isPending}
-      onClick={() => deleteMapping.mutate(mapping.id)}
-    >
-      Remove
-    </Button>
+    <div className="flex gap-2">
+      <Button ref={history.triggerRef} variant="outline" size="sm" aria-haspopup="dialog" onClick={history.show}>
+        History
+      </Button>
+      <Button
+        variant="destructive"
+        size="sm"
+        disabled={deleteMapping.isPending}
+        onClick={() => deleteMapping.mutate(mapping.id)}
+      >
+        Remove
+      </Button>
+      {history.mounted && (
+        <Suspense fallback={null}>
+          <MappingHistoryDialog
+            mapping={mapping}
+            open={history.open}
+            onOpenChange={history.setOpen}
+            onCloseAutoFocus={history.returnFocus}
+          />
+        </Suspense>
+      )}
+    </div>
   );
 }

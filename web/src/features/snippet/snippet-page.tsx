@@ -35,6 +35,21 @@ export function SnippetPage() {
           </ol>
         </CardContent>
       </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-xl">Automate it</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <p>
+            Create, update, publish, schedule and list mappings from your own tools with your API key. The API is
+            described in{" "}
+            <a href="/api/openapi.json" className="text-primary underline-offset-4 hover:underline">
+              OpenAPI 3.1
+            </a>
+            .
+          </p>
+        </CardContent>
+      </Card>
     </PageContainer>
   );
 }

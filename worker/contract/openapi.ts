@@ -1,0 +1,193 @@
+/**
+ * @module The customer API as OpenAPI 3.1 (`GET /api/openapi.json`, docs/api.md): every request body and query is
+ * generated from the zod schema the Worker validates it with, so the description cannot drift from the checks.
+ * Answers are described by name and link to docs/api.md, where their shapes are (worker/contract/responses.ts).
+ */
+import { z } from "zod";
+import {
+  analyticsQuery,
+  mappingBody,
+  mappingChangeBody,
+  mappingMatchQuery,
+  mappingsQuery,
+  mappingStatusBody,
+  plainListQuery,
+  urlRulesBody,
+  versionsQuery,
+  websiteBody,
+} from "./schemas";
+
+type JsonSchema = Record<string, unknown>;
+
+/** A schema as its input (what a client sends), without the `$schema` line OpenAPI does not take. */
+function jsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+  return rest;
+}
+
+/** A query schema's fields as OpenAPI parameters. */
+function queryParameters(schema: z.ZodObject): JsonSchema[] {
+  const { properties = {}, required = [] } = jsonSchema(schema) as {
+    properties?: Record<string, JsonSchema>;
+    required?: string[];
+  };
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: "query",
+    required: required.includes(name),
+    schema: property,
+  }));
+}
+
+const pathId = (name: string, description: string) => ({
+  name,
+  in: "path",
+  required: true,
+  description,
+  schema: { type: "integer", minimum: 1 },
+});
+
+const json = (schema: z.ZodType) => ({
+  required: true,
+  content: { "application/json": { schema: jsonSchema(schema) } },
+});
+
+/** An answer, by the name docs/api.md gives its shape. */
+const answer = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { type: ["object", "array"] } } },
+});
+
+const ERRORS = {
+  "400": { description: "Bad input: `{error}` names the problem; nothing was changed" },
+  "401": { description: "No or unknown X-API-Key" },
+  "404": { description: "Not found, or not this customer's" },
+};
+
+const list = (description: string) => ({
+  ...answer(`${description}; the total in X-Total-Count`),
+  headers: { "X-Total-Count": { schema: { type: "integer" } } },
+});
+
+export function openApiDocument(origin: string) {
+  const mappingId = pathId("id", "The mapping's id");
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Dynamic Content API",
+      version: "1",
+      description:
+        "The customer API. Every call but /api/content takes the customer's key in X-API-Key. Answer shapes: docs/api.md.",
+    },
+    servers: [{ url: origin }],
+    components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } },
+    security: [{ apiKey: [] }],
+    paths: {
+      "/api/mappings": {
+        get: {
+          summary: "List mappings, newest first",
+          parameters: queryParameters(mappingsQuery),
+          responses: { "200": list("Mapping[]"), ...ERRORS },
+        },
+        post: {
+          summary: "Create a mapping (published at once unless a status or schedule says otherwise)",
+          requestBody: json(mappingBody),
+          responses: { "201": answer("Mapping"), "403": { description: "Over the plan's limits" }, ...ERRORS },
+        },
+      },
+      "/api/mappings/match": {
+        get: {
+          summary: "Which mapping serves a page URL, and why",
+          parameters: queryParameters(mappingMatchQuery),
+          responses: { "200": answer("MappingMatch {mapping, reason}"), ...ERRORS },
+        },
+      },
+      "/api/mappings/{id}": {
+        patch: {
+          summary: "Change a mapping: URL, HTML, placement, SEO fields, status or schedule",
+          parameters: [mappingId],
+          requestBody: json(mappingChangeBody),
+          responses: { "200": answer("Mapping"), "403": { description: "Over the plan's limits" }, ...ERRORS },
+        },
+        delete: {
+          summary: "Delete a mapping",
+          parameters: [mappingId],
+          responses: { "200": answer("{message}"), ...ERRORS },
+        },
+      },
+      "/api/mappings/{id}/status": {
+        patch: {
+          summary: "Publish or unpublish a mapping",
+          parameters: [mappingId],
+          requestBody: json(mappingStatusBody),
+          responses: { "200": answer("Mapping"), ...ERRORS },
+        },
+      },
+      "/api/mappings/{id}/versions": {
+        get: {
+          summary: "A mapping's versions, newest first",
+          parameters: [mappingId, ...queryParameters(versionsQuery)],
+          responses: { "200": list("MappingVersion[]"), ...ERRORS },
+        },
+      },
+      "/api/mappings/{id}/versions/{version}/restore": {
+        post: {
+          summary: "Restore a version",
+          parameters: [mappingId, pathId("version", "The version's number")],
+          responses: { "200": answer("Mapping"), ...ERRORS },
+        },
+      },
+      "/api/analytics": {
+        get: {
+          summary: "Hits per page URL",
+          parameters: queryParameters(analyticsQuery),
+          responses: { "200": list("AnalyticsRow[]"), ...ERRORS },
+        },
+      },
+      "/api/user/stats": { get: { summary: "Requests and the limit", responses: { "200": answer("Stats") } } },
+      "/api/url-rules": {
+        get: { summary: "Ignored URL parameters", responses: { "200": answer("UrlRules") } },
+        put: {
+          summary: "Set the customer's own ignored URL parameters",
+          requestBody: json(urlRulesBody),
+          responses: { "200": answer("UrlRules"), ...ERRORS },
+        },
+      },
+      "/api/websites": {
+        get: {
+          summary: "Websites and their delivery mode",
+          parameters: queryParameters(plainListQuery),
+          responses: { "200": list("Website[]"), ...ERRORS },
+        },
+      },
+      "/api/websites/{hostname}": {
+        put: {
+          summary: "Set a website's origin and delivery mode (snippet or edge)",
+          parameters: [{ name: "hostname", in: "path", required: true, schema: { type: "string" } }],
+          requestBody: json(websiteBody),
+          responses: {
+            "200": answer("Website"),
+            "201": answer("Website"),
+            "409": { description: "Another customer's hostname" },
+            ...ERRORS,
+          },
+        },
+      },
+      "/api/content": {
+        get: {
+          summary: "The content of a page (what snippet.js asks); no key, CORS for any origin",
+          security: [],
+          parameters: [
+            { name: "u", in: "query", required: true, schema: { type: "string" }, description: "The customer's id" },
+            { name: "url", in: "query", required: true, schema: { type: "string" }, description: "The page URL" },
+            { name: "format", in: "query", required: false, schema: { type: "string", enum: ["json"] } },
+          ],
+          responses: {
+            "200": { description: "The HTML as text/plain, or with format=json the snippet's answer" },
+            "204": { description: "No content for this page" },
+          },
+        },
+      },
+    },
+  };
+}
