@@ -46,8 +46,12 @@ async function deliveredOnCustomerPage(): Promise<boolean> {
     const answered = visitor.waitForResponse((r) => r.url().includes("/api/content"), { timeout: 15_000 });
     await visitor.goto(pageUrl);
     await answered;
-    await visitor.waitForTimeout(200);
-    return (await visitor.locator("[data-dynamic-content] #sale").count()) === 1;
+    // The snippet inserts once it has read the answer: give it up to two seconds on a busy machine.
+    const content = visitor.locator("[data-dynamic-content] #sale");
+    for (let waited = 0; waited < 2_000 && (await content.count()) === 0; waited += 100) {
+      await visitor.waitForTimeout(100);
+    }
+    return (await content.count()) === 1;
   } finally {
     await visitor.close();
   }

@@ -8,13 +8,15 @@
  * their second. The ledger row is written last, in the same transaction, so a redelivered event is recognised
  * and a failed batch leaves nothing behind.
  */
+import { isCrawler } from "../contract/crawlers";
 import { normalizeUrl } from "../contract/normalize-url";
 import type { AnalyticsMessage } from "./message";
 
-/** A message as it is counted and kept: with its normalised URL and UTC day. */
+/** A message as it is counted and kept: with its normalised URL, UTC day, and whether a known crawler asked. */
 export interface RawEvent extends AnalyticsMessage {
   normalizedUrl: string;
   day: string;
+  crawler: boolean;
 }
 
 export function utcDay(timestamp: number): string {
@@ -22,13 +24,18 @@ export function utcDay(timestamp: number): string {
 }
 
 export function toRawEvent(message: AnalyticsMessage): RawEvent {
-  return { ...message, normalizedUrl: normalizeUrl(message.url), day: utcDay(message.timestamp) };
+  return {
+    ...message,
+    normalizedUrl: normalizeUrl(message.url),
+    day: utcDay(message.timestamp),
+    crawler: isCrawler(message.userAgent),
+  };
 }
 
 const FRESH = `WITH incoming AS (
     SELECT value AS event, value ->> 'id' AS id, value ->> 'userId' AS user_id, value ->> 'normalizedUrl' AS url,
       value ->> 'mappingId' AS mapping_id, value ->> 'delivered' AS delivered, value ->> 'timestamp' AS ts,
-      value ->> 'day' AS day, (value ->> 'timestamp') / 1000 AS second
+      value ->> 'day' AS day, coalesce(value ->> 'crawler', 0) AS crawler, (value ->> 'timestamp') / 1000 AS second
     FROM json_each(?1)
   ),
   fresh AS (
@@ -47,10 +54,10 @@ const COUNT_URL = `${FRESH}
     deliveries = deliveries + excluded.deliveries, last_accessed = max(last_accessed, excluded.last_accessed)`;
 
 const COUNT_DAY = `${FRESH}
-  INSERT INTO daily_usage (user_id, day, requests, deliveries)
-  SELECT user_id, day, count(*), sum(delivered) FROM fresh WHERE true GROUP BY user_id, day
+  INSERT INTO daily_usage (user_id, day, requests, deliveries, crawler_requests)
+  SELECT user_id, day, count(*), sum(delivered), sum(crawler) FROM fresh WHERE true GROUP BY user_id, day
   ON CONFLICT (user_id, day) DO UPDATE SET requests = requests + excluded.requests,
-    deliveries = deliveries + excluded.deliveries`;
+    deliveries = deliveries + excluded.deliveries, crawler_requests = crawler_requests + excluded.crawler_requests`;
 
 const COUNT_CUSTOMER = `${FRESH}
   INSERT INTO usage_counters (user_id, total_requests, period_requests, period_deliveries)

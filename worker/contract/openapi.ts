@@ -16,6 +16,7 @@ import {
   versionsQuery,
   websiteBody,
 } from "./schemas";
+import { timeseriesQuery } from "./timeseries";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -142,6 +143,13 @@ export function openApiDocument(origin: string) {
           summary: "Hits per page URL",
           parameters: queryParameters(analyticsQuery),
           responses: { "200": list("AnalyticsRow[]"), ...ERRORS },
+        },
+      },
+      "/api/analytics/timeseries": {
+        get: {
+          summary: "Requests, deliveries and crawler requests per day, week or month (UTC)",
+          parameters: queryParameters(timeseriesQuery),
+          responses: { "200": answer("TimeseriesPoint[] [{start, requests, deliveries, crawlerRequests}]"), ...ERRORS },
         },
       },
       "/api/user/stats": { get: { summary: "Requests and the limit", responses: { "200": answer("Stats") } } },

@@ -387,6 +387,8 @@ export const dailyUsage = sqliteTable(
     day: text("day").notNull(),
     requests: integer("requests").notNull().default(0),
     deliveries: integer("deliveries").notNull().default(0),
+    /** Of the requests, those of known search and AI crawlers (contract/crawlers.ts). */
+    crawlerRequests: integer("crawler_requests").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );

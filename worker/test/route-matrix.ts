@@ -219,6 +219,10 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
   "GET /api/user/stats": { request: () => ({ path: "/api/user/stats" }), expect: signedIn(200) },
   "GET /api/user/dashboard": { request: () => ({ path: "/api/user/dashboard" }), expect: signedIn(200) },
   "GET /api/analytics": { request: () => ({ path: "/api/analytics" }), expect: signedIn(200) },
+  "GET /api/analytics/timeseries": {
+    request: () => ({ path: "/api/analytics/timeseries?interval=week" }),
+    expect: signedIn(200),
+  },
   "GET /api/product-versions": { request: () => ({ path: "/api/product-versions" }), expect: signedIn(200) },
   "GET /api/paypal/config": { request: () => ({ path: "/api/paypal/config" }), expect: anyone(200) },
   "GET /api/site-config": { request: () => ({ path: "/api/site-config" }), expect: anyone(200) },

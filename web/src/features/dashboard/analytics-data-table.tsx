@@ -3,6 +3,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { usePage } from "@/hooks/use-page";
 import { useAnalytics } from "@/queries/analytics";
 import { AnalyticsTable } from "./analytics-table";
+import { UsageChart } from "./usage-chart";
 
 /** The Analytics tab, a page at a time; it exists only while a key is stored. */
 export function AnalyticsDataTable() {
@@ -14,7 +15,8 @@ export function AnalyticsDataTable() {
       <CardHeader>
         <CardTitle className="text-xl">Analytics</CardTitle>
       </CardHeader>
-      <CardContent>
+      <CardContent className="space-y-6">
+        <UsageChart />
         <PagedRows query={analytics} page={page}>
           {(rows) => <AnalyticsTable rows={rows} />}
         </PagedRows>

@@ -412,6 +412,34 @@ describe("dashboard with a stored api key", () => {
     expect(puts).toEqual([{ ignoredParameters: ["ref", "aff_*"] }]);
   });
 
+  it("charts requests, deliveries and crawlers over time from the server, by day, week or month", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    const asked: string[] = [];
+    mockFetch(({ url }) => {
+      if (url.startsWith("/api/analytics/timeseries")) {
+        asked.push(url);
+        const week = url.includes("interval=week");
+        return jsonResponse([
+          { start: "2026-11-23T00:00:00.000Z", requests: week ? 70 : 10, deliveries: 8, crawlerRequests: 2 },
+          { start: "2026-11-24T00:00:00.000Z", requests: 0, deliveries: 0, crawlerRequests: 0 },
+        ]);
+      }
+      return jsonResponse([]);
+    });
+    renderApp("/dashboard");
+    openTab("Analytics");
+    const chart = await screen.findByRole("region", { name: "Requests over time" });
+    expect(
+      await within(chart).findByLabelText("Nov 23, 2026: 10 requests, 8 deliveries, 2 from crawlers"),
+    ).toBeInTheDocument();
+    expect(within(chart).getByLabelText("Nov 24, 2026: 0 requests, 0 deliveries, 0 from crawlers")).toBeInTheDocument();
+    fireEvent.click(within(chart).getByRole("button", { name: "Weeks" }));
+    expect(
+      await within(chart).findByLabelText("Nov 23, 2026: 70 requests, 8 deliveries, 2 from crawlers"),
+    ).toBeInTheDocument();
+    expect(asked).toEqual(["/api/analytics/timeseries?interval=day", "/api/analytics/timeseries?interval=week"]);
+  });
+
   it("shows analytics rows, or the empty text", async () => {
     window.localStorage.setItem("apiKey", "key-1");
     mockFetch(({ url }) => {

@@ -1,0 +1,1 @@
+ALTER TABLE `daily_usage` ADD `crawler_requests` integer DEFAULT 0 NOT NULL;

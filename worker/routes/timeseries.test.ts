@@ -1,0 +1,103 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { AnalyticsMessage } from "../analytics/message";
+import { isCrawler } from "../contract/crawlers";
+import { PER_URL_NOT_AVAILABLE, type TimeseriesPoint } from "../contract/timeseries";
+import { dailyUsage } from "../db/schema";
+import worker from "../index";
+import { call, createVerifiedCustomer, db } from "../test/helpers";
+
+const series = async (apiKey: string, query: string) => {
+  const res = await call(`/api/analytics/timeseries${query}`, { apiKey });
+  return { status: res.status, body: (await res.json()) as TimeseriesPoint[] & { error?: string } };
+};
+
+describe("GET /api/analytics/timeseries", () => {
+  it("sums the daily rollups per day, week (from Monday) and month, every bucket present", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    await db()
+      .insert(dailyUsage)
+      .values([
+        { userId: user.id, day: "2026-10-30", requests: 5, deliveries: 4, crawlerRequests: 1 }, // a Friday
+        { userId: user.id, day: "2026-11-02", requests: 7, deliveries: 7, crawlerRequests: 0 }, // a Monday
+        { userId: user.id, day: "2026-11-03", requests: 3, deliveries: 1, crawlerRequests: 2 },
+      ]);
+    const days = await series(apiKey, "?interval=day&from=2026-11-01&to=2026-11-03");
+    expect(days.body).toEqual([
+      { start: "2026-11-01T00:00:00.000Z", requests: 0, deliveries: 0, crawlerRequests: 0 },
+      { start: "2026-11-02T00:00:00.000Z", requests: 7, deliveries: 7, crawlerRequests: 0 },
+      { start: "2026-11-03T00:00:00.000Z", requests: 3, deliveries: 1, crawlerRequests: 2 },
+    ]);
+    const weeks = await series(apiKey, "?interval=week&from=2026-10-26&to=2026-11-08");
+    expect(weeks.body).toEqual([
+      { start: "2026-10-26T00:00:00.000Z", requests: 5, deliveries: 4, crawlerRequests: 1 },
+      { start: "2026-11-02T00:00:00.000Z", requests: 10, deliveries: 8, crawlerRequests: 2 },
+    ]);
+    const months = await series(apiKey, "?interval=month&from=2026-10-01&to=2026-11-30");
+    expect(months.body.map((p) => [p.start, p.requests])).toEqual([
+      ["2026-10-01T00:00:00.000Z", 5],
+      ["2026-11-01T00:00:00.000Z", 10],
+    ]);
+    // Another customer's rollups are not theirs.
+    const other = await createVerifiedCustomer("o@example.com");
+    const theirs = await series(other.apiKey, "?interval=month&from=2026-10-01&to=2026-11-30");
+    expect(theirs.body.map((p) => p.requests)).toEqual([0, 0]);
+  });
+
+  it("answers the last 30 days by day without a range", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const { body } = await series(apiKey, "");
+    expect(body).toHaveLength(30);
+    expect(body.at(-1)!.start).toBe(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`);
+  });
+
+  it("refuses a bad interval, date or range, and a URL, with a message", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    for (const [query, error] of [
+      ["?interval=hour", 'Interval must be "day", "week" or "month"'],
+      ["?from=yesterday", "From must be a date such as 2026-11-25"],
+      ["?from=2026-11-02&to=2026-11-01", "From must not be after To"],
+      ["?from=2020-01-01&to=2026-11-01", "A series can reach at most 1,096 days"],
+      ["?url=https%3A%2F%2Fshop.test%2Fa", PER_URL_NOT_AVAILABLE],
+    ]) {
+      const { status, body } = await series(apiKey, query!);
+      expect(status, query).toBe(400);
+      expect(body).toEqual({ error });
+    }
+  });
+
+  it("counts known search and AI crawlers apart, by their user agent", async () => {
+    expect(isCrawler("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")).toBe(true);
+    expect(isCrawler("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2)")).toBe(true);
+    expect(isCrawler("Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0 Safari/537.36")).toBe(false);
+    expect(isCrawler(null)).toBe(false);
+
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    await call("/api/mappings", { method: "POST", apiKey, json: { url: "https://shop.test/a", htmlContent: "A" } });
+    const view = (userAgent: string): AnalyticsMessage => ({
+      id: crypto.randomUUID(),
+      userId: user.id,
+      url: "https://shop.test/a",
+      mappingId: null,
+      delivered: false,
+      timestamp: Date.now(),
+      userAgent,
+      referer: null,
+    });
+    const batch = createMessageBatch<AnalyticsMessage>(
+      "dynamic-content-analytics",
+      [view("Googlebot/2.1"), view("ClaudeBot/1.0"), view("Mozilla/5.0 Firefox/133.0")].map((body) => ({
+        id: `q-${body.id}`,
+        timestamp: new Date(),
+        attempts: 1,
+        body,
+      })),
+    );
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    await getQueueResult(batch, ctx);
+    const { body } = await series(apiKey, "");
+    expect(body.at(-1)).toMatchObject({ requests: 3, crawlerRequests: 2 });
+  });
+});
