@@ -84,6 +84,11 @@ describe("a website owner", () => {
         async () => {
           await openAnalytics(page);
           const row = page.getByRole("row").filter({ hasText: expectedUrl });
+          // The tab asks the server for its rows after it opens: give them a moment before reading.
+          await row
+            .first()
+            .waitFor({ timeout: 3_000 })
+            .catch(() => undefined);
           if ((await row.count()) === 0) return 0;
           // Columns: URL, Total Hits, Last Accessed. Two visits to the landing page so far.
           return Number(await row.first().getByRole("cell").nth(1).innerText());
