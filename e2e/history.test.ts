@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CustomerDashboard, Mapping } from "../worker/contract/responses";
-import { api, baseURL, registerCustomer } from "./support/product";
+import { api, baseURL, openWithKey, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 
 const session = useBrowserAndMail();
@@ -28,11 +28,7 @@ describe("history and rollback", () => {
       (await fetch(`${baseURL}/api/content?u=${userId}&url=${encodeURIComponent(pageUrl)}`)).text();
     expect(await content()).toBe("<p>Oops, wrong text</p>");
 
-    const page = await session.browser.newPage();
-    await page.goto(`${baseURL}/snippet`);
-    await page.evaluate((key) => localStorage.setItem("apiKey", key), apiKey);
-    await page.goto(`${baseURL}/dashboard`);
-    await page.getByRole("tab", { name: "URL Mappings" }).click();
+    const page = await openWithKey(session.browser, apiKey, "/dashboard", "URL Mappings");
     await page.getByRole("button", { name: "History" }).click();
     const dialog = page.getByRole("dialog");
     const current = dialog.getByRole("listitem", { name: "Version 2" });
@@ -45,5 +41,29 @@ describe("history and rollback", () => {
     expect(await content()).toBe("<p>Autumn sale: 20% off</p>");
     // The restore is the newest version now, and the list says so.
     await expect.poll(() => dialog.getByRole("listitem", { name: "Version 3" }).textContent()).toContain("Current");
+  });
+
+  it("restores a mapping removed by mistake from Recently deleted, served again at once", async () => {
+    const apiKey = await registerCustomer(session.mail, "undelete@shop.test");
+    const { userId } = await api<CustomerDashboard>("/api/user/dashboard", { apiKey });
+    const pageUrl = "https://undelete.shop.test/landing";
+    await api<Mapping>("/api/mappings", {
+      method: "POST",
+      apiKey,
+      body: JSON.stringify({ url: pageUrl, htmlContent: "<p>Keep me</p>" }),
+    });
+    const content = async () =>
+      (await fetch(`${baseURL}/api/content?u=${userId}&url=${encodeURIComponent(pageUrl)}`)).text();
+
+    const page = await openWithKey(session.browser, apiKey, "/dashboard", "URL Mappings");
+    await page.getByRole("button", { name: "Remove" }).click();
+    const deleted = page.getByRole("table", { name: "Recently deleted mappings" });
+    await expect.poll(() => deleted.textContent()).toContain(pageUrl);
+    expect(await content()).toBe("");
+
+    await deleted.getByRole("button", { name: `Restore ${pageUrl}` }).click();
+    await expect.poll(() => page.getByText("URL mapping restored").first().isVisible()).toBe(true);
+    expect(await content()).toBe("<p>Keep me</p>");
+    await expect.poll(() => deleted.count()).toBe(0);
   });
 });

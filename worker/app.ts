@@ -26,7 +26,9 @@ import { openApiRoutes } from "./routes/openapi";
 import { urlRulesRoutes } from "./routes/url-rules";
 import { userRoutes } from "./routes/user";
 import { websiteRoutes } from "./routes/websites";
+import { webhookRoutes } from "./routes/webhooks";
 import { snippetRoute } from "./snippet/snippet-route";
+import { sendWebhooksAfterChange } from "./webhooks/after-change";
 
 export const app = new Hono<AppEnv>()
   // A customer's edge website is proxied before anything of the product's own touches the request.
@@ -42,6 +44,7 @@ export const app = new Hono<AppEnv>()
   .route("/api/admin", adminRoutes)
   .route("/api/login", loginRoutes)
   .route("/api/smtp-config", smtpConfigRoutes)
+  .use("/api/mappings/*", sendWebhooksAfterChange)
   .route("/api/mappings", mappingRoutes)
   .route("/api/user", userRoutes)
   .route("/api/analytics", analyticsRoutes)
@@ -50,6 +53,7 @@ export const app = new Hono<AppEnv>()
   .route("/api/site-config", siteConfigRoutes)
   .route("/api/websites", websiteRoutes)
   .route("/api/url-rules", urlRulesRoutes)
+  .route("/api/webhooks", webhookRoutes)
   .route("/api/openapi.json", openApiRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
   // The SPA's pages (index.html for every route) come through here so that they get their security headers;

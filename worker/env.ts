@@ -1,11 +1,14 @@
 /** @module The Worker's bindings and variables, declared once. */
 import type { AnalyticsMessage } from "./analytics/message";
+import type { DeliverySyncMessage } from "./delivery/repairs";
 
 export interface Env {
   DB: D1Database;
   /** The delivery store: one small entry per customer and per published URL (see delivery/store.ts). */
   DELIVERY: KVNamespace;
   ANALYTICS_QUEUE: Queue<AnalyticsMessage>;
+  /** Ranges of one customer's delivery entries to write, after a bulk import (delivery/repairs.ts `syncUrlsSoon`). */
+  DELIVERY_QUEUE: Queue<DeliverySyncMessage>;
   /** The raw analytics archive: one gzipped NDJSON object per consumed batch (see analytics/archive.ts). */
   ANALYTICS_ARCHIVE: R2Bucket;
   /** Days raw events stay in D1 (`analytics_batches`) besides the archive; default 7, at least 1. */

@@ -2,7 +2,7 @@
  * @module The daily cron: PayPal's view of our subscriptions (billing/reconcile.ts), then every billing period
  * that has ended and every paid plan that has lapsed (the sweeper behind the per-request settling), then
  * housekeeping of expired codes, tokens, keys and rate-limit rows, and of sign-ups left unverified for a week.
- * And the minute cron: scheduled publishing (delivery/schedule.ts).
+ * And the minute cron: scheduled publishing (delivery/schedule.ts), then webhook events (webhooks/dispatch.ts).
  */
 import { lt } from "drizzle-orm";
 import { settleDueBilling } from "./billing/periods";
@@ -14,8 +14,11 @@ import { LONGEST_WINDOW_MS } from "./auth/throttle";
 import { runDueSchedules } from "./delivery/schedule";
 import { runHotPathHousekeeping } from "./housekeeping";
 import { purgeExpiredKeys } from "./models/api-keys";
+import { purgeDeletedMappings } from "./models/deleted-mappings";
 import { purgeRateLimitEvents } from "./models/rate-limits";
 import { purgeUnverifiedSignups, UNVERIFIED_SIGNUP_TTL_MS } from "./models/users";
+import { DELIVERY_LOG_TTL_MS, purgeDeliveries } from "./models/webhooks";
+import { sendDueWebhooks } from "./webhooks/dispatch";
 
 export async function runDaily(env: Env, now = new Date()): Promise<void> {
   try {
@@ -33,6 +36,8 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
   await purgeExpiredKeys(db, now);
   await purgeRateLimitEvents(db, new Date(now.getTime() - LONGEST_WINDOW_MS));
   await purgeUnverifiedSignups(db, new Date(now.getTime() - UNVERIFIED_SIGNUP_TTL_MS));
+  await purgeDeletedMappings(db, now);
+  await purgeDeliveries(db, new Date(now.getTime() - DELIVERY_LOG_TTL_MS));
   // Raw analytics past their window, legacy raw rows to R2, delivery store repairs.
   await runHotPathHousekeeping(env, now);
 }
@@ -42,4 +47,6 @@ export const EVERY_MINUTE = "* * * * *";
 
 export async function runEveryMinute(env: Env, now = new Date()): Promise<void> {
   await runDueSchedules(env, now);
+  // Then the webhook events due, those the schedules just wrote included (written at the real time, after `now`).
+  await sendDueWebhooks(env, new Date(Math.max(now.getTime(), Date.now())));
 }

@@ -1,4 +1,5 @@
 /** Calls to the started product, for setting up what a test needs without clicking through it. */
+import type { Browser, Page } from "playwright-core";
 import { inject } from "vitest";
 import type { VerifyEmailResponse } from "../../worker/contract/responses";
 import type { MailServer } from "./mail-server";
@@ -46,4 +47,17 @@ export async function registerCustomer(mail: MailServer, email: string): Promise
   const token = new URL(linkIn(message.text)!).searchParams.get("token")!;
   const { apiKey } = await api<VerifyEmailResponse>(`/api/verify-email?token=${encodeURIComponent(token)}`);
   return apiKey;
+}
+
+/**
+ * Opens a screen of the product in a new page as the customer whose key the browser stores (as the register page
+ * leaves it), and its tab, if given.
+ */
+export async function openWithKey(browser: Browser, apiKey: string, path: string, tab?: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(`${baseURL}/snippet`);
+  await page.evaluate((key) => localStorage.setItem("apiKey", key), apiKey);
+  await page.goto(`${baseURL}${path}`);
+  if (tab) await page.getByRole("tab", { name: tab }).click();
+  return page;
 }

@@ -6,8 +6,12 @@
 import { z } from "zod";
 import {
   analyticsQuery,
+  deletedMappingsQuery,
+  exportQuery,
+  importQuery,
   mappingBody,
   mappingChangeBody,
+  mappingImportRow,
   mappingMatchQuery,
   mappingsQuery,
   mappingStatusBody,
@@ -17,6 +21,7 @@ import {
   websiteBody,
 } from "./schemas";
 import { timeseriesQuery } from "./timeseries";
+import { deliveriesQuery, webhookBody, webhooksQuery } from "./webhooks";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -72,6 +77,13 @@ const list = (description: string) => ({
 
 export function openApiDocument(origin: string) {
   const mappingId = pathId("id", "The mapping's id");
+  const webhookId = {
+    name: "id",
+    in: "path",
+    required: true,
+    description: "The webhook's id",
+    schema: { type: "string" },
+  };
   return {
     openapi: "3.1.0",
     info: {
@@ -94,6 +106,65 @@ export function openApiDocument(origin: string) {
           summary: "Create a mapping (published at once unless a status or schedule says otherwise)",
           requestBody: json(mappingBody),
           responses: { "201": answer("Mapping"), "403": { description: "Over the plan's limits" }, ...ERRORS },
+        },
+      },
+      "/api/mappings/import": {
+        post: {
+          summary:
+            "Import up to 10,000 mappings from CSV or JSON, checked first and applied all or nothing (docs/bulk.md)",
+          parameters: queryParameters(importQuery),
+          requestBody: {
+            required: true,
+            content: {
+              "text/csv": { schema: { type: "string" } },
+              "application/json": { schema: { type: "array", items: jsonSchema(mappingImportRow) } },
+            },
+          },
+          responses: {
+            "200": answer("ImportReport: checked (dryRun) or applied"),
+            "413": { description: "Over 16 MB" },
+            "415": { description: "Neither text/csv nor application/json" },
+            "422": answer("ImportReport: rows were refused, nothing was applied"),
+            ...ERRORS,
+          },
+        },
+      },
+      "/api/mappings/export": {
+        get: {
+          summary: "Download every mapping, in the import's format",
+          parameters: queryParameters(exportQuery),
+          responses: {
+            "200": {
+              description: "The mappings, oldest first",
+              content: {
+                "text/csv": { schema: { type: "string" } },
+                "application/json": { schema: { type: "array" } },
+              },
+            },
+            ...ERRORS,
+          },
+        },
+      },
+      "/api/mappings/{id}/preview": {
+        post: {
+          summary:
+            "A signed link, valid 24 hours, that shows the mapping on its page, a draft too (docs/publishing.md)",
+          parameters: [mappingId],
+          responses: { "201": answer("PreviewLink {url, expiresAt}"), ...ERRORS },
+        },
+      },
+      "/api/mappings/deleted": {
+        get: {
+          summary: "Mappings deleted in the last 30 days, most recently deleted first (HTML as a preview)",
+          parameters: queryParameters(deletedMappingsQuery),
+          responses: { "200": list("DeletedMapping[]"), ...ERRORS },
+        },
+      },
+      "/api/mappings/deleted/{id}/restore": {
+        post: {
+          summary: "Restore a deleted mapping, with its id, content and state",
+          parameters: [pathId("id", "The deleted mapping's id")],
+          responses: { "200": answer("Mapping"), "403": { description: "Over the plan's websites limit" }, ...ERRORS },
         },
       },
       "/api/mappings/match": {
@@ -179,6 +250,39 @@ export function openApiDocument(origin: string) {
             "409": { description: "Another customer's hostname" },
             ...ERRORS,
           },
+        },
+      },
+      "/api/webhooks": {
+        get: {
+          summary: "Webhooks (never their secrets)",
+          parameters: queryParameters(webhooksQuery),
+          responses: { "200": list("Webhook[]"), ...ERRORS },
+        },
+        post: {
+          summary: "Register a webhook: its signing secret is in this answer only (docs/webhooks.md)",
+          requestBody: json(webhookBody),
+          responses: { "201": answer("CreatedWebhook {id, url, createdAt, lastDelivery, secret}"), ...ERRORS },
+        },
+      },
+      "/api/webhooks/{id}": {
+        delete: {
+          summary: "Delete a webhook and its delivery log",
+          parameters: [webhookId],
+          responses: { "200": answer("{message}"), ...ERRORS },
+        },
+      },
+      "/api/webhooks/{id}/deliveries": {
+        get: {
+          summary: "A webhook's delivery log, newest first (30 days)",
+          parameters: [webhookId, ...queryParameters(deliveriesQuery)],
+          responses: { "200": list("WebhookDelivery[]"), ...ERRORS },
+        },
+      },
+      "/api/webhooks/{id}/test": {
+        post: {
+          summary: "Send a signed ping event now",
+          parameters: [webhookId],
+          responses: { "201": answer("WebhookDelivery"), ...ERRORS },
         },
       },
       "/api/content": {

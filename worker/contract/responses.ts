@@ -67,6 +67,27 @@ export interface Mapping {
   htmlContentLength?: number;
 }
 
+/** `POST /api/mappings/{id}/preview`: a link that shows the mapping on its page, whatever its state (docs/publishing.md). */
+export interface PreviewLink {
+  url: string;
+  expiresAt: string;
+}
+
+/** `GET /api/mappings/deleted`: a mapping deleted within the last 30 days, restorable until `restorableUntil`. */
+export interface DeletedMapping {
+  id: number;
+  url: string;
+  /** The first HTML_PREVIEW_CHARS characters of the HTML. */
+  htmlContent: string;
+  htmlContentLength: number;
+  match: MatchKind;
+  /** Whether it was live when it was deleted. */
+  publishedAt: string | null;
+  createdAt: string;
+  deletedAt: string;
+  restorableUntil: string;
+}
+
 /** `GET /api/mappings/match?url=`: the mapping that serves the page, or null, and why (docs/url-rules.md). */
 export interface MappingMatch {
   mapping: Mapping | null;

@@ -20,6 +20,7 @@ import {
   URL_NOT_HTTP,
   utf8Length,
 } from "./input-caps";
+import { IMPORT_FORMATS } from "./bulk";
 import { normalizeUrl } from "./normalize-url";
 import { placementSchema } from "./placement";
 import { publicationFields } from "./schedule";
@@ -79,12 +80,31 @@ const matchKind = z.enum(MATCH_KINDS, { error: 'Match must be "exact" or "prefix
  */
 const mappingExtras = { placement: placementSchema.optional(), seo: seoSchema.optional(), ...publicationFields };
 
-export const mappingBody = z
-  .object({ url: pageUrl, htmlContent, match: matchKind.optional(), ...mappingExtras })
-  .superRefine((body, ctx) => {
-    const problem = matchProblem(normalizeUrl(body.url), body.match);
-    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["url"] });
-  });
+const mappingFields = z.object({ url: pageUrl, htmlContent, match: matchKind.optional(), ...mappingExtras });
+
+/** A URL and its match must agree (docs/url-rules.md). */
+const matchAgrees = (body: { url: string; match?: z.infer<typeof matchKind> }, ctx: z.RefinementCtx) => {
+  const problem = matchProblem(normalizeUrl(body.url), body.match);
+  if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["url"] });
+};
+
+export const mappingBody = mappingFields.superRefine(matchAgrees);
+
+/**
+ * One row of a bulk import (docs/bulk.md): a new mapping's body, or with `id` a change to that mapping of the
+ * customer's; without `id`, a row whose URL already has a mapping changes the newest there.
+ */
+export const mappingImportRow = mappingFields
+  .extend({
+    id: z.coerce
+      .number({ error: "id must be a number" })
+      .int("id must be a whole number")
+      .positive("id must be positive")
+      .optional(),
+  })
+  .superRefine(matchAgrees);
+
+export type MappingImportRow = z.infer<typeof mappingImportRow>;
 
 /**
  * `PATCH /api/mappings/{id}`: the fields to change, at least one. The URL and match are checked together with the
@@ -103,6 +123,19 @@ export const mappingChangeBody = z
   );
 
 export type MappingChangeBody = z.infer<typeof mappingChangeBody>;
+
+/** `POST /api/mappings/import?dryRun=1`: only check the file (docs/bulk.md). */
+export const importQuery = z.object({
+  dryRun: z
+    .enum(["0", "1", "true", "false"], { error: "dryRun must be 1 or 0" })
+    .optional()
+    .transform((v) => v === "1" || v === "true"),
+});
+
+/** `GET /api/mappings/export?format=csv|json` (CSV unless asked). */
+export const exportQuery = z.object({
+  format: z.enum(IMPORT_FORMATS, { error: 'Format must be "csv" or "json"' }).default("csv"),
+});
 
 export const mappingStatusBody = z.object({ status: z.enum(["published", "unpublished"]) });
 
@@ -233,6 +266,9 @@ export const mappingsQuery = z.object({
 
 /** A mapping's versions (docs/history.md): at most 50 are kept, so one page can hold them all. */
 export const versionsQuery = z.object(pageParams({ defaultLimit: 50, maxLimit: 50 }));
+
+/** `GET /api/mappings/deleted`: the customer's mappings deleted in the last 30 days. */
+export const deletedMappingsQuery = z.object(pageParams({ defaultLimit: 20, maxLimit: 100 }));
 
 /** Every customer's mappings (the admin's Event-Verwaltung), or one customer's: HTML as a preview. */
 export const adminMappingsQuery = z.object({

@@ -27,3 +27,29 @@ export function trigramCandidates(column: SQLWrapper, index: string, term: strin
   const table = sql.identifier(index);
   return sql`${column} in (select ${sql.identifier(indexColumn)} from ${table} where ${table} match ${phrase})`;
 }
+
+/** Most bytes of JSON one list parameter carries: D1 refuses a value over 2 MB. */
+const JSON_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Splits `items` into runs whose JSON stays within `maxBytes`, one statement's list parameter each (an item larger
+ * than that is a run of its own).
+ */
+export function chunksByJsonSize<T>(items: readonly T[], maxBytes = JSON_CHUNK_BYTES): T[][] {
+  const encoder = new TextEncoder();
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let size = 2;
+  for (const item of items) {
+    const itemSize = encoder.encode(JSON.stringify(item)).byteLength + 1;
+    if (current.length > 0 && size + itemSize > maxBytes) {
+      chunks.push(current);
+      current = [];
+      size = 2;
+    }
+    current.push(item);
+    size += itemSize;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}

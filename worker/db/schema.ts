@@ -304,6 +304,84 @@ export const mappingVersions = sqliteTable(
 );
 
 /**
+ * A mapping its customer deleted, kept 30 days so that it can be restored with its id (docs/history.md); the daily
+ * cron removes older ones.
+ */
+export const deletedMappings = sqliteTable(
+  "deleted_mappings",
+  {
+    /** The mapping's own id: ids are never reused (AUTOINCREMENT), so a restore puts it back as it was. */
+    id: integer("id").primaryKey(),
+    userId: userRef(),
+    url: text("url").notNull(),
+    normalizedUrl: text("normalized_url").notNull(),
+    ...mappingState(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    index("deleted_mappings_user_idx").on(t.userId, t.deletedAt),
+    index("deleted_mappings_deleted_idx").on(t.deletedAt),
+  ],
+);
+
+/**
+ * A customer's webhook (docs/webhooks.md): a URL that receives an HMAC-SHA256-signed event when one of their
+ * mappings is published, unpublished, changed or deleted. The signing secret is sealed under APP_SECRET
+ * (lib/crypto.ts): it is needed again for every signature.
+ */
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    id: text("id").primaryKey(),
+    userId: userRef(),
+    url: text("url").notNull(),
+    secretEncrypted: text("secret_encrypted").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhooks_user_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * The outbox and delivery log of webhook events: one row per event and webhook, written by triggers on
+ * url_mappings in the same transaction as the change, sent and retried until delivered or given up.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    /** The event's id, the same for every webhook it goes to: receivers drop a repeat by it. */
+    eventId: text("event_id").notNull(),
+    /** `mapping.published`, `mapping.unpublished`, `mapping.changed` or `mapping.deleted`. */
+    event: text("event").notNull(),
+    /** The JSON body sent. */
+    payload: text("payload").notNull(),
+    status: text("status", { enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    /** When the next attempt is due; null once delivered or given up. */
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }),
+    /** The HTTP status of the last attempt, if an answer came. */
+    responseStatus: integer("response_status"),
+    /** Why the last attempt failed, short. */
+    error: text("error"),
+    createdAt: createdAt(),
+    lastAttemptAt: integer("last_attempt_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.id),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.nextAttemptAt} is not null`),
+    index("webhook_deliveries_created_idx").on(t.createdAt),
+  ],
+);
+
+/**
  * A customer's website as a delivery target: its hostname (as SPEC.md counts websites: lowercase, without `www.`),
  * the origin that serves it, and how its content is delivered: by the snippet in the visitor's browser, or at the
  * edge, by the Worker as a proxy in front of the origin (delivery/edge-proxy.ts). One customer per hostname.
@@ -377,6 +455,24 @@ export const urlStats = sqliteTable(
     primaryKey({ columns: [t.userId, t.url] }),
     index("url_stats_last_accessed_idx").on(t.userId, t.lastAccessed),
   ],
+);
+
+/**
+ * Counters per customer, normalised URL and UTC day: the series of one URL (`GET /api/analytics/timeseries?url=`),
+ * one upsert per (customer, URL, day) of each analytics batch (docs/analytics.md).
+ */
+export const urlDailyUsage = sqliteTable(
+  "url_daily_usage",
+  {
+    userId: userRef(),
+    url: text("url").notNull(),
+    day: text("day").notNull(),
+    requests: integer("requests").notNull().default(0),
+    deliveries: integer("deliveries").notNull().default(0),
+    /** Of the requests, those of known search and AI crawlers (contract/crawlers.ts). */
+    crawlerRequests: integer("crawler_requests").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.url, t.day] })],
 );
 
 /** Counters per customer and UTC day: "Last Month Requests". */

@@ -13,6 +13,7 @@ import { visitorKey } from "../http/client-info";
 import { isUserId } from "../lib/ids";
 import { hostOf } from "../models/usage";
 import { countPageView } from "./page-view";
+import { asksForPreview, previewDelivery } from "./preview";
 import { headElements, type HeadElement } from "./seo-head";
 import { isServing, lookupDelivery, type DeliveredMapping } from "./store";
 
@@ -118,6 +119,15 @@ export const contentRoute = new Hono<AppEnv>()
     // A malformed id costs no KV or D1 read: nobody can make us store a state entry for junk.
     if (!isUserId(userId)) return contentResponse(undefined);
     const visitor = visitorKey(c.req.header("CF-Connecting-IP"));
+    const json = c.req.query("format") === "json";
+    if (asksForPreview(pageUrl)) {
+      // A preview link (preview.ts): the mapping's current content to whoever holds it, never counted.
+      const [budget, preview] = await Promise.all([
+        c.env.CONTENT_VISITOR_LIMITER.limit({ key: `${userId} ${visitor}` }),
+        previewDelivery(c.env, userId, pageUrl),
+      ]);
+      return contentResponse(budget.success ? preview : undefined, json);
+    }
     // One machine cannot spend a customer's quota: past its budget a visitor gets nothing, and nothing counts.
     // The budget and the lookup are asked at once, so the budget adds no round trip to a page view.
     const [budget, { serving, url, match, onEdgeWebsite }] = await Promise.all([
@@ -130,5 +140,5 @@ export const contentRoute = new Hono<AppEnv>()
     if (!onEdgeWebsite || c.req.query("nav") === "1") {
       countPageView(c.env, c.executionCtx, { userId, url, match, request: c.req.raw });
     }
-    return contentResponse(match, c.req.query("format") === "json");
+    return contentResponse(match, json);
   });

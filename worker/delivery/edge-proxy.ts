@@ -5,7 +5,8 @@
  * and its SEO fields into <head> (edge-rewrite.ts); the page view is counted as the content endpoint counts it.
  * Everything else passes through as the origin answered it (status, headers, cookies, redirects, errors, other
  * types, HEAD, POST), streamed. A page without content, or of a customer who is not served, is the origin's answer
- * itself, byte for byte.
+ * itself, byte for byte. A preview link's page (preview.ts) gets its mapping's current content, uncounted and
+ * uncached.
  *
  * Runs before every other middleware, so that the product's security headers and routes never touch a customer's
  * traffic; requests for the product's own hosts (PUBLIC_ORIGIN, DELIVERY_ORIGIN, IP addresses, localhost) never
@@ -18,6 +19,7 @@ import { deliveryHost, publicHost } from "../http/origin";
 import { lookupContent } from "./content-route";
 import { readEdgeHost, type EdgeHost } from "./edge-hosts";
 import { countPageView } from "./page-view";
+import { asksForPreview, previewDelivery, withoutPreview } from "./preview";
 import { withContent } from "./edge-rewrite";
 
 /** Set on every request to an origin: one that comes back to us is a loop (an origin pointing at the Worker). */
@@ -84,6 +86,13 @@ const isPage = (answer: Response) =>
   answer.status < 300 &&
   (answer.headers.get("Content-Type") ?? "").toLowerCase().startsWith("text/html");
 
+/** A page with a preview's content: for the browser that asked only, never kept by a cache. */
+function uncached(page: Response): Response {
+  const response = new Response(page.body, page);
+  response.headers.set("Cache-Control", "private, no-store");
+  return response;
+}
+
 async function proxy(
   request: Request,
   env: Env,
@@ -96,17 +105,20 @@ async function proxy(
   }
   const pageUrl = `${url.protocol}//${url.host}${url.pathname}${url.search}`;
   const visitor = visitorKey(request.headers.get("CF-Connecting-IP") ?? undefined);
+  // A preview link (preview.ts) shows its mapping's current content; the origin is asked for the page without it.
+  const preview = asksForPreview(pageUrl);
+  const content = () =>
+    preview
+      ? previewDelivery(env, site.userId, pageUrl).then((match) => ({ serving: true, url: pageUrl, match }))
+      : lookupContent(env, site.userId, pageUrl, Date.now(), visitor);
   // For a page, the budget and the content are looked up while the origin answers: no added round trip.
   const lookups = asksForPage(request)
-    ? Promise.all([
-        env.CONTENT_VISITOR_LIMITER.limit({ key: `${site.userId} ${visitor}` }),
-        lookupContent(env, site.userId, pageUrl, Date.now(), visitor),
-      ])
+    ? Promise.all([env.CONTENT_VISITOR_LIMITER.limit({ key: `${site.userId} ${visitor}` }), content()])
     : null;
   lookups?.catch(() => undefined);
   let answer: Response;
   try {
-    answer = await fetch(originRequest(request, url, site.origin));
+    answer = await fetch(originRequest(request, preview ? new URL(withoutPreview(url.href)) : url, site.origin));
   } catch (err) {
     const timedOut = err instanceof DOMException && err.name === "TimeoutError";
     console.error(`Edge origin ${site.origin} for ${url.host} failed`, err);
@@ -125,10 +137,10 @@ async function proxy(
   }
   const [budget, { serving, url: viewedUrl, match }] = found;
   if (!budget.success || !serving) return answer;
-  countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request });
+  if (!preview) countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request });
   if (!match) return answer;
   try {
-    return withContent(answer, match);
+    return preview ? uncached(withContent(answer, match)) : withContent(answer, match);
   } catch (err) {
     // A placement HTMLRewriter refuses (contract/placement.ts admits none): the page as the origin sent it.
     console.error(`Edge placement for ${url.host} failed`, err);

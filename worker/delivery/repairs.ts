@@ -8,7 +8,15 @@
  */
 import { createDb } from "../db/client";
 import type { Env } from "../env";
-import { completeRepair, pendingRepairs, requestRepairs, type Repair } from "../models/delivery-repairs";
+import {
+  completeRepair,
+  pendingRepairs,
+  pendingRepairsBetween,
+  requestRepairs,
+  requestUrlRepairs,
+  type Repair,
+  type RepairTarget,
+} from "../models/delivery-repairs";
 import { getUser } from "../models/users";
 import { urlKeyPrefix } from "./keys";
 import { writeState } from "./store";
@@ -78,4 +86,68 @@ export async function syncCustomerStates(env: Env, userIds: string[]): Promise<v
 export async function forgetCustomer(env: Env, userId: string): Promise<void> {
   await writeState(env, userId, null);
   await repairNow(env, [userId], "purge", PURGE_PAGE);
+}
+
+/** URL entries per message of the delivery queue: one consumer invocation writes at most this many. */
+export const URLS_PER_SYNC_MESSAGE = 100;
+/** Entries written at once, in parallel, by the request that changed them. */
+const PARALLEL_WRITES = 10;
+
+/** A range of one customer's URL repairs for a consumer of the delivery queue to carry out. */
+export interface DeliverySyncMessage {
+  userId: string;
+  first: RepairTarget;
+  last: RepairTarget;
+}
+
+/**
+ * Writes many of one customer's URL entries (a bulk import): all asked for as repairs first (durably), the first
+ * hundred written at once, the rest handed to the delivery queue in ranges of 100, which its consumers write in
+ * parallel within seconds; whatever a message misses stays a repair for the next drain. True when every entry
+ * was written now.
+ */
+export async function syncUrlsSoon(env: Env, userId: string, normalizedUrls: string[]): Promise<boolean> {
+  const db = createDb(env.DB);
+  const targets = [...new Set(normalizedUrls)].map((url): RepairTarget => `url:${url}`).sort();
+  const requestedAt = new Date();
+  await requestUrlRepairs(
+    db,
+    userId,
+    targets.map((t) => t.slice("url:".length)),
+    requestedAt,
+  );
+  const now = targets.slice(0, INLINE_REPAIRS);
+  let written = true;
+  for (let i = 0; i < now.length; i += PARALLEL_WRITES) {
+    const results = await Promise.all(
+      now.slice(i, i + PARALLEL_WRITES).map(async (target) => {
+        if (!(await syncUrl(env, userId, target.slice("url:".length)))) return false;
+        await completeRepair(db, { userId, target, requestedAt });
+        return true;
+      }),
+    );
+    written &&= !results.includes(false);
+  }
+  const later: DeliverySyncMessage[] = [];
+  for (let i = INLINE_REPAIRS; i < targets.length; i += URLS_PER_SYNC_MESSAGE) {
+    const range = targets.slice(i, i + URLS_PER_SYNC_MESSAGE);
+    later.push({ userId, first: range[0]!, last: range.at(-1)! });
+  }
+  // A queue takes at most 100 messages per send.
+  for (let i = 0; i < later.length; i += 100) {
+    await env.DELIVERY_QUEUE.sendBatch(later.slice(i, i + 100).map((body) => ({ body })));
+  }
+  return written && later.length === 0;
+}
+
+/** The delivery queue's consumer: writes each message's range of URL entries (those still asked for). */
+export async function consumeDeliverySyncs(batch: MessageBatch<DeliverySyncMessage>, env: Env): Promise<void> {
+  const db = createDb(env.DB);
+  for (const message of batch.messages) {
+    const { userId, first, last } = message.body;
+    for (const repair of await pendingRepairsBetween(db, userId, first, last, URLS_PER_SYNC_MESSAGE)) {
+      await settle(env, repair, 1);
+    }
+    message.ack();
+  }
 }

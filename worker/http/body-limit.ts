@@ -5,6 +5,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { IMPORT_BODY_MAX_BYTES } from "../contract/bulk";
 import { formatNumber, HTML_CONTENT_MAX_BYTES } from "../contract/input-caps";
 import { errorResponse } from "./errors";
 
@@ -26,6 +27,7 @@ export const IPN_BODY_MAX_BYTES = 8 * KB;
 const ROUTE_CAPS: readonly { method: string; path: string; maxBytes: number }[] = [
   { method: "POST", path: "/api/mappings", maxBytes: MAPPING_BODY_MAX_BYTES },
   { method: "POST", path: "/api/paypal/ipn", maxBytes: IPN_BODY_MAX_BYTES },
+  { method: "POST", path: "/api/mappings/import", maxBytes: IMPORT_BODY_MAX_BYTES },
 ];
 
 export const bodyTooLarge = (maxBytes: number) =>

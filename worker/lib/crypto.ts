@@ -1,5 +1,5 @@
 /**
- * @module Small WebCrypto helpers: random tokens, hashes, and AES-GCM for secrets that must be shown again
+ * @module Small WebCrypto helpers: random tokens, hashes, HMAC signatures, and AES-GCM for secrets that must be shown again
  * (API keys, the SMTP password). The AES key is derived from APP_SECRET; after a rotation, secrets sealed
  * under APP_SECRET_PREVIOUS still open (`openSecret`), and their readers seal them again under the new one.
  */
@@ -25,6 +25,23 @@ export function randomToken(bytes = 32): string {
 export async function sha256Hex(value: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(value));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** HMAC-SHA256 of `message` under `secret`, as hex. */
+export async function hmacSha256Hex(secret: string, message: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(message));
+  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Whether two texts (signatures) are equal, in a time that does not depend on where they differ. */
+export function sameInConstantTime(given: string, expected: string): boolean {
+  if (given.length !== expected.length) return false;
+  let difference = 0;
+  for (let i = 0; i < expected.length; i++) difference |= expected.charCodeAt(i) ^ given.charCodeAt(i);
+  return difference === 0;
 }
 
 const aesKeys = new Map<string, Promise<CryptoKey>>();

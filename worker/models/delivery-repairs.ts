@@ -2,8 +2,9 @@
  * @module Delivery store entries waiting to be written again from D1 (worker/delivery/repairs.ts): one row per
  * customer and target, however often it was asked for.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, between, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { chunksByJsonSize } from "../db/expressions";
 import { deliveryRepairs } from "../db/schema";
 
 /**
@@ -29,6 +30,32 @@ export async function requestRepairs(db: Db, userIds: string[], target: RepairTa
       select value, ${target}, ${now.getTime()} from json_each(${ids}) where true
       on conflict (user_id, target) do update set requested_at = excluded.requested_at`);
   }
+}
+
+/** Asks for the URL entries `normalizedUrls` of one customer (a bulk change); asking again moves `requestedAt` on. */
+export async function requestUrlRepairs(db: Db, userId: string, normalizedUrls: string[], now = new Date()) {
+  for (const chunk of chunksByJsonSize(normalizedUrls.map((url) => `url:${url}`))) {
+    await db.run(sql`insert into ${deliveryRepairs} (user_id, target, requested_at)
+      select ${userId}, value, ${now.getTime()} from json_each(${JSON.stringify(chunk)}) where true
+      on conflict (user_id, target) do update set requested_at = excluded.requested_at`);
+  }
+}
+
+/** One customer's repairs with targets from `first` to `last` (a range of the primary key), at most `limit`. */
+export async function pendingRepairsBetween(
+  db: Db,
+  userId: string,
+  first: RepairTarget,
+  last: RepairTarget,
+  limit: number,
+): Promise<Repair[]> {
+  const rows = await db
+    .select()
+    .from(deliveryRepairs)
+    .where(and(eq(deliveryRepairs.userId, userId), between(deliveryRepairs.target, first, last)))
+    .orderBy(asc(deliveryRepairs.target))
+    .limit(limit);
+  return rows as Repair[];
 }
 
 /** The oldest repairs, at most `limit`. */

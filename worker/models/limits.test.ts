@@ -4,30 +4,15 @@ import { describe, expect, it } from "vitest";
 import type { Mapping } from "../contract/responses";
 import { productVersions, users } from "../db/schema";
 import { syncCustomerState } from "../delivery/sync";
-import { call, createVerifiedCustomer, db, insertCustomers, visit } from "../test/helpers";
+import { call, createCustomerOnPlan, db, insertCustomers, visit } from "../test/helpers";
 import { deliveryLimitReached, deliveryLimitStates } from "./limits";
-
-async function customerOnPlan(plan: {
-  eventsLimit?: number | null;
-  websitesLimit?: number | null;
-  dynamicContentLimit?: number | null;
-}) {
-  const [version] = await db()
-    .insert(productVersions)
-    .values({ name: `Plan ${crypto.randomUUID()}`, ...plan })
-    .returning();
-  const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
-  await db().update(users).set({ productVersionId: version!.id }).where(eq(users.id, customer.user.id));
-  await syncCustomerState(env, customer.user.id);
-  return customer;
-}
 
 const add = (apiKey: string, url: string) =>
   call("/api/mappings", { method: "POST", apiKey, json: { url, htmlContent: `<p>${url}</p>` } });
 
 describe("events limit: mappings created in the billing period", () => {
   it("allows the n-th mapping and refuses the one after, creating nothing", async () => {
-    const { apiKey } = await customerOnPlan({ eventsLimit: 3 });
+    const { apiKey } = await createCustomerOnPlan({ eventsLimit: 3 });
     for (const path of ["a", "b", "c"]) expect((await add(apiKey, `https://shop.test/${path}`)).status).toBe(201);
     const refused = await add(apiKey, "https://shop.test/d");
     expect(refused.status).toBe(403);
@@ -39,7 +24,7 @@ describe("events limit: mappings created in the billing period", () => {
 
   it("treats a limit of 0 or null as unlimited", async () => {
     for (const eventsLimit of [0, null]) {
-      const { apiKey } = await customerOnPlan({ eventsLimit });
+      const { apiKey } = await createCustomerOnPlan({ eventsLimit });
       for (let i = 0; i < 4; i++) expect((await add(apiKey, `https://shop.test/${i}`)).status).toBe(201);
     }
   });
@@ -47,7 +32,7 @@ describe("events limit: mappings created in the billing period", () => {
 
 describe("websites limit: distinct hostnames", () => {
   it("allows more pages on known websites and refuses a new website past the limit", async () => {
-    const { apiKey } = await customerOnPlan({ websitesLimit: 2 });
+    const { apiKey } = await createCustomerOnPlan({ websitesLimit: 2 });
     expect((await add(apiKey, "https://one.test/a")).status).toBe(201);
     expect((await add(apiKey, "https://www.two.test/a")).status).toBe(201);
     expect((await add(apiKey, "http://two.test/b")).status).toBe(201);
@@ -62,7 +47,7 @@ describe("websites limit: distinct hostnames", () => {
 
 describe("dynamic content limit: deliveries in the billing period", () => {
   it("delivers n times, then answers 204 until the limit is raised", async () => {
-    const { user, apiKey } = await customerOnPlan({ dynamicContentLimit: 2 });
+    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: 2 });
     await add(apiKey, "https://shop.test/a");
     expect(await visit(user.id, "https://shop.test/a")).toBe(200);
     expect(await visit(user.id, "https://shop.test/a")).toBe(200);
@@ -79,7 +64,7 @@ describe("dynamic content limit: deliveries in the billing period", () => {
 
 describe("request limit: delivery requests in the billing period (admin-set)", () => {
   it("answers n requests, then 204 until it is raised; null is unlimited", async () => {
-    const { user, apiKey } = await customerOnPlan({});
+    const { user, apiKey } = await createCustomerOnPlan({});
     await add(apiKey, "https://shop.test/a");
     await db().update(users).set({ requestLimit: 2 }).where(eq(users.id, user.id));
     await syncCustomerState(env, user.id);

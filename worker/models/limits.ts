@@ -82,39 +82,62 @@ export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<De
   return (await customersWithUsage(db, userIds)).map((c) => c.usage);
 }
 
+export const eventsLimitReached = (eventsLimit: number) =>
+  `Your plan allows ${eventsLimit} content updates per billing period. Upgrade your plan or wait for the next period.`;
+
+export const websitesLimitReached = (websitesLimit: number, host: string) =>
+  `Your plan allows ${websitesLimit} website${websitesLimit === 1 ? "" : "s"}. Upgrade your plan to add ${host}.`;
+
+/** The customer's plan limits on adding mappings (null: unlimited). */
+async function mappingLimits(db: Db, user: User) {
+  const version = user.productVersionId
+    ? await db.query.productVersions.findFirst({ where: eq(productVersions.id, user.productVersionId) })
+    : undefined;
+  return { websitesLimit: planLimit(version?.websitesLimit), eventsLimit: planLimit(version?.eventsLimit) };
+}
+
+/**
+ * What the customer may still add this period (a bulk import): mappings (null: no limit), and the websites limit
+ * with the websites they have.
+ */
+export async function roomForMappings(db: Db, user: User) {
+  const { websitesLimit, eventsLimit } = await mappingLimits(db, user);
+  if (websitesLimit === null && eventsLimit === null) return { eventsLeft: null, websitesLimit, activeWebsites: 0 };
+  const usage = await usageOf(db, user);
+  return {
+    eventsLeft: eventsLimit === null ? null : Math.max(0, eventsLimit - usage.dynamicEvents),
+    eventsLimit,
+    websitesLimit,
+    activeWebsites: usage.activeWebsites,
+  };
+}
+
 /**
  * Refuses (403, with the reason) a mapping that would go over the plan's limits: a new one over the websites or
  * events limit. A mapping that `moves` to this URL (an edit) is held to the websites limit only, since it was
  * counted as an event when it was created and an edit creates none; and it adds no website when it was the last
- * mapping on its old one.
+ * mapping on its old one. A deleted mapping that is `restored` is held to the websites limit only too: it keeps
+ * its creation time, so it still counts among the period's events if it was created in it.
  */
 export async function assertCanAddMapping(
   db: Db,
   user: User,
   normalizedUrl: string,
-  moves?: { id: number; from: string },
+  { moves, restored = false }: { moves?: { id: number; from: string }; restored?: boolean } = {},
 ): Promise<void> {
-  const version = user.productVersionId
-    ? await db.query.productVersions.findFirst({ where: eq(productVersions.id, user.productVersionId) })
-    : undefined;
-  const websitesLimit = planLimit(version?.websitesLimit);
-  const eventsLimit = moves ? null : planLimit(version?.eventsLimit);
+  const limits = await mappingLimits(db, user);
+  const websitesLimit = limits.websitesLimit;
+  const eventsLimit = moves || restored ? null : limits.eventsLimit;
   if (websitesLimit === null && eventsLimit === null) return;
   const usage = await usageOf(db, user);
   if (eventsLimit !== null && usage.dynamicEvents >= eventsLimit) {
-    throw new ApiError(
-      403,
-      `Your plan allows ${eventsLimit} content updates per billing period. Upgrade your plan or wait for the next period.`,
-    );
+    throw new ApiError(403, eventsLimitReached(eventsLimit));
   }
   if (websitesLimit !== null && usage.activeWebsites >= websitesLimit) {
     const host = hostOf(normalizedUrl);
     const leavesAWebsite = moves !== undefined && !(await hasWebsite(db, user.id, hostOf(moves.from), moves.id));
     if (!leavesAWebsite && !(await hasWebsite(db, user.id, host))) {
-      throw new ApiError(
-        403,
-        `Your plan allows ${websitesLimit} website${websitesLimit === 1 ? "" : "s"}. Upgrade your plan to add ${host}.`,
-      );
+      throw new ApiError(403, websitesLimitReached(websitesLimit, host));
     }
   }
 }

@@ -12,7 +12,7 @@ import { hasSeo, type Seo } from "../contract/seo";
 import type { MatchKind } from "../contract/url-rules";
 import type { Db } from "../db/client";
 import { containsText, inList, trigramCandidates } from "../db/expressions";
-import { mappingStats, mappingTotals, urlMappings, users, websites } from "../db/schema";
+import { deletedMappings, mappingStats, mappingTotals, urlMappings, users, websites } from "../db/schema";
 import type { Page, PageParams } from "./page";
 
 const mappingColumns = {
@@ -120,7 +120,10 @@ export async function listMappings(db: Db, userId: string, query: MappingsQuery)
  * "newer" is a row value, which SQLite answers within the group's index entries, where the same test spelt
  * with OR was answered over every newer mapping of the customer (quadratic in a rebuild of 100,000 mappings).
  */
-const newestIn = (group: typeof urlMappings.normalizedUrl | typeof urlMappings.groupUrl, publishedOnly = false) =>
+export const newestIn = (
+  group: typeof urlMappings.normalizedUrl | typeof urlMappings.groupUrl,
+  publishedOnly = false,
+) =>
   sql`not exists (select 1 from ${urlMappings} newer
     where newer.user_id = ${urlMappings.userId} and newer.${sql.identifier(group.name)} = ${group}
       ${publishedOnly ? sql`and newer.published_at is not null` : sql``}
@@ -193,7 +196,7 @@ async function listMappingsByUrl(db: Db, userId: string, query: MappingsQuery): 
   };
 }
 
-async function getMapping(db: Db, userId: string, id: number): Promise<Mapping | null> {
+export async function getMapping(db: Db, userId: string, id: number): Promise<Mapping | null> {
   const [row] = await db
     .select(mappingColumns)
     .from(urlMappings)
@@ -202,13 +205,38 @@ async function getMapping(db: Db, userId: string, id: number): Promise<Mapping |
   return row ? toMapping(row) : null;
 }
 
+/**
+ * A page of all the customer's mappings, oldest first, after the cursor (the last row's `createdAt` and id): what
+ * an export walks, on `url_mappings_created_idx`.
+ */
+export async function mappingsAfter(
+  db: Db,
+  userId: string,
+  after: { createdAt: number; id: number },
+  limit: number,
+): Promise<Mapping[]> {
+  const rows = await db
+    .select(mappingColumns)
+    .from(urlMappings)
+    .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+    .where(
+      and(
+        eq(urlMappings.userId, userId),
+        sql`(${urlMappings.createdAt}, ${urlMappings.id}) > (${after.createdAt}, ${after.id})`,
+      ),
+    )
+    .orderBy(asc(urlMappings.createdAt), asc(urlMappings.id))
+    .limit(limit);
+  return rows.map(toMapping);
+}
+
 /** A mapping's optional extras as stored: null for the defaults, so that rows without them stay as they were. */
 export interface MappingExtras {
   placement?: Placement;
   seo?: Seo;
 }
 
-const storedExtras = (extras: MappingExtras) => ({
+export const storedExtras = (extras: MappingExtras) => ({
   ...(extras.placement ? { placement: isDefaultPlacement(extras.placement) ? null : extras.placement } : {}),
   ...(extras.seo ? { seo: hasSeo(extras.seo) ? extras.seo : null } : {}),
 });
@@ -247,14 +275,48 @@ export async function createMapping(
 }
 
 /**
- * Deletes one of the customer's own mappings; answers its normalised URL (whose delivery entry the caller
- * rewrites), or null when there is no such mapping of theirs.
+ * Deletes the mapping `where` names, keeping a copy for 30 days so that it can be restored
+ * (models/deleted-mappings.ts): both in one transaction. Answers its owner and normalised URL, or undefined.
+ */
+async function deleteKeepingCopy(db: Db, where: SQL, now = new Date()) {
+  const [, [deleted]] = await db.batch([
+    db
+      .insert(deletedMappings)
+      .select(
+        db
+          .select({
+            id: urlMappings.id,
+            userId: urlMappings.userId,
+            url: urlMappings.url,
+            normalizedUrl: urlMappings.normalizedUrl,
+            htmlContent: urlMappings.htmlContent,
+            placement: urlMappings.placement,
+            seo: urlMappings.seo,
+            publishedAt: urlMappings.publishedAt,
+            publishAt: urlMappings.publishAt,
+            unpublishAt: urlMappings.unpublishAt,
+            changedBy: urlMappings.changedBy,
+            createdAt: urlMappings.createdAt,
+            deletedAt: sql`${now.getTime()}`.as("deleted_at"),
+          })
+          .from(urlMappings)
+          .where(where),
+      )
+      .onConflictDoNothing(),
+    db
+      .delete(urlMappings)
+      .where(where)
+      .returning({ userId: urlMappings.userId, normalizedUrl: urlMappings.normalizedUrl }),
+  ]);
+  return deleted;
+}
+
+/**
+ * Deletes one of the customer's own mappings (restorable for 30 days); answers its normalised URL (whose delivery
+ * entry the caller rewrites), or null when there is no such mapping of theirs.
  */
 export async function deleteMapping(db: Db, userId: string, id: number): Promise<string | null> {
-  const [deleted] = await db
-    .delete(urlMappings)
-    .where(and(eq(urlMappings.userId, userId), eq(urlMappings.id, id)))
-    .returning({ normalizedUrl: urlMappings.normalizedUrl });
+  const deleted = await deleteKeepingCopy(db, and(eq(urlMappings.userId, userId), eq(urlMappings.id, id))!);
   return deleted?.normalizedUrl ?? null;
 }
 
@@ -510,15 +572,11 @@ export async function listMappingGroups(db: Db, userId: string, page: PageParams
 }
 
 /**
- * Deletes any customer's mapping (admins); answers its owner and normalised URL, or null when there is no such
- * mapping.
+ * Deletes any customer's mapping (admins; the customer can restore it for 30 days); answers its owner and
+ * normalised URL, or null when there is no such mapping.
  */
 export async function deleteAnyMapping(db: Db, id: number): Promise<{ userId: string; normalizedUrl: string } | null> {
-  const [deleted] = await db
-    .delete(urlMappings)
-    .where(eq(urlMappings.id, id))
-    .returning({ userId: urlMappings.userId, normalizedUrl: urlMappings.normalizedUrl });
-  return deleted ?? null;
+  return (await deleteKeepingCopy(db, eq(urlMappings.id, id))) ?? null;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { and, asc, count, desc, eq, gte, ne, sql } from "drizzle-orm";
 import type { AnalyticsRow, Stats } from "../contract/responses";
 import type { Db } from "../db/client";
-import { containsText, trigramCandidates } from "../db/expressions";
+import { chunksByJsonSize, containsText, inList, trigramCandidates } from "../db/expressions";
 import { dailyUsage, mappingTotals, urlMappings, urlStats, usageCounters, type User } from "../db/schema";
 import type { Page, PageParams } from "./page";
 import { utcDay } from "../analytics/record";
@@ -109,4 +109,17 @@ export async function hasWebsite(db: Db, userId: string, host: string, except?: 
     )
     .limit(1);
   return row !== undefined;
+}
+
+/** Of these websites, those the customer has a mapping on (one statement, a probe of `url_mappings_host_idx` each). */
+export async function hostsWithMappings(db: Db, userId: string, hosts: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const chunk of chunksByJsonSize(hosts)) {
+    const rows = await db
+      .selectDistinct({ host: urlMappings.host })
+      .from(urlMappings)
+      .where(and(eq(urlMappings.userId, userId), inList(urlMappings.host, chunk)));
+    for (const row of rows) found.add(row.host!);
+  }
+  return found;
 }

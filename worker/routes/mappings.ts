@@ -1,9 +1,12 @@
 /** @module A customer's URL mappings. Every change writes the delivery entry of its URL (write-through). */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import type { Mapping, MappingMatch, MessageResponse } from "../contract/responses";
+import type { Mapping, MappingMatch, MessageResponse, PreviewLink } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
 import {
+  deletedMappingsQuery,
+  exportQuery,
+  importQuery,
   mappingBody,
   mappingChangeBody,
   mappingMatchQuery,
@@ -16,8 +19,14 @@ import type { MappingVersion } from "../contract/versions";
 import { resolvePublication } from "../contract/schedule";
 import { matchProblem } from "../contract/url-rules";
 import { requireUser } from "../auth/middleware";
+import { exportStream } from "../bulk/export-mappings";
+import { importFormat, readImport } from "../bulk/import-file";
+import { importMappings } from "../bulk/import-mappings";
+import type { ImportReport } from "../contract/bulk";
 import { currentBilling } from "../billing/current-billing";
 import { createDb } from "../db/client";
+import { previewLink } from "../delivery/preview";
+import { syncUrlsSoon } from "../delivery/repairs";
 import { syncUrl } from "../delivery/sync";
 import type { AppEnv } from "../env";
 import { reportDelivery } from "../http/delivery-status";
@@ -26,11 +35,13 @@ import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { assertCanAddMapping } from "../models/limits";
 import { explainMatch } from "../models/mapping-match";
+import { getDeletedMapping, listDeletedMappings, restoreDeletedMapping } from "../models/deleted-mappings";
 import { getVersion, listVersions } from "../models/mapping-versions";
 import {
   changeMapping,
   createMapping,
   deleteMapping,
+  getMapping,
   getOwnMapping,
   listMappings,
   publishedNow,
@@ -40,12 +51,31 @@ import {
 const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
 const versionParam = idParam.extend({ version: z.coerce.number().int().positive("Invalid version") });
 const MAPPING_NOT_FOUND = "Mapping not found";
+const DELETED_NOT_FOUND = "No deleted mapping with this id from the last 30 days";
 
 export const mappingRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .get("/", validate("query", mappingsQuery), async (c) =>
     pageResponse(c, await listMappings(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
   )
+  .get("/export", validate("query", exportQuery), (c) => {
+    const { format } = c.req.valid("query");
+    const day = new Date().toISOString().slice(0, 10);
+    return new Response(exportStream(createDb(c.env.DB), c.var.user.id, format), {
+      headers: {
+        "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+        "Content-Disposition": `attachment; filename="mappings-${day}.${format}"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  })
+  .post("/import", currentBilling, validate("query", importQuery), async (c) => {
+    const records = readImport(importFormat(c.req.header("Content-Type")), await c.req.text());
+    const { dryRun } = c.req.valid("query");
+    const { report, changedUrls } = await importMappings(createDb(c.env.DB), c.var.user, records, { dryRun });
+    if (report.applied) reportDelivery(c, await syncUrlsSoon(c.env, c.var.user.id, changedUrls));
+    return c.json<ImportReport>(report, report.refused > 0 && !dryRun ? 422 : 200);
+  })
   .get("/match", validate("query", mappingMatchQuery), async (c) =>
     c.json<MappingMatch>(await explainMatch(createDb(c.env.DB), c.var.user, c.req.valid("query").url)),
   )
@@ -65,6 +95,24 @@ export const mappingRoutes = new Hono<AppEnv>()
   .patch("/:id", currentBilling, validate("param", idParam), validate("json", mappingChangeBody), async (c) =>
     c.json<Mapping>(await changeOwnMapping(c, c.req.valid("param").id, c.req.valid("json"))),
   )
+  .get("/deleted", validate("query", deletedMappingsQuery), async (c) =>
+    pageResponse(c, await listDeletedMappings(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
+  )
+  .post("/deleted/:id/restore", currentBilling, validate("param", idParam), async (c) => {
+    const db = createDb(c.env.DB);
+    const { id } = c.req.valid("param");
+    const deleted = await getDeletedMapping(db, c.var.user.id, id);
+    if (!deleted) throw notFound(DELETED_NOT_FOUND);
+    await assertCanAddMapping(db, c.var.user, deleted.normalizedUrl, { restored: true });
+    if (!(await restoreDeletedMapping(db, c.var.user.id, id))) throw notFound(DELETED_NOT_FOUND);
+    reportDelivery(c, await syncUrl(c.env, c.var.user.id, deleted.normalizedUrl));
+    return c.json<Mapping>((await getMapping(db, c.var.user.id, id))!);
+  })
+  .post("/:id/preview", validate("param", idParam), async (c) => {
+    const mapping = await getMapping(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id);
+    if (!mapping) throw notFound(MAPPING_NOT_FOUND);
+    return c.json<PreviewLink>(await previewLink(c.env, mapping), 201);
+  })
   .get("/:id/versions", validate("param", idParam), validate("query", versionsQuery), async (c) => {
     const db = createDb(c.env.DB);
     const { id } = c.req.valid("param");
@@ -108,7 +156,7 @@ async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingCha
   const problem = matchProblem(normalizedUrl, match);
   if (problem) throw new ApiError(400, problem);
   if (normalizedUrl !== own.normalizedUrl) {
-    await assertCanAddMapping(db, c.var.user, normalizedUrl, { id, from: own.normalizedUrl });
+    await assertCanAddMapping(db, c.var.user, normalizedUrl, { moves: { id, from: own.normalizedUrl } });
   }
   const changed = await changeMapping(db, c.var.user.id, id, {
     ...rest,

@@ -1,12 +1,15 @@
 /** Test helpers: call the app with a recording queue, capture console mails, seed users. */
 import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { vi } from "vitest";
 import type { AnalyticsMessage } from "../analytics/message";
+import type { DeliverySyncMessage } from "../delivery/repairs";
 import { app } from "../app";
 import worker from "../index";
 import { hashPassword } from "../auth/password";
 import { createDb } from "../db/client";
+import { productVersions, users } from "../db/schema";
 import { syncCustomerState } from "../delivery/sync";
 import type { Env } from "../env";
 import { secretKeys } from "../lib/crypto";
@@ -17,18 +20,32 @@ export const db = () => createDb(env.DB);
 
 export interface TestEnv extends Env {
   sent: AnalyticsMessage[];
+  /** What was sent to the delivery queue (after a bulk import). */
+  deliverySyncs: DeliverySyncMessage[];
 }
 
-/** The real bindings, with a queue that records what is sent instead of delivering it. */
-export function testEnv(overrides: Partial<Env> = {}): TestEnv {
-  const sent: AnalyticsMessage[] = [];
-  const queue = {
-    send: async (m: AnalyticsMessage) => void sent.push(m),
-    sendBatch: async (ms: Iterable<MessageSendRequest<AnalyticsMessage>>) => {
+/** A queue that records what is sent to it instead of delivering it. */
+export function recordingQueue<T>(sent: T[]): Queue<T> {
+  return {
+    send: async (m: T) => void sent.push(m),
+    sendBatch: async (ms: Iterable<MessageSendRequest<T>>) => {
       for (const m of ms) sent.push(m.body);
     },
-  } as unknown as Queue<AnalyticsMessage>;
-  return { ...env, ANALYTICS_QUEUE: queue, ...overrides, sent };
+  } as unknown as Queue<T>;
+}
+
+/** The real bindings, with queues that record what is sent instead of delivering it. */
+export function testEnv(overrides: Partial<Env> = {}): TestEnv {
+  const sent: AnalyticsMessage[] = [];
+  const deliverySyncs: DeliverySyncMessage[] = [];
+  return {
+    ...env,
+    ANALYTICS_QUEUE: recordingQueue(sent),
+    DELIVERY_QUEUE: recordingQueue(deliverySyncs),
+    ...overrides,
+    sent,
+    deliverySyncs,
+  };
 }
 
 /** Calls the app like a client would and waits for its background work. */
@@ -91,6 +108,22 @@ export async function insertCustomers(count: number): Promise<string[]> {
     .bind(count)
     .run();
   return Array.from({ length: count }, (_, i) => `bulk${String(i + 1).padStart(12, "0")}`);
+}
+
+/** A verified customer on a plan of its own with these limits. */
+export async function createCustomerOnPlan(plan: {
+  eventsLimit?: number | null;
+  websitesLimit?: number | null;
+  dynamicContentLimit?: number | null;
+}) {
+  const [version] = await db()
+    .insert(productVersions)
+    .values({ name: `Plan ${crypto.randomUUID()}`, ...plan })
+    .returning();
+  const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+  await db().update(users).set({ productVersionId: version!.id }).where(eq(users.id, customer.user.id));
+  await syncCustomerState(env, customer.user.id);
+  return customer;
 }
 
 export async function createAdmin(email = "admin@example.com", password = "correct horse battery") {

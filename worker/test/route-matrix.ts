@@ -12,7 +12,8 @@ import { paypalTransactions, productVersions, users } from "../db/schema";
 import { syncUrl } from "../delivery/sync";
 import { secretKeys } from "../lib/crypto";
 import { ensureCustomerKey, issueAdminKey, issueImpersonationKey } from "../models/api-keys";
-import { createMapping } from "../models/mappings";
+import { createMapping, deleteMapping } from "../models/mappings";
+import { createWebhook } from "../models/webhooks";
 import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
 import { createVerificationToken } from "../models/verification-tokens";
 import { call, db, testEnv } from "./helpers";
@@ -34,7 +35,11 @@ export interface Fixture {
   customerId: string;
   customerEmail: string;
   mappingId: number;
+  /** A mapping of the customer's, deleted (restorable). */
+  deletedMappingId: number;
   versionId: number;
+  /** The customer's webhook (docs/webhooks.md), pointing at MATRIX_WEBHOOK_URL. */
+  webhookId: string;
   transactionId: string;
   verificationToken: string;
 }
@@ -47,15 +52,19 @@ export interface RouteRequest {
 }
 
 const PAYPAL_VERIFY_URL = "https://paypal.test/cgi-bin/webscr";
+/** Where the fixture's webhook sends the events of the customer's changes. */
+const MATRIX_WEBHOOK_URL = "https://hooks.matrix.test/events";
 
 /**
  * PayPal's post-back answers INVALID: the matrix's notification is a forged one, and no test leaves the machine.
- * For a test file's `beforeEach`; `vi.restoreAllMocks()` in its `afterEach` undoes it.
+ * The fixture's webhook receiver answers 204. For a test file's `beforeEach`; `vi.restoreAllMocks()` in its
+ * `afterEach` undoes it.
  */
 export function stubPayPalPostBack() {
   const realFetch = globalThis.fetch;
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
+    if (url.startsWith(MATRIX_WEBHOOK_URL)) return new Response(null, { status: 204 });
     return url === PAYPAL_VERIFY_URL ? new Response("INVALID") : realFetch(input, init);
   });
 }
@@ -90,6 +99,9 @@ export async function createFixture(): Promise<Fixture> {
   const acting = await issueImpersonationKey(d, keys, root.user.id, a.user.id);
   const mapping = await createMapping(d, a.user.id, "https://a.test/page", "<p>A</p>");
   await syncUrl(env, a.user.id, "a.test/page");
+  const webhook = await createWebhook(d, keys, a.user.id, MATRIX_WEBHOOK_URL);
+  const deleted = await createMapping(d, a.user.id, "https://a.test/deleted", "<p>deleted</p>");
+  await deleteMapping(d, a.user.id, deleted.id);
   const [version] = await d.insert(productVersions).values({ name: "Growth", eventsLimit: 100 }).returning();
   await d.insert(paypalTransactions).values({ transactionId: "TXN-1", userId: a.user.id, payerEmail: a.user.email });
   const pending = await ensureCustomer(d, "pending@example.com");
@@ -106,7 +118,9 @@ export async function createFixture(): Promise<Fixture> {
     customerId: a.user.id,
     customerEmail: a.user.email,
     mappingId: mapping.id,
+    deletedMappingId: deleted.id,
     versionId: version!.id,
+    webhookId: webhook!.id,
     transactionId: "TXN-1",
     verificationToken: await createVerificationToken(d, pending.id),
   };
@@ -203,6 +217,15 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     request: (f) => ({ method: "POST", path: `/api/mappings/${f.mappingId}/versions/1/restore` }),
     expect: ownersOnly(200),
   },
+  "POST /api/mappings/:id/preview": {
+    request: (f) => ({ method: "POST", path: `/api/mappings/${f.mappingId}/preview` }),
+    expect: ownersOnly(201),
+  },
+  "GET /api/mappings/deleted": { request: () => ({ path: "/api/mappings/deleted" }), expect: signedIn(200) },
+  "POST /api/mappings/deleted/:id/restore": {
+    request: (f) => ({ method: "POST", path: `/api/mappings/deleted/${f.deletedMappingId}/restore` }),
+    expect: ownersOnly(200),
+  },
   "PATCH /api/mappings/:id/status": {
     request: (f) => ({ method: "PATCH", path: `/api/mappings/${f.mappingId}/status`, json: { status: "unpublished" } }),
     expect: ownersOnly(200),
@@ -227,6 +250,14 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
   "GET /api/paypal/config": { request: () => ({ path: "/api/paypal/config" }), expect: anyone(200) },
   "GET /api/site-config": { request: () => ({ path: "/api/site-config" }), expect: anyone(200) },
   "GET /api/openapi.json": { request: () => ({ path: "/api/openapi.json" }), expect: anyone(200) },
+  "POST /api/mappings/import": {
+    request: () => ({
+      path: "/api/mappings/import?dryRun=1",
+      json: [{ url: "https://a.test/bulk", htmlContent: "<p>bulk</p>" }],
+    }),
+    expect: signedIn(200),
+  },
+  "GET /api/mappings/export": { request: () => ({ path: "/api/mappings/export?format=json" }), expect: signedIn(200) },
   "GET /api/mappings/match": {
     request: () => ({ path: `/api/mappings/match?url=${encodeURIComponent("https://a.test/page?utm_source=x")}` }),
     expect: signedIn(200),
@@ -245,6 +276,23 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
       json: { origin: "https://origin.shop.test", mode: "edge" },
     }),
     expect: signedIn(201),
+  },
+  "GET /api/webhooks": { request: () => ({ path: "/api/webhooks" }), expect: signedIn(200) },
+  "POST /api/webhooks": {
+    request: () => ({ path: "/api/webhooks", json: { url: `${MATRIX_WEBHOOK_URL}/new` } }),
+    expect: signedIn(201),
+  },
+  "DELETE /api/webhooks/:id": {
+    request: (f) => ({ method: "DELETE", path: `/api/webhooks/${f.webhookId}` }),
+    expect: ownersOnly(200),
+  },
+  "GET /api/webhooks/:id/deliveries": {
+    request: (f) => ({ path: `/api/webhooks/${f.webhookId}/deliveries` }),
+    expect: ownersOnly(200),
+  },
+  "POST /api/webhooks/:id/test": {
+    request: (f) => ({ method: "POST", path: `/api/webhooks/${f.webhookId}/test` }),
+    expect: ownersOnly(201),
   },
   // A forged notification (PayPal answers INVALID): refused for everyone, whoever sends it.
   "POST /api/paypal/ipn": {
@@ -388,6 +436,8 @@ const SNAPSHOT_QUERIES = [
   "select * from audit_events",
   "select * from verification_tokens",
   "select * from websites",
+  "select id, user_id, url, created_at from webhooks",
+  "select * from webhook_deliveries",
 ];
 
 export async function snapshot() {

@@ -36,17 +36,25 @@ function readErrorField(bodyText: string): string | undefined {
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
+/** A body sent as it is, with its own content type (a file, such as an import's CSV). */
+export class RawBody {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
 /** Sends one request and answers the response, or throws an `ApiError` when it is not OK. */
 export async function apiRequest(method: HttpMethod, path: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = {};
   const apiKey = getApiKey();
   if (apiKey) headers["X-API-Key"] = apiKey;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (body !== undefined) headers["Content-Type"] = body instanceof RawBody ? body.contentType : "application/json";
 
   const response = await fetch(path, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : body instanceof RawBody ? body.text : JSON.stringify(body),
     credentials: "include",
   });
   if (!response.ok) {

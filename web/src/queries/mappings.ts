@@ -1,8 +1,25 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Mapping, MappingMatch, MessageResponse } from "../../../worker/contract/responses";
+import type {
+  DeletedMapping,
+  Mapping,
+  MappingMatch,
+  MessageResponse,
+  PreviewLink,
+} from "../../../worker/contract/responses";
 import type { MappingVersion } from "../../../worker/contract/versions";
 import type { MappingBody } from "../../../worker/contract/schemas";
-import { ApiError, apiChange, deliveryNote, getJson, getPage, withQuery, type PageOf } from "@/lib/api";
+import type { BulkFormat, ImportReport } from "../../../worker/contract/bulk";
+import {
+  ApiError,
+  apiChange,
+  apiRequest,
+  deliveryNote,
+  getJson,
+  getPage,
+  RawBody,
+  withQuery,
+  type PageOf,
+} from "@/lib/api";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
 
@@ -11,6 +28,8 @@ export const mappingKeys = {
   groups: (searchTerm: string, offset: number) => [...mappingKeys.all, "by-url", searchTerm, offset] as const,
   match: (url: string) => [...mappingKeys.all, "match", url] as const,
   versions: (id: number) => [...mappingKeys.all, "versions", id] as const,
+  deleted: (offset: number) => [...mappingKeys.all, "deleted", offset] as const,
+  preview: (id: number) => ["mapping-preview", id] as const,
 };
 
 export const NO_API_KEY_MESSAGE = "Please register and verify your email to get an API key.";
@@ -55,33 +74,37 @@ export function useMappingMatch(url: string) {
   });
 }
 
-export function useAddMapping() {
+/**
+ * A change to the customer's mappings: sent only with a key, toasted with what it says of its delivery, and the
+ * mapping lists asked again.
+ */
+function useMappingChange<V, T>(send: (variables: V) => Promise<Answer<T>>, title: (variables: V) => string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: MappingBody) => {
+    mutationFn: (variables: V) => {
       requireApiKey();
-      return apiChange<Mapping>("POST", "/api/mappings", body);
+      return send(variables);
     },
-    onSuccess: (answer) => {
-      toast({ title: "URL mapping added successfully", description: deliveryNote(answer) });
+    onSuccess: (answer, variables) => {
+      toast({ title: title(variables), description: deliveryNote(answer) });
       return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
     },
   });
 }
 
-export function useDeleteMapping() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => {
-      requireApiKey();
-      return apiChange<MessageResponse>("DELETE", `/api/mappings/${id}`);
-    },
-    onSuccess: (answer) => {
-      toast({ title: "URL mapping deleted successfully", description: deliveryNote(answer) });
-      return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
-    },
-  });
-}
+type Answer<T> = Awaited<ReturnType<typeof apiChange<T>>>;
+
+export const useAddMapping = () =>
+  useMappingChange(
+    (body: MappingBody) => apiChange<Mapping>("POST", "/api/mappings", body),
+    () => "URL mapping added successfully",
+  );
+
+export const useDeleteMapping = () =>
+  useMappingChange(
+    (id: number) => apiChange<MessageResponse>("DELETE", `/api/mappings/${id}`),
+    () => "URL mapping deleted successfully",
+  );
 
 /** A mapping's versions, newest first (all that are kept fit one page: docs/history.md). */
 export function useMappingVersions(id: number, enabled: boolean) {
@@ -92,16 +115,86 @@ export function useMappingVersions(id: number, enabled: boolean) {
   });
 }
 
-export function useRestoreVersion(id: number) {
+export const useRestoreVersion = (id: number) =>
+  useMappingChange(
+    (version: number) => apiChange<Mapping>("POST", `/api/mappings/${id}/versions/${version}/restore`),
+    (version) => `Version ${version} restored`,
+  );
+
+/**
+ * A signed link, valid 24 hours, that shows the mapping on its page whatever its state (docs/publishing.md): made
+ * when the dialog first opens (a new link is harmless, but one is enough).
+ */
+export function usePreviewLink(id: number, enabled: boolean) {
+  return useQuery({
+    queryKey: mappingKeys.preview(id),
+    queryFn: async () => {
+      requireApiKey();
+      return (await apiChange<PreviewLink>("POST", `/api/mappings/${id}/preview`)).data;
+    },
+    enabled,
+    // Reused while the dashboard stays open for an hour; the link itself is valid for 24.
+    staleTime: 60 * 60 * 1000,
+    retry: false,
+  });
+}
+
+export const DELETED_PAGE_SIZE = 20;
+
+/** A page of the customer's mappings deleted in the last 30 days, most recently deleted first. */
+export function useDeletedMappings(offset: number) {
+  return useQuery({
+    queryKey: mappingKeys.deleted(offset),
+    queryFn: () => getPage<DeletedMapping>("/api/mappings/deleted", { limit: DELETED_PAGE_SIZE, offset }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const useRestoreDeletedMapping = () =>
+  useMappingChange(
+    (id: number) => apiChange<Mapping>("POST", `/api/mappings/deleted/${id}/restore`),
+    () => "URL mapping restored",
+  );
+
+const CONTENT_TYPES: Record<BulkFormat, string> = { csv: "text/csv", json: "application/json" };
+
+/**
+ * A bulk import (docs/bulk.md): checked only (`dryRun`), or applied. A file with refused rows answers 422 with its
+ * report, which is an answer to show here, not an error.
+ */
+export function useImportMappings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (version: number) => {
+    mutationFn: async ({ text, format, dryRun }: { text: string; format: BulkFormat; dryRun: boolean }) => {
       requireApiKey();
-      return apiChange<Mapping>("POST", `/api/mappings/${id}/versions/${version}/restore`);
+      const path = withQuery("/api/mappings/import", { dryRun: dryRun ? 1 : undefined });
+      try {
+        return await apiChange<ImportReport>("POST", path, new RawBody(text, CONTENT_TYPES[format]));
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 422)) throw error;
+        return { data: JSON.parse(error.bodyText) as ImportReport, deliveryPending: false, everywhereBy: null };
+      }
     },
-    onSuccess: (answer, version) => {
-      toast({ title: `Version ${version} restored`, description: deliveryNote(answer) });
+    onSuccess: (answer) => {
+      if (!answer.data.applied) return;
+      toast({ title: `Import done: ${answer.data.message}`, description: deliveryNote(answer) });
       return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
+    },
+  });
+}
+
+/** Downloads every mapping of the customer's as a file, named as the server says. */
+export function useExportMappings() {
+  return useMutation({
+    mutationFn: async (format: BulkFormat) => {
+      requireApiKey();
+      const response = await apiRequest("GET", withQuery("/api/mappings/export", { format }));
+      const disposition = response.headers.get("Content-Disposition") ?? "";
+      const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `mappings.${format}`;
+      const href = URL.createObjectURL(await response.blob());
+      const link = Object.assign(document.createElement("a"), { href, download: name });
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(href), 0);
     },
   });
 }

@@ -6,12 +6,16 @@ import {
   type Mapping,
 } from "../../../../worker/contract/responses";
 import { DELIVERY_PENDING_MESSAGE } from "@/lib/api";
-import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { jsonResponse, mockFetch as mockApi } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
+
+/** The dashboard's fake API, without recently deleted mappings (their card: deleted-and-bulk.test.tsx). */
+const mockFetch: typeof mockApi = (handler) =>
+  mockApi((call) => (call.url.startsWith("/api/mappings/deleted") ? jsonResponse([]) : handler(call)));
 
 const mapping = (overrides: Partial<Mapping>): Mapping => ({
   id: 1,

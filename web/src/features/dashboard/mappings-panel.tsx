@@ -3,11 +3,16 @@ import { useState } from "react";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { AddMappingForm } from "./add-mapping-form";
+import { BulkCard } from "./bulk-card";
+import { DeletedMappingsCard } from "./deleted-mappings-card";
 import { MappingsDataTable } from "./mappings-data-table";
 import { IgnoredParametersForm } from "./ignored-parameters-form";
 import { UrlTester } from "./url-tester";
 
-/** The URL Mappings tab: the add form and the URL tester (with a key), the search box and the table. */
+/**
+ * The URL Mappings tab: the add form, the URL tester and import & export (with a key), the search box and the table,
+ * and the recently deleted mappings.
+ */
 export function MappingsPanel({ hasApiKey }: { hasApiKey: boolean }) {
   const [searchTerm, setSearchTerm] = useState("");
 
@@ -34,6 +39,7 @@ export function MappingsPanel({ hasApiKey }: { hasApiKey: boolean }) {
           </CardContent>
         </Card>
       )}
+      {hasApiKey && <BulkCard />}
       <Card>
         <CardContent className="space-y-4 pt-6">
           <div className="relative max-w-sm">
@@ -50,6 +56,7 @@ export function MappingsPanel({ hasApiKey }: { hasApiKey: boolean }) {
           <MappingsDataTable searchTerm={searchTerm} hasApiKey={hasApiKey} />
         </CardContent>
       </Card>
+      {hasApiKey && <DeletedMappingsCard />}
     </div>
   );
 }

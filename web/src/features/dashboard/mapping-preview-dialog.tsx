@@ -1,0 +1,55 @@
+/**
+ * @module A mapping's preview link (docs/publishing.md): made when the dialog opens, valid 24 hours, to open or to
+ * share. The page it opens shows the mapping's current content, a draft's too, to whoever holds the link.
+ */
+import type { Mapping } from "../../../../worker/contract/responses";
+import { CopyButton } from "@/components/copy-button";
+import { buttonVariants } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Spinner } from "@/components/ui/spinner";
+import { formatDayTime } from "@/lib/format-date";
+import { usePreviewLink } from "@/queries/mappings";
+
+interface MappingPreviewDialogProps {
+  mapping: Mapping;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCloseAutoFocus?: (event: Event) => void;
+}
+
+export function MappingPreviewDialog({ mapping, open, onOpenChange, onCloseAutoFocus }: MappingPreviewDialogProps) {
+  const { data: link, isError } = usePreviewLink(mapping.id, open);
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
+        <DialogHeader>
+          <DialogTitle>Preview</DialogTitle>
+          <DialogDescription>
+            The page with this mapping&apos;s content as it is now, even as a draft, for whoever opens the link. Not
+            counted, not cached.
+          </DialogDescription>
+        </DialogHeader>
+        {!link ? (
+          isError ? (
+            <p className="text-sm">The preview link could not be made.</p>
+          ) : (
+            <Spinner />
+          )
+        ) : (
+          <div className="space-y-3">
+            <Input readOnly aria-label="Preview link" value={link.url} onFocus={(e) => e.target.select()} />
+            <p className="text-sm text-muted-foreground">Valid until {formatDayTime(link.expiresAt)}.</p>
+            <div className="flex gap-2">
+              <a href={link.url} target="_blank" rel="noopener noreferrer" className={buttonVariants({ size: "sm" })}>
+                Open preview
+              </a>
+              <CopyButton text={link.url} label="Copy preview link" />
+            </div>
+          </div>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * @module Reads an import's body (CSV or JSON, docs/bulk.md) into one record per row, as a mapping body would be
+ * sent, for the row checks; a file that cannot be read as a whole is a 400 (or 415 for another type) that names
+ * the problem.
+ */
+import Papa from "papaparse";
+import {
+  CSV_COLUMNS,
+  CSV_READ_ONLY_COLUMNS,
+  CSV_REQUIRED_COLUMNS,
+  IMPORT_MAX_ROWS,
+  type BulkFormat,
+} from "../contract/bulk";
+import { formatNumber } from "../contract/input-caps";
+import { ApiError } from "../http/errors";
+
+/** A row as read: the record to check, or why it cannot be. */
+export type ImportRecord = { record: unknown } | { errors: string[] };
+
+export const UNSUPPORTED_IMPORT_TYPE = "Send the import as text/csv or application/json";
+
+/** The format a Content-Type names, or a 415. */
+export function importFormat(contentType: string | undefined): BulkFormat {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase();
+  if (type === "text/csv") return "csv";
+  if (type === "application/json") return "json";
+  throw new ApiError(415, UNSUPPORTED_IMPORT_TYPE);
+}
+
+const tooManyRows = (n: number) =>
+  new ApiError(400, `An import holds at most ${formatNumber(IMPORT_MAX_ROWS)} rows; this one has ${formatNumber(n)}`);
+
+export function readImport(format: BulkFormat, body: string): ImportRecord[] {
+  const records = format === "csv" ? readCsv(body) : readJson(body);
+  if (records.length === 0) throw new ApiError(400, "The import has no rows");
+  if (records.length > IMPORT_MAX_ROWS) throw tooManyRows(records.length);
+  return records;
+}
+
+/** A JSON array of mapping bodies, or `{"mappings": [...]}` (what the JSON export writes). */
+function readJson(body: string): ImportRecord[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new ApiError(400, "The import is not valid JSON");
+  }
+  const rows = Array.isArray(parsed) ? parsed : (parsed as { mappings?: unknown } | null)?.mappings;
+  if (!Array.isArray(rows)) throw new ApiError(400, 'A JSON import is an array of mappings, or {"mappings": [...]}');
+  return rows.map((record: unknown) => ({ record }));
+}
+
+const KNOWN_COLUMNS = new Set<string>([...CSV_COLUMNS, ...CSV_READ_ONLY_COLUMNS]);
+
+/**
+ * The export protects spreadsheet users from cells that would run as formulas by starting them with `'`
+ * (Papa.unparse `escapeFormulae`); the import takes that mark off again.
+ */
+const FORMULA_MARK = /^'(?=[=+\-@\t\r])/;
+
+type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], string>>;
+
+function readCsv(body: string): ImportRecord[] {
+  const parsed = Papa.parse<CsvRow>(body.replace(/^\uFEFF/, ""), {
+    header: true,
+    skipEmptyLines: "greedy",
+    transformHeader: (header) => header.trim(),
+  });
+  const columns = parsed.meta.fields ?? [];
+  const unknown = columns.filter((c) => !KNOWN_COLUMNS.has(c));
+  if (unknown.length > 0) {
+    throw new ApiError(400, `Unknown CSV column ${unknown.join(", ")}: the columns are ${CSV_COLUMNS.join(", ")}`);
+  }
+  const missing = CSV_REQUIRED_COLUMNS.filter((c) => !columns.includes(c));
+  if (missing.length > 0) throw new ApiError(400, `The CSV needs the column ${missing.join(" and ")} in its header`);
+  if (parsed.data.length > IMPORT_MAX_ROWS) throw tooManyRows(parsed.data.length);
+
+  const rowErrors = new Map<number, string[]>();
+  for (const error of parsed.errors) {
+    if (error.row === undefined) throw new ApiError(400, `The CSV cannot be read: ${error.message}`);
+    rowErrors.set(error.row, [...(rowErrors.get(error.row) ?? []), error.message]);
+  }
+  return parsed.data.map((row, i) => {
+    const errors = rowErrors.get(i);
+    return errors ? { errors } : { record: fromCsvRow(row) };
+  });
+}
+
+/** A CSV row as a mapping body: empty cells are no value, placement and SEO are put together from their columns. */
+function fromCsvRow(row: CsvRow) {
+  const cell = (column: (typeof CSV_COLUMNS)[number]) => {
+    const value = row[column]?.replace(FORMULA_MARK, "");
+    return value === undefined || value.trim() === "" ? undefined : value;
+  };
+  const position = cell("position");
+  const seo = {
+    title: cell("seoTitle"),
+    description: cell("seoDescription"),
+    canonical: cell("seoCanonical"),
+    robots: cell("seoRobots"),
+    jsonLd: cell("seoJsonLd"),
+  };
+  return {
+    id: cell("id"),
+    url: cell("url")?.trim(),
+    htmlContent: cell("htmlContent"),
+    match: cell("match")?.trim(),
+    status: cell("status")?.trim(),
+    publishAt: cell("publishAt")?.trim(),
+    unpublishAt: cell("unpublishAt")?.trim(),
+    placement: position ? { position: position.trim(), selector: cell("selector") } : undefined,
+    seo: Object.values(seo).some((v) => v !== undefined) ? seo : undefined,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * @module Preview links (docs/publishing.md): the mapping's page URL with `dc_preview=<token>`, where the token
+ * names the customer and the mapping, expires after 24 hours and is signed with HMAC-SHA256 under a key derived
+ * from APP_SECRET. Opened in a browser, the page shows that mapping's current content, a draft's too, to whoever
+ * holds the link, in snippet and edge mode alike: the snippet sends the page URL with the parameter to the content
+ * endpoint, the edge proxy sees it on the page request. A preview is never counted as a page view and never
+ * cached (`no-store`); the URL of a link that does not verify delivers nothing, rather than the live content.
+ */
+import { and, eq } from "drizzle-orm";
+import { normalizeUrl } from "../contract/normalize-url";
+import { isPrefixUrl, prefixCandidates } from "../contract/url-rules";
+import { createDb } from "../db/client";
+import { urlMappings, users } from "../db/schema";
+import type { Env } from "../env";
+import { fromBase64Url, hmacSha256Hex, sameInConstantTime, toBase64Url } from "../lib/crypto";
+import { deliveredFromMapping, type DeliveredMapping } from "./store";
+
+export const PREVIEW_PARAM = "dc_preview";
+export const PREVIEW_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Who and what a token names: the customer's id, the mapping's id, and when it expires (unix seconds). */
+interface PreviewClaims {
+  u: string;
+  m: number;
+  e: number;
+}
+
+const encoder = new TextEncoder();
+const signingKey = (env: Env) => `dynamic-content:preview:${env.APP_SECRET}`;
+
+/** A preview link to the mapping's page (for a prefix mapping, the page the prefix names). */
+export async function previewLink(
+  env: Env,
+  mapping: { id: number; userId: string; url: string },
+  now = new Date(),
+): Promise<{ url: string; expiresAt: string }> {
+  const expiresAt = new Date(now.getTime() + PREVIEW_TTL_MS);
+  const claims: PreviewClaims = { u: mapping.userId, m: mapping.id, e: Math.floor(expiresAt.getTime() / 1000) };
+  const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
+  const token = `${payload}.${await hmacSha256Hex(signingKey(env), payload)}`;
+  const url = new URL(mapping.url.trim().replace(/\/\*$/, "/"));
+  url.searchParams.set(PREVIEW_PARAM, token);
+  return { url: url.href, expiresAt: expiresAt.toISOString() };
+}
+
+/** Whether a page URL asks for a preview (a plain text test, so the hot path parses nothing more for others). */
+export const asksForPreview = (pageUrl: string) => pageUrl.includes(`${PREVIEW_PARAM}=`);
+
+/** The page URL without the preview parameter: what the page is, and what its origin is asked for. */
+export function withoutPreview(pageUrl: string): string {
+  if (!URL.canParse(pageUrl)) return pageUrl;
+  const url = new URL(pageUrl);
+  url.searchParams.delete(PREVIEW_PARAM);
+  return url.href;
+}
+
+async function readClaims(env: Env, token: string, now: Date): Promise<PreviewClaims | null> {
+  const [payload, signature, extra] = token.split(".");
+  if (!payload || !signature || extra !== undefined) return null;
+  if (!sameInConstantTime(signature, await hmacSha256Hex(signingKey(env), payload))) return null;
+  try {
+    const claims = JSON.parse(new TextDecoder().decode(fromBase64Url(payload))) as PreviewClaims;
+    return claims.e * 1000 > now.getTime() ? claims : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a preview link delivers on the page it was opened on: the mapping its token names, as it is now, when the
+ * token verifies, has not expired, is this customer's, the customer is active, and the page is the mapping's
+ * (its URL, or under its prefix). Otherwise nothing. One D1 read: previews are rare, and never on the hot path of
+ * other page views.
+ */
+export async function previewDelivery(
+  env: Env,
+  userId: string,
+  pageUrl: string,
+  now = new Date(),
+): Promise<DeliveredMapping | undefined> {
+  if (!URL.canParse(pageUrl)) return undefined;
+  const token = new URL(pageUrl).searchParams.get(PREVIEW_PARAM);
+  const claims = token ? await readClaims(env, token, now) : null;
+  if (!claims || claims.u !== userId) return undefined;
+  const [row] = await createDb(env.DB)
+    .select({
+      id: urlMappings.id,
+      htmlContent: urlMappings.htmlContent,
+      placement: urlMappings.placement,
+      seo: urlMappings.seo,
+      normalizedUrl: urlMappings.normalizedUrl,
+      ignoredParameters: users.ignoredParameters,
+    })
+    .from(urlMappings)
+    .innerJoin(users, eq(users.id, urlMappings.userId))
+    .where(and(eq(urlMappings.id, claims.m), eq(urlMappings.userId, userId), eq(users.isActive, true)));
+  if (!row) return undefined;
+  const page = normalizeUrl(withoutPreview(pageUrl), row.ignoredParameters);
+  const onItsPage = isPrefixUrl(row.normalizedUrl)
+    ? prefixCandidates(page).includes(row.normalizedUrl)
+    : page === row.normalizedUrl;
+  return onItsPage ? deliveredFromMapping(row) : undefined;
+}
