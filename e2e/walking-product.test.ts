@@ -96,6 +96,18 @@ describe("a website owner", () => {
         { timeout: 30_000, interval: 1_000 },
       )
       .toBe(2);
+
+    // The chart of that one page: today's bar, from its own daily rollup (two page views, both delivered).
+    const chart = page.getByRole("region", { name: "Requests over time" });
+    await chart.getByLabel("Page URL").fill(pageUrl);
+    await chart.getByRole("button", { name: "Show" }).click();
+    const lastBar = (region: typeof chart) => region.getByRole("listitem").last().getAttribute("aria-label");
+    await expect.poll(() => lastBar(chart)).toMatch(/: 2 requests, 2 deliveries, 0 from crawlers$/);
+    // The Overview shows the whole account's last 30 days: the landing page's two views and /other's one.
+    await page.getByRole("tab", { name: "Overview" }).click();
+    const overview = page.getByRole("region", { name: "Requests over time" });
+    await expect.poll(() => overview.getByRole("listitem").count()).toBe(30);
+    await expect.poll(() => lastBar(overview)).toMatch(/: 3 requests, 2 deliveries, 0 from crawlers$/);
   });
 
   it("signs up on the landing page, follows its mailed link back there, finds the dashboard and logs out", async () => {

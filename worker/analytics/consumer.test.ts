@@ -48,6 +48,7 @@ const count = async (sql: string) => Number(await env.DB.prepare(sql).first("n")
 async function counted() {
   return {
     urls: await count("select coalesce(sum(hits), 0) as n from url_stats"),
+    urlDays: await count("select coalesce(sum(requests), 0) as n from url_daily_usage"),
     days: await count("select coalesce(sum(requests), 0) as n from daily_usage"),
     customers: await count("select coalesce(sum(total_requests), 0) as n from usage_counters"),
     mappings: await count("select coalesce(sum(requests), 0) as n from mapping_stats"),
@@ -55,7 +56,7 @@ async function counted() {
   };
 }
 
-const allCounted = (n: number, mappings = n) => ({ urls: n, days: n, customers: n, mappings, ledger: n });
+const allCounted = (n: number, mappings = n) => ({ urls: n, urlDays: n, days: n, customers: n, mappings, ledger: n });
 
 /** The events of every archive object: gunzipped NDJSON. */
 async function archived(): Promise<Record<string, unknown>[]> {
@@ -143,6 +144,7 @@ describe("analytics queue consumer", () => {
   // middle, the ledger of counted ids last. Whatever was written before the failure, the transaction takes back.
   it.each([
     ["first", "url_stats"],
+    ["second", "url_daily_usage"],
     ["mid-batch", "mapping_stats"],
     ["last", "analytics_batches"],
   ])("counts nothing when the %s D1 write fails (%s), retries, and then counts everything once", async (_, table) => {

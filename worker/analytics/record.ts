@@ -1,7 +1,8 @@
 /**
  * @module Counts a batch of analytics events in D1 with one `batch()` (one transaction): one upsert per counter
- * row the batch touches (customer and URL, customer and day, customer, mapping), never one per event, and the
- * batch's events into `analytics_batches`, the ledger of counted message ids and the raw window.
+ * row the batch touches (customer and URL, customer, URL and day, customer and day, customer, mapping), never one
+ * per event, and the batch's events into `analytics_batches`, the ledger of counted message ids and the raw
+ * window.
  *
  * The events travel as one JSON parameter, so every statement binds two values whatever the batch size. Every
  * statement counts only the `fresh` events: those of existing customers whose id is not in the ledger rows of
@@ -52,6 +53,12 @@ const COUNT_URL = `${FRESH}
   SELECT user_id, url, count(*), sum(delivered), max(ts) FROM fresh WHERE true GROUP BY user_id, url
   ON CONFLICT (user_id, url) DO UPDATE SET hits = hits + excluded.hits,
     deliveries = deliveries + excluded.deliveries, last_accessed = max(last_accessed, excluded.last_accessed)`;
+
+const COUNT_URL_DAY = `${FRESH}
+  INSERT INTO url_daily_usage (user_id, url, day, requests, deliveries, crawler_requests)
+  SELECT user_id, url, day, count(*), sum(delivered), sum(crawler) FROM fresh WHERE true GROUP BY user_id, url, day
+  ON CONFLICT (user_id, url, day) DO UPDATE SET requests = requests + excluded.requests,
+    deliveries = deliveries + excluded.deliveries, crawler_requests = crawler_requests + excluded.crawler_requests`;
 
 const COUNT_DAY = `${FRESH}
   INSERT INTO daily_usage (user_id, day, requests, deliveries, crawler_requests)
@@ -104,6 +111,7 @@ export async function recordAnalytics(d1: D1Database, batchId: string, events: r
   const statement = (sql: string) => d1.prepare(sql).bind(json);
   const results = await d1.batch<Record<string, unknown>>([
     statement(COUNT_URL),
+    statement(COUNT_URL_DAY),
     statement(COUNT_DAY),
     statement(COUNT_CUSTOMER),
     statement(COUNT_MAPPING),
@@ -111,8 +119,9 @@ export async function recordAnalytics(d1: D1Database, batchId: string, events: r
     d1.prepare(KEEP_RAW).bind(json, batchId),
     statement(COUNTERS_AFTER),
   ]);
+  const [fresh, after] = [results.at(-3)!, results.at(-1)!];
   return {
-    counted: Number(results[4]!.results[0]!.counted),
-    counters: results[6]!.results as unknown as PeriodCounters[],
+    counted: Number(fresh.results[0]!.counted),
+    counters: after.results as unknown as PeriodCounters[],
   };
 }

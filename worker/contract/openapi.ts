@@ -218,7 +218,7 @@ export function openApiDocument(origin: string) {
       },
       "/api/analytics/timeseries": {
         get: {
-          summary: "Requests, deliveries and crawler requests per day, week or month (UTC)",
+          summary: "Requests, deliveries and crawler requests per day, week or month (UTC), of the account or one URL",
           parameters: queryParameters(timeseriesQuery),
           responses: { "200": answer("TimeseriesPoint[] [{start, requests, deliveries, crawlerRequests}]"), ...ERRORS },
         },

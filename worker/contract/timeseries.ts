@@ -1,8 +1,9 @@
 /**
  * @module `GET /api/analytics/timeseries` (docs/analytics.md): the customer's requests, deliveries and crawler
- * requests per day, week (from Monday) or month, from the daily rollups, UTC.
+ * requests per day, week (from Monday) or month, from the daily rollups, UTC; of the whole account, or of one URL.
  */
 import { z } from "zod";
+import { tooLong, URL_MAX_LENGTH } from "./input-caps";
 
 export const INTERVALS = ["day", "week", "month"] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -12,9 +13,6 @@ export const TIMESERIES_MAX_DAYS = 1_096;
 /** Without `from`: the last 30 days, as the Overview shows them. */
 export const TIMESERIES_DEFAULT_DAYS = 30;
 
-export const PER_URL_NOT_AVAILABLE =
-  "Series per URL are not available yet: leave out url for the whole account, or see /api/analytics for each URL's totals";
-
 const day = (field: string) => z.iso.date({ error: `${field} must be a date such as 2026-11-25` }).optional();
 
 export const timeseriesQuery = z
@@ -22,14 +20,22 @@ export const timeseriesQuery = z
     interval: z.enum(INTERVALS, { error: 'Interval must be "day", "week" or "month"' }).default("day"),
     from: day("From"),
     to: day("To"),
-    url: z.string().optional(),
+    /** One page's series: its URL as visited (with http(s)://) or as the Analytics tab lists it (normalised). */
+    url: z
+      .string()
+      .trim()
+      .min(1, "URL must not be empty: leave it out for the whole account")
+      .max(URL_MAX_LENGTH, tooLong("URL", URL_MAX_LENGTH))
+      .optional()
+      .describe("One page's series: its URL as visited, or as /api/analytics lists it"),
   })
   .superRefine((query, ctx) => {
-    if (query.url !== undefined) ctx.addIssue({ code: "custom", message: PER_URL_NOT_AVAILABLE, path: ["url"] });
     if (query.from && query.to && query.from > query.to) {
       ctx.addIssue({ code: "custom", message: "From must not be after To", path: ["from"] });
     }
   });
+
+export type TimeseriesQuery = z.infer<typeof timeseriesQuery>;
 
 export interface TimeseriesPoint {
   /** The bucket's first day, as an ISO instant (UTC midnight). */

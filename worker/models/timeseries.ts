@@ -1,12 +1,23 @@
 /**
  * @module The customer's usage over time (`GET /api/analytics/timeseries`, docs/analytics.md): sums of the daily
- * rollups (`daily_usage`, one row per customer and day) per day, week or month, every bucket of the range present
- * (zeros where nothing was asked). Reads one row per day of the range, whatever the traffic.
+ * rollups (`daily_usage`, one row per customer and day; `url_daily_usage`, one per customer, URL and day) per day,
+ * week or month, every bucket of the range present (zeros where nothing was asked). Reads one row per day of the
+ * range, whatever the traffic.
  */
 import { and, between, eq, sql } from "drizzle-orm";
-import type { Interval, TimeseriesPoint } from "../contract/timeseries";
+import { utcDay } from "../analytics/record";
+import { formatNumber } from "../contract/input-caps";
+import { normalizeUrl } from "../contract/normalize-url";
+import {
+  TIMESERIES_DEFAULT_DAYS,
+  TIMESERIES_MAX_DAYS,
+  type Interval,
+  type TimeseriesPoint,
+  type TimeseriesQuery,
+} from "../contract/timeseries";
 import type { Db } from "../db/client";
-import { dailyUsage } from "../db/schema";
+import { dailyUsage, urlDailyUsage } from "../db/schema";
+import { ApiError } from "../http/errors";
 
 const DAY_MS = 86_400_000;
 
@@ -27,30 +38,43 @@ function nextBucket(start: string, interval: Interval): string {
   return date.toISOString().slice(0, 10);
 }
 
-const BUCKET_SQL = {
-  day: sql<string>`${dailyUsage.day}`,
-  week: sql<string>`date(${dailyUsage.day}, '-6 days', 'weekday 1')`,
-  month: sql<string>`substr(${dailyUsage.day}, 1, 7) || '-01'`,
-};
+/** The first day of each row's bucket, in SQL (as `bucketOf`). */
+const bucketSql = (day: typeof dailyUsage.day | typeof urlDailyUsage.day, interval: Interval) =>
+  ({
+    day: sql<string>`${day}`,
+    week: sql<string>`date(${day}, '-6 days', 'weekday 1')`,
+    month: sql<string>`substr(${day}, 1, 7) || '-01'`,
+  })[interval];
 
 /** Days of the range `from`..`to` (inclusive, YYYY-MM-DD). */
 export const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
 
-export async function usageSeries(
-  db: Db,
-  userId: string,
-  { interval, from, to }: { interval: Interval; from: string; to: string },
-): Promise<TimeseriesPoint[]> {
-  const bucket = BUCKET_SQL[interval];
+export interface SeriesQuery {
+  interval: Interval;
+  from: string;
+  to: string;
+  /** One normalised URL's series (`url_daily_usage`); absent: the whole account's (`daily_usage`). */
+  url?: string;
+}
+
+export async function usageSeries(db: Db, userId: string, query: SeriesQuery): Promise<TimeseriesPoint[]> {
+  const { interval, from, to, url } = query;
+  // Both tables have the same counters; one URL's rows are a range of its primary key, the account's of theirs.
+  const table = url === undefined ? dailyUsage : urlDailyUsage;
+  const where =
+    url === undefined
+      ? and(eq(dailyUsage.userId, userId), between(dailyUsage.day, from, to))
+      : and(eq(urlDailyUsage.userId, userId), eq(urlDailyUsage.url, url), between(urlDailyUsage.day, from, to));
+  const bucket = bucketSql(table.day, interval);
   const rows = await db
     .select({
       bucket,
-      requests: sql<number>`sum(${dailyUsage.requests})`,
-      deliveries: sql<number>`sum(${dailyUsage.deliveries})`,
-      crawlerRequests: sql<number>`sum(${dailyUsage.crawlerRequests})`,
+      requests: sql<number>`sum(${table.requests})`,
+      deliveries: sql<number>`sum(${table.deliveries})`,
+      crawlerRequests: sql<number>`sum(${table.crawlerRequests})`,
     })
-    .from(dailyUsage)
-    .where(and(eq(dailyUsage.userId, userId), between(dailyUsage.day, from, to)))
+    .from(table)
+    .where(where)
     .groupBy(bucket);
   const byBucket = new Map(rows.map((r) => [r.bucket, r]));
   const points: TimeseriesPoint[] = [];
@@ -64,4 +88,24 @@ export async function usageSeries(
     });
   }
   return points;
+}
+
+/**
+ * The series a query asks of one customer (the customer's own route and the admin's): the last 30 days unless a
+ * range is given, at most `TIMESERIES_MAX_DAYS` (a 400 past it), and a URL normalised with the customer's own
+ * URL rules, as their page views were counted.
+ */
+export async function customerSeries(
+  db: Db,
+  customer: { id: string; ignoredParameters: readonly string[] },
+  query: TimeseriesQuery,
+  now = Date.now(),
+): Promise<TimeseriesPoint[]> {
+  const { interval, from: asked, to = utcDay(now), url } = query;
+  const from = asked ?? utcDay(Date.parse(to) - (TIMESERIES_DEFAULT_DAYS - 1) * DAY_MS);
+  if (daysBetween(from, to) > TIMESERIES_MAX_DAYS) {
+    throw new ApiError(400, `A series can reach at most ${formatNumber(TIMESERIES_MAX_DAYS)} days`);
+  }
+  const normalized = url === undefined ? undefined : normalizeUrl(url, customer.ignoredParameters);
+  return usageSeries(db, customer.id, { interval, from, to, url: normalized });
 }

@@ -3,10 +3,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AnalyticsMessage } from "../analytics/message";
 import { isCrawler } from "../contract/crawlers";
-import { PER_URL_NOT_AVAILABLE, type TimeseriesPoint } from "../contract/timeseries";
-import { dailyUsage } from "../db/schema";
+import type { TimeseriesPoint } from "../contract/timeseries";
+import { dailyUsage, urlDailyUsage, users } from "../db/schema";
+import { eq } from "drizzle-orm";
 import worker from "../index";
-import { call, createVerifiedCustomer, db } from "../test/helpers";
+import { call, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
 
 const series = async (apiKey: string, query: string) => {
   const res = await call(`/api/analytics/timeseries${query}`, { apiKey });
@@ -52,14 +53,15 @@ describe("GET /api/analytics/timeseries", () => {
     expect(body.at(-1)!.start).toBe(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`);
   });
 
-  it("refuses a bad interval, date or range, and a URL, with a message", async () => {
+  it("refuses a bad interval, date, range or URL, with a message", async () => {
     const { apiKey } = await createVerifiedCustomer("c@example.com");
     for (const [query, error] of [
       ["?interval=hour", 'Interval must be "day", "week" or "month"'],
       ["?from=yesterday", "From must be a date such as 2026-11-25"],
       ["?from=2026-11-02&to=2026-11-01", "From must not be after To"],
       ["?from=2020-01-01&to=2026-11-01", "A series can reach at most 1,096 days"],
-      ["?url=https%3A%2F%2Fshop.test%2Fa", PER_URL_NOT_AVAILABLE],
+      ["?url=", "URL must not be empty: leave it out for the whole account"],
+      [`?url=https://shop.test/${"a".repeat(2_048)}`, "URL must be at most 2,048 characters"],
     ]) {
       const { status, body } = await series(apiKey, query!);
       expect(status, query).toBe(400);
@@ -99,5 +101,66 @@ describe("GET /api/analytics/timeseries", () => {
     await getQueueResult(batch, ctx);
     const { body } = await series(apiKey, "");
     expect(body.at(-1)).toMatchObject({ requests: 3, crawlerRequests: 2 });
+    // The URL's own series says the same: whether search engines fetched this page.
+    const page = await series(apiKey, "?url=https%3A%2F%2Fshop.test%2Fa");
+    expect(page.body.at(-1)).toMatchObject({ requests: 3, crawlerRequests: 2 });
+    // A redelivered batch counts nothing twice, in the URL's rows too.
+    await worker.queue(batch, env);
+    expect((await series(apiKey, "?url=shop.test/a")).body.at(-1)).toMatchObject({ requests: 3, crawlerRequests: 2 });
+  });
+
+  it("answers one URL's series, its URL as visited or as the Analytics tab lists it, and zeros for another", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    await db()
+      .update(users)
+      .set({ ignoredParameters: ["ref"] })
+      .where(eq(users.id, user.id));
+    await db()
+      .insert(urlDailyUsage)
+      .values([
+        { userId: user.id, url: "shop.test/a", day: "2026-11-02", requests: 4, deliveries: 3, crawlerRequests: 1 },
+        { userId: user.id, url: "shop.test/a", day: "2026-11-03", requests: 2, deliveries: 2, crawlerRequests: 2 },
+        { userId: user.id, url: "shop.test/b", day: "2026-11-03", requests: 9, deliveries: 9, crawlerRequests: 0 },
+      ]);
+    const expected = [
+      { start: "2026-11-02T00:00:00.000Z", requests: 4, deliveries: 3, crawlerRequests: 1 },
+      { start: "2026-11-03T00:00:00.000Z", requests: 2, deliveries: 2, crawlerRequests: 2 },
+    ];
+    const range = "&interval=day&from=2026-11-02&to=2026-11-03";
+    for (const url of ["https://www.Shop.test/a/?utm_source=mail&ref=x", "shop.test/a"]) {
+      expect((await series(apiKey, `?url=${encodeURIComponent(url)}${range}`)).body, url).toEqual(expected);
+    }
+    expect((await series(apiKey, `?url=shop.test/none${range}`)).body.map((p) => p.requests)).toEqual([0, 0]);
+    // Another customer asking for the same URL sees their own (none).
+    const other = await createVerifiedCustomer("o@example.com");
+    expect((await series(other.apiKey, `?url=shop.test/a${range}`)).body.map((p) => p.requests)).toEqual([0, 0]);
+  });
+});
+
+describe("GET /api/admin/users/:userId/timeseries", () => {
+  it("shows an admin a customer's series, of the account or one URL; 404 for an unknown customer", async () => {
+    const { user } = await createVerifiedCustomer("c@example.com");
+    const admin = await createAdmin();
+    await db()
+      .insert(dailyUsage)
+      .values({ userId: user.id, day: "2026-11-03", requests: 5, deliveries: 4, crawlerRequests: 1 });
+    await db().insert(urlDailyUsage).values({
+      userId: user.id,
+      url: "shop.test/a",
+      day: "2026-11-03",
+      requests: 2,
+      deliveries: 2,
+      crawlerRequests: 0,
+    });
+    const ask = async (userId: string, query: string) => {
+      const res = await call(`/api/admin/users/${userId}/timeseries${query}`, { apiKey: admin.apiKey });
+      return { status: res.status, body: (await res.json()) as TimeseriesPoint[] & { error?: string } };
+    };
+    const range = "?interval=week&from=2026-11-02&to=2026-11-08";
+    expect((await ask(user.id, range)).body).toEqual([
+      { start: "2026-11-02T00:00:00.000Z", requests: 5, deliveries: 4, crawlerRequests: 1 },
+    ]);
+    expect((await ask(user.id, `${range}&url=shop.test/a`)).body.map((p) => p.requests)).toEqual([2]);
+    expect(await ask("nobody", range)).toEqual({ status: 404, body: { error: "User not found" } });
   });
 });

@@ -316,6 +316,10 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
   "GET /api/admin/users": { request: () => ({ path: "/api/admin/users" }), expect: adminsOnly(200) },
   "GET /api/admin/users/emails": { request: () => ({ path: "/api/admin/users/emails" }), expect: adminsOnly(200) },
   "GET /api/admin/users/:userId": { request: (f) => ({ path: user(f) }), expect: adminsOnly(200) },
+  "GET /api/admin/users/:userId/timeseries": {
+    request: (f) => ({ path: `${user(f)}/timeseries?interval=week&url=a.test/page` }),
+    expect: adminsOnly(200),
+  },
   "GET /api/admin/users/:userId/transactions": {
     request: (f) => ({ path: `${user(f)}/transactions` }),
     expect: adminsOnly(200),

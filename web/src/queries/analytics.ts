@@ -3,10 +3,14 @@ import type { AnalyticsRow } from "../../../worker/contract/responses";
 import type { Interval, TimeseriesPoint } from "../../../worker/contract/timeseries";
 import { getJson, getPage, withQuery } from "@/lib/api";
 
+/** The customer's own series. */
+export const CUSTOMER_SERIES = "/api/analytics/timeseries";
+
 export const analyticsKeys = {
   all: ["analytics"] as const,
   page: (offset: number) => [...analyticsKeys.all, offset] as const,
-  series: (interval: Interval) => [...analyticsKeys.all, "series", interval] as const,
+  series: (path: string, interval: Interval, url: string) =>
+    [...analyticsKeys.all, "series", path, interval, url] as const,
 };
 
 /** A page of hits per URL, most recently accessed first; only asked for when a key is stored. */
@@ -19,11 +23,16 @@ export function useAnalytics({ enabled, offset = 0 }: { enabled: boolean; offset
   });
 }
 
-/** Requests, deliveries and crawler requests over time (docs/analytics.md); the Worker's default range. */
-export function useUsageSeries(interval: Interval) {
+/**
+ * Requests, deliveries and crawler requests over time (docs/analytics.md), the Worker's default range (the last 30
+ * days): the customer's own (`/api/analytics/timeseries`) or, for an admin, one customer's; of one page's URL when
+ * `url` is given. The rollups move slowly, so a minute-old series is shown again without asking.
+ */
+export function useUsageSeries(path: string, interval: Interval, url = "") {
   return useQuery({
-    queryKey: analyticsKeys.series(interval),
-    queryFn: () => getJson<TimeseriesPoint[]>(withQuery("/api/analytics/timeseries", { interval })),
+    queryKey: analyticsKeys.series(path, interval, url),
+    queryFn: () => getJson<TimeseriesPoint[]>(withQuery(path, { interval, url })),
     placeholderData: keepPreviousData,
+    staleTime: 60_000,
   });
 }

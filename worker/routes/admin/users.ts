@@ -9,6 +9,7 @@ import type {
   MessageResponse,
 } from "../../contract/responses";
 import { tooLong, URL_MAX_LENGTH } from "../../contract/input-caps";
+import { timeseriesQuery, type TimeseriesPoint } from "../../contract/timeseries";
 import {
   adminMappingsQuery,
   adminUsersQuery,
@@ -39,6 +40,7 @@ import { recordAuditEvent } from "../../models/audit-events";
 import { listAdminMappings, listMappingGroups } from "../../models/mappings";
 import { getProductVersion } from "../../models/product-versions";
 import { userTransactions } from "../../models/transactions";
+import { customerSeries } from "../../models/timeseries";
 import { deleteUser, findUserByEmail, getUser, updateUser } from "../../models/users";
 
 const userParam = z.object({ userId: z.string().min(1) });
@@ -108,6 +110,12 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const db = createDb(c.env.DB);
     const user = await userOr404(db, c.req.valid("param").userId);
     return pageResponse(c, await listMappingGroups(db, user.id, c.req.valid("query")));
+  })
+  .get("/:userId/timeseries", validate("param", userParam), validate("query", timeseriesQuery), async (c) => {
+    const db = createDb(c.env.DB);
+    const user = await getUser(db, c.req.valid("param").userId);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    return c.json<TimeseriesPoint[]>(await customerSeries(db, user, c.req.valid("query")));
   })
   .get("/:userId/transactions", validate("param", userParam), validate("query", plainListQuery), async (c) => {
     const db = createDb(c.env.DB);

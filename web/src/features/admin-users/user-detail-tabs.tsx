@@ -1,11 +1,15 @@
 import type { AdminUserDetail } from "../../../../worker/contract/responses";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { UsageChart } from "@/components/usage-chart";
 import { GeneralTab } from "./general-tab";
 import { SnippetTab } from "./snippet-tab";
 import { TransactionsTab } from "./transactions-tab";
 import { WebsitesEventsTab } from "./websites-events-tab";
 
-/** The per-user tabs (SPEC.md §2's German variant; its Usage bars sit in the general tab). */
+/**
+ * The per-user tabs (SPEC.md §2's German variant; its Usage bars sit in the general tab), and the customer's
+ * requests over time (Nutzung, docs/analytics.md).
+ */
 export function UserDetailTabs({ user }: { user: AdminUserDetail }) {
   return (
     <Tabs defaultValue="general">
@@ -14,6 +18,7 @@ export function UserDetailTabs({ user }: { user: AdminUserDetail }) {
         <TabsTrigger value="websites">Webseiten &amp; Events</TabsTrigger>
         <TabsTrigger value="snippet">JavaScript Snippet</TabsTrigger>
         <TabsTrigger value="transactions">Transaktionen</TabsTrigger>
+        <TabsTrigger value="usage">Nutzung</TabsTrigger>
       </TabsList>
       <TabsContent value="general">
         <GeneralTab user={user} />
@@ -26,6 +31,9 @@ export function UserDetailTabs({ user }: { user: AdminUserDetail }) {
       </TabsContent>
       <TabsContent value="transactions">
         <TransactionsTab userId={user.userId} />
+      </TabsContent>
+      <TabsContent value="usage">
+        <UsageChart seriesPath={`/api/admin/users/${encodeURIComponent(user.userId)}/timeseries`} lang="de" />
       </TabsContent>
     </Tabs>
   );

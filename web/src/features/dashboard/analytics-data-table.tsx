@@ -1,9 +1,9 @@
 import { PagedRows } from "@/components/paged-rows";
+import { UsageChart } from "@/components/usage-chart";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { usePage } from "@/hooks/use-page";
-import { useAnalytics } from "@/queries/analytics";
+import { CUSTOMER_SERIES, useAnalytics } from "@/queries/analytics";
 import { AnalyticsTable } from "./analytics-table";
-import { UsageChart } from "./usage-chart";
 
 /** The Analytics tab, a page at a time; it exists only while a key is stored. */
 export function AnalyticsDataTable() {
@@ -16,7 +16,7 @@ export function AnalyticsDataTable() {
         <CardTitle className="text-xl">Analytics</CardTitle>
       </CardHeader>
       <CardContent className="space-y-6">
-        <UsageChart />
+        <UsageChart seriesPath={CUSTOMER_SERIES} />
         <PagedRows query={analytics} page={page}>
           {(rows) => <AnalyticsTable rows={rows} />}
         </PagedRows>

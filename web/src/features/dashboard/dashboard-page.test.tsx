@@ -13,9 +13,21 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** The dashboard's fake API, without recently deleted mappings (their card: deleted-and-bulk.test.tsx). */
+/**
+ * The dashboard's fake API, without recently deleted mappings (their card: deleted-and-bulk.test.tsx), and with an
+ * empty series for the Overview's chart where a test's handler answers the series with something else.
+ */
 const mockFetch: typeof mockApi = (handler) =>
-  mockApi((call) => (call.url.startsWith("/api/mappings/deleted") ? jsonResponse([]) : handler(call)));
+  mockApi(async (call) => {
+    if (call.url.startsWith("/api/mappings/deleted")) return jsonResponse([]);
+    const answer = await handler(call);
+    if (!call.url.startsWith("/api/analytics/timeseries")) return answer;
+    const body: unknown = await answer
+      .clone()
+      .json()
+      .catch(() => null);
+    return Array.isArray(body) ? answer : jsonResponse([]);
+  });
 
 const mapping = (overrides: Partial<Mapping>): Mapping => ({
   id: 1,
