@@ -174,6 +174,9 @@ async function seed(db: SeedDb, now: number): Promise<void> {
   await run(`INSERT INTO daily_usage (user_id, day, requests, deliveries)
     SELECT user_id, strftime('%Y-%m-%d', ts / 1000, 'unixepoch'), count(*), count(mapping_id)
     FROM scale_events GROUP BY 1, 2`);
+  await run(`INSERT INTO url_daily_usage (user_id, url, day, requests, deliveries)
+    SELECT user_id, url, strftime('%Y-%m-%d', ts / 1000, 'unixepoch'), count(*), count(mapping_id)
+    FROM scale_events GROUP BY 1, 2, 3`);
   await run(`INSERT INTO usage_counters (user_id, total_requests, period_requests, period_deliveries)
     SELECT user_id, count(*), count(*), count(mapping_id) FROM scale_events GROUP BY user_id`);
   await run(`INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
@@ -386,6 +389,11 @@ async function main() {
     "/api/analytics?searchTerm=item-777",
     "/api/user/payment-history",
     "/api/product-versions",
+    "/api/analytics/timeseries",
+    `/api/analytics/timeseries?interval=week&from=${new Date(now - 365 * DAY_MS).toISOString().slice(0, 10)}`,
+    "/api/analytics/timeseries?url=shop.scale.test/products/item-4242",
+    "/api/mappings/deleted",
+    "/api/webhooks",
   ];
   const adminRoutes = [
     "/api/admin/overview",
@@ -399,6 +407,7 @@ async function main() {
     `/api/admin/users/${BIG_CUSTOMER_ID}/mapping-groups`,
     `/api/admin/users/${BIG_CUSTOMER_ID}/mappings?url=shop.scale.test/products/item-4242`,
     `/api/admin/users/${BIG_CUSTOMER_ID}/transactions`,
+    `/api/admin/users/${BIG_CUSTOMER_ID}/timeseries?url=shop.scale.test/products/item-4242`,
     "/api/admin/mappings",
     "/api/admin/mappings?searchTerm=item-4242",
     `/api/admin/mappings/${someMapping!.id}`,
