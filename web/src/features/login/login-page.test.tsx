@@ -1,4 +1,4 @@
-import { fireEvent, screen } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { siteConfig } from "@/test/fixtures";
@@ -138,8 +138,10 @@ describe("customer login, step 2", () => {
     // The login cookie set by request-otp must travel with the code.
     expect(verify?.[1]?.credentials).toBe("include");
     // The dashboard is asked for with the new key.
-    const dashboard = fetchMock.mock.calls.find(([url]) => url === "/api/user/dashboard");
-    expect((dashboard?.[1]?.headers as Record<string, string>)["X-API-Key"]).toBe("key-ann");
+    await waitFor(() => {
+      const dashboard = fetchMock.mock.calls.find(([url]) => url === "/api/user/dashboard");
+      expect((dashboard?.[1]?.headers as Record<string, string> | undefined)?.["X-API-Key"]).toBe("key-ann");
+    });
   });
 
   it("says so when the answer has no api key, and stays on step 2", async () => {
