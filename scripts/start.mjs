@@ -1,9 +1,11 @@
 // `npm start`: builds the SPA and the snippet, applies migrations to the local D1, and serves the whole product
-// with `wrangler dev` (workerd + Miniflare: local D1, KV and Queue) at http://127.0.0.1:${PORT:-8787}.
+// with `wrangler dev` (workerd + Miniflare: local D1, KV and Queue) at http://127.0.0.1:${PORT:-8787}, firing the
+// cron triggers of wrangler.toml at their times (scripts/local-cron.mjs).
 // `npm run dev` (--dev): the same Worker plus Vite's dev server with hot reload in front of it on PORT.
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { applyLocalMigrations, ensureDevVars, freePort, root, run, start, stateDir } from "./lib.mjs";
+import { startLocalCrons } from "./local-cron.mjs";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 8787);
@@ -72,6 +74,9 @@ if (dev) {
     }),
   );
 }
+
+// wrangler.toml's cron triggers (scheduled publishing, webhook retries, the daily housekeeping) at their times.
+startLocalCrons(`http://${host}:${workerPort}`);
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
