@@ -6,6 +6,7 @@
  */
 import type { Env } from "../env";
 import { sha256Hex } from "../lib/crypto";
+import { gzip } from "../lib/gzip";
 
 export const ARCHIVE_CONTENT_TYPE = "application/x-ndjson";
 
@@ -18,11 +19,6 @@ export async function batchIdOf(ids: readonly string[]): Promise<string> {
 export function archiveKey(batchId: string, firstTimestamp: number): string {
   const hour = new Date(firstTimestamp).toISOString().slice(0, 13).replace(/[-T]/g, "/");
   return `raw/${hour}/${batchId}.ndjson.gz`;
-}
-
-async function gzip(text: string): Promise<ArrayBuffer> {
-  const compressed = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
-  return new Response(compressed).arrayBuffer();
 }
 
 /** Writes events to the archive as one object; fails (and the caller retries) when R2 does. */

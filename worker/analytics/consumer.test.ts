@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { Mapping } from "../contract/responses";
 import type { Env } from "../env";
 import worker from "../index";
+import { gunzip } from "../lib/gzip";
 import { createMapping } from "../models/mappings";
 import { call, createVerifiedCustomer, db } from "../test/helpers";
 import type { AnalyticsMessage } from "./message";
@@ -76,6 +77,20 @@ async function archived(): Promise<Record<string, unknown>[]> {
   return events;
 }
 
+/** The raw events the D1 window keeps: of each ledger row, the gzipped events whose ids it counted. */
+async function keptInD1(): Promise<{ second: number; events: Record<string, unknown>[] }[]> {
+  const { results } = await env.DB.prepare(
+    "select second, message_ids, events_gzip from analytics_batches order by second, rowid",
+  ).all<{ second: number; message_ids: string; events_gzip: ArrayBuffer | number[] }>();
+  return Promise.all(
+    results.map(async (row) => {
+      const counted = new Set(JSON.parse(row.message_ids) as string[]);
+      const events = JSON.parse(await gunzip(new Uint8Array(row.events_gzip))) as Record<string, unknown>[];
+      return { second: row.second, events: events.filter((e) => counted.has(String(e.id))) };
+    }),
+  );
+}
+
 /** Runs D1 statements that make every insert into `table` fail, as a full disk would, for the duration of `run`. */
 async function whileInsertsFail<T>(table: string, run: () => Promise<T>): Promise<T> {
   await env.DB.prepare(
@@ -124,6 +139,35 @@ describe("analytics queue consumer", () => {
       "https://shop.test/b",
     ]);
     expect(events[0]).toMatchObject({ userId: user.id, userAgent: "ua", normalizedUrl: expect.any(String) });
+    const kept = (await keptInD1()).flatMap((row) => row.events);
+    expect(kept.map((e) => e.url).sort()).toEqual(events.map((e) => e.url).sort());
+    expect(kept[0]).toMatchObject({ userId: user.id, userAgent: "ua", normalizedUrl: expect.any(String) });
+  });
+
+  it("keeps the raw events in D1 gzipped, one ledger row per second of their timestamps, each event once", async () => {
+    const { user, mapping } = await setup();
+    const second = Math.floor(Date.now() / 1000);
+    const at = (ms: number, url: string) => ({ ...message(user.id, mapping.id, url), timestamp: second * 1000 + ms });
+    const first = [
+      at(100, "https://shop.test/a"),
+      at(900, "https://shop.test/a?x=1"),
+      at(1_200, "https://shop.test/a#y"),
+    ];
+    await consume(first);
+    // Redelivered with one new event of the second second: only the new one is kept again.
+    await consume([...first, at(1_500, "https://shop.test/a?z=2")]);
+
+    const rows = await keptInD1();
+    expect(rows.map((r) => [r.second - second, r.events.map((e) => e.url)])).toEqual([
+      [0, ["https://shop.test/a", "https://shop.test/a?x=1"]],
+      [1, ["https://shop.test/a#y"]],
+      [1, ["https://shop.test/a?z=2"]],
+    ]);
+    expect(await counted()).toEqual(allCounted(4));
+    // Stored as gzip (its magic bytes), not as JSON text.
+    expect(
+      await count("select count(*) as n from analytics_batches where hex(substr(events_gzip, 1, 2)) != '1F8B'"),
+    ).toBe(0);
   });
 
   it("counts nothing twice when a batch is redelivered, whole or mixed with new messages", async () => {
@@ -210,7 +254,7 @@ describe("analytics queue consumer", () => {
     const expired = Math.floor((Date.now() - 8 * 86_400_000) / 1000);
     await env.DB.prepare(
       `with recursive n(i) as (select 1 union all select i + 1 from n where i < 250)
-       insert into analytics_batches (second, batch, message_ids, events) select ?, 'old' || i, '[]', '[]' from n`,
+       insert into analytics_batches (second, batch, message_ids) select ?, 'old' || i, '[]' from n`,
     )
       .bind(expired)
       .run();

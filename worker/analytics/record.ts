@@ -4,13 +4,16 @@
  * per event, and the batch's events into `analytics_batches`, the ledger of counted message ids and the raw
  * window.
  *
- * The events travel as one JSON parameter, so every statement binds two values whatever the batch size. Every
- * statement counts only the `fresh` events: those of existing customers whose id is not in the ledger rows of
- * their second. The ledger row is written last, in the same transaction, so a redelivered event is recognised
- * and a failed batch leaves nothing behind.
+ * The events travel as one JSON parameter, so every statement binds at most four values whatever the batch size.
+ * Every statement counts only the `fresh` events: those of existing customers whose id is not in the ledger rows
+ * of their second. The ledger rows (one per second of the events' timestamps) are written last, in the same
+ * transaction, so a redelivered event is recognised and a failed batch leaves nothing behind. A ledger row keeps
+ * the counted ids as JSON (SQL looks them up) and the batch's events of its second as gzipped JSON, about a sixth
+ * of their text: the raw window is the largest thing in D1 (docs/scaling.md).
  */
 import { isCrawler } from "../contract/crawlers";
 import { normalizeUrl } from "../contract/normalize-url";
+import { gzip } from "../lib/gzip";
 import type { AnalyticsMessage } from "./message";
 
 /** A message as it is counted and kept: with its normalised URL, UTC day, and whether a known crawler asked. */
@@ -83,9 +86,10 @@ const COUNT_MAPPING = `${FRESH}
 
 const COUNT_FRESH = `${FRESH} SELECT count(*) AS counted FROM fresh`;
 
+/** The ledger row of one second (?3) of the batch (?2), with its events gzipped (?4); none when nothing is fresh. */
 const KEEP_RAW = `${FRESH}
-  INSERT INTO analytics_batches (second, batch, message_ids, events)
-  SELECT second, ?2, json_group_array(id), json_group_array(json(event)) FROM fresh GROUP BY second`;
+  INSERT INTO analytics_batches (second, batch, message_ids, events_gzip)
+  SELECT second, ?2, json_group_array(id), ?4 FROM fresh WHERE second = ?3 GROUP BY second`;
 
 const COUNTERS_AFTER = `SELECT user_id AS userId, period_requests AS periodRequests,
     period_deliveries AS periodDeliveries
@@ -104,11 +108,26 @@ export interface Recorded {
   counters: PeriodCounters[];
 }
 
+/** The events by the second of their timestamps, as the ledger keeps them (SQL: `timestamp / 1000`). */
+function bySecond(events: readonly RawEvent[]): Map<number, RawEvent[]> {
+  const seconds = new Map<number, RawEvent[]>();
+  for (const event of events) {
+    const second = Math.floor(event.timestamp / 1000);
+    seconds.set(second, [...(seconds.get(second) ?? []), event]);
+  }
+  return seconds;
+}
+
 /** Counts the events (at most one queue batch: their JSON stays far below D1's 2 MB per value). */
 export async function recordAnalytics(d1: D1Database, batchId: string, events: readonly RawEvent[]): Promise<Recorded> {
   if (events.length === 0) return { counted: 0, counters: [] };
   const json = JSON.stringify(events);
   const statement = (sql: string) => d1.prepare(sql).bind(json);
+  const ledgerRows = await Promise.all(
+    [...bySecond(events)].map(async ([second, ofSecond]) =>
+      d1.prepare(KEEP_RAW).bind(json, batchId, second, await gzip(JSON.stringify(ofSecond))),
+    ),
+  );
   const results = await d1.batch<Record<string, unknown>>([
     statement(COUNT_URL),
     statement(COUNT_URL_DAY),
@@ -116,10 +135,10 @@ export async function recordAnalytics(d1: D1Database, batchId: string, events: r
     statement(COUNT_CUSTOMER),
     statement(COUNT_MAPPING),
     statement(COUNT_FRESH),
-    d1.prepare(KEEP_RAW).bind(json, batchId),
+    ...ledgerRows,
     statement(COUNTERS_AFTER),
   ]);
-  const [fresh, after] = [results.at(-3)!, results.at(-1)!];
+  const [fresh, after] = [results[5]!, results.at(-1)!];
   return {
     counted: Number(fresh.results[0]!.counted),
     counters: after.results as unknown as PeriodCounters[],

@@ -4,7 +4,7 @@
  * Timestamps are integer milliseconds since the epoch. Deleting a user cascades to every row of theirs.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Placement } from "../contract/placement";
 import type { Seo } from "../contract/seo";
 import type { VersionAuthor } from "../contract/versions";
@@ -435,8 +435,14 @@ export const analyticsBatches = sqliteTable(
     batch: text("batch").notNull(),
     /** JSON array of the message ids. */
     messageIds: text("message_ids").notNull(),
-    /** JSON array of the raw events (analytics/message.ts, plus the normalised URL and day). */
-    events: text("events").notNull(),
+    /**
+     * The batch's raw events of this second (analytics/record.ts `RawEvent`) as a gzipped JSON array; those counted
+     * here are the ones whose id is in `message_ids`. Empty for rows written before migration 0019 (their events
+     * are in the R2 archive).
+     */
+    eventsGzip: blob("events_gzip", { mode: "buffer" })
+      .notNull()
+      .default(sql`x''`),
   },
   (t) => [primaryKey({ columns: [t.second, t.batch] })],
 );
