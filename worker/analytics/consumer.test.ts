@@ -144,6 +144,17 @@ describe("analytics queue consumer", () => {
     expect(kept[0]).toMatchObject({ userId: user.id, userAgent: "ua", normalizedUrl: expect.any(String) });
   });
 
+  it("keeps the per-URL series in its key's B-tree alone: no rowid table beside an index of the same key", async () => {
+    const { user, mapping } = await setup();
+    await consume([message(user.id, mapping.id, "https://shop.test/a")]);
+    const objects = await env.DB.prepare(
+      "select type, name, sql from sqlite_schema where tbl_name = 'url_daily_usage' order by name",
+    ).all<{ type: string; name: string; sql: string | null }>();
+    expect(objects.results.map((o) => [o.type, o.name])).toEqual([["table", "url_daily_usage"]]);
+    expect(objects.results[0]!.sql).toMatch(/WITHOUT ROWID$/);
+    expect(await counted()).toEqual(allCounted(1));
+  });
+
   it("keeps the raw events in D1 gzipped, one ledger row per second of their timestamps, each event once", async () => {
     const { user, mapping } = await setup();
     const second = Math.floor(Date.now() / 1000);

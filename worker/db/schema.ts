@@ -465,7 +465,8 @@ export const urlStats = sqliteTable(
 
 /**
  * Counters per customer, normalised URL and UTC day: the series of one URL (`GET /api/analytics/timeseries?url=`),
- * one upsert per (customer, URL, day) of each analytics batch (docs/analytics.md).
+ * one upsert per (customer, URL, day) of each analytics batch (docs/analytics.md). A WITHOUT ROWID table (migration
+ * 0020, which drizzle cannot express): read and written only by its key.
  */
 export const urlDailyUsage = sqliteTable(
   "url_daily_usage",
