@@ -113,7 +113,9 @@ function bySecond(events: readonly RawEvent[]): Map<number, RawEvent[]> {
   const seconds = new Map<number, RawEvent[]>();
   for (const event of events) {
     const second = Math.floor(event.timestamp / 1000);
-    seconds.set(second, [...(seconds.get(second) ?? []), event]);
+    const ofSecond = seconds.get(second);
+    if (ofSecond) ofSecond.push(event);
+    else seconds.set(second, [event]);
   }
   return seconds;
 }
@@ -128,17 +130,16 @@ export async function recordAnalytics(d1: D1Database, batchId: string, events: r
       d1.prepare(KEEP_RAW).bind(json, batchId, second, await gzip(JSON.stringify(ofSecond))),
     ),
   );
-  const results = await d1.batch<Record<string, unknown>>([
+  const counting = [
     statement(COUNT_URL),
     statement(COUNT_URL_DAY),
     statement(COUNT_DAY),
     statement(COUNT_CUSTOMER),
     statement(COUNT_MAPPING),
     statement(COUNT_FRESH),
-    ...ledgerRows,
-    statement(COUNTERS_AFTER),
-  ]);
-  const [fresh, after] = [results[5]!, results.at(-1)!];
+  ];
+  const results = await d1.batch<Record<string, unknown>>([...counting, ...ledgerRows, statement(COUNTERS_AFTER)]);
+  const [fresh, after] = [results[counting.length - 1]!, results.at(-1)!];
   return {
     counted: Number(fresh.results[0]!.counted),
     counters: after.results as unknown as PeriodCounters[],
