@@ -18,6 +18,10 @@ export default defineConfig({
                 APP_SECRET: "test-secret-0123456789abcdef0123456789abcdef",
                 // Tests of production behaviour pass their own env (worker/test/helpers.ts testEnv).
                 ENVIRONMENT: "development",
+                // The product's own origin: `call` (worker/test/helpers.ts) asks it; other hosts are customers' or 421.
+                PUBLIC_ORIGIN: "http://dc.test",
+                // Claims are proven against a stand-in resolver (worker/test/dns-standin.ts), never the Internet.
+                DNS_RESOLVER_URL: "https://dns.test/dns-query",
                 TEST_MIGRATIONS: await readD1Migrations(path("./migrations")),
               },
             },

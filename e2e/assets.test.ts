@@ -18,4 +18,12 @@ describe("static assets", () => {
     expect(asset.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
     expect(asset.headers.get("X-Content-Type-Options")).toBe("nosniff");
   });
+
+  it("answers a missing build file 404, with the page's policy, never the SPA and never cached", async () => {
+    const res = await fetch(`${baseURL}/assets/x/admin`, { headers: { "Sec-Fetch-Dest": "iframe" } });
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain("<!doctype html>");
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(res.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+  });
 });

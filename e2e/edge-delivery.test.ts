@@ -1,16 +1,21 @@
 /**
- * Edge delivery, as a visitor's browser meets it: shop.test is the customer's website, set to edge mode, and
- * Chromium resolves it to the local Worker (its --host-resolver-rules), which proxies to the customer's server on
- * another local port. The content is in the HTML as served, the page does not move, a page without a mapping is
- * the origin's byte for byte, and the snippet on the page asks nothing on first load but follows navigation.
+ * Edge delivery, as a visitor's browser meets it: shop.test is the customer's website, claimed in edge mode and
+ * proven with a DNS TXT record (published at the run's DNS-over-HTTPS stand-in), and Chromium resolves it to the
+ * local Worker (its --host-resolver-rules), which proxies to the customer's server on another local port. Until
+ * it is proven, and for any host that is not the product's or a proven website, the Worker answers 421. The
+ * content is in the HTML as served, the page does not move, a page without a mapping is the origin's byte for
+ * byte, a `//host` path stays on the origin, and the snippet on the page asks nothing on first load but follows
+ * navigation.
  */
+import { createServer } from "node:http";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnalyticsRow, CustomerDashboard } from "../worker/contract/responses";
+import type { AnalyticsRow, CustomerDashboard, Website } from "../worker/contract/responses";
+import { freePort } from "../scripts/lib.mjs";
 import { launchBrowser } from "./support/browser";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
 import { openPage } from "./support/page-measure";
-import { api, baseURL, registerCustomer } from "./support/product";
+import { api, baseURL, proveWebsite, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 
 const CUSTOMER = "edge@shop.test";
@@ -33,14 +38,10 @@ beforeAll(async () => {
   const { jsSnippet } = await api<CustomerDashboard>("/api/user/dashboard", { apiKey });
   site = await startCustomerSite(jsSnippet, BODY);
   session.closeLater(site.close);
-  edgeBrowser = await launchBrowser({ "shop.test": new URL(baseURL).host });
+  const product = new URL(baseURL).host;
+  edgeBrowser = await launchBrowser({ "shop.test": product, "stranger.test": product });
   session.closeLater(() => edgeBrowser.close());
 
-  await api("/api/websites/shop.test", {
-    method: "PUT",
-    apiKey,
-    body: JSON.stringify({ origin: `http://127.0.0.1:${site.port}`, mode: "edge" }),
-  });
   const mapping = (url: string) => JSON.stringify({ url, htmlContent: BLOCK });
   await api("/api/mappings", { method: "POST", apiKey, body: mapping("http://shop.test/offer") });
   // The same page delivered by the snippet alone, for comparison: another customer's, on the origin's own host.
@@ -54,6 +55,71 @@ beforeAll(async () => {
 afterAll(() => edgeBrowser?.close());
 
 describe("an edge website", () => {
+  it("is served only once its hostname is proven through DNS", async () => {
+    const settings = { origin: `http://127.0.0.1:${site.port}`, mode: "edge" };
+    const claim = await api<Website>("/api/websites/shop.test", {
+      method: "PUT",
+      apiKey,
+      body: JSON.stringify(settings),
+    });
+    expect(claim).toMatchObject({
+      status: "pending",
+      verification: { type: "txt", name: "_dynamic-content.shop.test" },
+    });
+    const page = await edgeBrowser.newPage();
+    const before = await page.goto("http://shop.test/offer");
+    expect(before?.status()).toBe(421);
+    expect(await page.content()).not.toContain("Customer shop");
+
+    expect(await proveWebsite(apiKey, "shop.test", settings)).toMatchObject({ status: "active" });
+    const after = await page.goto("http://shop.test/offer");
+    expect(after?.status()).toBe(200);
+    expect(await page.locator("#shop-header").count()).toBe(1);
+    await page.close();
+  });
+
+  it("gives a host that is neither the product's nor a proven website nothing of ours", async () => {
+    const page = await edgeBrowser.newPage();
+    for (const path of ["/", "/admin-login", "/user-dashboard"]) {
+      const res = await page.goto(`http://stranger.test${path}`);
+      expect(res?.status(), path).toBe(421);
+      expect(await page.locator("#root").count(), path).toBe(0);
+    }
+    // The snippet itself, as a page on that host would load it.
+    const snippet = await page.goto("http://stranger.test/snippet.js");
+    expect(snippet?.status()).toBe(421);
+    await page.close();
+    // The product's own hosts can never be claimed.
+    for (const hostname of ["localhost", "127.0.0.1"]) {
+      const res = await fetch(`${baseURL}/api/websites/${hostname}`, {
+        method: "PUT",
+        headers: { "X-API-Key": apiKey, "Content-Type": "application/json" },
+        body: JSON.stringify({ origin: `http://127.0.0.1:${site.port}`, mode: "edge" }),
+      });
+      expect(res.status, hostname).toBe(400);
+    }
+  });
+
+  it("fetches only the customer's origin for a //host path", async () => {
+    const elsewhere: string[] = [];
+    const other = createServer((req, res) => {
+      elsewhere.push(req.url ?? "");
+      res.writeHead(200, { "Content-Type": "text/html" }).end("<p>served by another host</p>");
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => other.listen(port, "127.0.0.1", resolve));
+    session.closeLater(() => new Promise<void>((resolve) => other.close(() => resolve())));
+    const page = await edgeBrowser.newPage();
+    for (const path of [`//127.0.0.1:${port}/steal`, `/%2F%2F127.0.0.1:${port}/steal`]) {
+      const res = await page.goto(`http://shop.test${path}`);
+      expect(res?.status(), path).toBe(200);
+      expect(await page.locator("#shop-header").count(), path).toBe(1);
+      expect(await page.content(), path).not.toContain("served by another host");
+    }
+    expect(elsewhere).toEqual([]);
+    await page.close();
+  });
+
   it("has its content in the HTML as served, first in <body>, and does not move the page", async () => {
     const edge = await openPage(edgeBrowser, "http://shop.test/offer");
     expect(edge.served).toContain(`<body><div data-dynamic-content="">${BLOCK}</div><header id="shop-header">`);
@@ -91,14 +157,16 @@ describe("an edge website", () => {
       "http://shop.test/offer",
     ]);
 
-    // Counted: the edge's first loads (/offer twice in this file), and each navigation the snippet followed.
+    // Counted: the edge's first loads (/offer three times in this file once proven), and each navigation the snippet
+    // followed.
     await expect
       .poll(async () => {
         const rows = await api<AnalyticsRow[]>("/api/analytics", { apiKey });
-        return Object.fromEntries(rows.filter((r) => r.url.startsWith("shop.test")).map((r) => [r.url, r.totalHits]));
+        const counted = ["shop.test/offer", "shop.test/no-mapping-here", "shop.test/elsewhere"];
+        return Object.fromEntries(rows.filter((r) => counted.includes(r.url)).map((r) => [r.url, r.totalHits]));
       })
       .toEqual({
-        "shop.test/offer": 3,
+        "shop.test/offer": 4,
         "shop.test/no-mapping-here": 1,
         "shop.test/elsewhere": 1,
       });

@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort, root } from "../scripts/lib.mjs";
 import { FAKE_RECEIVER, startPayPalFake, type PayPalFake } from "../scripts/paypal-fake.mjs";
+import { startDnsStandIn, type DnsStandIn } from "./support/dns-standin";
 import { createTestCa, type ServerCertificate } from "./support/test-ca";
 
 export const ADMIN = { email: "admin@e2e.test", password: "e2e-admin-password" };
@@ -30,11 +31,14 @@ declare module "vitest" {
     adminKey: string;
     /** For the tests' SMTP servers: `localhost` and 127.0.0.1, signed by the CA the product trusts. */
     mailCertificate: ServerCertificate;
+    /** Where tests publish DNS TXT records for the product's DNS-over-HTTPS checks (support/dns-standin.ts). */
+    dnsRecordsUrl: string;
   }
 }
 
 let server: ChildProcess | undefined;
 let paypal: PayPalFake | undefined;
+let dns: DnsStandIn | undefined;
 let stateDir: string | undefined;
 let caDir: string | undefined;
 
@@ -71,6 +75,7 @@ export async function setup(project: TestProject) {
   // PayPal stands in locally (scripts/paypal-fake.mjs): the IPN post-back answers VERIFIED, the REST API knows the
   // subscriptions its browser SDK stand-in created, in sandbox mode, with the recorded notification's receiver.
   paypal = await startPayPalFake();
+  dns = await startDnsStandIn();
   const ca = await createTestCa();
   caDir = dirname(ca.certFile);
   const secrets = join(stateDir, "paypal-secrets.env");
@@ -93,6 +98,7 @@ export async function setup(project: TestProject) {
       SITE_URL,
       TRACKING_PIXEL_URL: `http://127.0.0.1:${port}/e2e-pixel.gif`,
       NODE_EXTRA_CA_CERTS: ca.certFile,
+      DNS_RESOLVER_URL: dns.url,
     },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
@@ -105,6 +111,7 @@ export async function setup(project: TestProject) {
   project.provide("paypalApi", paypal.apiBase);
   project.provide("siteUrl", SITE_URL);
   project.provide("mailCertificate", ca.localhost);
+  project.provide("dnsRecordsUrl", dns.recordsUrl);
 }
 
 async function signInAdmin(baseURL: string): Promise<string> {
@@ -126,6 +133,7 @@ export async function teardown() {
     }
   }
   await paypal?.close();
+  await dns?.close();
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
   if (caDir) rmSync(caDir, { recursive: true, force: true });
 }

@@ -10,7 +10,7 @@ import type { CustomerDashboard } from "../worker/contract/responses";
 import { launchBrowser } from "./support/browser";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
 import { openPage } from "./support/page-measure";
-import { api, baseURL, registerCustomer } from "./support/product";
+import { api, baseURL, proveWebsite, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 
 /** A block of exactly 120 pixels (flow-root keeps the h2's margins inside it). */
@@ -63,11 +63,7 @@ beforeAll(async () => {
   edgeSite = edge.site;
   edgeBrowser = await launchBrowser({ "slot.test": new URL(baseURL).host });
   session.closeLater(() => edgeBrowser.close());
-  await api("/api/websites/slot.test", {
-    method: "PUT",
-    apiKey: edge.apiKey,
-    body: JSON.stringify({ origin: `http://127.0.0.1:${edgeSite.port}`, mode: "edge" }),
-  });
+  await proveWebsite(edge.apiKey, "slot.test", { origin: `http://127.0.0.1:${edgeSite.port}`, mode: "edge" });
   const placement = { position: "inside", selector: "#slot" };
   await addMapping(edge.apiKey, "http://slot.test/offer", { placement, seo: SEO });
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { CustomerDashboard, Mapping, PreviewLink } from "../worker/contract/responses";
 import { launchBrowser } from "./support/browser";
 import { startCustomerSite } from "./support/customer-site";
-import { api, baseURL, openWithKey, registerCustomer } from "./support/product";
+import { api, baseURL, openWithKey, proveWebsite, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 
 const session = useBrowserAndMail();
@@ -54,11 +54,7 @@ describe("preview links", () => {
     const { apiKey, site } = await customerWithSite("preview-edge@shop.test");
     const browser = await launchBrowser({ "launch.test": new URL(baseURL).host });
     session.closeLater(() => browser.close());
-    await api("/api/websites/launch.test", {
-      method: "PUT",
-      apiKey,
-      body: JSON.stringify({ origin: `http://127.0.0.1:${site.port}`, mode: "edge" }),
-    });
+    await proveWebsite(apiKey, "launch.test", { origin: `http://127.0.0.1:${site.port}`, mode: "edge" });
     const draft = await addDraft(apiKey, "http://launch.test/new");
     const { url } = await api<PreviewLink>(`/api/mappings/${draft.id}/preview`, {
       method: "POST",

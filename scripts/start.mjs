@@ -21,11 +21,15 @@ if (dev) mkdirSync(resolve(root, "dist/web"), { recursive: true });
 applyLocalMigrations();
 
 const workerPort = dev ? await freePort() : port;
+// Where the browser reaches the product: this port (Vite's with --dev). Requests for any other host answer 421.
+const publicOrigin = process.env.PUBLIC_ORIGIN || `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
 // Non-secret configuration given in the environment wins over .dev.vars (how the end-to-end tests point PayPal at
 // local fakes). Secrets belong in .dev.vars: wrangler prints --var values, never .dev.vars ones.
 const PASSED_VARS = [
-  "PUBLIC_ORIGIN",
   "DELIVERY_ORIGIN",
+  "DNS_RESOLVER_URL",
+  "CLOUDFLARE_ZONE_ID",
+  "CLOUDFLARE_API_BASE",
   "MAIL_FROM",
   "MAILCHANNELS_API_URL",
   "PAYPAL_ENVIRONMENT",
@@ -62,7 +66,9 @@ const children = [
     // Development: mails without a configured transport are printed in full (links and codes) to this console.
     "--var",
     "ENVIRONMENT:development",
-    ...(dev ? ["--var", `PUBLIC_ORIGIN:http://${host}:${port}`] : []),
+    // The product's own origin (links in mails, the only host besides localhost at this port that it answers on).
+    "--var",
+    `PUBLIC_ORIGIN:${publicOrigin}`,
     ...passedVars,
     ...secretFiles,
   ]),

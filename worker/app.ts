@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { contentRoute } from "./delivery/content-route";
-import { edgeDelivery } from "./delivery/edge-proxy";
+import { routeByHost } from "./delivery/host-routing";
 import { CONTENT_PATH, SNIPPET_PATH } from "./delivery/paths";
 import type { AppEnv } from "./env";
 import { requireAppSecret } from "./http/app-secret-check";
@@ -23,6 +23,7 @@ import { registerRoutes } from "./routes/register";
 import { siteConfigRoutes } from "./routes/site-config";
 import { smtpConfigRoutes } from "./routes/smtp-config";
 import { openApiRoutes } from "./routes/openapi";
+import { servePage } from "./routes/pages";
 import { urlRulesRoutes } from "./routes/url-rules";
 import { userRoutes } from "./routes/user";
 import { websiteRoutes } from "./routes/websites";
@@ -31,8 +32,9 @@ import { snippetRoute } from "./snippet/snippet-route";
 import { sendWebhooksAfterChange } from "./webhooks/after-change";
 
 export const app = new Hono<AppEnv>()
-  // A customer's edge website is proxied before anything of the product's own touches the request.
-  .use(edgeDelivery)
+  // Whose host: the product's own goes on; a customer's proven edge website is proxied before anything of the
+  // product's own touches the request; any other host gets 421 and nothing of ours.
+  .use(routeByHost)
   .use(securityHeaders)
   .use(deliveryHostOnly)
   .use("/api/*", capRequestBody)
@@ -56,10 +58,6 @@ export const app = new Hono<AppEnv>()
   .route("/api/webhooks", webhookRoutes)
   .route("/api/openapi.json", openApiRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
-  // The SPA's pages (index.html for every route) come through here so that they get their security headers;
-  // the hashed files under /assets/ are served without the Worker (wrangler.toml `run_worker_first`).
-  .on(["GET", "HEAD"], "*", async (c) => {
-    const page = await c.env.ASSETS.fetch(c.req.raw);
-    return new Response(page.body, page);
-  })
+  // The SPA's pages and build files come through here, so that they get their security headers on our hosts only.
+  .on(["GET", "HEAD"], "*", servePage)
   .onError(handleError);

@@ -36,13 +36,30 @@ export interface Env {
    * `wrangler deploy` uses). Anything but "development", unset included, is production.
    */
   ENVIRONMENT?: string;
-  /** The origin of the dashboard and the API, written into mail links; empty means the origin of the request. */
+  /**
+   * The origin of the dashboard and the API (https in production), the base of every link the product hands out.
+   * Required: without it only delivery works, and every other request answers 503 (http/origin.ts). Requests for
+   * any other host but DELIVERY_ORIGIN's and proven edge websites answer 421 (delivery/host-routing.ts).
+   */
   PUBLIC_ORIGIN?: string;
   /**
    * The cookieless origin customers' pages load the snippet and their content from (e.g. https://cdn.example.com,
    * routed to this Worker); empty means PUBLIC_ORIGIN. On that host the Worker answers nothing but delivery.
    */
   DELIVERY_ORIGIN?: string;
+  /**
+   * The DNS-over-HTTPS resolver (JSON form, `application/dns-json`) that website claims are proven with; default
+   * https://cloudflare-dns.com/dns-query (websites/dns-proof.ts).
+   */
+  DNS_RESOLVER_URL?: string;
+  /**
+   * With both: every proven website is registered as a Cloudflare for SaaS custom hostname of this zone, which
+   * routes it to the Worker and issues its certificate (websites/custom-hostnames.ts, docs/edge-delivery.md).
+   */
+  CLOUDFLARE_ZONE_ID?: string;
+  CLOUDFLARE_API_TOKEN?: string;
+  /** Cloudflare's API; default https://api.cloudflare.com/client/v4 (tests point it at a stand-in). */
+  CLOUDFLARE_API_BASE?: string;
   MAILCHANNELS_API_KEY?: string;
   /** MailChannels' endpoint; configurable so tests can point it at a local fake. */
   MAILCHANNELS_API_URL?: string;
@@ -84,7 +101,7 @@ export interface Env {
   PAYPAL_SDK_URL?: string;
 }
 
-export const isDevelopment = (env: Env) => env.ENVIRONMENT === "development";
+export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "development";
 
 /** The key a request was admitted with (see auth/middleware.ts). */
 export interface Session {

@@ -1,8 +1,11 @@
 /**
  * @module The daily cron: PayPal's view of our subscriptions (billing/reconcile.ts), then every billing period
  * that has ended and every paid plan that has lapsed (the sweeper behind the per-request settling), then
- * housekeeping of expired codes, tokens, keys and rate-limit rows, and of sign-ups left unverified for a week.
- * And the minute cron: scheduled publishing (delivery/schedule.ts), then webhook events (webhooks/dispatch.ts).
+ * housekeeping of expired codes, tokens, keys and rate-limit rows, of sign-ups left unverified for a week, of login
+ * attempts after 90 days and of website claims left unproven for a week.
+ * And the minute cron: scheduled publishing (delivery/schedule.ts), then webhook events (webhooks/dispatch.ts), then
+ * pending website claims checked again (websites/prove-website.ts) and Cloudflare for SaaS kept in step
+ * (websites/custom-hostnames.ts).
  */
 import { lt } from "drizzle-orm";
 import { settleDueBilling } from "./billing/periods";
@@ -15,10 +18,15 @@ import { runDueSchedules } from "./delivery/schedule";
 import { runHotPathHousekeeping } from "./housekeeping";
 import { purgeExpiredKeys } from "./models/api-keys";
 import { purgeDeletedMappings } from "./models/deleted-mappings";
+import { LOGIN_ATTEMPT_TTL_MS, purgeLoginAttempts } from "./models/login-attempts";
+import { purgeLapsedWebsites } from "./models/websites";
 import { purgeRateLimitEvents } from "./models/rate-limits";
 import { purgeUnverifiedSignups, UNVERIFIED_SIGNUP_TTL_MS } from "./models/users";
 import { DELIVERY_LOG_TTL_MS, purgeDeliveries } from "./models/webhooks";
 import { sendDueWebhooks } from "./webhooks/dispatch";
+import { runIndependentSteps } from "./lib/independent-steps";
+import { settleCustomHostnames } from "./websites/custom-hostnames";
+import { recheckPendingWebsites } from "./websites/prove-website";
 
 export async function runDaily(env: Env, now = new Date()): Promise<void> {
   try {
@@ -38,6 +46,8 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
   await purgeUnverifiedSignups(db, new Date(now.getTime() - UNVERIFIED_SIGNUP_TTL_MS));
   await purgeDeletedMappings(db, now);
   await purgeDeliveries(db, new Date(now.getTime() - DELIVERY_LOG_TTL_MS));
+  await purgeLoginAttempts(db, new Date(now.getTime() - LOGIN_ATTEMPT_TTL_MS));
+  await purgeLapsedWebsites(db, now);
   // Raw analytics past their window, legacy raw rows to R2, delivery store repairs.
   await runHotPathHousekeeping(env, now);
 }
@@ -47,6 +57,10 @@ export const EVERY_MINUTE = "* * * * *";
 
 export async function runEveryMinute(env: Env, now = new Date()): Promise<void> {
   await runDueSchedules(env, now);
-  // Then the webhook events due, those the schedules just wrote included (written at the real time, after `now`).
-  await sendDueWebhooks(env, new Date(Math.max(now.getTime(), Date.now())));
+  await runIndependentSteps([
+    // The webhook events due, those the schedules just wrote included (written at the real time, after `now`).
+    ["Sending webhook events", () => sendDueWebhooks(env, new Date(Math.max(now.getTime(), Date.now())))],
+    ["Checking pending website claims", () => recheckPendingWebsites(env, now)],
+    ["Keeping Cloudflare for SaaS in step", () => settleCustomHostnames(env)],
+  ]);
 }

@@ -1,7 +1,7 @@
 /** Calls to the started product, for setting up what a test needs without clicking through it. */
 import type { Browser, Page } from "playwright-core";
 import { inject } from "vitest";
-import type { VerifyEmailResponse } from "../../worker/contract/responses";
+import type { VerifyEmailResponse, Website } from "../../worker/contract/responses";
 import type { MailServer } from "./mail-server";
 
 export const baseURL = inject("baseURL");
@@ -16,6 +16,26 @@ export async function api<T>(path: string, init: RequestInit & { apiKey?: string
   const res = await fetch(`${baseURL}${path}`, { ...init, headers });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/**
+ * Claims `hostname` for the customer, publishes its TXT record at the run's DNS stand-in (as the customer would at
+ * their DNS provider) and has the product check it: the website is proven and served from then on.
+ */
+export async function proveWebsite(apiKey: string, hostname: string, settings: { origin: string; mode: string }) {
+  const claim = await api<Website>(`/api/websites/${hostname}`, {
+    method: "PUT",
+    apiKey,
+    body: JSON.stringify(settings),
+  });
+  const published = await fetch(`${inject("dnsRecordsUrl")}?name=${encodeURIComponent(claim.verification.name)}`, {
+    method: "PUT",
+    body: claim.verification.value,
+  });
+  if (!published.ok) throw new Error(`publishing the TXT record: ${published.status}`);
+  const proven = await api<Website>(`/api/websites/${hostname}/verify`, { method: "POST", apiKey });
+  if (proven.status !== "active") throw new Error(`${hostname} was not proven: ${proven.checkProblem}`);
+  return proven;
 }
 
 /** The admin's key, signed in once for the whole run by global-setup.ts (admin sign-ins are throttled per account). */

@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import { createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
-import { clientInfo } from "../http/client-info";
+import { clientInfo, visitorKey } from "../http/client-info";
 import { tooManyRequests } from "../http/errors";
 import {
   checkRateLimit,
@@ -58,6 +58,22 @@ export const THROTTLES = {
     refusal: "Too many emails requested.",
   },
   "verification-link": { perIp: { max: 60, windowMs: HOUR_MS }, refusal: "Too many verification attempts." },
+  // Each makes the Worker call out (a DNS resolver, a customer's webhook URL) or do much work (an import).
+  "website-check": {
+    perAccount: { max: 30, windowMs: HOUR_MS },
+    perIp: { max: 120, windowMs: HOUR_MS },
+    refusal: "Too many DNS checks.",
+  },
+  "webhook-test": {
+    perAccount: { max: 20, windowMs: HOUR_MS },
+    perIp: { max: 60, windowMs: HOUR_MS },
+    refusal: "Too many test deliveries.",
+  },
+  "mapping-import": {
+    perAccount: { max: 20, windowMs: HOUR_MS },
+    perIp: { max: 60, windowMs: HOUR_MS },
+    refusal: "Too many imports.",
+  },
 } satisfies Record<string, Throttle>;
 
 export type ThrottleName = keyof typeof THROTTLES;
@@ -87,7 +103,8 @@ export async function throttle(c: Context<AppEnv>, name: ThrottleName, account?:
   const limits: RateLimit[] = [];
   if (spec.perAccount && account)
     limits.push({ bucket: `${name}:account:${account.toLowerCase()}`, ...spec.perAccount });
-  if (ipAddress) limits.push({ bucket: `${name}:ip:${ipAddress}`, ...spec.perIp });
+  // An IPv6 client counts by its /64: one line hands out a whole /64 (http/client-info.ts `visitorKey`).
+  if (ipAddress) limits.push({ bucket: `${name}:ip:${visitorKey(ipAddress)}`, ...spec.perIp });
   const decision = await takeRateLimits(createDb(c.env.DB), limits);
   if (!decision.allowed) refuse(spec.refusal, decision);
 }

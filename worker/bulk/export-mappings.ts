@@ -4,7 +4,7 @@
  * and written, so memory stays flat whatever the number of mappings.
  */
 import Papa from "papaparse";
-import { CSV_COLUMNS, CSV_READ_ONLY_COLUMNS, type BulkFormat } from "../contract/bulk";
+import { CSV_COLUMNS, CSV_READ_ONLY_COLUMNS, FORMULA_CELL, type BulkFormat } from "../contract/bulk";
 import type { Mapping } from "../contract/responses";
 import type { Db } from "../db/client";
 import { mappingsAfter } from "../models/mappings";
@@ -57,10 +57,14 @@ function csvRow(m: Mapping): Record<string, string | number> {
 
 const CSV_HEADER = [...CSV_COLUMNS, ...CSV_READ_ONLY_COLUMNS];
 
-/** Cells that a spreadsheet would run as formulas start with `'` (the import takes it off again). */
+/** Cells that a spreadsheet would run as formulas start with `'` (contract/bulk.ts; the import takes it off). */
 const csvLines = (mappings: Mapping[]) =>
-  Papa.unparse(mappings.map(csvRow), { columns: CSV_HEADER, header: false, escapeFormulae: true, newline: "\r\n" }) +
-  "\r\n";
+  Papa.unparse(mappings.map(csvRow), {
+    columns: CSV_HEADER,
+    header: false,
+    escapeFormulae: FORMULA_CELL,
+    newline: "\r\n",
+  }) + "\r\n";
 
 /** The customer's mappings, oldest first, as a stream of CSV or JSON text. */
 export function exportStream(db: Db, userId: string, format: BulkFormat): ReadableStream<Uint8Array> {

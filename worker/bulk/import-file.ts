@@ -8,6 +8,7 @@ import {
   CSV_COLUMNS,
   CSV_READ_ONLY_COLUMNS,
   CSV_REQUIRED_COLUMNS,
+  FORMULA_MARK,
   IMPORT_MAX_ROWS,
   type BulkFormat,
 } from "../contract/bulk";
@@ -52,12 +53,6 @@ function readJson(body: string): ImportRecord[] {
 
 const KNOWN_COLUMNS = new Set<string>([...CSV_COLUMNS, ...CSV_READ_ONLY_COLUMNS]);
 
-/**
- * The export protects spreadsheet users from cells that would run as formulas by starting them with `'`
- * (Papa.unparse `escapeFormulae`); the import takes that mark off again.
- */
-const FORMULA_MARK = /^'(?=[=+\-@\t\r])/;
-
 type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], string>>;
 
 function readCsv(body: string): ImportRecord[] {
@@ -89,6 +84,7 @@ function readCsv(body: string): ImportRecord[] {
 /** A CSV row as a mapping body: empty cells are no value, placement and SEO are put together from their columns. */
 function fromCsvRow(row: CsvRow) {
   const cell = (column: (typeof CSV_COLUMNS)[number]) => {
+    // The export's mark before a formula-like cell (contract/bulk.ts), and only that, comes off.
     const value = row[column]?.replace(FORMULA_MARK, "");
     return value === undefined || value.trim() === "" ? undefined : value;
   };

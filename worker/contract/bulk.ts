@@ -65,3 +65,11 @@ export interface ImportReport {
   message: string;
   rows: ImportRowReport[];
 }
+
+/**
+ * CSV cells a spreadsheet would run as a formula: starting with `=`, `+`, `-`, `@`, a tab or a line break, over
+ * any lines (HTML spans many), or with `'` marks before one. The export starts them with one more `'`; the import
+ * takes exactly that one off (`FORMULA_MARK`), so that every cell comes back as it was.
+ */
+export const FORMULA_CELL = /^'*[=+\-@\t\r\n]/;
+export const FORMULA_MARK = /^'(?='*[=+\-@\t\r\n])/;

@@ -77,6 +77,13 @@ const list = (description: string) => ({
 
 export function openApiDocument(origin: string) {
   const mappingId = pathId("id", "The mapping's id");
+  const hostname = {
+    name: "hostname",
+    in: "path",
+    required: true,
+    description: "The website's hostname (lowercase, without www.)",
+    schema: { type: "string" },
+  };
   const webhookId = {
     name: "id",
     in: "path",
@@ -151,6 +158,11 @@ export function openApiDocument(origin: string) {
             "A signed link, valid 24 hours, that shows the mapping on its page, a draft too (docs/publishing.md)",
           parameters: [mappingId],
           responses: { "201": answer("PreviewLink {url, expiresAt}"), ...ERRORS },
+        },
+        delete: {
+          summary: "Revoke every preview link of the mapping made so far",
+          parameters: [mappingId],
+          responses: { "200": answer("{message}"), ...ERRORS },
         },
       },
       "/api/mappings/deleted": {
@@ -234,20 +246,42 @@ export function openApiDocument(origin: string) {
       },
       "/api/websites": {
         get: {
-          summary: "Websites and their delivery mode",
+          summary: "Website claims (pending and proven), their origin and delivery mode",
           parameters: queryParameters(plainListQuery),
           responses: { "200": list("Website[]"), ...ERRORS },
         },
       },
       "/api/websites/{hostname}": {
+        get: {
+          summary: "One website claim, with the DNS TXT record that proves it",
+          parameters: [hostname],
+          responses: { "200": answer("Website"), ...ERRORS },
+        },
         put: {
-          summary: "Set a website's origin and delivery mode (snippet or edge)",
-          parameters: [{ name: "hostname", in: "path", required: true, schema: { type: "string" } }],
+          summary: "Claim a website (pending until proven) or change its origin and delivery mode (snippet or edge)",
+          parameters: [hostname],
           requestBody: json(websiteBody),
           responses: {
             "200": answer("Website"),
-            "201": answer("Website"),
-            "409": { description: "Another customer's hostname" },
+            "201": answer("Website: a new, pending claim"),
+            "409": { description: "Another customer proved this hostname" },
+            ...ERRORS,
+          },
+        },
+        delete: {
+          summary: "Release a claim; a proven edge website stops being served at once",
+          parameters: [hostname],
+          responses: { "200": answer("{message}"), ...ERRORS },
+        },
+      },
+      "/api/websites/{hostname}/verify": {
+        post: {
+          summary: "Check the DNS TXT record now: active once proven, else pending with what the check found",
+          parameters: [hostname],
+          responses: {
+            "200": answer("Website"),
+            "409": { description: "Another customer proved this hostname first" },
+            "429": { description: "Over 30 checks an hour" },
             ...ERRORS,
           },
         },

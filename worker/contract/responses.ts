@@ -35,10 +35,28 @@ export interface AdminLoginResponse {
 }
 
 /** A customer's website as a delivery target (GET /api/websites, PUT /api/websites/{hostname}). */
+/** The DNS TXT record that proves a website's hostname (docs/edge-delivery.md, "Proving the hostname"). */
+export interface WebsiteVerification {
+  type: "txt";
+  /** `_dynamic-content.<hostname>` */
+  name: string;
+  value: string;
+}
+
+/** A customer's claim of a website: pending until proven, then active (only active websites are served). */
 export interface Website {
   hostname: string;
   origin: string;
   mode: "snippet" | "edge";
+  status: "pending" | "active";
+  verification: WebsiteVerification;
+  /** When the hostname was proven (active claims). */
+  verifiedAt: string | null;
+  /** When an unproven claim lapses (pending claims; null once active). */
+  expiresAt: string | null;
+  /** The last DNS check of a pending claim, and what it found wanting (null: not checked yet, or proven). */
+  checkedAt: string | null;
+  checkProblem: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -262,7 +280,7 @@ export interface ImpersonationResponse {
 /** Something an admin did to an account (`GET /api/admin/audit-events`). */
 export interface AuditEvent {
   id: number;
-  action: "impersonate" | "revoke-api-key";
+  action: "impersonate" | "revoke-api-key" | "release-website";
   actorEmail: string;
   targetId: string | null;
   targetEmail: string;

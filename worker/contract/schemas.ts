@@ -336,7 +336,7 @@ export const transactionFilters = z.object({
 });
 
 export const auditEventsQuery = z.object({
-  action: z.enum(["impersonate", "revoke-api-key"]).optional(),
+  action: z.enum(["impersonate", "revoke-api-key", "release-website"]).optional(),
   ...pageParams({ defaultLimit: 50, maxLimit: 1_000 }),
 });
 

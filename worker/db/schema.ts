@@ -125,7 +125,7 @@ export const auditEvents = sqliteTable(
   "audit_events",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    action: text("action", { enum: ["impersonate", "revoke-api-key"] }).notNull(),
+    action: text("action", { enum: ["impersonate", "revoke-api-key", "release-website"] }).notNull(),
     actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
     actorEmail: text("actor_email").notNull(),
     targetId: text("target_id").references(() => users.id, { onDelete: "set null" }),
@@ -230,6 +230,11 @@ export const urlMappings = sqliteTable(
     ...mappingState(),
     userId: userRef(),
     createdAt: createdAt(),
+    /**
+     * What the mapping's preview links are signed for (delivery/preview.ts): made with the first link, cleared when
+     * the customer revokes them. A mapping deleted and restored comes back without it, so older links stay dead.
+     */
+    previewKey: text("preview_key"),
     /**
      * The URL ignoring case, surrounding spaces and the http(s):// prefix: what the admin's Websites & Events tab
      * groups by. Computed by SQLite (never written), indexed with the customer.
@@ -382,22 +387,56 @@ export const webhookDeliveries = sqliteTable(
 );
 
 /**
- * A customer's website as a delivery target: its hostname (as SPEC.md counts websites: lowercase, without `www.`),
- * the origin that serves it, and how its content is delivered: by the snippet in the visitor's browser, or at the
- * edge, by the Worker as a proxy in front of the origin (delivery/edge-proxy.ts). One customer per hostname.
+ * A customer's claim of a website as a delivery target: its hostname (as SPEC.md counts websites: lowercase,
+ * without `www.`), the origin that serves it, and how its content is delivered: by the snippet in the visitor's
+ * browser, or at the edge, by the Worker as a proxy in front of the origin (delivery/edge-proxy.ts). A claim is
+ * `pending` until its owner proves the hostname with a DNS TXT record holding `verification_token`
+ * (docs/edge-delivery.md); only an `active` claim is served. Several customers may claim a hostname; whoever
+ * proves it first holds it, so at most one claim per hostname is active. Pending claims expire 7 days after they
+ * were made (delivery/ownership.ts).
  */
 export const websites = sqliteTable(
   "websites",
   {
-    hostname: text("hostname").primaryKey(),
+    hostname: text("hostname").notNull(),
     userId: userRef(),
     origin: text("origin").notNull(),
     mode: text("mode", { enum: ["snippet", "edge"] }).notNull(),
+    status: text("status", { enum: ["pending", "active"] })
+      .notNull()
+      .default("pending"),
+    verificationToken: text("verification_token").notNull(),
+    verifiedAt: integer("verified_at", { mode: "timestamp_ms" }),
+    /** The last DNS check of a pending claim, and why it did not prove the hostname (null: not checked yet). */
+    checkedAt: integer("checked_at", { mode: "timestamp_ms" }),
+    checkProblem: text("check_problem"),
+    /** The Cloudflare for SaaS custom hostnames registered for an active claim (delivery/custom-hostnames.ts). */
+    customHostnameIds: text("custom_hostname_ids", { mode: "json" }).$type<string[]>(),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [index("websites_user_idx").on(t.userId, t.hostname)],
+  (t) => [
+    primaryKey({ columns: [t.hostname, t.userId] }),
+    uniqueIndex("websites_active_hostname_idx")
+      .on(t.hostname)
+      .where(sql`${t.status} = 'active'`),
+    index("websites_user_idx").on(t.userId, t.hostname),
+    index("websites_pending_check_idx")
+      .on(t.checkedAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );
+
+/**
+ * Cloudflare for SaaS custom hostnames to delete at Cloudflare: written with the release of a claim or the deletion
+ * of its customer (in the same batch), removed once Cloudflare confirms, so that none is left behind when a call
+ * fails (delivery/custom-hostnames.ts).
+ */
+export const customHostnameRemovals = sqliteTable("custom_hostname_removals", {
+  id: text("id").primaryKey(),
+  hostname: text("hostname").notNull(),
+  requestedAt: integer("requested_at", { mode: "timestamp_ms" }).notNull(),
+});
 
 /**
  * Legacy: one raw row per content request, as the consumer wrote them before raw events moved to the R2 archive

@@ -121,12 +121,10 @@ export const contentRoute = new Hono<AppEnv>()
     const visitor = visitorKey(c.req.header("CF-Connecting-IP"));
     const json = c.req.query("format") === "json";
     if (asksForPreview(pageUrl)) {
-      // A preview link (preview.ts): the mapping's current content to whoever holds it, never counted.
-      const [budget, preview] = await Promise.all([
-        c.env.CONTENT_VISITOR_LIMITER.limit({ key: `${userId} ${visitor}` }),
-        previewDelivery(c.env, userId, pageUrl),
-      ]);
-      return contentResponse(budget.success ? preview : undefined, json);
+      // A preview link (preview.ts): the mapping's current content to whoever holds it, never counted. Its D1
+      // read is spent only within the visitor's budget.
+      const budget = await c.env.CONTENT_VISITOR_LIMITER.limit({ key: `${userId} ${visitor}` });
+      return contentResponse(budget.success ? await previewDelivery(c.env, userId, pageUrl) : undefined, json);
     }
     // One machine cannot spend a customer's quota: past its budget a visitor gets nothing, and nothing counts.
     // The budget and the lookup are asked at once, so the budget adds no round trip to a page view.

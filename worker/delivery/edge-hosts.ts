@@ -1,12 +1,12 @@
 /**
- * @module The delivery store's entries of edge websites: per hostname, the customer and the origin the Worker
- * proxies to (delivery/edge-proxy.ts), plus an index entry per customer so that deleting a customer deletes their
- * hostnames. The hot path reads one small entry per hostname, memoised in the isolate (an unknown hostname too),
+ * @module The delivery store's entries of edge websites: per proven (active) hostname in edge mode, the customer
+ * and the origin the Worker proxies to (delivery/edge-proxy.ts), plus an index entry per customer so that deleting
+ * a customer deletes their hostnames. The hot path reads one small entry per hostname, memoised in the isolate (an unknown hostname too),
  * so the product's own requests cost one KV read per host every few seconds at most.
  */
 import type { Website } from "../db/schema";
 import type { Env } from "../env";
-import { edgeHostIndexKey, edgeHostIndexPrefix, edgeHostKey } from "./keys";
+import { edgeHostIndexKey, edgeHostIndexPrefix, edgeHostKey, legacyEdgeHostKey } from "./keys";
 import { IsolateMemo, memoBytes } from "./memo";
 
 export interface EdgeHost {
@@ -26,16 +26,28 @@ export async function readEdgeHost(env: Env, hostname: string, now = Date.now())
   return host;
 }
 
-/** Writes the entries of the website at `hostname` as D1 has it: present for edge websites, absent otherwise. */
-export async function writeEdgeHost(env: Env, hostname: string, website: Website | undefined, now = Date.now()) {
-  const host = website?.mode === "edge" ? { userId: website.userId, origin: website.origin } : null;
+/**
+ * Writes the entries of `hostname` as D1 has them: present when its active claim (`active`) is in edge mode,
+ * absent otherwise. `userId`, a customer whose claim just changed, loses their index entry unless they hold it.
+ */
+export async function writeEdgeHost(
+  env: Env,
+  hostname: string,
+  active: Website | undefined,
+  userId?: string,
+  now = Date.now(),
+) {
+  const host =
+    active?.status === "active" && active.mode === "edge" ? { userId: active.userId, origin: active.origin } : null;
   if (host) {
     await env.DELIVERY.put(edgeHostKey(hostname), JSON.stringify(host));
     await env.DELIVERY.put(edgeHostIndexKey(host.userId, hostname), "");
   } else {
     await env.DELIVERY.delete(edgeHostKey(hostname));
-    if (website) await env.DELIVERY.delete(edgeHostIndexKey(website.userId, hostname));
   }
+  if (userId && userId !== host?.userId) await env.DELIVERY.delete(edgeHostIndexKey(userId, hostname));
+  // Entries of the store before claims were proven (`h:`) never serve again; a write or rebuild clears them.
+  await env.DELIVERY.delete(legacyEdgeHostKey(hostname));
   hostMemo.set(hostname, host, memoBytes(hostname, host?.userId ?? "", host?.origin ?? ""), now);
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, createAdmin, createVerifiedCustomer, testEnv } from "../test/helpers";
+import { provenWebsite } from "../test/websites";
 import { EDGE_LOOP_HEADER } from "./edge-proxy";
 import { EDGE_MARK } from "./paths";
 
@@ -22,15 +23,10 @@ function stubOrigin(serve: (request: Request) => Response | Promise<Response>) {
 const html = (body: string, headers: Record<string, string> = {}) =>
   new Response(body, { headers: { "Content-Type": "text/html; charset=utf-8", ...headers } });
 
-/** A customer whose shop.test is an edge website, with one mapping on it. */
+/** A customer whose shop.test is a proven edge website, with one mapping on it. */
 async function edgeCustomer() {
   const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
-  const put = await call("/api/websites/shop.test", {
-    method: "PUT",
-    apiKey: customer.apiKey,
-    json: { origin: ORIGIN, mode: "edge" },
-  });
-  expect(put.status).toBe(201);
+  await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });
   const mapping = await call("/api/mappings", {
     method: "POST",
     apiKey: customer.apiKey,
@@ -70,7 +66,8 @@ describe("edge delivery", () => {
     expect(asked[0]!.headers.get("Cookie")).toBe("session=abc");
     expect(asked[0]!.headers.get("X-Forwarded-Host")).toBe("www.shop.test");
     expect(asked[0]!.headers.get("X-Forwarded-For")).toBe("203.0.113.5");
-    expect(asked[0]!.headers.get(EDGE_LOOP_HEADER)).toBe("1");
+    // The loop mark is derived from APP_SECRET: only the Worker's own requests carry it.
+    expect(asked[0]!.headers.get(EDGE_LOOP_HEADER)).toMatch(/^[0-9a-f]{64}$/);
 
     expect(env.sent).toHaveLength(1);
     expect(env.sent[0]).toMatchObject({ userId: user.id, url: "https://www.shop.test/offer", delivered: true });
@@ -164,10 +161,67 @@ describe("edge delivery", () => {
   it("answers 508 instead of proxying to itself when the origin points back at the Worker", async () => {
     await edgeCustomer();
     const asked = stubOrigin(() => html(PAGE));
-    const res = await call("https://shop.test/offer", { headers: { [EDGE_LOOP_HEADER]: "1" } });
+    await call("https://shop.test/offer");
+    const mark = asked[0]!.headers.get(EDGE_LOOP_HEADER)!;
+    // The Worker's own request, come back through an origin that points at it.
+    const res = await call("https://shop.test/offer", { headers: { [EDGE_LOOP_HEADER]: mark } });
     expect(res.status).toBe(508);
     expect(await res.text()).toContain("points back at Dynamic Content");
-    expect(asked).toEqual([]);
+    expect(asked).toHaveLength(1);
+  });
+
+  it("takes no loop header from a visitor: it is removed, and the page is served", async () => {
+    await edgeCustomer();
+    const asked = stubOrigin(() => html(PAGE));
+    const res = await call("https://shop.test/offer", { headers: { [EDGE_LOOP_HEADER]: "1" } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("<p>Sale</p>");
+    expect(asked[0]!.headers.get(EDGE_LOOP_HEADER)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it.each([
+    ["//evil.test/x", "//evil.test/x"],
+    ["/\\evil.test/x", "//evil.test/x"],
+    ["/%2F%2Fevil.test/x", "/%2F%2Fevil.test/x"],
+    ["/%5Cevil.test/x", "/%5Cevil.test/x"],
+    ["//evil.test:8080/x?y=1", "//evil.test:8080/x?y=1"],
+  ])("fetches only the stored origin for the path %s", async (path, onOrigin) => {
+    await edgeCustomer();
+    const asked = stubOrigin(() => html(PAGE));
+    const res = await call(`https://shop.test${path}`);
+    expect(res.status).toBe(200);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.url).toBe(`${ORIGIN}${onOrigin}`);
+  });
+
+  it("drops the origin's validators and range from a page it put content into, and keeps them on others", async () => {
+    await edgeCustomer();
+    const validators = { ETag: '"v1"', "Last-Modified": "Wed, 01 Jan 2026 00:00:00 GMT" };
+    stubOrigin(() => html(PAGE, validators));
+    const rewritten = await call("https://shop.test/offer");
+    expect(await rewritten.text()).toContain("<p>Sale</p>");
+    expect(rewritten.headers.get("ETag")).toBeNull();
+    expect(rewritten.headers.get("Last-Modified")).toBeNull();
+    const untouched = await call("https://shop.test/about");
+    expect(untouched.headers.get("ETag")).toBe('"v1"');
+  });
+
+  it("passes a partial answer (206) through as it is, never rewritten", async () => {
+    await edgeCustomer();
+    const partial = PAGE.slice(0, 20);
+    stubOrigin(
+      () =>
+        new Response(partial, {
+          status: 206,
+          headers: { "Content-Type": "text/html", "Content-Range": `bytes 0-19/${PAGE.length}` },
+        }),
+    );
+    const env = testEnv();
+    const res = await call("https://shop.test/offer", { headers: { Range: "bytes=0-19" } }, env);
+    expect(res.status).toBe(206);
+    expect(res.headers.get("Content-Range")).toBe(`bytes 0-19/${PAGE.length}`);
+    expect(await res.text()).toBe(partial);
+    expect(env.sent).toEqual([]);
   });
 
   it("answers 502 with a message when the origin cannot be reached, and counts nothing", async () => {
@@ -197,12 +251,49 @@ describe("edge delivery", () => {
     expect(env.sent).toEqual([]);
   });
 
-  it("leaves the product's own hosts and other hostnames alone", async () => {
+  it("leaves the product's own host alone, and answers 421 with nothing of ours for any other host", async () => {
     await edgeCustomer();
     const asked = stubOrigin(() => html(PAGE));
     expect((await call("http://dc.test/api/site-config")).status).toBe(200);
-    expect((await call("https://unknown.test/api/site-config")).status).toBe(200);
+    for (const url of [
+      "https://unknown.test/api/site-config",
+      "https://unknown.test/snippet.js",
+      "https://unknown.test/admin-login",
+      "https://unknown.test/api/auth",
+      "https://dc.acme.workers.dev/",
+      "http://127.0.0.2/",
+    ]) {
+      const res = await call(url);
+      expect(res.status, url).toBe(421);
+      expect(res.headers.get("Content-Type"), url).toBe("text/plain; charset=utf-8");
+      expect(await res.text(), url).toBe("Misdirected Request: this host is not served here.");
+    }
     expect(asked).toEqual([]);
+  });
+
+  it("serves nothing for a hostname that is only claimed, not proven", async () => {
+    const customer = await createVerifiedCustomer("c@example.com");
+    const claim = await call("/api/websites/pending.test", {
+      method: "PUT",
+      apiKey: customer.apiKey,
+      json: { origin: ORIGIN, mode: "edge" },
+    });
+    expect(claim.status).toBe(201);
+    const asked = stubOrigin(() => html(PAGE));
+    expect((await call("https://pending.test/")).status).toBe(421);
+    expect(asked).toEqual([]);
+  });
+
+  it("stops rewriting and counting a deleted customer's website at once, then answers 421", async () => {
+    const { user } = await edgeCustomer();
+    const admin = await createAdmin();
+    stubOrigin(() => html(PAGE));
+    const deleted = await call(`/api/admin/users/${user.id}`, { method: "DELETE", apiKey: admin.apiKey });
+    expect(deleted.status).toBe(200);
+    const env = testEnv();
+    const res = await call("https://shop.test/offer", {}, env);
+    expect(res.status).toBe(421);
+    expect(env.sent).toEqual([]);
   });
 
   it("does not count the snippet's first load on an edge website again, but counts its navigations", async () => {

@@ -1,23 +1,21 @@
 /**
- * @module Edge delivery: a request that arrives for an edge website's hostname is that website's traffic. It is
- * proxied to the website's origin and, when the answer is a page (GET, 2xx, text/html), the mapped content is
- * streamed into it with HTMLRewriter where the mapping's placement says, inside the container the snippet uses,
- * and its SEO fields into <head> (edge-rewrite.ts); the page view is counted as the content endpoint counts it.
- * Everything else passes through as the origin answered it (status, headers, cookies, redirects, errors, other
- * types, HEAD, POST), streamed. A page without content, or of a customer who is not served, is the origin's answer
- * itself, byte for byte. A preview link's page (preview.ts) gets its mapping's current content, uncounted and
- * uncached.
+ * @module Edge delivery: a request that arrives for a proven edge website's hostname (delivery/host-routing.ts) is
+ * that website's traffic. It is proxied to the website's origin and, when the answer is a page (GET, 200,
+ * text/html), the mapped content is streamed into it with HTMLRewriter where the mapping's placement says, inside
+ * the container the snippet uses, and its SEO fields into <head> (edge-rewrite.ts); the page view is counted as the
+ * content endpoint counts it. Everything else passes through as the origin answered it (status, headers, cookies,
+ * redirects, errors, other types, HEAD, POST), streamed. A page without content, or of a customer who is not
+ * served (inactive, deleted, past a limit), is the origin's answer itself, byte for byte. A preview link's page
+ * (preview.ts) gets its mapping's current content, uncounted and uncached.
  *
- * Runs before every other middleware, so that the product's security headers and routes never touch a customer's
- * traffic; requests for the product's own hosts (PUBLIC_ORIGIN, DELIVERY_ORIGIN, IP addresses, localhost) never
- * look a hostname up, nor do Cloudflare's own `*.workers.dev` names.
+ * Only the stored origin is ever fetched: the visitor's path and query are set on it, never resolved against it,
+ * so `//host/…` stays on the origin.
  */
-import { createMiddleware } from "hono/factory";
-import type { AppEnv, Env } from "../env";
+import type { Env } from "../env";
 import { visitorKey } from "../http/client-info";
-import { deliveryHost, publicHost } from "../http/origin";
+import { hmacSha256Hex } from "../lib/crypto";
 import { lookupContent } from "./content-route";
-import { readEdgeHost, type EdgeHost } from "./edge-hosts";
+import type { EdgeHost } from "./edge-hosts";
 import { countPageView } from "./page-view";
 import { asksForPreview, previewDelivery, withoutPreview } from "./preview";
 import { withContent } from "./edge-rewrite";
@@ -28,35 +26,56 @@ export const EDGE_LOOP_HEADER = "X-Dynamic-Content-Edge";
 export const ORIGIN_TIMEOUT_MS = 30_000;
 
 /** Request headers that describe the hop to us, not the visitor's request: the origin gets its own. */
-const HOP_HEADERS = ["host", "cf-connecting-ip", "cf-ray", "cf-visitor", "cf-ipcountry", "cdn-loop", "x-real-ip"];
+const HOP_HEADERS = ["host", "cf-connecting-ip", "cf-ray", "cf-visitor", "cf-ipcountry", "x-real-ip", EDGE_LOOP_HEADER];
 
-const IP_OR_LOCAL = /^(\d+\.\d+\.\d+\.\d+|\[.*\]|localhost|.*\.localhost)$/;
+const loopMarks = new Map<string, Promise<string>>();
 
-/** The hostname a request is for, as websites are named (no port, no `www.`), or null for the product's own. */
-export function websiteHostname(env: Env, url: URL): string | null {
-  const hostname = url.hostname.toLowerCase().replace(/\.$/, "");
-  if (IP_OR_LOCAL.test(hostname) || !hostname.includes(".") || hostname.endsWith(".workers.dev")) return null;
-  if (url.host === publicHost(env) || url.host === deliveryHost(env)) return null;
-  return hostname.replace(/^www\./, "");
+/**
+ * The loop header's value: derived from APP_SECRET, so that only a request the Worker itself sent carries it. A
+ * visitor who sends the header gets it removed, never a refusal.
+ */
+function loopMark(env: Env): Promise<string> {
+  const secret = env.APP_SECRET ?? "";
+  let mark = loopMarks.get(secret);
+  if (!mark) {
+    mark = hmacSha256Hex(`dynamic-content:edge-loop:${secret}`, "edge");
+    loopMarks.set(secret, mark);
+  }
+  return mark;
 }
 
-const plainAnswer = (status: number, message: string) =>
+export const plainAnswer = (status: number, message: string) =>
   new Response(message, {
     status,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
   });
 
+/**
+ * The origin's URL for the visitor's path and query: set on the stored origin, and checked to be on it. Null when
+ * it is not (no path the WHATWG parser produces gets there; the check keeps it so).
+ */
+export function originUrl(origin: string, visitorUrl: URL): URL | null {
+  const target = new URL(origin);
+  target.pathname = visitorUrl.pathname;
+  target.search = visitorUrl.search;
+  return target.origin === new URL(origin).origin ? target : null;
+}
+
 /** The visitor's request as the origin gets it: same method, path, query, headers and body; redirects not followed. */
-function originRequest(request: Request, url: URL, origin: string): Request {
+function originRequest(request: Request, url: URL, target: URL, mark: string): Request {
   const headers = new Headers(request.headers);
   for (const name of HOP_HEADERS) headers.delete(name);
-  headers.set(EDGE_LOOP_HEADER, "1");
+  headers.set(EDGE_LOOP_HEADER, mark);
   headers.set("X-Forwarded-Host", url.host);
   headers.set("X-Forwarded-Proto", url.protocol.slice(0, -1));
   const visitorIp = request.headers.get("CF-Connecting-IP");
   if (visitorIp) headers.set("X-Forwarded-For", visitorIp);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
-  return new Request(new URL(url.pathname + url.search, origin), {
+  return new Request(target, {
     method: request.method,
     headers,
     body: hasBody ? request.body : null,
@@ -81,10 +100,9 @@ function asksForPage(request: Request): boolean {
 
 const PAGE_DESTINATIONS = new Set(["document", "iframe", "frame"]);
 
+/** A whole page: a partial answer (206) or one without a body (204) is passed through as it is. */
 const isPage = (answer: Response) =>
-  answer.status >= 200 &&
-  answer.status < 300 &&
-  (answer.headers.get("Content-Type") ?? "").toLowerCase().startsWith("text/html");
+  answer.status === 200 && (answer.headers.get("Content-Type") ?? "").toLowerCase().startsWith("text/html");
 
 /** A page with a preview's content: for the browser that asked only, never kept by a cache. */
 function uncached(page: Response): Response {
@@ -93,32 +111,40 @@ function uncached(page: Response): Response {
   return response;
 }
 
-async function proxy(
+export async function proxyEdgeWebsite(
   request: Request,
   env: Env,
   ctx: Pick<ExecutionContext, "waitUntil">,
   url: URL,
   site: EdgeHost,
 ): Promise<Response> {
-  if (request.headers.has(EDGE_LOOP_HEADER)) {
+  const mark = await loopMark(env);
+  if (request.headers.get(EDGE_LOOP_HEADER) === mark) {
     return plainAnswer(508, "This website's origin points back at Dynamic Content: set its origin to the real server.");
   }
   const pageUrl = `${url.protocol}//${url.host}${url.pathname}${url.search}`;
-  const visitor = visitorKey(request.headers.get("CF-Connecting-IP") ?? undefined);
   // A preview link (preview.ts) shows its mapping's current content; the origin is asked for the page without it.
   const preview = asksForPreview(pageUrl);
-  const content = () =>
-    preview
-      ? previewDelivery(env, site.userId, pageUrl).then((match) => ({ serving: true, url: pageUrl, match }))
-      : lookupContent(env, site.userId, pageUrl, Date.now(), visitor);
+  const target = originUrl(site.origin, preview ? new URL(withoutPreview(url.href)) : url);
+  if (!target) return plainAnswer(400, "This address cannot be served.");
+  const visitor = visitorKey(request.headers.get("CF-Connecting-IP") ?? undefined);
+  const visitorBudget = () => env.CONTENT_VISITOR_LIMITER.limit({ key: `${site.userId} ${visitor}` });
+  // A preview's D1 read is spent only within the visitor's budget.
+  const previewLookup = async () => {
+    const allowed = await visitorBudget();
+    const match = allowed.success ? await previewDelivery(env, site.userId, pageUrl) : undefined;
+    return [allowed, { serving: true, url: pageUrl, match }] as const;
+  };
   // For a page, the budget and the content are looked up while the origin answers: no added round trip.
   const lookups = asksForPage(request)
-    ? Promise.all([env.CONTENT_VISITOR_LIMITER.limit({ key: `${site.userId} ${visitor}` }), content()])
+    ? preview
+      ? previewLookup()
+      : Promise.all([visitorBudget(), lookupContent(env, site.userId, pageUrl, Date.now(), visitor)])
     : null;
   lookups?.catch(() => undefined);
   let answer: Response;
   try {
-    answer = await fetch(originRequest(request, preview ? new URL(withoutPreview(url.href)) : url, site.origin));
+    answer = await fetch(originRequest(request, url, target, mark));
   } catch (err) {
     const timedOut = err instanceof DOMException && err.name === "TimeoutError";
     console.error(`Edge origin ${site.origin} for ${url.host} failed`, err);
@@ -147,16 +173,3 @@ async function proxy(
     return answer;
   }
 }
-
-export const edgeDelivery = createMiddleware<AppEnv>(async (c, next) => {
-  const url = new URL(c.req.url);
-  const hostname = websiteHostname(c.env, url);
-  let site: EdgeHost | null = null;
-  try {
-    site = hostname ? await readEdgeHost(c.env, hostname) : null;
-  } catch (err) {
-    console.error(`Edge website lookup for ${hostname} failed`, err);
-  }
-  if (!site) return next();
-  return proxy(c.req.raw, c.env, c.executionCtx, url, site);
-});

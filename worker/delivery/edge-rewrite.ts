@@ -69,12 +69,18 @@ export function withContent(answer: Response, delivered: DeliveredMapping): Resp
       },
     });
   }
-  return rewriter.transform(withoutLength(answer));
+  return rewriter.transform(withoutOriginBodyHeaders(answer));
 }
 
-/** The origin's answer without its Content-Length, which no longer holds once content is inserted. */
-function withoutLength(answer: Response): Response {
+/**
+ * Headers of the origin's answer that describe the origin's body, not the rewritten one: its length, its range,
+ * and the validators a browser would revalidate the page with against the origin (and keep stale content).
+ */
+const ORIGIN_BODY_HEADERS = ["Content-Length", "Content-Range", "ETag", "Last-Modified"];
+
+/** The origin's answer without the headers that no longer hold once content is inserted. */
+function withoutOriginBodyHeaders(answer: Response): Response {
   const headers = new Headers(answer.headers);
-  headers.delete("Content-Length");
+  for (const name of ORIGIN_BODY_HEADERS) headers.delete(name);
   return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
 }

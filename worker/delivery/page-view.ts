@@ -6,10 +6,9 @@
 import type { AnalyticsMessage } from "../analytics/message";
 import { URL_MAX_LENGTH } from "../contract/input-caps";
 import type { Env } from "../env";
+import { USER_AGENT_MAX_LENGTH } from "../http/client-info";
 import type { DeliveredMapping } from "./store";
 
-/** What a visitor's browser sends is kept at most this long in analytics (D1 takes at most 2 MB per value). */
-const USER_AGENT_MAX_LENGTH = 512;
 const capped = (value: string | null | undefined, max: number) => (value == null ? null : value.slice(0, max));
 
 export interface PageView {

@@ -5,6 +5,7 @@ import type { Mapping, PreviewLink } from "../contract/responses";
 import { users } from "../db/schema";
 import { syncCustomerState } from "./sync";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
+import { provenWebsite } from "../test/websites";
 import { EDGE_MARK } from "./paths";
 import { previewLink } from "./preview";
 
@@ -94,6 +95,47 @@ describe("preview links", () => {
     expect((await snippetAsks(user.id, url)).res.status, "an inactive customer").toBe(204);
   });
 
+  it("stops every link of a mapping when the customer revokes them, and a new link works again", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const other = await createVerifiedCustomer("other@example.com");
+    const m = await add(apiKey, { url: "https://shop.test/a", htmlContent: "<p>A</p>", status: "draft" });
+    const first = await linkFor(apiKey, m.id);
+    const second = await linkFor(apiKey, m.id);
+    expect((await snippetAsks(user.id, second.url)).res.status).toBe(200);
+
+    expect((await call(`/api/mappings/${m.id}/preview`, { method: "DELETE", apiKey: other.apiKey })).status).toBe(404);
+    const revoked = await call(`/api/mappings/${m.id}/preview`, { method: "DELETE", apiKey });
+    expect(revoked.status).toBe(200);
+    expect(await revoked.json()).toEqual({ message: "Every preview link of this mapping was revoked" });
+    for (const link of [first, second]) expect((await snippetAsks(user.id, link.url)).res.status).toBe(204);
+
+    const fresh = await linkFor(apiKey, m.id);
+    expect((await snippetAsks(user.id, fresh.url)).res.status).toBe(200);
+    expect((await snippetAsks(user.id, second.url)).res.status).toBe(204);
+  });
+
+  it("honours no link after the mapping was deleted and restored", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const m = await add(apiKey, { url: "https://shop.test/a", htmlContent: "<p>A</p>", status: "draft" });
+    const link = await linkFor(apiKey, m.id);
+    expect((await call(`/api/mappings/${m.id}`, { method: "DELETE", apiKey })).status).toBe(200);
+    expect((await call(`/api/mappings/deleted/${m.id}/restore`, { method: "POST", apiKey })).status).toBe(200);
+    expect((await snippetAsks(user.id, link.url)).res.status).toBe(204);
+  });
+
+  it("honours no link without a usable APP_SECRET, whose key anyone could guess", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const m = await add(apiKey, { url: "https://shop.test/a", htmlContent: "<p>A</p>", status: "draft" });
+    const weak = testEnv({ APP_SECRET: "short" });
+    const forged = await previewLink(weak, { id: m.id, userId: user.id, url: m.url });
+    const res = await call(
+      `/api/content?format=json&u=${encodeURIComponent(user.id)}&url=${encodeURIComponent(forged.url)}`,
+      {},
+      weak,
+    );
+    expect(res.status).toBe(204);
+  });
+
   it("previews a prefix mapping on any page under its prefix", async () => {
     const { user, apiKey } = await createVerifiedCustomer("c@example.com");
     const m = await add(apiKey, { url: "https://shop.test/blog/*", htmlContent: "<p>Blog</p>", status: "draft" });
@@ -108,12 +150,7 @@ describe("preview links", () => {
 
   it("shows the draft at the edge: in the origin's page, uncounted, never cached, the origin asked without the token", async () => {
     const customer = await createVerifiedCustomer("edge@example.com");
-    const put = await call("/api/websites/shop.test", {
-      method: "PUT",
-      apiKey: customer.apiKey,
-      json: { origin: ORIGIN, mode: "edge" },
-    });
-    expect(put.status).toBe(201);
+    await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });
     const m = await add(customer.apiKey, {
       url: "https://shop.test/offer",
       htmlContent: "<p>Draft sale</p>",

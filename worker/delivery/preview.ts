@@ -1,15 +1,22 @@
 /**
  * @module Preview links (docs/publishing.md): the mapping's page URL with `dc_preview=<token>`, where the token
- * names the customer and the mapping, expires after 24 hours and is signed with HMAC-SHA256 under a key derived
- * from APP_SECRET. Opened in a browser, the page shows that mapping's current content, a draft's too, to whoever
- * holds the link, in snippet and edge mode alike: the snippet sends the page URL with the parameter to the content
- * endpoint, the edge proxy sees it on the page request. A preview is never counted as a page view and never
- * cached (`no-store`); the URL of a link that does not verify delivers nothing, rather than the live content.
+ * names the customer, the mapping and the mapping's preview key, expires after 24 hours and is signed with
+ * HMAC-SHA256 under a key derived from APP_SECRET. Opened in a browser, the page shows that mapping's current
+ * content, a draft's too, to whoever holds the link, in snippet and edge mode alike: the snippet sends the page URL
+ * with the parameter to the content endpoint, the edge proxy sees it on the page request. A preview is never
+ * counted as a page view and never cached (`no-store`); the URL of a link that does not verify delivers nothing,
+ * rather than the live content.
+ *
+ * Fail closed: without a usable APP_SECRET no link is made or honoured (its key would be guessable). The customer
+ * revokes every link of a mapping at once (`DELETE /api/mappings/{id}/preview`): its preview key is cleared, and
+ * the next link gets a new one.
  */
 import { and, eq } from "drizzle-orm";
 import { normalizeUrl } from "../contract/normalize-url";
 import { isPrefixUrl, prefixCandidates } from "../contract/url-rules";
 import { createDb } from "../db/client";
+import { appSecretProblem } from "../http/app-secret-check";
+import { ensurePreviewKey } from "../models/preview-keys";
 import { urlMappings, users } from "../db/schema";
 import type { Env } from "../env";
 import { fromBase64Url, hmacSha256Hex, sameInConstantTime, toBase64Url } from "../lib/crypto";
@@ -18,10 +25,14 @@ import { deliveredFromMapping, type DeliveredMapping } from "./store";
 export const PREVIEW_PARAM = "dc_preview";
 export const PREVIEW_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** Who and what a token names: the customer's id, the mapping's id, and when it expires (unix seconds). */
+/**
+ * Who and what a token names: the customer's id, the mapping's id, the mapping's preview key, and when it expires
+ * (unix seconds).
+ */
 interface PreviewClaims {
   u: string;
   m: number;
+  k: string;
   e: number;
 }
 
@@ -35,7 +46,14 @@ export async function previewLink(
   now = new Date(),
 ): Promise<{ url: string; expiresAt: string }> {
   const expiresAt = new Date(now.getTime() + PREVIEW_TTL_MS);
-  const claims: PreviewClaims = { u: mapping.userId, m: mapping.id, e: Math.floor(expiresAt.getTime() / 1000) };
+  const key = await ensurePreviewKey(createDb(env.DB), mapping.userId, mapping.id);
+  if (!key) throw new Error(`Mapping ${mapping.id} of ${mapping.userId} is gone`);
+  const claims: PreviewClaims = {
+    u: mapping.userId,
+    m: mapping.id,
+    k: key,
+    e: Math.floor(expiresAt.getTime() / 1000),
+  };
   const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
   const token = `${payload}.${await hmacSha256Hex(signingKey(env), payload)}`;
   const url = new URL(mapping.url.trim().replace(/\/\*$/, "/"));
@@ -78,7 +96,7 @@ export async function previewDelivery(
   pageUrl: string,
   now = new Date(),
 ): Promise<DeliveredMapping | undefined> {
-  if (!URL.canParse(pageUrl)) return undefined;
+  if (!URL.canParse(pageUrl) || appSecretProblem(env)) return undefined;
   const token = new URL(pageUrl).searchParams.get(PREVIEW_PARAM);
   const claims = token ? await readClaims(env, token, now) : null;
   if (!claims || claims.u !== userId) return undefined;
@@ -89,12 +107,13 @@ export async function previewDelivery(
       placement: urlMappings.placement,
       seo: urlMappings.seo,
       normalizedUrl: urlMappings.normalizedUrl,
+      previewKey: urlMappings.previewKey,
       ignoredParameters: users.ignoredParameters,
     })
     .from(urlMappings)
     .innerJoin(users, eq(users.id, urlMappings.userId))
     .where(and(eq(urlMappings.id, claims.m), eq(urlMappings.userId, userId), eq(users.isActive, true)));
-  if (!row) return undefined;
+  if (!row || row.previewKey === null || row.previewKey !== claims.k) return undefined;
   const page = normalizeUrl(withoutPreview(pageUrl), row.ignoredParameters);
   const onItsPage = isPrefixUrl(row.normalizedUrl)
     ? prefixCandidates(page).includes(row.normalizedUrl)

@@ -9,7 +9,7 @@ import { createDb } from "../db/client";
 import type { Env } from "../env";
 import { deliveredMappingsPage, stillDeliveredMappings } from "../models/mappings";
 import { getUser, setDeliveryStoreComplete, userIdsPage } from "../models/users";
-import { customerWebsites, websiteAt } from "../models/websites";
+import { activeWebsiteAt, customerWebsites } from "../models/websites";
 import { purgeEdgeHost, writeEdgeHost } from "./edge-hosts";
 import { edgeHostIndexPrefix, legacyDocumentKey, urlKey, urlKeyPrefix } from "./keys";
 import { listedMappingId, writeState, writeUrlEntry } from "./store";
@@ -66,8 +66,8 @@ async function rebuildEdgeHosts(env: Env, userId: string): Promise<void> {
     const listed = await env.DELIVERY.list({ prefix, limit: KEYS_PER_PAGE, cursor });
     for (const key of listed.keys) {
       const hostname = key.name.slice(prefix.length);
-      const website = await websiteAt(db, hostname);
-      if (website?.userId === userId) continue;
+      const website = await activeWebsiteAt(db, hostname);
+      if (website?.userId === userId && website.mode === "edge") continue;
       // Gone, or another customer's since: only this customer's index entry goes (purgeEdgeHosts keeps theirs).
       await purgeEdgeHost(env, userId, hostname);
     }
@@ -75,7 +75,7 @@ async function rebuildEdgeHosts(env: Env, userId: string): Promise<void> {
   } while (cursor);
   for (let offset = 0; ; offset += CUSTOMERS_PER_PAGE) {
     const hostnames = await customerWebsites(db, userId, { limit: CUSTOMERS_PER_PAGE, offset });
-    await Promise.all(hostnames.map((w) => writeEdgeHost(env, w.hostname, w)));
+    await Promise.all(hostnames.map((w) => writeEdgeHost(env, w.hostname, w, userId)));
     if (hostnames.length < CUSTOMERS_PER_PAGE) return;
   }
 }

@@ -11,6 +11,7 @@ import { deliveryRepairs, productVersions, users } from "../db/schema";
 import type { Env } from "../env";
 import { expectStoreMatchesD1, storedEntry, storedState } from "../test/delivery-store";
 import { call, createAdmin, createVerifiedCustomer, db, testEnv, visit } from "../test/helpers";
+import { provenWebsite } from "../test/websites";
 import { edgeHostKey, stateKey, urlKey, urlKeyPrefix } from "./keys";
 import { IsolateMemo } from "./memo";
 import { rebuildAll, rebuildCustomer } from "./rebuild";
@@ -54,13 +55,11 @@ const edit = (apiKey: string, id: number, json: object) =>
 const remove = (apiKey: string, id: number, e: Env = testEnv()) =>
   call(`/api/mappings/${id}`, { method: "DELETE", apiKey }, e);
 
-/** Inserts `count` published mappings for the customer in one statement (a large customer, fast). */
-const setWebsite = async (apiKey: string, hostname: string, mode: "edge" | "snippet" = "edge") =>
-  expect(
-    (await call(`/api/websites/${hostname}`, { method: "PUT", apiKey, json: { origin: "https://o.test", mode } }))
-      .status,
-  ).toBeLessThan(300);
+/** A proven website of the customer's, its entries written. */
+const setWebsite = (userId: string, hostname: string) =>
+  provenWebsite(userId, hostname, { origin: "https://o.test", mode: "edge" });
 
+/** Inserts `count` published mappings for the customer in one statement (a large customer, fast). */
 async function insertMappings(userId: string, count: number) {
   await env.DB.prepare(
     `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?2)
@@ -180,8 +179,8 @@ describe("the delivery store agrees with D1 after every kind of change", () => {
     await rebuildCustomer(env, user.id);
     await add(apiKey, "https://big.test/a");
     expect((await env.DELIVERY.list({ prefix: urlKeyPrefix(user.id) })).keys).toHaveLength(251);
-    await setWebsite(apiKey, "big.test");
-    await setWebsite(apiKey, "small.test");
+    await setWebsite(user.id, "big.test");
+    await setWebsite(user.id, "small.test");
     expect(await env.DELIVERY.get(edgeHostKey("big.test"))).not.toBeNull();
 
     await call(`/api/admin/users/${user.id}`, { method: "DELETE", apiKey: adminKey });
@@ -390,8 +389,8 @@ describe("npm run delivery:rebuild", () => {
     await env.DELIVERY.delete(await urlKey(user.id, "shop.test/kept"));
     await env.DB.prepare("delete from url_mappings where id = ?").bind(gone.id).run();
     // Edge websites: one whose entries were lost, one deleted in D1 whose entries outlived it.
-    await setWebsite(apiKey, "shop.test");
-    await setWebsite(apiKey, "old.test");
+    await setWebsite(user.id, "shop.test");
+    await setWebsite(user.id, "old.test");
     await db().update(users).set({ isActive: false }).where(eq(users.id, user.id));
     await insertMappings(user.id, 120);
     await env.DELIVERY.delete(edgeHostKey("shop.test"));

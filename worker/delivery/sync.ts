@@ -13,7 +13,7 @@ import { createDb } from "../db/client";
 import type { Env } from "../env";
 import { requestRepairs, type RepairTarget } from "../models/delivery-repairs";
 import { deliveredMapping } from "../models/mappings";
-import { websiteAt } from "../models/websites";
+import { activeWebsiteAt } from "../models/websites";
 import { writeEdgeHost } from "./edge-hosts";
 import { NOT_A_CUSTOMER, sameState, stateFromD1, writeState, writeUrlEntry, type CustomerState } from "./store";
 
@@ -92,15 +92,15 @@ export async function syncUrl(env: Env, userId: string, normalizedUrl: string): 
 }
 
 /**
- * Writes the entries of the website at `hostname` from D1 (after it was set up or changed), then the customer's
- * state. False when a write was left to the repairs: the change is saved, but not delivered yet.
+ * Writes the entries of the website at `hostname` from D1 (after the customer's claim of it was made, proven,
+ * changed or released), then the customer's state. False when a write was left to the repairs: the change is saved, but not delivered yet.
  */
 export async function syncEdgeHost(env: Env, userId: string, hostname: string): Promise<boolean> {
   const db = createDb(env.DB);
   try {
     await converge(
-      () => websiteAt(db, hostname),
-      (website) => writeEdgeHost(env, hostname, website),
+      () => activeWebsiteAt(db, hostname),
+      (website) => writeEdgeHost(env, hostname, website, userId),
       (a, b) => a?.userId === b?.userId && a?.origin === b?.origin && a?.mode === b?.mode,
     );
   } catch (err) {

@@ -5,13 +5,13 @@ import { apiKeys } from "../db/schema";
 import { decryptSecret, encryptSecret, secretKeys } from "../lib/crypto";
 import { resealAllKeys } from "../models/api-keys";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
-import { NOT_CONFIGURED_MESSAGE } from "./app-secret-check";
+import { NOT_CONFIGURED_MESSAGE } from "./not-configured";
 
 const OLD_SECRET = "an-old-secret-of-at-least-32-bytes-0000";
 const NEW_SECRET = "a-new-secret-of-at-least-32-bytes-11111";
 
 describe("a missing or weak APP_SECRET", () => {
-  it("closes every route that needs a secret with a 503, logged once, and keeps delivery and the SPA's config", async () => {
+  it("closes every route that needs a secret with a 503, logged once per problem, and keeps delivery and the SPA's config", async () => {
     const { user } = await createVerifiedCustomer("c@example.com");
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     for (const secret of [undefined, "", "x".repeat(31)]) {
@@ -32,8 +32,10 @@ describe("a missing or weak APP_SECRET", () => {
       expect((await call("/api/site-config", {}, e)).status).toBe(200);
     }
     const logged = errors.mock.calls.map((args) => String(args[0]));
+    // Once per problem, however many requests it refused.
     expect(logged).toEqual([
       'Refusing every request that needs a secret: APP_SECRET is not set (README, "Configuration")',
+      'Refusing every request that needs a secret: APP_SECRET is shorter than 32 bytes (README, "Configuration")',
     ]);
     expect(await db().query.users.findFirst({ where: (u, { eq }) => eq(u.email, "n@example.com") })).toBeUndefined();
   });

@@ -7,12 +7,10 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Env } from "../env";
-import { errorResponse } from "./errors";
+import { notConfigured } from "./not-configured";
 
 /** 256 bits: `openssl rand -base64 32` gives 44 characters. */
 export const APP_SECRET_MIN_BYTES = 32;
-
-export const NOT_CONFIGURED_MESSAGE = "The service is not configured yet. Please try again later.";
 
 /** Routes that never touch a secret: the hot path and the SPA's public configuration. */
 const NEEDS_NO_SECRET = ["/api/content", "/api/site-config"];
@@ -30,16 +28,10 @@ export function appSecretProblem(env: Pick<Env, "APP_SECRET" | "APP_SECRET_PREVI
   return null;
 }
 
-let logged = false;
-
 export const requireAppSecret: MiddlewareHandler<AppEnv> = async (c, next) => {
   const problem = appSecretProblem(c.env);
   if (!problem || NEEDS_NO_SECRET.some((path) => c.req.path === path || c.req.path.startsWith(`${path}/`))) {
     return next();
   }
-  if (!logged) {
-    logged = true;
-    console.error(`Refusing every request that needs a secret: ${problem} (README, "Configuration")`);
-  }
-  return errorResponse(c, 503, NOT_CONFIGURED_MESSAGE);
+  return notConfigured(c, "a secret", problem);
 };

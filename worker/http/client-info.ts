@@ -1,10 +1,17 @@
-/** @module Who is on the other end: the client's IP (from Cloudflare's header) and user agent. */
+/**
+ * @module Who is on the other end: the client's IP and user agent. Only Cloudflare's `CF-Connecting-IP` names the
+ * client: Cloudflare sets it and no client can, whereas `X-Real-IP` and `X-Forwarded-For` are whatever the client
+ * sent.
+ */
 import type { Context } from "hono";
+
+/** What a client's user agent is kept as, at most (login attempts). */
+export const USER_AGENT_MAX_LENGTH = 512;
 
 export function clientInfo(c: Context) {
   return {
-    ipAddress: c.req.header("CF-Connecting-IP") ?? c.req.header("X-Real-IP") ?? null,
-    userAgent: c.req.header("User-Agent") ?? null,
+    ipAddress: c.req.header("CF-Connecting-IP") ?? null,
+    userAgent: c.req.header("User-Agent")?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
   };
 }
 

@@ -5,11 +5,11 @@
 import { createMiddleware } from "hono/factory";
 import { isDeliveryPath } from "../delivery/paths";
 import type { AppEnv } from "../env";
-import { deliveryHost } from "./origin";
+import { canonicalHost, separateDeliveryHost } from "./origin";
 
 export const deliveryHostOnly = createMiddleware<AppEnv>(async (c, next) => {
-  const host = deliveryHost(c.env);
-  if (host && new URL(c.req.url).host === host && !isDeliveryPath(c.req.path)) {
+  const host = separateDeliveryHost(c.env);
+  if (host && canonicalHost(new URL(c.req.url)) === host && !isDeliveryPath(c.req.path)) {
     return c.text("Not found: this host serves only the snippet and its content", 404);
   }
   await next();

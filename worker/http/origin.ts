@@ -1,33 +1,75 @@
 /**
- * @module The origins the product is reached at: PUBLIC_ORIGIN (dashboard, API, mail links) when configured, else
- * the request's own; and DELIVERY_ORIGIN, the cookieless host customers' pages load the snippet and their content
- * from (default: the public origin).
+ * @module The product's own origins, from configuration only: PUBLIC_ORIGIN (the dashboard, the API, and the base
+ * of every link the product hands out: mails, the OpenAPI `servers`) and DELIVERY_ORIGIN (the cookieless host
+ * customers' pages load the snippet and their content from; default PUBLIC_ORIGIN). A request's `Host` never
+ * builds a link: a customer who owns a hostname that reaches the Worker would otherwise receive other people's
+ * links (docs/decisions.md, "The product's own hosts"). Without a valid PUBLIC_ORIGIN the routes that need it
+ * answer 503, as for a missing APP_SECRET (http/host-gate.ts).
  */
 import type { Context } from "hono";
-import type { AppEnv, Env } from "../env";
+import { isDevelopment, type AppEnv, type Env } from "../env";
+import { ApiError } from "./errors";
+import { NOT_CONFIGURED_MESSAGE } from "./not-configured";
 
-const withoutTrailingSlashes = (origin: string) => origin.replace(/\/+$/, "");
-
-export function publicOrigin(c: Context<AppEnv>): string {
-  return c.env.PUBLIC_ORIGIN ? withoutTrailingSlashes(c.env.PUBLIC_ORIGIN) : new URL(c.req.url).origin;
+export interface ProductOrigins {
+  /** PUBLIC_ORIGIN as scheme, host and port, without a trailing slash. */
+  public: string;
+  /** DELIVERY_ORIGIN, or PUBLIC_ORIGIN when it is not set. */
+  delivery: string;
 }
+
+/** A hostname as every comparison sees it: lowercase, without the trailing dot of a fully qualified name. */
+export const canonicalHostname = (hostname: string) => hostname.toLowerCase().replace(/\.+$/, "");
+
+/** `hostname[:port]` of a URL, canonical, the port only where it is not the scheme's default. */
+export function canonicalHost(url: URL): string {
+  const hostname = canonicalHostname(url.hostname);
+  return url.port ? `${hostname}:${url.port}` : hostname;
+}
+
+type Parsed = { origin: string } | { problem: string };
+
+/** An origin setting as scheme, host and port, or what is wrong with it. */
+function parseOrigin(name: string, value: string, env: Pick<Env, "ENVIRONMENT">): Parsed {
+  if (!URL.canParse(value.trim())) return { problem: `${name} is not a URL` };
+  const url = new URL(value.trim());
+  const allowed = isDevelopment(env) ? ["http:", "https:"] : ["https:"];
+  if (!allowed.includes(url.protocol)) return { problem: `${name} must start with ${allowed.join(" or ")}//` };
+  if (url.username || url.password || url.search || url.hash || url.pathname.replace(/\/+$/, "") !== "") {
+    return { problem: `${name} must be a scheme, host and port only` };
+  }
+  return { origin: `${url.protocol}//${canonicalHost(url)}` };
+}
+
+type Configured = { origins: ProductOrigins; problem?: undefined } | { origins?: undefined; problem: string };
+
+/** The configured origins, or what is wrong with the settings (for the log). */
+export function productOrigins(env: Pick<Env, "PUBLIC_ORIGIN" | "DELIVERY_ORIGIN" | "ENVIRONMENT">): Configured {
+  if (!env.PUBLIC_ORIGIN?.trim()) return { problem: "PUBLIC_ORIGIN is not set" };
+  const publicOrigin = parseOrigin("PUBLIC_ORIGIN", env.PUBLIC_ORIGIN, env);
+  if ("problem" in publicOrigin) return publicOrigin;
+  if (!env.DELIVERY_ORIGIN?.trim()) return { origins: { public: publicOrigin.origin, delivery: publicOrigin.origin } };
+  const delivery = parseOrigin("DELIVERY_ORIGIN", env.DELIVERY_ORIGIN, env);
+  if ("problem" in delivery) return delivery;
+  return { origins: { public: publicOrigin.origin, delivery: delivery.origin } };
+}
+
+function configured(env: Env): ProductOrigins {
+  const { origins } = productOrigins(env);
+  // The host gate answers 503 before any route runs without valid origins; this guards direct callers.
+  if (!origins) throw new ApiError(503, NOT_CONFIGURED_MESSAGE);
+  return origins;
+}
+
+/** Where links lead: the dashboard's and the API's origin (PUBLIC_ORIGIN). */
+export const publicOrigin = (c: Context<AppEnv>): string => configured(c.env).public;
 
 /** Where snippets load `snippet.js` from, and so where the content requests of customers' pages go. */
-export function deliveryOrigin(c: Context<AppEnv>): string {
-  return c.env.DELIVERY_ORIGIN ? withoutTrailingSlashes(c.env.DELIVERY_ORIGIN) : publicOrigin(c);
+export const deliveryOrigin = (c: Context<AppEnv>): string => configured(c.env).delivery;
+
+/** The delivery host (`host[:port]`) when DELIVERY_ORIGIN names one of its own; null when delivery shares PUBLIC_ORIGIN. */
+export function separateDeliveryHost(env: Env): string | null {
+  const { origins } = productOrigins(env);
+  if (!origins || origins.delivery === origins.public) return null;
+  return new URL(origins.delivery).host;
 }
-
-function hostOf(origin: string | undefined): string | null {
-  if (!origin) return null;
-  try {
-    return new URL(origin).host;
-  } catch {
-    return null;
-  }
-}
-
-/** The delivery host's name when one of its own is configured; null when delivery shares the public origin. */
-export const deliveryHost = (env: Pick<Env, "DELIVERY_ORIGIN">) => hostOf(env.DELIVERY_ORIGIN);
-
-/** The public host's name when PUBLIC_ORIGIN is configured; null when the product answers on any host. */
-export const publicHost = (env: Pick<Env, "PUBLIC_ORIGIN">) => hostOf(env.PUBLIC_ORIGIN);

@@ -75,7 +75,8 @@ export async function restoreDeletedMapping(db: Db, userId: string, id: number, 
   const mine = and(restorable(userId, now), eq(deletedMappings.id, id));
   const at = now.getTime();
   // Raw SQL: url_mappings has generated columns, which a typed insert-select cannot leave out. Its columns in the
-  // order Drizzle inserts them: every stored column, as schema.ts declares them.
+  // order Drizzle inserts them: every stored column, as schema.ts declares them. A restored mapping comes back
+  // without its preview key, so that links made before the deletion stay dead.
   const [restored] = await db.batch([
     db
       .insert(urlMappings)
@@ -84,7 +85,8 @@ export async function restoreDeletedMapping(db: Db, userId: string, id: number, 
           case when unpublish_at <= ${at} then null else published_at end,
           case when publish_at > ${at} then publish_at end,
           case when unpublish_at > ${at} then unpublish_at end,
-          'customer', user_id, created_at
+          'customer', user_id, created_at,
+          null
         from ${deletedMappings} where ${mine}`,
       )
       .onConflictDoNothing()

@@ -22,7 +22,7 @@ export interface DeliveryLimitState {
   billingPeriodEnd: Date | null;
   /** Whether the delivery store holds every published URL of the customer (users.deliveryStoreComplete). */
   deliveryStoreComplete: boolean;
-  /** The hostnames of the customer's edge websites (`websites`), where the edge counts first page loads. */
+  /** The hostnames of the customer's proven edge websites (`websites`), where the edge counts first page loads. */
   edgeHosts: string[];
   /** The depths of the customer's published prefix mappings (docs/url-rules.md), ascending. */
   prefixDepths: number[];
@@ -51,7 +51,7 @@ export async function customersWithUsage(
       periodDeliveries: usageCounters.periodDeliveries,
       periodRequests: usageCounters.periodRequests,
       edgeHosts: sql<string>`(select json_group_array(${websites.hostname}) from ${websites}
-        where ${websites.userId} = ${users.id} and ${websites.mode} = 'edge')`,
+        where ${websites.userId} = ${users.id} and ${websites.mode} = 'edge' and ${websites.status} = 'active')`,
       prefixDepths: sql<string>`(select json_group_array(distinct ${urlMappings.prefixDepth}) from ${urlMappings}
         where ${urlMappings.userId} = ${users.id} and ${urlMappings.prefixDepth} is not null
           and ${urlMappings.publishedAt} is not null)`,

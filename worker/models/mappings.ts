@@ -581,8 +581,8 @@ export async function deleteAnyMapping(db: Db, id: number): Promise<{ userId: st
 
 /**
  * Of the (customer, website) pairs asked about, those where the customer has a mapping on that website (host,
- * SPEC.md's websites) or has set the website up (`websites`, e.g. for edge delivery): one statement, one probe
- * of `url_mappings_host_idx` and one of the hostname per pair. Keys `${userId} ${host}`.
+ * SPEC.md's websites) or has proven the website (an active claim in `websites`, e.g. for edge delivery): one
+ * statement, one probe of `url_mappings_host_idx` and one of the claim per pair. Keys `${userId} ${host}`.
  */
 export async function websitesAmong(db: Db, pairs: readonly { userId: string; host: string }[]): Promise<Set<string>> {
   if (pairs.length === 0) return new Set();
@@ -591,7 +591,7 @@ export async function websitesAmong(db: Db, pairs: readonly { userId: string; ho
     where exists (select 1 from ${urlMappings} m
         where m.user_id = pair.value ->> 'userId' and m.host = pair.value ->> 'host')
       or exists (select 1 from ${websites} w
-        where w.hostname = pair.value ->> 'host' and w.user_id = pair.value ->> 'userId')`);
+        where w.hostname = pair.value ->> 'host' and w.user_id = pair.value ->> 'userId' and w.status = 'active')`);
   return new Set(rows.map((r) => `${r.userId} ${r.host}`));
 }
 

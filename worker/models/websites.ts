@@ -1,24 +1,50 @@
-/** @module Customers' websites as delivery targets (schema.ts `websites`): one customer per hostname. */
-import { asc, count, eq } from "drizzle-orm";
+/**
+ * @module Customers' claims of websites (schema.ts `websites`): pending until the hostname is proven, then active;
+ * at most one active claim per hostname. A pending claim lapses `CLAIM_TTL_MS` after it was made: every query here
+ * treats it as gone from then on, and the daily cron deletes it.
+ */
+import { and, asc, count, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Website } from "../contract/responses";
 import type { WebsiteMode } from "../contract/schemas";
 import type { Db } from "../db/client";
-import { websites, type Website as WebsiteRow } from "../db/schema";
+import { customHostnameRemovals, users, websites, type Website as WebsiteRow } from "../db/schema";
+import { randomToken } from "../lib/crypto";
 import type { Page, PageParams } from "./page";
 
+/** How long a claim may stay unproven. */
+export const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The DNS name of a hostname's proof: a TXT record there must hold the claim's token. */
+export const verificationName = (hostname: string) => `_dynamic-content.${hostname}`;
+
 export function toWebsite(row: WebsiteRow): Website {
+  const pending = row.status === "pending";
   return {
     hostname: row.hostname,
     origin: row.origin,
     mode: row.mode,
+    status: row.status,
+    verification: { type: "txt", name: verificationName(row.hostname), value: row.verificationToken },
+    verifiedAt: row.verifiedAt?.toISOString() ?? null,
+    expiresAt: pending ? new Date(row.createdAt.getTime() + CLAIM_TTL_MS).toISOString() : null,
+    checkedAt: pending ? (row.checkedAt?.toISOString() ?? null) : null,
+    checkProblem: pending ? row.checkProblem : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
+/** Claims that count: active ones, and pending ones made within the last `CLAIM_TTL_MS`. */
+const live = (now: Date) =>
+  or(eq(websites.status, "active"), gt(websites.createdAt, new Date(now.getTime() - CLAIM_TTL_MS)))!;
+
+const ofCustomer = (userId: string, hostname: string) =>
+  and(eq(websites.userId, userId), eq(websites.hostname, hostname))!;
+
 /**
- * Sets the customer's website at `hostname` (created or changed), in one statement: null when another customer
- * holds the hostname, which stays theirs unchanged.
+ * Makes or changes the customer's claim of `hostname`. A new claim (or one that lapsed) is pending, with a token of
+ * its own; a live one keeps its status and token and takes the new origin and mode. Answers the claim and whether
+ * it is new.
  */
 export async function claimWebsite(
   db: Db,
@@ -26,52 +52,186 @@ export async function claimWebsite(
   hostname: string,
   settings: { origin: string; mode: WebsiteMode },
   now = new Date(),
-): Promise<{ website: Website; created: boolean } | null> {
+): Promise<{ website: WebsiteRow; created: boolean }> {
+  const lapsed = and(eq(websites.status, "pending"), lt(websites.createdAt, new Date(now.getTime() - CLAIM_TTL_MS)));
+  const renewed = <T>(value: T, kept: unknown) => sql`CASE WHEN ${lapsed} THEN ${value} ELSE ${kept} END`;
+  const token = randomToken(24);
   const [row] = await db
     .insert(websites)
-    .values({ hostname, userId, ...settings, createdAt: now, updatedAt: now })
+    .values({ hostname, userId, ...settings, verificationToken: token, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({
-      target: websites.hostname,
-      set: { origin: settings.origin, mode: settings.mode, updatedAt: now },
-      setWhere: eq(websites.userId, userId),
+      target: [websites.hostname, websites.userId],
+      set: {
+        origin: settings.origin,
+        mode: settings.mode,
+        updatedAt: now,
+        verificationToken: renewed(token, websites.verificationToken),
+        createdAt: renewed(now.getTime(), websites.createdAt),
+        checkedAt: renewed(null, websites.checkedAt),
+        checkProblem: renewed(null, websites.checkProblem),
+      },
     })
     .returning();
-  return row ? { website: toWebsite(row), created: row.createdAt.getTime() === now.getTime() } : null;
+  return { website: row!, created: row!.createdAt.getTime() === now.getTime() };
 }
 
-/** The customer's websites by hostname, a page at a time. */
-export async function listWebsites(db: Db, userId: string, page: PageParams): Promise<Page<Website>> {
+/** The customer's live claims by hostname, a page at a time. */
+export async function listWebsites(db: Db, userId: string, page: PageParams, now = new Date()): Promise<Page<Website>> {
+  const where = and(eq(websites.userId, userId), live(now));
   const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(websites)
-      .where(eq(websites.userId, userId))
-      .orderBy(asc(websites.hostname))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(websites).where(eq(websites.userId, userId)),
+    db.select().from(websites).where(where).orderBy(asc(websites.hostname)).limit(page.limit).offset(page.offset),
+    db.select({ n: count() }).from(websites).where(where),
   ]);
   return { rows: rows.map(toWebsite), total: total?.n ?? 0 };
 }
 
-/** The customer's number of websites (capped per customer: routes/websites.ts). */
-export async function countWebsites(db: Db, userId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(websites).where(eq(websites.userId, userId));
+/** The customer's number of live claims (capped per customer: routes/websites.ts). */
+export async function countWebsites(db: Db, userId: string, now = new Date()): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(websites)
+    .where(and(eq(websites.userId, userId), live(now)));
   return row?.n ?? 0;
 }
 
-/** The website at `hostname`, whoever holds it. */
-export async function websiteAt(db: Db, hostname: string): Promise<WebsiteRow | undefined> {
-  const [row] = await db.select().from(websites).where(eq(websites.hostname, hostname));
+/** The customer's live claim of `hostname`. */
+export async function customerWebsite(
+  db: Db,
+  userId: string,
+  hostname: string,
+  now = new Date(),
+): Promise<WebsiteRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(websites)
+    .where(and(ofCustomer(userId, hostname), live(now)));
   return row;
 }
 
-/** The customer's websites by hostname, a page at a time (for writing their delivery entries). */
+/** The active claim of `hostname`, whoever holds it: what is served there. */
+export async function activeWebsiteAt(db: Db, hostname: string): Promise<WebsiteRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(websites)
+    .where(and(eq(websites.hostname, hostname), eq(websites.status, "active")));
+  return row;
+}
+
+/**
+ * Makes the customer's pending claim active, unless it lapsed or another claim of the hostname became active
+ * first (the unique index on active hostnames decides a race). The claim as it is now, or undefined.
+ */
+export async function activateWebsite(
+  db: Db,
+  userId: string,
+  hostname: string,
+  now = new Date(),
+): Promise<WebsiteRow | undefined> {
+  const heldByOther = sql`${websites.hostname} IN (SELECT hostname FROM websites WHERE status = 'active')`;
+  try {
+    const [row] = await db
+      .update(websites)
+      .set({ status: "active", verifiedAt: now, updatedAt: now, checkedAt: now, checkProblem: null })
+      .where(and(ofCustomer(userId, hostname), eq(websites.status, "pending"), live(now), sql`NOT ${heldByOther}`))
+      .returning();
+    return row;
+  } catch (err) {
+    // Two claims proven in the same instant: the unique index lets one through.
+    if (isUniqueViolation(err)) return undefined;
+    throw err;
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e.message.includes("UNIQUE constraint failed")) return true;
+  }
+  return false;
+}
+
+/** Records a DNS check that did not prove the claim, and why. */
+export async function recordWebsiteCheck(db: Db, userId: string, hostname: string, problem: string, now = new Date()) {
+  await db
+    .update(websites)
+    .set({ checkedAt: now, checkProblem: problem })
+    .where(and(ofCustomer(userId, hostname), eq(websites.status, "pending")));
+}
+
+/** Deletes the customer's claim of `hostname` (its custom hostnames are queued for deletion by a trigger). */
+export async function releaseWebsite(db: Db, userId: string, hostname: string): Promise<WebsiteRow | undefined> {
+  const [row] = await db.delete(websites).where(ofCustomer(userId, hostname)).returning();
+  return row;
+}
+
+/**
+ * Pending claims due for another DNS check, least recently checked first: those of active customers, not held
+ * by another active claim, and last checked before `checkedBefore` (or never).
+ */
+export async function claimsToCheck(db: Db, now: Date, checkedBefore: Date, limit: number): Promise<WebsiteRow[]> {
+  const other = sql`${websites.hostname} IN (SELECT hostname FROM websites WHERE status = 'active')`;
+  return db
+    .select({ website: websites })
+    .from(websites)
+    .innerJoin(users, eq(users.id, websites.userId))
+    .where(
+      and(
+        eq(websites.status, "pending"),
+        live(now),
+        eq(users.isActive, true),
+        or(isNull(websites.checkedAt), lt(websites.checkedAt, checkedBefore)),
+        sql`NOT ${other}`,
+      ),
+    )
+    .orderBy(sql`${websites.checkedAt} IS NOT NULL`, asc(websites.checkedAt))
+    .limit(limit)
+    .then((rows) => rows.map((r) => r.website));
+}
+
+/** Deletes up to `limit` claims that lapsed unproven; answers how many went. */
+export async function purgeLapsedWebsites(db: Db, now: Date, limit = 1_000): Promise<number> {
+  const lapsed = await db
+    .delete(websites)
+    .where(
+      sql`rowid IN (SELECT rowid FROM websites WHERE status = 'pending' AND created_at < ${now.getTime() - CLAIM_TTL_MS} LIMIT ${limit})`,
+    )
+    .returning({ hostname: websites.hostname });
+  return lapsed.length;
+}
+
+/** Active claims whose custom hostnames are not registered at Cloudflare yet. */
+export async function websitesWithoutCustomHostnames(db: Db, limit: number): Promise<WebsiteRow[]> {
+  return db
+    .select()
+    .from(websites)
+    .where(and(eq(websites.status, "active"), isNull(websites.customHostnameIds)))
+    .limit(limit);
+}
+
+/** Remembers the custom hostnames registered for an active claim. */
+export async function setCustomHostnameIds(db: Db, userId: string, hostname: string, ids: string[]): Promise<boolean> {
+  const updated = await db
+    .update(websites)
+    .set({ customHostnameIds: ids })
+    .where(and(ofCustomer(userId, hostname), eq(websites.status, "active"), isNull(websites.customHostnameIds)))
+    .returning({ hostname: websites.hostname });
+  return updated.length > 0;
+}
+
+/** Custom hostnames waiting to be deleted at Cloudflare, oldest first. */
+export async function pendingCustomHostnameRemovals(db: Db, limit: number) {
+  return db.select().from(customHostnameRemovals).orderBy(asc(customHostnameRemovals.requestedAt)).limit(limit);
+}
+
+export async function completeCustomHostnameRemoval(db: Db, id: string): Promise<void> {
+  await db.delete(customHostnameRemovals).where(eq(customHostnameRemovals.id, id));
+}
+
+/** The customer's active claims by hostname, a page at a time (for writing their delivery entries). */
 export async function customerWebsites(db: Db, userId: string, page: PageParams): Promise<WebsiteRow[]> {
   return db
     .select()
     .from(websites)
-    .where(eq(websites.userId, userId))
+    .where(and(eq(websites.userId, userId), eq(websites.status, "active")))
     .orderBy(asc(websites.hostname))
     .limit(page.limit)
     .offset(page.offset);

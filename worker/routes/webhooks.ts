@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { requireUser } from "../auth/middleware";
+import { throttle } from "../auth/throttle";
 import type { MessageResponse } from "../contract/responses";
 import {
   deliveriesQuery,
@@ -30,7 +31,7 @@ import {
   listWebhooks,
 } from "../models/webhooks";
 import { LEASE_MS, sendClaimed } from "../webhooks/dispatch";
-import { ownHosts, webhookUrlProblem } from "../webhooks/target";
+import { webhookUrlProblem } from "../webhooks/target";
 
 const WEBHOOK_NOT_FOUND = "Webhook not found";
 /** Any text: ids are random, and one that is not a webhook id finds nothing (404), like another customer's. */
@@ -43,7 +44,7 @@ export const webhookRoutes = new Hono<AppEnv>()
   )
   .post("/", validate("json", webhookBody), async (c) => {
     const { url } = c.req.valid("json");
-    const problem = webhookUrlProblem(c.env, url, ownHosts(c.env, c.req.url));
+    const problem = webhookUrlProblem(c.env, url);
     if (problem) throw badRequest(problem);
     const created = await createWebhook(createDb(c.env.DB), secretKeys(c.env), c.var.user.id, url);
     if (!created) throw badRequest(TOO_MANY_WEBHOOKS);
@@ -66,6 +67,8 @@ export const webhookRoutes = new Hono<AppEnv>()
     const db = createDb(c.env.DB);
     const webhook = await getOwnWebhook(db, c.var.user.id, c.req.valid("param").id);
     if (!webhook) throw notFound(WEBHOOK_NOT_FOUND);
+    // Each test makes the Worker call the customer's URL at once: not a request generator against third parties.
+    await throttle(c, "webhook-test", c.var.user.id);
     const now = new Date();
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
     const ping = await insertPing(db, webhook, now, leaseUntil);

@@ -1,48 +1,61 @@
 /**
- * @module A customer's websites as delivery targets: `GET /api/websites` lists them with their origin and mode,
- * `PUT /api/websites/{hostname}` sets one up or changes it. An edge website's traffic is proxied by the Worker
- * (delivery/edge-proxy.ts) once its hostname is routed to it (docs/edge-delivery.md).
+ * @module A customer's websites (docs/edge-delivery.md): `PUT /api/websites/{hostname}` claims one (pending, with
+ * the DNS TXT record that proves it) or changes its origin and mode; `POST /api/websites/{hostname}/verify` checks
+ * the record now (the minute cron checks pending claims too); `GET` lists them or answers one; `DELETE` releases
+ * one. Only a proven (active) edge website is proxied by the Worker (delivery/host-routing.ts).
  */
 import { Hono } from "hono";
 import { requireUser } from "../auth/middleware";
+import { throttle } from "../auth/throttle";
 import { formatNumber } from "../contract/input-caps";
-import type { Website } from "../contract/responses";
+import type { MessageResponse, Website } from "../contract/responses";
 import { plainListQuery, websiteBody, websiteParam } from "../contract/schemas";
 import { createDb } from "../db/client";
-import { websiteHostname } from "../delivery/edge-proxy";
 import { syncEdgeHost } from "../delivery/sync";
-import { isDevelopment, type AppEnv, type Env } from "../env";
+import type { AppEnv, Env } from "../env";
 import { reportDelivery } from "../http/delivery-status";
-import { badRequest, conflict } from "../http/errors";
+import { badRequest, conflict, notFound } from "../http/errors";
+import { outboundTargetProblem, type TargetProblem } from "../http/outbound-target";
+import { isProductHostname } from "../http/own-hosts";
 import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
-import { claimWebsite, countWebsites, listWebsites, websiteAt } from "../models/websites";
+import {
+  activeWebsiteAt,
+  claimWebsite,
+  countWebsites,
+  customerWebsite,
+  listWebsites,
+  releaseWebsite,
+  toWebsite,
+} from "../models/websites";
+import { proveWebsite } from "../websites/prove-website";
+import { websiteName } from "../delivery/host-routing";
 
-/** Websites per customer: far above any plan's website limit, a cap on what one account can make us store. */
+/** Websites per customer, pending claims included: a cap on what one account can make us store and check. */
 export const WEBSITES_PER_CUSTOMER = 1_000;
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/;
-const IP_ADDRESS = /^(\d+\.\d+\.\d+\.\d+|\[.*\])$/;
+const ORIGIN_PROBLEMS: Record<TargetProblem, string> = {
+  credentials: "Origin must be a scheme, host and port only, without a path, query or credentials",
+  https: "Origin must start with https://",
+  "public-host":
+    "Origin must be a public hostname such as https://origin.shop.example, not an IP address or a local name",
+  ours: "Origin must be the website's own server, not Dynamic Content",
+};
 
-/** Refuses what would make the Worker proxy to itself or, outside development, to an address rather than a name. */
-function checkTarget(env: Env, requestUrl: string, hostname: string, origin: string) {
-  const own = new URL(requestUrl);
-  if (
-    websiteHostname(env, new URL(`https://${hostname}`)) === null ||
-    hostname === own.hostname.replace(/^www\./, "")
-  ) {
+const takenBy = (hostname: string) => conflict(`${hostname} belongs to another account`);
+const notYours = (hostname: string) => notFound(`${hostname} is not one of your websites`);
+
+/** Refuses the product's own hostnames, and origins the Worker must not call (http/outbound-target.ts). */
+function checkClaim(env: Env, hostname: string, origin: string) {
+  if (isProductHostname(env, hostname)) {
     throw badRequest(`${hostname} is Dynamic Content's own hostname and cannot be a customer's website`);
   }
   const target = new URL(origin);
-  const targetHost = target.hostname.replace(/^www\./, "");
-  if (targetHost === hostname || target.host === own.host) {
+  if (websiteName(target.hostname) === hostname) {
     throw badRequest("Origin must be the server that serves the website, not the website's own hostname");
   }
-  const isAddress = IP_ADDRESS.test(target.hostname) || LOOPBACK.test(target.hostname);
-  // Locally the customer's site is a server on this machine (npm start, the end-to-end tests).
-  if (isAddress && !(isDevelopment(env) && LOOPBACK.test(target.hostname))) {
-    throw badRequest("Origin must be a hostname such as https://origin.shop.example, not an IP address");
-  }
+  const problem = outboundTargetProblem(env, target);
+  if (problem) throw badRequest(ORIGIN_PROBLEMS[problem]);
 }
 
 export const websiteRoutes = new Hono<AppEnv>()
@@ -50,19 +63,45 @@ export const websiteRoutes = new Hono<AppEnv>()
   .get("/", validate("query", plainListQuery), async (c) =>
     pageResponse(c, await listWebsites(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
   )
+  .get("/:hostname", validate("param", websiteParam), async (c) => {
+    const { hostname } = c.req.valid("param");
+    const claim = await customerWebsite(createDb(c.env.DB), c.var.user.id, hostname);
+    if (!claim) throw notYours(hostname);
+    return c.json<Website>(toWebsite(claim));
+  })
   .put("/:hostname", validate("param", websiteParam), validate("json", websiteBody), async (c) => {
     const { hostname } = c.req.valid("param");
     const settings = c.req.valid("json");
-    checkTarget(c.env, c.req.url, hostname, settings.origin);
+    checkClaim(c.env, hostname, settings.origin);
     const db = createDb(c.env.DB);
-    const existing = await websiteAt(db, hostname);
-    if (existing && existing.userId !== c.var.user.id) throw conflict(`${hostname} belongs to another account`);
+    const [holder, existing] = await Promise.all([
+      activeWebsiteAt(db, hostname),
+      customerWebsite(db, c.var.user.id, hostname),
+    ]);
+    // A pending claim of someone else's does not stand in the way: whoever proves the hostname holds it.
+    if (holder && holder.userId !== c.var.user.id) throw takenBy(hostname);
     if (!existing && (await countWebsites(db, c.var.user.id)) >= WEBSITES_PER_CUSTOMER) {
       throw badRequest(`An account can have at most ${formatNumber(WEBSITES_PER_CUSTOMER)} websites`);
     }
-    const claimed = await claimWebsite(db, c.var.user.id, hostname, settings);
-    // Another account took the hostname between the two statements.
-    if (!claimed) throw conflict(`${hostname} belongs to another account`);
-    reportDelivery(c, await syncEdgeHost(c.env, c.var.user.id, hostname));
-    return c.json<Website>(claimed.website, claimed.created ? 201 : 200);
+    const { website, created } = await claimWebsite(db, c.var.user.id, hostname, settings);
+    // A proven website's new origin or mode is served at once; a pending claim serves nothing yet.
+    if (website.status === "active") reportDelivery(c, await syncEdgeHost(c.env, c.var.user.id, hostname));
+    return c.json<Website>(toWebsite(website), created ? 201 : 200);
+  })
+  .post("/:hostname/verify", validate("param", websiteParam), async (c) => {
+    const { hostname } = c.req.valid("param");
+    await throttle(c, "website-check", c.var.user.id);
+    const claim = await customerWebsite(createDb(c.env.DB), c.var.user.id, hostname);
+    if (!claim) throw notYours(hostname);
+    const proof = await proveWebsite(c.env, claim);
+    if (proof.outcome === "taken") throw conflict(`${hostname} was proven by another account first`);
+    if (proof.outcome === "active") reportDelivery(c, proof.delivered);
+    return c.json<Website>(toWebsite(proof.website));
+  })
+  .delete("/:hostname", validate("param", websiteParam), async (c) => {
+    const { hostname } = c.req.valid("param");
+    const released = await releaseWebsite(createDb(c.env.DB), c.var.user.id, hostname);
+    if (!released) throw notYours(hostname);
+    if (released.status === "active") reportDelivery(c, await syncEdgeHost(c.env, c.var.user.id, hostname));
+    return c.json<MessageResponse>({ message: `${hostname} was released` });
   });

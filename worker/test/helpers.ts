@@ -12,6 +12,7 @@ import { createDb } from "../db/client";
 import { productVersions, users } from "../db/schema";
 import { syncCustomerState } from "../delivery/sync";
 import type { Env } from "../env";
+import { productOrigins } from "../http/origin";
 import { secretKeys } from "../lib/crypto";
 import { ensureCustomerKey, issueAdminKey } from "../models/api-keys";
 import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
@@ -34,7 +35,13 @@ export function recordingQueue<T>(sent: T[]): Queue<T> {
   } as unknown as Queue<T>;
 }
 
-/** The real bindings, with queues that record what is sent instead of delivering it. */
+/** The product's own origin in production tests (production takes https only). */
+export const PRODUCTION_ORIGIN = "https://dc.test";
+
+/**
+ * The real bindings, with queues that record what is sent instead of delivering it. In production
+ * (`ENVIRONMENT: "production"`) the product is at PRODUCTION_ORIGIN unless the test says otherwise.
+ */
 export function testEnv(overrides: Partial<Env> = {}): TestEnv {
   const sent: AnalyticsMessage[] = [];
   const deliverySyncs: DeliverySyncMessage[] = [];
@@ -42,6 +49,7 @@ export function testEnv(overrides: Partial<Env> = {}): TestEnv {
     ...env,
     ANALYTICS_QUEUE: recordingQueue(sent),
     DELIVERY_QUEUE: recordingQueue(deliverySyncs),
+    ...(overrides.ENVIRONMENT === "production" ? { PUBLIC_ORIGIN: PRODUCTION_ORIGIN } : {}),
     ...overrides,
     sent,
     deliverySyncs,
@@ -62,8 +70,9 @@ export async function call(
     body = JSON.stringify(init.json);
   }
   const ctx = createExecutionContext();
-  // A path asks the product's own host, http://dc.test; a full URL asks that host.
-  const url = /^https?:\/\//.test(path) ? path : `http://dc.test${path}`;
+  // A path asks the product's own origin (PUBLIC_ORIGIN, http://dc.test unless the env says otherwise); a full URL
+  // asks that host.
+  const url = /^https?:\/\//.test(path) ? path : `${productOrigins(e).origins?.public ?? "http://dc.test"}${path}`;
   const response = await app.request(url, { ...init, headers, body }, e, ctx);
   await waitOnExecutionContext(ctx);
   return response;

@@ -14,6 +14,7 @@ import { secretKeys } from "../lib/crypto";
 import { ensureCustomerKey, issueAdminKey, issueImpersonationKey } from "../models/api-keys";
 import { createMapping, deleteMapping } from "../models/mappings";
 import { createWebhook } from "../models/webhooks";
+import { claimWebsite } from "../models/websites";
 import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
 import { createVerificationToken } from "../models/verification-tokens";
 import { call, db, testEnv } from "./helpers";
@@ -57,14 +58,15 @@ const MATRIX_WEBHOOK_URL = "https://hooks.matrix.test/events";
 
 /**
  * PayPal's post-back answers INVALID: the matrix's notification is a forged one, and no test leaves the machine.
- * The fixture's webhook receiver answers 204. For a test file's `beforeEach`; `vi.restoreAllMocks()` in its
- * `afterEach` undoes it.
+ * The fixture's webhook receiver answers 204, the DNS resolver knows no record. For a test file's `beforeEach`;
+ * `vi.restoreAllMocks()` in its `afterEach` undoes it.
  */
 export function stubPayPalPostBack() {
   const realFetch = globalThis.fetch;
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
     if (url.startsWith(MATRIX_WEBHOOK_URL)) return new Response(null, { status: 204 });
+    if (url.startsWith(env.DNS_RESOLVER_URL!)) return Response.json({ Status: 3 });
     return url === PAYPAL_VERIFY_URL ? new Response("INVALID") : realFetch(input, init);
   });
 }
@@ -100,6 +102,7 @@ export async function createFixture(): Promise<Fixture> {
   const mapping = await createMapping(d, a.user.id, "https://a.test/page", "<p>A</p>");
   await syncUrl(env, a.user.id, "a.test/page");
   const webhook = await createWebhook(d, keys, a.user.id, MATRIX_WEBHOOK_URL);
+  await claimWebsite(d, a.user.id, "a.test", { origin: "https://origin.a.test", mode: "edge" });
   const deleted = await createMapping(d, a.user.id, "https://a.test/deleted", "<p>deleted</p>");
   await deleteMapping(d, a.user.id, deleted.id);
   const [version] = await d.insert(productVersions).values({ name: "Growth", eventsLimit: 100 }).returning();
@@ -221,6 +224,10 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     request: (f) => ({ method: "POST", path: `/api/mappings/${f.mappingId}/preview` }),
     expect: ownersOnly(201),
   },
+  "DELETE /api/mappings/:id/preview": {
+    request: (f) => ({ method: "DELETE", path: `/api/mappings/${f.mappingId}/preview` }),
+    expect: ownersOnly(200),
+  },
   "GET /api/mappings/deleted": { request: () => ({ path: "/api/mappings/deleted" }), expect: signedIn(200) },
   "POST /api/mappings/deleted/:id/restore": {
     request: (f) => ({ method: "POST", path: `/api/mappings/deleted/${f.deletedMappingId}/restore` }),
@@ -276,6 +283,16 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
       json: { origin: "https://origin.shop.test", mode: "edge" },
     }),
     expect: signedIn(201),
+  },
+  "GET /api/websites/:hostname": { request: () => ({ path: "/api/websites/a.test" }), expect: ownersOnly(200) },
+  // The resolver knows no record: the claim stays pending, and the answer says so.
+  "POST /api/websites/:hostname/verify": {
+    request: () => ({ method: "POST", path: "/api/websites/a.test/verify" }),
+    expect: ownersOnly(200),
+  },
+  "DELETE /api/websites/:hostname": {
+    request: () => ({ method: "DELETE", path: "/api/websites/a.test" }),
+    expect: ownersOnly(200),
   },
   "GET /api/webhooks": { request: () => ({ path: "/api/webhooks" }), expect: signedIn(200) },
   "POST /api/webhooks": {
@@ -408,6 +425,14 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
       path: `/api/admin/billing/transaction/${f.transactionId}/update-email`,
       json: { email: "payer@example.com" },
     }),
+    expect: adminsOnly(200),
+  },
+  "GET /api/admin/users/:userId/websites": {
+    request: (f) => ({ path: `${user(f)}/websites` }),
+    expect: adminsOnly(200),
+  },
+  "DELETE /api/admin/users/:userId/websites/:hostname": {
+    request: (f) => ({ method: "DELETE", path: `${user(f)}/websites/a.test` }),
     expect: adminsOnly(200),
   },
   "GET /api/admin/audit-events": { request: () => ({ path: "/api/admin/audit-events" }), expect: adminsOnly(200) },

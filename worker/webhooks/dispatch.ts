@@ -19,7 +19,7 @@ import {
   type ClaimScope,
 } from "../models/webhooks";
 import { signatureHeader, SIGNATURE_HEADER } from "./sign";
-import { ownHosts, webhookUrlProblem } from "./target";
+import { webhookUrlProblem } from "./target";
 
 const MINUTE = 60_000;
 
@@ -139,7 +139,7 @@ async function attempt(
   target: { url: string; secret: Promise<string> },
   now: Date,
 ): Promise<Outcome> {
-  const problem = webhookUrlProblem(env, target.url, ownHosts(env));
+  const problem = webhookUrlProblem(env, target.url);
   if (problem) return { ok: false, responseStatus: null, error: problem, final: true };
   let secret: string;
   try {
@@ -169,10 +169,11 @@ async function attempt(
     return { ok: false, responseStatus: res.status, error };
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-    const error = timedOut
-      ? `No answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`
-      : `Could not connect: ${err instanceof Error ? err.message : String(err)}`;
-    return { ok: false, responseStatus: null, error: error.slice(0, 200) };
+    // The log is the customer's to read: it says what kind of failure, never the network's own words, which
+    // would tell whoever probes hosts through webhooks what lies behind them.
+    if (!timedOut) console.error(`Webhook delivery ${delivery.id} could not connect`, err);
+    const error = timedOut ? `No answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` : "Could not connect";
+    return { ok: false, responseStatus: null, error };
   }
 }
 

@@ -21,6 +21,7 @@ export const adminUserKeys = {
   groups: (userId: string, offset: number) => [...adminUserKeys.all, "mapping-groups", userId, offset] as const,
   groupEvents: (userId: string, url: string, offset: number) =>
     [...adminUserKeys.all, "group-events", userId, url, offset] as const,
+  websites: (userId: string, offset: number) => [...adminUserKeys.all, "websites", userId, offset] as const,
 };
 
 export const adminMappingKeys = {

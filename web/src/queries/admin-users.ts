@@ -11,6 +11,7 @@ import type {
   MappingGroup,
   MessageResponse,
   Transaction,
+  Website,
 } from "../../../worker/contract/responses";
 import { apiJson, describeError, getJson, getPage } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
@@ -63,6 +64,31 @@ export function useGroupEvents(userId: string, url: string, offset = 0) {
     queryKey: adminUserKeys.groupEvents(userId, url, offset),
     queryFn: () => getPage<AdminMapping>(`${userPath(userId)}/mappings`, { url, offset: offset || undefined }),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /api/admin/users/:userId/websites: the user's website claims, pending and proven, a page. */
+export function useUserWebsites(userId: string, offset = 0) {
+  return useQuery({
+    queryKey: adminUserKeys.websites(userId, offset),
+    queryFn: () => getPage<Website>(`${userPath(userId)}/websites`, { offset: offset || undefined }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** DELETE /api/admin/users/:userId/websites/:hostname: the claim goes, and the hostname is no longer served. */
+export function useReleaseUserWebsite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, hostname }: { userId: string; hostname: string }) =>
+      apiJson<MessageResponse>("DELETE", `${userPath(userId)}/websites/${encodeURIComponent(hostname)}`),
+    onSuccess: () => {
+      toast({ title: "Erfolg", description: "Der Hostname wurde freigegeben." });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminUserKeys.all }),
+        queryClient.invalidateQueries({ queryKey: adminAuditKeys.all }),
+      ]);
+    },
   });
 }
 

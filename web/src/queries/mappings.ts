@@ -12,6 +12,7 @@ import type { BulkFormat, ImportReport } from "../../../worker/contract/bulk";
 import {
   ApiError,
   apiChange,
+  apiJson,
   apiRequest,
   deliveryNote,
   getJson,
@@ -136,6 +137,21 @@ export function usePreviewLink(id: number, enabled: boolean) {
     // Reused while the dashboard stays open for an hour; the link itself is valid for 24.
     staleTime: 60 * 60 * 1000,
     retry: false,
+  });
+}
+
+/**
+ * Ends every preview link of the mapping (docs/publishing.md); the dialog then shows a new one, which works until
+ * revoked in its turn.
+ */
+export function useRevokePreviewLinks(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<MessageResponse>("DELETE", `/api/mappings/${id}/preview`),
+    onSuccess: ({ message }) => {
+      toast({ title: "Preview links revoked", description: message });
+      return queryClient.invalidateQueries({ queryKey: mappingKeys.preview(id) });
+    },
   });
 }
 

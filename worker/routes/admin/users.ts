@@ -20,15 +20,17 @@ import {
   userLimitBody,
   userLimitsBody,
   userStatusBody,
+  websiteParam,
 } from "../../contract/schemas";
 import { throttle } from "../../auth/throttle";
 import { createDb, type Db } from "../../db/client";
 import type { User } from "../../db/schema";
 import { forgetCustomer } from "../../delivery/repairs";
-import { syncCustomerState } from "../../delivery/sync";
+import { syncCustomerState, syncEdgeHost } from "../../delivery/sync";
 import { sendApiKeyMail, sendVerificationMail } from "../../email/account-mails";
 import { settleIfDue } from "../../billing/periods";
 import type { AppEnv } from "../../env";
+import { reportDelivery } from "../../http/delivery-status";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
 import { publicOrigin } from "../../http/origin";
 import { pageResponse } from "../../http/paging";
@@ -42,6 +44,7 @@ import { getProductVersion } from "../../models/product-versions";
 import { userTransactions } from "../../models/transactions";
 import { customerSeries } from "../../models/timeseries";
 import { deleteUser, findUserByEmail, getUser, updateUser } from "../../models/users";
+import { listWebsites, releaseWebsite } from "../../models/websites";
 
 const userParam = z.object({ userId: z.string().min(1) });
 /** How many of a user's mappings the detail answer carries; the rest page through `/:userId/mappings`. */
@@ -121,6 +124,22 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const db = createDb(c.env.DB);
     const user = await userOr404(db, c.req.valid("param").userId);
     return pageResponse(c, await userTransactions(db, user.id, user.email, c.req.valid("query")));
+  })
+  // A customer's website claims (docs/edge-delivery.md), pending and proven, and their release by an admin.
+  .get("/:userId/websites", validate("param", userParam), validate("query", plainListQuery), async (c) => {
+    const db = createDb(c.env.DB);
+    const user = await userOr404(db, c.req.valid("param").userId);
+    return pageResponse(c, await listWebsites(db, user.id, c.req.valid("query")));
+  })
+  .delete("/:userId/websites/:hostname", validate("param", userParam.extend(websiteParam.shape)), async (c) => {
+    const { userId, hostname } = c.req.valid("param");
+    const db = createDb(c.env.DB);
+    const target = await userOr404(db, userId);
+    const released = await releaseWebsite(db, target.id, hostname);
+    if (!released) throw notFound(`${hostname} is not one of this user's websites`);
+    if (released.status === "active") reportDelivery(c, await syncEdgeHost(c.env, target.id, hostname));
+    await recordAuditEvent(db, "release-website", c.var.user, target);
+    return c.json<MessageResponse>({ message: `${hostname} was released` });
   })
   // The console's "Login" (impersonation, SPEC.md §7): for a customer, a key that acts as them for an hour,
   // recorded with who asked; an admin gets only their own key, never another admin's.

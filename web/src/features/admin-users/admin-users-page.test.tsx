@@ -6,6 +6,7 @@ import type {
   AdminUserDetail,
   Mapping,
   MappingGroup,
+  Website,
   ProductVersion,
   Transaction,
 } from "../../../../worker/contract/responses";
@@ -129,6 +130,24 @@ const ANN_DETAIL: AdminUserDetail = {
 };
 
 /** What the server answers for Ann's mappings grouped by URL ignoring case and scheme (worker/routes/lists.test.ts). */
+const website = (hostname: string, status: Website["status"], verifiedAt: string | null): Website => ({
+  hostname,
+  origin: `https://origin.${hostname}`,
+  mode: "edge",
+  status,
+  verification: { type: "txt", name: `_dynamic-content.${hostname}`, value: "token" },
+  verifiedAt,
+  expiresAt: status === "pending" ? "2026-03-09T09:30:00.000Z" : null,
+  checkedAt: null,
+  checkProblem: null,
+  createdAt: "2026-03-02T09:00:00.000Z",
+  updatedAt: "2026-03-02T09:30:00.000Z",
+});
+const ANN_WEBSITES: Website[] = [
+  website("blog.example", "pending", null),
+  website("shop.example", "active", "2026-03-02T09:30:00.000Z"),
+];
+
 const ANN_GROUPS: MappingGroup[] = [
   {
     key: "other.example/x",
@@ -157,6 +176,7 @@ function mockAdminApi(...routes: ApiRoute[]) {
     if (url === "/api/admin/users/u-ann" && method === "GET") return jsonResponse(ANN_DETAIL);
     if (url === "/api/admin/users/u-ann/transactions") return jsonResponse([]);
     if (url === "/api/admin/users/u-ann/mapping-groups") return jsonResponse(ANN_GROUPS);
+    if (url === "/api/admin/users/u-ann/websites") return jsonResponse(ANN_WEBSITES);
     if (url.startsWith("/api/admin/users/u-ann/mappings?url=")) {
       const key = new URL(url, "http://dc.test").searchParams.get("url");
       return jsonResponse(key === "example.com/page" ? [ANN_DETAIL.mappings[1], ANN_DETAIL.mappings[0]] : []);
@@ -607,6 +627,35 @@ describe("one user's tabs", () => {
     expect(await screen.findByText("Mapping deleted successfully")).toBeInTheDocument();
     expect(sent(calls, "DELETE")).toEqual([{ method: "DELETE", url: "/api/admin/mappings/1", body: undefined }]);
     await waitFor(() => expect(within(page).getAllByRole("row").slice(1)).toHaveLength(1));
+  });
+
+  it("lists the user's claimed domains, pending and proven, and releases one after asking", async () => {
+    let websites = ANN_WEBSITES;
+    const calls = mockAdminApi(({ method, url }) => {
+      if (method === "DELETE" && url === "/api/admin/users/u-ann/websites/shop.example") {
+        websites = websites.filter((w) => w.hostname !== "shop.example");
+        return jsonResponse({ message: "shop.example was released" });
+      }
+      if (url === "/api/admin/users/u-ann/websites") return jsonResponse(websites);
+      return undefined;
+    });
+    await selectAnn();
+    openTab("Webseiten & Events");
+
+    const panel = await screen.findByRole("tabpanel", { name: "Webseiten & Events" });
+    const proven = await within(panel).findByRole("row", { name: /shop\.example/ });
+    expect(proven).toHaveTextContent("Bestätigt");
+    expect(proven).toHaveTextContent("Edge");
+    expect(proven).toHaveTextContent("02.03.2026 09:30");
+    expect(within(panel).getByRole("row", { name: /blog\.example/ })).toHaveTextContent("Ausstehend");
+
+    fireEvent.click(within(proven).getByRole("button", { name: "Freigeben" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Freigeben", hidden: false }));
+    expect(await screen.findByText("Der Hostname wurde freigegeben.")).toBeInTheDocument();
+    expect(sent(calls, "DELETE")).toEqual([
+      { method: "DELETE", url: "/api/admin/users/u-ann/websites/shop.example", body: undefined },
+    ]);
+    await waitFor(() => expect(within(panel).queryByRole("row", { name: /shop\.example/ })).toBeNull());
   });
 
   it("shows customer HTML as text: an onerror payload runs nothing", async () => {

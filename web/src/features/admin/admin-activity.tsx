@@ -11,6 +11,7 @@ const PAGE_SIZE = 20;
 export const ACTION_LABELS: Record<AuditEvent["action"], string> = {
   impersonate: "Logged in as the user",
   "revoke-api-key": "Revoked the API key",
+  "release-website": "Released a website",
 };
 
 /** Who did what to whom, and when: every impersonation and key revocation, newest first, paged by the server. */

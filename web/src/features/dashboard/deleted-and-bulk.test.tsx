@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ImportReport } from "../../../../worker/contract/bulk";
 import type { DeletedMapping, Mapping } from "../../../../worker/contract/responses";
@@ -72,6 +72,41 @@ describe("preview links", () => {
     expect(within(dialog).getByRole("link", { name: "Open preview" })).toHaveAttribute("href", link);
     expect(within(dialog).getByRole("link", { name: "Open preview" })).toHaveAttribute("rel", "noopener noreferrer");
     expect(fetchMock.mock.calls.filter(([url]) => url === "/api/mappings/7/preview")).toHaveLength(1);
+  });
+
+  it("revokes every link of the mapping and shows a new one", async () => {
+    const mapping = { id: 7, url: "https://example.com/launch", htmlContent: "<p>soon</p>", publishedAt: null };
+    let made = 0;
+    const fetchMock = mockFetch(({ url, init }) => {
+      if (url === "/api/mappings/7/preview" && init.method === "POST") {
+        made += 1;
+        return jsonResponse(
+          { url: `https://example.com/launch?dc_preview=link${made}`, expiresAt: "2026-11-26T10:00:00.000Z" },
+          201,
+        );
+      }
+      if (url === "/api/mappings/7/preview" && init.method === "DELETE") {
+        return jsonResponse({ message: "Every preview link of this mapping was revoked" });
+      }
+      if (url.startsWith("/api/mappings/deleted")) return jsonResponse([]);
+      if (url.startsWith("/api/mappings?"))
+        return jsonResponse([{ ...mapping, placement: { position: "body-start" } }]);
+      return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+    });
+    openMappingsTab();
+    fireEvent.click(await screen.findByRole("button", { name: "Preview" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(await within(dialog).findByLabelText("Preview link")).toHaveValue(
+      "https://example.com/launch?dc_preview=link1",
+    );
+    fireEvent.click(within(dialog).getByRole("button", { name: "Revoke links" }));
+    expect(await screen.findByText("Every preview link of this mapping was revoked")).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText("Preview link")).toHaveValue("https://example.com/launch?dc_preview=link2"),
+    );
+    expect(
+      fetchMock.mock.calls.filter(([url, init]) => url === "/api/mappings/7/preview" && init?.method === "DELETE"),
+    ).toHaveLength(1);
   });
 });
 

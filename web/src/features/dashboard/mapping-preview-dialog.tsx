@@ -1,15 +1,16 @@
 /**
  * @module A mapping's preview link (docs/publishing.md): made when the dialog opens, valid 24 hours, to open or to
- * share. The page it opens shows the mapping's current content, a draft's too, to whoever holds the link.
+ * share, and revocable. The page it opens shows the mapping's current content, a draft's too, to whoever holds the
+ * link.
  */
 import type { Mapping } from "../../../../worker/contract/responses";
 import { CopyButton } from "@/components/copy-button";
-import { buttonVariants } from "@/components/ui/button";
+import { Button, buttonVariants } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { formatDayTime } from "@/lib/format-date";
-import { usePreviewLink } from "@/queries/mappings";
+import { usePreviewLink, useRevokePreviewLinks } from "@/queries/mappings";
 
 interface MappingPreviewDialogProps {
   mapping: Mapping;
@@ -20,6 +21,7 @@ interface MappingPreviewDialogProps {
 
 export function MappingPreviewDialog({ mapping, open, onOpenChange, onCloseAutoFocus }: MappingPreviewDialogProps) {
   const { data: link, isError } = usePreviewLink(mapping.id, open);
+  const revoke = useRevokePreviewLinks(mapping.id);
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -46,7 +48,19 @@ export function MappingPreviewDialog({ mapping, open, onOpenChange, onCloseAutoF
                 Open preview
               </a>
               <CopyButton text={link.url} label="Copy preview link" />
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                disabled={revoke.isPending}
+                onClick={() => revoke.mutate()}
+              >
+                Revoke links
+              </Button>
             </div>
+            <p className="text-xs text-muted-foreground">
+              Revoke links ends every preview link of this mapping shared so far; a new one is shown here.
+            </p>
           </div>
         )}
       </DialogContent>

@@ -51,9 +51,12 @@ describe("register page A", () => {
 
   it("verifies a ?token= link once, stores the api key and offers the login", async () => {
     const fetchMock = mockFetch(() => jsonResponse({ message: "ok", email: "ann@example.com", apiKey: "key-abc" }));
+    window.history.replaceState(null, "", "/verify-email?token=tok%2B1");
     renderApp("/verify-email?token=tok%2B1");
 
     expect(await screen.findByText("Registration Successful")).toBeInTheDocument();
+    // The used token has left the address bar.
+    expect(window.location.pathname + window.location.search).toBe("/verify-email");
     expect(screen.getByRole("link", { name: "Go to Login" })).toHaveAttribute("href", "/login");
     expect(window.localStorage.getItem("apiKey")).toBe("key-abc");
     expect(await screen.findByText("API key stored successfully!")).toBeInTheDocument();

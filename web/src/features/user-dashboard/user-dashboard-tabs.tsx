@@ -7,8 +7,9 @@ import { AccountTab } from "./account-tab";
 import { BillingTab } from "./billing-tab";
 import { UsageTab } from "./usage-tab";
 
-/** Its own chunk, loaded when the tab is first opened (the initial bundle's budget, docs/spa.md). */
+/** Each its own chunk, loaded when the tab is first opened (the initial bundle's budget, docs/spa.md). */
 const WebhooksCard = lazy(() => import("../webhooks/webhooks-card").then((m) => ({ default: m.WebhooksCard })));
+const WebsitesCard = lazy(() => import("../websites/websites-card").then((m) => ({ default: m.WebsitesCard })));
 
 export function UserDashboardTabs({ dashboard }: { dashboard: CustomerDashboard }) {
   return (
@@ -17,6 +18,7 @@ export function UserDashboardTabs({ dashboard }: { dashboard: CustomerDashboard 
         <TabsTrigger value="account">Account</TabsTrigger>
         <TabsTrigger value="usage">Usage</TabsTrigger>
         <TabsTrigger value="billing">Billing</TabsTrigger>
+        <TabsTrigger value="websites">Websites</TabsTrigger>
         <TabsTrigger value="webhooks">Webhooks</TabsTrigger>
       </TabsList>
       <TabsContent value="account">
@@ -27,6 +29,13 @@ export function UserDashboardTabs({ dashboard }: { dashboard: CustomerDashboard 
       </TabsContent>
       <TabsContent value="billing">
         <BillingTab dashboard={dashboard} />
+      </TabsContent>
+      <TabsContent value="websites">
+        <LoadBoundary resetKey="websites">
+          <Suspense fallback={<Loading />}>
+            <WebsitesCard />
+          </Suspense>
+        </LoadBoundary>
       </TabsContent>
       <TabsContent value="webhooks">
         <LoadBoundary resetKey="webhooks">

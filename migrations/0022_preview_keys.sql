@@ -1,0 +1,1 @@
+ALTER TABLE `url_mappings` ADD `preview_key` text;

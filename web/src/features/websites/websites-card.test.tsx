@@ -1,0 +1,96 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Website } from "../../../../worker/contract/responses";
+import { jsonResponse, mockApi } from "@/test/fetch-mock";
+import { customerDashboard } from "@/test/fixtures";
+import { renderApp } from "@/test/render-app";
+import { storeSession } from "@/test/session";
+
+afterEach(() => vi.unstubAllGlobals());
+
+const PENDING: Website = {
+  hostname: "shop.example",
+  origin: "https://origin.shop.example",
+  mode: "edge",
+  status: "pending",
+  verification: { type: "txt", name: "_dynamic-content.shop.example", value: "tok_0123456789abcdef0123456789ab" },
+  verifiedAt: null,
+  expiresAt: "2026-05-11T09:00:00.000Z",
+  checkedAt: null,
+  checkProblem: null,
+  createdAt: "2026-05-04T09:00:00.000Z",
+  updatedAt: "2026-05-04T09:00:00.000Z",
+};
+
+async function openWebsitesTab() {
+  storeSession("key-ann-123");
+  renderApp("/user-dashboard");
+  // Radix tabs switch on mouse down, not on click.
+  fireEvent.mouseDown(await screen.findByRole("tab", { name: "Websites" }));
+}
+
+describe("the Websites tab", () => {
+  it("claims a website and shows the TXT record that proves it, each part with a copy button", async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    const websites: Website[] = [];
+    const calls = mockApi(
+      ({ url }) => (url === "/api/user/dashboard" ? jsonResponse(customerDashboard()) : undefined),
+      ({ method, url }) => {
+        if (method === "GET" && url === "/api/websites") return jsonResponse(websites);
+        if (method === "PUT" && url === "/api/websites/shop.example") {
+          websites.push(PENDING);
+          return jsonResponse(PENDING, 201);
+        }
+        return undefined;
+      },
+    );
+    await openWebsitesTab();
+    expect(await screen.findByText("No websites yet.")).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText("Hostname"), { target: { value: "shop.example" } });
+    fireEvent.change(screen.getByLabelText("Origin"), { target: { value: "https://origin.shop.example" } });
+    fireEvent.click(screen.getByRole("button", { name: "Add website" }));
+
+    const item = await screen.findByRole("listitem", { name: "shop.example" });
+    expect(calls.find((c) => c.method === "PUT")?.body).toEqual({
+      origin: "https://origin.shop.example",
+      mode: "edge",
+    });
+    expect(within(item).getByText("Pending")).toBeInTheDocument();
+    const record = within(item).getByRole("region", { name: "DNS record to add" });
+    expect(record).toHaveTextContent("_dynamic-content.shop.example");
+    expect(record).toHaveTextContent(PENDING.verification.value);
+    fireEvent.click(within(record).getByRole("button", { name: "Copy TXT record value" }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(PENDING.verification.value));
+    expect(await screen.findByText("shop.example claimed")).toBeInTheDocument();
+  });
+
+  it("checks the record now and says what is missing, then shows the website active", async () => {
+    let current: Website = PENDING;
+    mockApi(
+      ({ url }) => (url === "/api/user/dashboard" ? jsonResponse(customerDashboard()) : undefined),
+      ({ method, url }) => {
+        if (method === "GET" && url === "/api/websites") return jsonResponse([current]);
+        if (method === "POST" && url === "/api/websites/shop.example/verify") {
+          current =
+            current.checkProblem === null
+              ? { ...PENDING, checkedAt: "2026-05-04T09:05:00.000Z", checkProblem: "No TXT record found yet." }
+              : { ...PENDING, status: "active", verifiedAt: "2026-05-04T09:10:00.000Z", expiresAt: null };
+          return jsonResponse(current);
+        }
+        return undefined;
+      },
+    );
+    await openWebsitesTab();
+    const item = await screen.findByRole("listitem", { name: "shop.example" });
+    fireEvent.click(within(item).getByRole("button", { name: "Check DNS now" }));
+    expect(await screen.findByText("Not proven yet")).toBeInTheDocument();
+    expect(await within(item).findByText(/No TXT record found yet\./)).toBeInTheDocument();
+
+    fireEvent.click(within(item).getByRole("button", { name: "Check DNS now" }));
+    expect(await screen.findByText("shop.example is proven")).toBeInTheDocument();
+    expect(await within(item).findByText("Active")).toBeInTheDocument();
+    expect(within(item).queryByRole("region", { name: "DNS record to add" })).toBeNull();
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * @module The customer's websites (docs/edge-delivery.md): the list a page at a time, claiming or changing one,
+ * checking its DNS proof now, releasing it. Only the Websites tab's chunk imports this.
+ */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { MessageResponse, Website } from "../../../worker/contract/responses";
+import type { WebsiteMode } from "../../../worker/contract/schemas";
+import { apiChange, apiJson, deliveryNote, getPage } from "@/lib/api";
+import { toast } from "@/hooks/use-toast";
+
+export const websiteKeys = {
+  all: ["websites"] as const,
+  list: (offset: number) => [...websiteKeys.all, "list", offset] as const,
+};
+
+const path = (hostname: string) => `/api/websites/${encodeURIComponent(hostname)}`;
+
+export function useWebsites(offset: number) {
+  return useQuery({
+    queryKey: websiteKeys.list(offset),
+    queryFn: () => getPage<Website>("/api/websites", { offset: offset || undefined }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export interface WebsiteSettings {
+  hostname: string;
+  origin: string;
+  mode: WebsiteMode;
+}
+
+/** Claims a website or changes it. The form shows the server's refusal itself, so no toast for it. */
+export function useClaimWebsite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ hostname, ...settings }: WebsiteSettings) => apiChange<Website>("PUT", path(hostname), settings),
+    meta: { silent: true },
+    onSuccess: ({ data, ...delivery }) => {
+      toast(
+        data.status === "active"
+          ? { title: `${data.hostname} saved`, description: deliveryNote(delivery) }
+          : { title: `${data.hostname} claimed`, description: "Add the TXT record below to prove it is yours." },
+      );
+      return queryClient.invalidateQueries({ queryKey: websiteKeys.all });
+    },
+  });
+}
+
+/** Checks the website's TXT record now; the toast says what came of it. */
+export function useVerifyWebsite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (hostname: string) => apiChange<Website>("POST", `${path(hostname)}/verify`),
+    onSuccess: ({ data, ...delivery }) => {
+      toast(
+        data.status === "active"
+          ? { title: `${data.hostname} is proven`, description: deliveryNote(delivery) }
+          : { variant: "destructive", title: "Not proven yet", description: data.checkProblem ?? undefined },
+      );
+      return queryClient.invalidateQueries({ queryKey: websiteKeys.all });
+    },
+  });
+}
+
+export function useReleaseWebsite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (hostname: string) => apiJson<MessageResponse>("DELETE", path(hostname)),
+    onSuccess: ({ message }) => {
+      toast({ title: "Website removed", description: message });
+      return queryClient.invalidateQueries({ queryKey: websiteKeys.all });
+    },
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * @module The first thing every request meets: whose is the host it arrived for?
+ * - the product's own (PUBLIC_ORIGIN, DELIVERY_ORIGIN; locally also localhost at its port): on to the dashboard, the
+ *   API and delivery;
+ * - a customer's proven edge website (an active claim in edge mode): proxied to its origin (edge-proxy.ts) before
+ *   anything of the product's own touches it;
+ * - anything else: `421 Misdirected Request` and nothing of ours, so that no host but ours ever shows the
+ *   dashboard, runs the API or hands out the snippet.
+ * Without a valid PUBLIC_ORIGIN no host is known to be ours: delivery keeps working (customers' pages must not
+ * break) and everything else answers 503 until it is configured.
+ */
+import { createMiddleware } from "hono/factory";
+import type { AppEnv, Env } from "../env";
+import { notConfigured } from "../http/not-configured";
+import { canonicalHostname, productOrigins } from "../http/origin";
+import { isOwnRequestHost, isProductHostname } from "../http/own-hosts";
+import { readEdgeHost, type EdgeHost } from "./edge-hosts";
+import { plainAnswer, proxyEdgeWebsite } from "./edge-proxy";
+import { isDeliveryPath } from "./paths";
+
+/** The website a hostname belongs to, as websites are named (no `www.`, no trailing dot). */
+export const websiteName = (hostname: string) => canonicalHostname(hostname).replace(/^www\./, "");
+
+/** The proven edge website a request's host is, or null (the product's own hostnames are never looked up). */
+async function edgeWebsiteOf(env: Env, url: URL): Promise<EdgeHost | null> {
+  if (isProductHostname(env, url.hostname)) return null;
+  const hostname = websiteName(url.hostname);
+  try {
+    return await readEdgeHost(env, hostname);
+  } catch (err) {
+    console.error(`Edge website lookup for ${hostname} failed`, err);
+    return null;
+  }
+}
+
+export const misdirected = () => plainAnswer(421, "Misdirected Request: this host is not served here.");
+
+export const routeByHost = createMiddleware<AppEnv>(async (c, next) => {
+  const url = new URL(c.req.url);
+  const { origins, problem } = productOrigins(c.env);
+  if (origins && isOwnRequestHost(c.env, origins, url)) return next();
+  const site = await edgeWebsiteOf(c.env, url);
+  if (site) return proxyEdgeWebsite(c.req.raw, c.env, c.executionCtx, url, site);
+  if (origins) return misdirected();
+  return isDeliveryPath(c.req.path) ? next() : notConfigured(c, "the product's origin", problem);
+});

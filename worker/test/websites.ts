@@ -1,0 +1,76 @@
+/**
+ * @module Websites in the Worker tests: a DNS-over-HTTPS resolver (JSON form, as Cloudflare's answers) where every
+ * outbound `fetch` to DNS_RESOLVER_URL is answered from `records` (name → TXT texts) and every other goes out as
+ * usual (for a test's `beforeEach`; `vi.restoreAllMocks()` undoes it); claiming and proving a website through the
+ * API; and an edge website made active directly, for tests of what is served rather than how it is proven.
+ */
+import { env } from "cloudflare:workers";
+import { vi } from "vitest";
+import type { Website } from "../contract/responses";
+import type { WebsiteMode } from "../contract/schemas";
+import { syncEdgeHost } from "../delivery/sync";
+import type { Env } from "../env";
+import { activateWebsite, claimWebsite } from "../models/websites";
+import { call, db, testEnv } from "./helpers";
+
+export interface DnsStandIn {
+  /** TXT texts per DNS name. */
+  records: Map<string, string[]>;
+  /** Names asked for, in order. */
+  asked: string[];
+  /** True: the resolver answers 503. */
+  down: boolean;
+}
+
+export function standInDns(): DnsStandIn {
+  const dns: DnsStandIn = { records: new Map(), asked: [], down: false };
+  const resolver = new URL(env.DNS_RESOLVER_URL!);
+  const realFetch = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.origin + url.pathname !== resolver.origin + resolver.pathname) return realFetch(input, init);
+    const name = url.searchParams.get("name")!;
+    dns.asked.push(name);
+    if (dns.down) return new Response("unavailable", { status: 503 });
+    const texts = dns.records.get(name) ?? [];
+    const body = {
+      Status: texts.length > 0 ? 0 : 3,
+      Question: [{ name, type: 16 }],
+      ...(texts.length > 0
+        ? { Answer: texts.map((t) => ({ name, type: 16, TTL: 300, data: JSON.stringify(t) })) }
+        : {}),
+    };
+    return Response.json(body, { headers: { "Content-Type": "application/dns-json" } });
+  });
+  return dns;
+}
+
+/** Claims `hostname` for the customer, publishes its TXT record and proves it: an active website. */
+export async function proveWebsite(
+  dns: DnsStandIn,
+  apiKey: string,
+  hostname: string,
+  settings: { origin: string; mode: "snippet" | "edge" },
+  e: Env = testEnv(),
+): Promise<Website> {
+  const claimed = await call(`/api/websites/${hostname}`, { method: "PUT", apiKey, json: settings }, e);
+  if (claimed.status !== 201 && claimed.status !== 200)
+    throw new Error(`PUT: ${claimed.status} ${await claimed.text()}`);
+  const claim = (await claimed.json()) as Website;
+  dns.records.set(claim.verification.name, [claim.verification.value]);
+  const proven = await call(`/api/websites/${hostname}/verify`, { method: "POST", apiKey }, e);
+  const website = (await proven.json()) as Website;
+  if (website.status !== "active") throw new Error(`verify: ${proven.status} ${JSON.stringify(website)}`);
+  return website;
+}
+
+/** The customer's proven website at `hostname`, its delivery entries written: what a DNS proof leaves behind. */
+export async function provenWebsite(
+  userId: string,
+  hostname: string,
+  settings: { origin: string; mode: WebsiteMode },
+): Promise<void> {
+  await claimWebsite(db(), userId, hostname, settings);
+  if (!(await activateWebsite(db(), userId, hostname))) throw new Error(`${hostname} could not be made active`);
+  if (!(await syncEdgeHost(env, userId, hostname))) throw new Error(`${hostname}'s delivery entries were not written`);
+}
