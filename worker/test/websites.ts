@@ -22,13 +22,18 @@ export interface DnsStandIn {
   down: boolean;
 }
 
-export function standInDns(): DnsStandIn {
+/** Another outside service the test stands in for: its answer to a request, or undefined to let it go out. */
+export type OtherService = (request: Request) => Response | undefined | Promise<Response | undefined>;
+
+export function standInDns(other?: OtherService): DnsStandIn {
   const dns: DnsStandIn = { records: new Map(), asked: [], down: false };
   const resolver = new URL(env.DNS_RESOLVER_URL!);
   const realFetch = globalThis.fetch;
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.origin + url.pathname !== resolver.origin + resolver.pathname) return realFetch(input, init);
+    if (url.origin + url.pathname !== resolver.origin + resolver.pathname) {
+      return (await other?.(new Request(input, init))) ?? realFetch(input, init);
+    }
     const name = url.searchParams.get("name")!;
     dns.asked.push(name);
     if (dns.down) return new Response("unavailable", { status: 503 });

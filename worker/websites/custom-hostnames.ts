@@ -26,7 +26,7 @@ const DUPLICATE_HOSTNAME = 1406;
 const envelope = z.object({
   success: z.boolean(),
   errors: z.array(z.object({ code: z.number(), message: z.string() })).default([]),
-  result: z.unknown(),
+  result: z.unknown().optional(),
 });
 const customHostname = z.object({ id: z.string(), hostname: z.string() });
 
