@@ -18,7 +18,10 @@ import { archiveEvents, archiveKey, batchIdOf } from "./archive";
 import { loadBatchCustomers } from "./batch-customers";
 import type { AnalyticsMessage } from "./message";
 import { recordAnalytics, toRawEvent, type PeriodCounters } from "./record";
-import { PURGE_ROWS_PER_BATCH, purgeRawWindow } from "./retention";
+import { PURGE_ROWS_PER_BATCH, purgeRawWindow, purgeVisitorDays } from "./retention";
+
+/** Whether the customer's plan limits what their page views spend (then each visitor spends at most a share). */
+const isMetered = (usage: DeliveryLimitState) => usage.dynamicContentLimit !== null || usage.requestLimit !== null;
 
 /** Each message once, even when the queue delivers one twice in a batch. */
 function uniqueMessages(batch: MessageBatch<AnalyticsMessage>): AnalyticsMessage[] {
@@ -45,7 +48,9 @@ export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, en
     const customers = await loadBatchCustomers(env, [...new Set(messages.map((m) => m.userId))], new Date());
     // Messages of customers deleted in the meantime are dropped rather than failing the batch, and so are page
     // views of websites the customer has no mapping on: anyone can send us a customer's id with any URL.
-    const known = messages.filter((m) => customers.has(m.userId)).map(toRawEvent);
+    const known = messages
+      .filter((m) => customers.has(m.userId))
+      .map((m) => toRawEvent(m, isMetered(customers.get(m.userId)!)));
     const theirs = await websitesAmong(
       createDb(env.DB),
       uniquePairs(known.filter((e) => !e.delivered).map((e) => ({ userId: e.userId, host: hostOf(e.normalizedUrl) }))),
@@ -66,6 +71,7 @@ export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, en
   // Upkeep that must keep pace with traffic; a failure here is retried by the next batch and the daily cron.
   await runIndependentSteps([
     ["Purging the raw analytics window", () => purgeRawWindow(env, new Date(), PURGE_ROWS_PER_BATCH)],
+    ["Purging past days' visitor counts", () => purgeVisitorDays(env, new Date(), PURGE_ROWS_PER_BATCH)],
     ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_BATCH)],
   ]);
 }

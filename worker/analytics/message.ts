@@ -12,4 +12,9 @@ export interface AnalyticsMessage {
   timestamp: number;
   userAgent: string | null;
   referer: string | null;
+  /**
+   * Who viewed, as a salted hash of the day and the visitor's address (delivery/page-view.ts `visitorId`); null
+   * when the address is not known (local development), and absent in messages sent before visitors were named.
+   */
+  visitor?: string | null;
 }

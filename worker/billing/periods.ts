@@ -65,7 +65,7 @@ async function writeBilling(
     updateUser,
     db
       .update(usageCounters)
-      .set({ periodRequests: 0, periodDeliveries: 0 })
+      .set({ periodRequests: 0, periodDeliveries: 0, periodUnbilledRequests: 0, periodUnbilledDeliveries: 0 })
       .where(and(eq(usageCounters.userId, userId), sql`changes() = 1`)),
     db.insert(billingPeriodResets).values({ userId, resetDate: period.start }).onConflictDoNothing(),
   ]);

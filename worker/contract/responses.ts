@@ -124,7 +124,14 @@ export interface Stats {
   lastMonthRequests: number;
 }
 
+/**
+ * The row of the Analytics tab (and of the per-URL series) that sums a day's views of new pages without a mapping
+ * past the first 10,000 of that day (docs/analytics.md). Never a normalised URL, which starts with its host.
+ */
+export const OTHER_PAGES = "(other pages)";
+
 export interface AnalyticsRow {
+  /** The normalised URL, or OTHER_PAGES. */
   url: string;
   totalHits: number;
   lastAccessed: string | null;
@@ -155,7 +162,16 @@ export interface CustomerDashboard {
   productVersion: ProductVersionSummary | null;
   billingPeriodStart: string | null;
   billingPeriodEnd: string | null;
-  usage: { activeWebsites: number; dynamicEvents: number; contentGenerations: number };
+  usage: {
+    activeWebsites: number;
+    dynamicEvents: number;
+    contentGenerations: number;
+    /**
+     * This period's requests and content generations that did not count against the plan: known crawlers', and
+     * those of a visitor past their 500 a day (docs/analytics.md).
+     */
+    notBilled: { requests: number; contentGenerations: number };
+  };
 }
 
 export interface MessageResponse {

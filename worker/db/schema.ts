@@ -531,8 +531,32 @@ export const dailyUsage = sqliteTable(
     deliveries: integer("deliveries").notNull().default(0),
     /** Of the requests, those of known search and AI crawlers (contract/crawlers.ts). */
     crawlerRequests: integer("crawler_requests").notNull().default(0),
+    /**
+     * URLs without a mapping that got per-URL rows of their own this day (at most 10,000, analytics/record.ts);
+     * `unmapped_urls_before` is the count before the batch being counted, which its later statements read.
+     */
+    unmappedUrls: integer("unmapped_urls").notNull().default(0),
+    unmappedUrlsBefore: integer("unmapped_urls_before").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
+/**
+ * Page views per UTC day, customer and visitor (a salted hash of the IP address or its IPv6 /64, never the address),
+ * of customers whose plan limits deliveries or requests: a visitor's first 500 views a day spend the plan's quota,
+ * the rest are counted apart (analytics/record.ts, docs/analytics.md). A WITHOUT ROWID table keyed by day first
+ * (migration 0023, which drizzle cannot express), so that the daily cron drops a past day as one range; no foreign
+ * key, since rows of a deleted customer go with their day.
+ */
+export const visitorDailyUsage = sqliteTable(
+  "visitor_daily_usage",
+  {
+    day: text("day").notNull(),
+    userId: text("user_id").notNull(),
+    visitor: text("visitor").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.userId, t.visitor] })],
 );
 
 /**
@@ -586,6 +610,9 @@ export const usageCounters = sqliteTable("usage_counters", {
   totalRequests: integer("total_requests").notNull().default(0),
   periodRequests: integer("period_requests").notNull().default(0),
   periodDeliveries: integer("period_deliveries").notNull().default(0),
+  /** Requests and deliveries of the period that did not spend the plan's quota: crawlers, visitors past 500 a day. */
+  periodUnbilledRequests: integer("period_unbilled_requests").notNull().default(0),
+  periodUnbilledDeliveries: integer("period_unbilled_deliveries").notNull().default(0),
 });
 
 export const subscriptions = sqliteTable(

@@ -136,7 +136,7 @@ export const contentRoute = new Hono<AppEnv>()
 
     // On an edge website the proxy counted the page load; the snippet's own requests count after navigations.
     if (!onEdgeWebsite || c.req.query("nav") === "1") {
-      countPageView(c.env, c.executionCtx, { userId, url, match, request: c.req.raw });
+      countPageView(c.env, c.executionCtx, { userId, url, match, request: c.req.raw, visitor });
     }
     return contentResponse(match, json);
   });

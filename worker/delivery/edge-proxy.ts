@@ -163,7 +163,7 @@ export async function proxyEdgeWebsite(
   }
   const [budget, { serving, url: viewedUrl, match }] = found;
   if (!budget.success || !serving) return answer;
-  if (!preview) countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request });
+  if (!preview) countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request, visitor });
   if (!match) return answer;
   try {
     return preview ? uncached(withContent(answer, match)) : withContent(answer, match);

@@ -5,7 +5,7 @@
  * range, whatever the traffic.
  */
 import { and, between, eq, sql } from "drizzle-orm";
-import { utcDay } from "../analytics/record";
+import { utcDay } from "../lib/days";
 import { formatNumber } from "../contract/input-caps";
 import { normalizeUrl } from "../contract/normalize-url";
 import {

@@ -8,7 +8,7 @@ import type { Db } from "../db/client";
 import { chunksByJsonSize, containsText, inList, trigramCandidates } from "../db/expressions";
 import { dailyUsage, mappingTotals, urlMappings, urlStats, usageCounters, type User } from "../db/schema";
 import type { Page, PageParams } from "./page";
-import { utcDay } from "../analytics/record";
+import { utcDay } from "../lib/days";
 
 const DAY_MS = 86_400_000;
 const LAST_MONTH_DAYS = 30;
@@ -73,7 +73,8 @@ export function hostOf(normalizedUrl: string): string {
 
 /**
  * Websites (distinct hostnames, from `mapping_totals`), events (mappings created this period, a range of
- * `url_mappings_created_idx`) and deliveries this period.
+ * `url_mappings_created_idx`) and deliveries this period; and what the period's views did not spend of the plan
+ * (known crawlers', and visitors' past their daily share: docs/analytics.md).
  */
 export async function usageOf(db: Db, user: User) {
   const periodStart = user.billingPeriodStart ?? new Date(0);
@@ -89,6 +90,10 @@ export async function usageOf(db: Db, user: User) {
     activeWebsites: totals?.hosts ?? 0,
     dynamicEvents: events[0]?.n ?? 0,
     contentGenerations: counters?.periodDeliveries ?? 0,
+    notBilled: {
+      requests: counters?.periodUnbilledRequests ?? 0,
+      contentGenerations: counters?.periodUnbilledDeliveries ?? 0,
+    },
   };
 }
 

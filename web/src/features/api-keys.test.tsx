@@ -21,7 +21,12 @@ const DASHBOARD: CustomerDashboard = {
   productVersion: null,
   billingPeriodStart: null,
   billingPeriodEnd: null,
-  usage: { activeWebsites: 0, dynamicEvents: 0, contentGenerations: 0 },
+  usage: {
+    activeWebsites: 0,
+    dynamicEvents: 0,
+    contentGenerations: 0,
+    notBilled: { requests: 0, contentGenerations: 0 },
+  },
 };
 
 const adminUser = (overrides: Partial<AdminUserDetail> & Pick<AdminUser, "userId" | "email">): AdminUserDetail => ({

@@ -48,6 +48,11 @@ export const customerDashboard = (overrides: Partial<CustomerDashboard> = {}): C
   },
   billingPeriodStart: "2025-03-05T12:00:00.000Z",
   billingPeriodEnd: "2025-04-05T12:00:00.000Z",
-  usage: { activeWebsites: 1, dynamicEvents: 2500, contentGenerations: 7 },
+  usage: {
+    activeWebsites: 1,
+    dynamicEvents: 2500,
+    contentGenerations: 7,
+    notBilled: { requests: 0, contentGenerations: 0 },
+  },
   ...overrides,
 });

@@ -47,7 +47,12 @@ const DASHBOARD: CustomerDashboard = {
   productVersion: null,
   billingPeriodStart: null,
   billingPeriodEnd: null,
-  usage: { activeWebsites: 0, dynamicEvents: 0, contentGenerations: 0 },
+  usage: {
+    activeWebsites: 0,
+    dynamicEvents: 0,
+    contentGenerations: 0,
+    notBilled: { requests: 0, contentGenerations: 0 },
+  },
 };
 
 function openDialog(config: PayPalClientConfig, storeAnswer: () => Response = () => jsonResponse({ message: "ok" })) {

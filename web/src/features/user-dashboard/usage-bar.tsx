@@ -6,10 +6,12 @@ export interface UsageBarProps {
   label: string;
   used: number;
   limit: number | null;
+  /** A line under the bar (e.g. what was counted but not billed). */
+  note?: string;
 }
 
 /** One usage line: label, 'used / limit', the percentage and the bar. */
-export function UsageBar({ label, used, limit }: UsageBarProps) {
+export function UsageBar({ label, used, limit, note }: UsageBarProps) {
   const { percent, limitLabel } = usageMeter(used, limit);
   const labelId = useId();
 
@@ -24,6 +26,7 @@ export function UsageBar({ label, used, limit }: UsageBarProps) {
         </span>
       </div>
       <Progress value={percent} aria-labelledby={labelId} />
+      {note && <p className="text-xs text-muted-foreground">{note}</p>}
     </div>
   );
 }

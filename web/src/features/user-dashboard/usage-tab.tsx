@@ -1,9 +1,14 @@
 import type { CustomerDashboard } from "../../../../worker/contract/responses";
+import { formatNumber } from "../../../../worker/contract/input-caps";
 import { UsageCard } from "./usage-card";
 
-/** Usage against the plan's limits (SPEC.md §2); events and generations count the current month. */
+/**
+ * Usage against the plan's limits (SPEC.md §2); events and generations count the current month. What known
+ * crawlers and a visitor past their 500 views a day received is counted but not billed, and said apart.
+ */
 export function UsageTab({ dashboard }: { dashboard: CustomerDashboard }) {
   const { usage, productVersion: plan } = dashboard;
+  const notBilled = usage.notBilled.contentGenerations;
 
   return (
     <UsageCard
@@ -14,6 +19,10 @@ export function UsageTab({ dashboard }: { dashboard: CustomerDashboard }) {
           label: "Content generations this month",
           used: usage.contentGenerations,
           limit: plan?.dynamicContentLimit ?? null,
+          note:
+            notBilled > 0
+              ? `Not billed: ${formatNumber(notBilled)} (search and AI crawlers, and visitors past 500 a day)`
+              : undefined,
         },
       ]}
     />

@@ -141,6 +141,24 @@ describe("customer dashboard, usage", () => {
     expect(screen.getByText("7 / ∞ (0%)")).toBeInTheDocument();
   });
 
+  it("says what this month's views did not spend of the plan, under the content generations", async () => {
+    const usage = {
+      activeWebsites: 1,
+      dynamicEvents: 2,
+      contentGenerations: 7,
+      notBilled: { requests: 1300, contentGenerations: 1234 },
+    };
+    mockApi({ dashboard: () => jsonResponse(dashboard({ usage })) });
+    renderApp("/user-dashboard");
+    await screen.findByText("ann@example.com");
+
+    openTab("Usage");
+
+    expect(
+      await screen.findByText("Not billed: 1,234 (search and AI crawlers, and visitors past 500 a day)"),
+    ).toBeInTheDocument();
+  });
+
   it("treats every limit as unlimited without a plan", async () => {
     mockApi({ dashboard: () => jsonResponse(dashboard({ productVersion: null })) });
     renderApp("/user-dashboard");

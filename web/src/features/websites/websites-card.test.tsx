@@ -46,13 +46,15 @@ describe("the Websites tab", () => {
       },
     );
     await openWebsitesTab();
-    expect(await screen.findByText("No websites yet.")).toBeInTheDocument();
+    // The first test also waits for the tab's lazy chunk to be transformed, which can take a while under load.
+    expect(await screen.findByText("No websites yet.", undefined, { timeout: 10_000 })).toBeInTheDocument();
 
     fireEvent.change(screen.getByLabelText("Hostname"), { target: { value: "shop.example" } });
     fireEvent.change(screen.getByLabelText("Origin"), { target: { value: "https://origin.shop.example" } });
     fireEvent.click(screen.getByRole("button", { name: "Add website" }));
 
     const item = await screen.findByRole("listitem", { name: "shop.example" });
+    expect(await screen.findByText("shop.example claimed")).toBeInTheDocument();
     expect(calls.find((c) => c.method === "PUT")?.body).toEqual({
       origin: "https://origin.shop.example",
       mode: "edge",
@@ -63,8 +65,7 @@ describe("the Websites tab", () => {
     expect(record).toHaveTextContent(PENDING.verification.value);
     fireEvent.click(within(record).getByRole("button", { name: "Copy TXT record value" }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(PENDING.verification.value));
-    expect(await screen.findByText("shop.example claimed")).toBeInTheDocument();
-  });
+  }, 20_000);
 
   it("checks the record now and says what is missing, then shows the website active", async () => {
     let current: Website = PENDING;

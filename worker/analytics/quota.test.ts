@@ -1,0 +1,184 @@
+/**
+ * What strangers cannot do (docs/analytics.md): spend more than 500 of a customer's quota a day from one address,
+ * make crawlers count against the plan, or fill D1 with per-URL rows of made-up URLs.
+ */
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { CustomerDashboard } from "../contract/responses";
+import { OTHER_PAGES } from "../contract/responses";
+import worker from "../index";
+import { runDaily } from "../scheduled";
+import { call, createCustomerOnPlan, testEnv } from "../test/helpers";
+import type { AnalyticsMessage } from "./message";
+import { UNMAPPED_URLS_PER_DAY, VISITOR_DAILY_QUOTA } from "./record";
+
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36";
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+function view(userId: string, url: string, visitor: string | null, delivered = true, userAgent = BROWSER) {
+  return {
+    id: crypto.randomUUID(),
+    userId,
+    url,
+    mappingId: delivered ? 1 : null,
+    delivered,
+    timestamp: Date.now(),
+    userAgent,
+    referer: null,
+    visitor,
+  } satisfies AnalyticsMessage;
+}
+
+async function consume(messages: AnalyticsMessage[]) {
+  for (let i = 0; i < messages.length; i += 100) {
+    const batch = createMessageBatch<AnalyticsMessage>(
+      "dynamic-content-analytics",
+      messages.slice(i, i + 100).map((body) => ({ id: `q-${body.id}`, timestamp: new Date(), attempts: 1, body })),
+    );
+    await worker.queue(batch, env);
+    getQueueResult(batch, createExecutionContext());
+  }
+}
+
+const counters = (userId: string) =>
+  env.DB.prepare("select * from usage_counters where user_id = ?").bind(userId).first<Record<string, number>>();
+
+async function customerWithPage(plan: { dynamicContentLimit: number | null }) {
+  const customer = await createCustomerOnPlan(plan);
+  const res = await call("/api/mappings", {
+    method: "POST",
+    apiKey: customer.apiKey,
+    json: { url: "https://shop.test/offer", htmlContent: "<p>Sale</p>" },
+  });
+  expect(res.status).toBe(201);
+  return customer;
+}
+
+describe("what a visitor can spend of a customer's plan", () => {
+  it(`bills one visitor's first ${VISITOR_DAILY_QUOTA} views a day, and counts the rest apart`, async () => {
+    const { user, apiKey } = await customerWithPage({ dynamicContentLimit: 100_000 });
+    const one = Array.from({ length: VISITOR_DAILY_QUOTA + 120 }, () => view(user.id, "https://shop.test/offer", "v1"));
+    const other = Array.from({ length: 30 }, () => view(user.id, "https://shop.test/offer", "v2"));
+    await consume([...one, ...other]);
+    expect(await counters(user.id)).toMatchObject({
+      total_requests: VISITOR_DAILY_QUOTA + 150,
+      period_requests: VISITOR_DAILY_QUOTA + 30,
+      period_deliveries: VISITOR_DAILY_QUOTA + 30,
+      period_unbilled_requests: 120,
+      period_unbilled_deliveries: 120,
+    });
+    // Counted in the analytics all the same.
+    const rows = (await (await call("/api/analytics", { apiKey })).json()) as { url: string; totalHits: number }[];
+    expect(rows).toEqual([expect.objectContaining({ url: "shop.test/offer", totalHits: VISITOR_DAILY_QUOTA + 150 })]);
+    const dashboard = (await (await call("/api/user/dashboard", { apiKey })).json()) as CustomerDashboard;
+    expect(dashboard.usage).toMatchObject({
+      contentGenerations: VISITOR_DAILY_QUOTA + 30,
+      notBilled: { requests: 120, contentGenerations: 120 },
+    });
+  });
+
+  it("holds a visitor to the share across batches and redeliveries, and drops the counts of past days", async () => {
+    const { user } = await customerWithPage({ dynamicContentLimit: 100_000 });
+    const first = Array.from({ length: VISITOR_DAILY_QUOTA - 10 }, () =>
+      view(user.id, "https://shop.test/offer", "v1"),
+    );
+    await consume(first);
+    const next = Array.from({ length: 30 }, () => view(user.id, "https://shop.test/offer", "v1"));
+    await consume(next);
+    await consume(next.slice(0, 10));
+    expect(await counters(user.id)).toMatchObject({
+      period_deliveries: VISITOR_DAILY_QUOTA,
+      period_unbilled_deliveries: 20,
+    });
+
+    await runDaily(testEnv(), new Date(Date.now() + 2 * 86_400_000));
+    expect(await env.DB.prepare("select count(*) as n from visitor_daily_usage").first("n")).toBe(0);
+  });
+
+  it("never bills known crawlers, and counts them apart", async () => {
+    const { user } = await customerWithPage({ dynamicContentLimit: 100_000 });
+    await consume([
+      view(user.id, "https://shop.test/offer", "bot", true, GOOGLEBOT),
+      view(user.id, "https://shop.test/offer", "bot", true, GOOGLEBOT),
+      view(user.id, "https://shop.test/offer", "v1"),
+    ]);
+    expect(await counters(user.id)).toMatchObject({
+      total_requests: 3,
+      period_deliveries: 1,
+      period_unbilled_requests: 2,
+      period_unbilled_deliveries: 2,
+    });
+    const day = await env.DB.prepare("select crawler_requests from daily_usage where user_id = ?")
+      .bind(user.id)
+      .first();
+    expect(day).toEqual({ crawler_requests: 2 });
+  });
+
+  it("keeps no visitor counts for a customer whose plan limits nothing: there is nothing to spend", async () => {
+    const { user } = await customerWithPage({ dynamicContentLimit: null });
+    await consume(
+      Array.from({ length: VISITOR_DAILY_QUOTA + 5 }, () => view(user.id, "https://shop.test/offer", "v1")),
+    );
+    expect(await counters(user.id)).toMatchObject({
+      period_deliveries: VISITOR_DAILY_QUOTA + 5,
+      period_unbilled_requests: 0,
+    });
+    expect(await env.DB.prepare("select count(*) as n from visitor_daily_usage").first("n")).toBe(0);
+  });
+});
+
+describe("per-URL rows", () => {
+  it(`keeps mapped pages one by one, and at most ${UNMAPPED_URLS_PER_DAY.toLocaleString("en-US")} new unmapped URLs a day; the rest in one row`, async () => {
+    const { user, apiKey } = await customerWithPage({ dynamicContentLimit: null });
+    // The day's allowance almost spent: as if 9,990 other new URLs had come before.
+    const day = new Date().toISOString().slice(0, 10);
+    await env.DB.prepare("insert into daily_usage (user_id, day, requests, unmapped_urls) values (?, ?, 9990, ?)")
+      .bind(user.id, day, UNMAPPED_URLS_PER_DAY - 10)
+      .run();
+    const junk = Array.from({ length: 25 }, (_, i) => view(user.id, `https://shop.test/junk/${i}`, null, false));
+    await consume([...junk, view(user.id, "https://shop.test/offer", null)]);
+    const rowsOf = async () =>
+      (
+        await env.DB.prepare("select url, requests from url_daily_usage where user_id = ? order by url")
+          .bind(user.id)
+          .all<{ url: string; requests: number }>()
+      ).results;
+    const first = await rowsOf();
+    // The day's last 10 new URLs (in the order of the URL), the mapped page, and the rest summed.
+    expect(first.filter((r) => r.url.startsWith("shop.test/junk/")).map((r) => r.url)).toEqual(
+      ["0", "1", "10", "11", "12", "13", "14", "15", "16", "17"].map((n) => `shop.test/junk/${n}`),
+    );
+    expect(first).toContainEqual({ url: OTHER_PAGES, requests: 15 });
+    expect(first).toContainEqual({ url: "shop.test/offer", requests: 1 });
+
+    // A URL with a row today keeps it; a new one goes to the sum; so does the all-time list.
+    await consume([
+      view(user.id, "https://shop.test/junk/0", null, false),
+      view(user.id, "https://shop.test/junk/99", null, false),
+    ]);
+    const second = await rowsOf();
+    expect(second).toContainEqual({ url: "shop.test/junk/0", requests: 2 });
+    expect(second).toContainEqual({ url: OTHER_PAGES, requests: 16 });
+    expect(second).toHaveLength(12);
+    const rows = (await (await call("/api/analytics", { apiKey })).json()) as { url: string; totalHits: number }[];
+    expect(rows.find((r) => r.url === OTHER_PAGES)?.totalHits).toBe(16);
+    expect(rows).toHaveLength(12);
+  });
+
+  it("spends the day's allowance once per new URL, however often it is seen, and never on mapped pages", async () => {
+    const { user } = await customerWithPage({ dynamicContentLimit: null });
+    await consume([
+      view(user.id, "https://shop.test/a", null, false),
+      view(user.id, "https://shop.test/a", null, false),
+      view(user.id, "https://shop.test/b", null, false),
+      view(user.id, "https://shop.test/offer", null),
+    ]);
+    await consume([
+      view(user.id, "https://shop.test/a", null, false),
+      view(user.id, "https://shop.test/c", null, false),
+    ]);
+    const day = await env.DB.prepare("select unmapped_urls from daily_usage where user_id = ?").bind(user.id).first();
+    expect(day).toEqual({ unmapped_urls: 3 });
+  });
+});
