@@ -53,31 +53,12 @@ const report = (overrides: Partial<ImportReport>): ImportReport => ({
 });
 
 describe("preview links", () => {
-  it("makes a mapping's preview link when Preview is opened, to open or copy", async () => {
-    const mapping = { id: 7, url: "https://example.com/launch", htmlContent: "<p>soon</p>", publishedAt: null };
-    const link = "https://example.com/launch?dc_preview=abc.def";
-    const fetchMock = mockFetch(({ url, init }) => {
-      if (url === "/api/mappings/7/preview" && init.method === "POST") {
-        return jsonResponse({ url: link, expiresAt: "2026-11-26T10:00:00.000Z" }, 201);
-      }
-      if (url.startsWith("/api/mappings/deleted")) return jsonResponse([]);
-      if (url.startsWith("/api/mappings?"))
-        return jsonResponse([{ ...mapping, placement: { position: "body-start" } }]);
-      return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
-    });
-    openMappingsTab();
-    fireEvent.click(await screen.findByRole("button", { name: "Preview" }));
-    const dialog = await screen.findByRole("dialog");
-    expect(await within(dialog).findByLabelText("Preview link")).toHaveValue(link);
-    expect(within(dialog).getByRole("link", { name: "Open preview" })).toHaveAttribute("href", link);
-    expect(within(dialog).getByRole("link", { name: "Open preview" })).toHaveAttribute("rel", "noopener noreferrer");
-    expect(fetchMock.mock.calls.filter(([url]) => url === "/api/mappings/7/preview")).toHaveLength(1);
-  });
+  const mapping = { id: 7, url: "https://example.com/launch", htmlContent: "<p>soon</p>", publishedAt: null };
 
-  it("revokes every link of the mapping and shows a new one", async () => {
-    const mapping = { id: 7, url: "https://example.com/launch", htmlContent: "<p>soon</p>", publishedAt: null };
+  /** The mappings tab with one mapping, whose preview links the server makes (link1, link2, …) and revokes. */
+  function previewApi() {
     let made = 0;
-    const fetchMock = mockFetch(({ url, init }) => {
+    return mockFetch(({ url, init }) => {
       if (url === "/api/mappings/7/preview" && init.method === "POST") {
         made += 1;
         return jsonResponse(
@@ -93,6 +74,25 @@ describe("preview links", () => {
         return jsonResponse([{ ...mapping, placement: { position: "body-start" } }]);
       return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
     });
+  }
+
+  const calls = (fetchMock: ReturnType<typeof mockFetch>, method: string) =>
+    fetchMock.mock.calls.filter(([url, init]) => url === "/api/mappings/7/preview" && init?.method === method);
+
+  it("makes a mapping's preview link when Preview is opened, to open or copy", async () => {
+    const fetchMock = previewApi();
+    const link = "https://example.com/launch?dc_preview=link1";
+    openMappingsTab();
+    fireEvent.click(await screen.findByRole("button", { name: "Preview" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(await within(dialog).findByLabelText("Preview link")).toHaveValue(link);
+    expect(within(dialog).getByRole("link", { name: "Open preview" })).toHaveAttribute("href", link);
+    expect(within(dialog).getByRole("link", { name: "Open preview" })).toHaveAttribute("rel", "noopener noreferrer");
+    expect(calls(fetchMock, "POST")).toHaveLength(1);
+  });
+
+  it("revokes every link of the mapping and shows a new one", async () => {
+    const fetchMock = previewApi();
     openMappingsTab();
     fireEvent.click(await screen.findByRole("button", { name: "Preview" }));
     const dialog = await screen.findByRole("dialog");
@@ -104,9 +104,7 @@ describe("preview links", () => {
     await waitFor(() =>
       expect(within(dialog).getByLabelText("Preview link")).toHaveValue("https://example.com/launch?dc_preview=link2"),
     );
-    expect(
-      fetchMock.mock.calls.filter(([url, init]) => url === "/api/mappings/7/preview" && init?.method === "DELETE"),
-    ).toHaveLength(1);
+    expect(calls(fetchMock, "DELETE")).toHaveLength(1);
   });
 });
 

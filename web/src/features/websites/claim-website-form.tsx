@@ -1,11 +1,9 @@
 /** Claims a website (or changes one's origin and mode): hostname, the origin that serves it, and the delivery mode. */
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import type { WebsiteMode } from "../../../../worker/contract/schemas";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
-import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { describeError } from "@/lib/api";
 import { useClaimWebsite } from "@/queries/websites";
 
@@ -19,7 +17,6 @@ export function ClaimWebsiteForm() {
   const [hostname, setHostname] = useState("");
   const [origin, setOrigin] = useState("");
   const [mode, setMode] = useState<WebsiteMode>("edge");
-  const ids = useId();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -49,19 +46,19 @@ export function ClaimWebsiteForm() {
           />
         </FormField>
       </div>
-      <RadioGroup
-        aria-label="Delivery mode"
-        value={mode}
-        onValueChange={(value) => setMode(value as WebsiteMode)}
-        className="space-y-1"
-      >
-        {MODES.map((m) => (
-          <div key={m.value} className="flex items-center gap-2">
-            <RadioGroupItem id={`${ids}-${m.value}`} value={m.value} />
-            <Label htmlFor={`${ids}-${m.value}`}>{m.label}</Label>
-          </div>
-        ))}
-      </RadioGroup>
+      <FormField label="Delivery mode">
+        <select
+          value={mode}
+          onChange={(e) => setMode(e.target.value as WebsiteMode)}
+          className="flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-base focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none md:text-sm"
+        >
+          {MODES.map((m) => (
+            <option key={m.value} value={m.value}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+      </FormField>
       {claim.isError && <p className="text-sm font-medium text-destructive">{describeError(claim.error)}</p>}
       <Button type="submit" variant="outline" disabled={claim.isPending || !hostname.trim() || !origin.trim()}>
         {claim.isPending ? "Saving..." : "Add website"}
