@@ -32,7 +32,7 @@ function jsonSchema(schema: z.ZodType): JsonSchema {
 }
 
 /** A query schema's fields as OpenAPI parameters. */
-function queryParameters(schema: z.ZodObject): JsonSchema[] {
+function queryParameters(schema: z.ZodType): JsonSchema[] {
   const { properties = {}, required = [] } = jsonSchema(schema) as {
     properties?: Record<string, JsonSchema>;
     required?: string[];

@@ -216,25 +216,49 @@ export const smtpConfigBody = z.object({
 /** The furthest a list may be paged by offset: deeper pages cost a scan of every row before them. */
 export const MAX_OFFSET = 1_000_000;
 
+/** What a list answers to a client that asks for no page (neither `limit` nor `offset`): SPEC.md's whole list. */
+export const UNPAGED_LIMIT = 1_000;
+
+interface PageLimits {
+  /** Rows of a page when `offset` is given without `limit`. */
+  defaultLimit: number;
+  /** The most rows a `limit` may ask for. */
+  maxLimit: number;
+}
+
 /**
- * Paging of every list (docs/api.md, "Lists"): `limit` rows (default `defaultLimit`, at most `maxLimit`) after
- * skipping `offset`; the answer carries the total in `X-Total-Count`.
+ * A list's query with its paging (docs/api.md, "Lists"): `limit` rows (at most `maxLimit`; `defaultLimit` when only
+ * `offset` is given) after skipping `offset`. A client that asks for neither gets the whole list, up to
+ * `UNPAGED_LIMIT` rows, as SPEC.md's clients expect: `unpaged` says so, and the answer then links the rest
+ * (http/paging.ts). The answer carries the total in `X-Total-Count` either way.
  */
-export function pageParams({ defaultLimit, maxLimit }: { defaultLimit: number; maxLimit: number }) {
-  return {
-    limit: z.coerce
-      .number()
-      .int("limit must be a whole number")
-      .min(1, "limit must be at least 1")
-      .max(maxLimit, `limit must be at most ${formatNumber(maxLimit)}`)
-      .default(defaultLimit),
-    offset: z.coerce
-      .number()
-      .int("offset must be a whole number")
-      .min(0, "offset must be at least 0")
-      .max(MAX_OFFSET, `offset must be at most ${formatNumber(MAX_OFFSET)}`)
-      .default(0),
-  };
+export function paged<T extends z.ZodRawShape>(filters: z.ZodObject<T>, { defaultLimit, maxLimit }: PageLimits) {
+  return filters
+    .extend({
+      limit: z.coerce
+        .number()
+        .int("limit must be a whole number")
+        .min(1, "limit must be at least 1")
+        .max(maxLimit, `limit must be at most ${formatNumber(maxLimit)}`)
+        .optional(),
+      offset: z.coerce
+        .number()
+        .int("offset must be a whole number")
+        .min(0, "offset must be at least 0")
+        .max(MAX_OFFSET, `offset must be at most ${formatNumber(MAX_OFFSET)}`)
+        .optional(),
+    })
+    .transform((query): z.output<z.ZodObject<T>> & PageQuery => {
+      const { limit, offset, ...filtersOf } = query as { limit?: number; offset?: number };
+      const unpaged = limit === undefined && offset === undefined;
+      return {
+        ...(filtersOf as z.output<z.ZodObject<T>>),
+        limit: unpaged ? UNPAGED_LIMIT : (limit ?? defaultLimit),
+        offset: offset ?? 0,
+        unpaged,
+        maxLimit,
+      };
+    });
 }
 
 /** A page of a list in the SPA's and the Worker's terms. */
@@ -243,50 +267,53 @@ export interface PageParams {
   offset: number;
 }
 
+/** A list's paging as `paged` answers it. */
+export interface PageQuery extends PageParams {
+  unpaged: boolean;
+  maxLimit: number;
+}
+
 const searchTerm = z.string().max(SEARCH_TERM_MAX_LENGTH, tooLong("Search term", SEARCH_TERM_MAX_LENGTH)).optional();
 const sortDirection = z.enum(["asc", "desc"]).optional();
 
-export const analyticsQuery = z.object({
-  searchTerm,
-  sortBy: z.enum(["url", "timestamp"]).optional(),
-  sortDirection,
-  ...pageParams({ defaultLimit: 100, maxLimit: 1_000 }),
-});
+export const analyticsQuery = paged(
+  z.object({ searchTerm, sortBy: z.enum(["url", "timestamp"]).optional(), sortDirection }),
+  { defaultLimit: 100, maxLimit: 1_000 },
+);
 
 /**
  * A customer's mappings. A row can hold 256 KB of HTML, so a page holds at most 200 (50 MB at the very worst).
  * `group=url`: one row per normalised URL, the newest mapping of the group with the group's counts summed
  * (SPEC.md §2's dashboard table); the search then looks at that newest mapping.
  */
-export const mappingsQuery = z.object({
-  searchTerm,
-  group: z.enum(["url"]).optional(),
-  ...pageParams({ defaultLimit: 100, maxLimit: 200 }),
+export const mappingsQuery = paged(z.object({ searchTerm, group: z.enum(["url"]).optional() }), {
+  defaultLimit: 100,
+  maxLimit: 200,
 });
 
 /** A mapping's versions (docs/history.md): at most 50 are kept, so one page can hold them all. */
-export const versionsQuery = z.object(pageParams({ defaultLimit: 50, maxLimit: 50 }));
+export const versionsQuery = paged(z.object({}), { defaultLimit: 50, maxLimit: 50 });
 
 /** `GET /api/mappings/deleted`: the customer's mappings deleted in the last 30 days. */
-export const deletedMappingsQuery = z.object(pageParams({ defaultLimit: 20, maxLimit: 100 }));
+export const deletedMappingsQuery = paged(z.object({}), { defaultLimit: 20, maxLimit: 100 });
 
 /** Every customer's mappings (the admin's Event-Verwaltung), or one customer's: HTML as a preview. */
-export const adminMappingsQuery = z.object({
-  searchTerm,
-  ...pageParams({ defaultLimit: 100, maxLimit: 1_000 }),
-});
+export const adminMappingFilters = z.object({ searchTerm });
+export const adminMappingsQuery = paged(adminMappingFilters, { defaultLimit: 100, maxLimit: 1_000 });
 
-export const adminUsersQuery = z.object({
-  searchTerm,
-  sortBy: z.enum(["createdAt", "email", "totalRequests", "requestLimit"]).optional(),
-  sortDirection,
-  ...pageParams({ defaultLimit: 100, maxLimit: 1_000 }),
-});
+export const adminUsersQuery = paged(
+  z.object({
+    searchTerm,
+    sortBy: z.enum(["createdAt", "email", "totalRequests", "requestLimit"]).optional(),
+    sortDirection,
+  }),
+  { defaultLimit: 100, maxLimit: 1_000 },
+);
 
-export const userEmailsQuery = z.object({ searchTerm, ...pageParams({ defaultLimit: 1_000, maxLimit: 1_000 }) });
+export const userEmailsQuery = paged(z.object({ searchTerm }), { defaultLimit: 1_000, maxLimit: 1_000 });
 
 /** Lists with nothing to search or sort: transactions of a user, payment history, product versions. */
-export const plainListQuery = z.object(pageParams({ defaultLimit: 100, maxLimit: 1_000 }));
+export const plainListQuery = paged(z.object({}), { defaultLimit: 100, maxLimit: 1_000 });
 
 export type MappingBody = z.infer<typeof mappingBody>;
 
@@ -317,6 +344,9 @@ export const productVersionBody = z.object({
 
 export type ProductVersionBody = z.input<typeof productVersionBody>;
 
+/** PATCH: a field left out keeps its stored value (SPEC.md §7: earlier clients omit price and paypalPlanId). */
+export const productVersionPatchBody = productVersionBody.partial();
+
 const date = z.string().max(DATE_MAX_LENGTH, tooLong("Date", DATE_MAX_LENGTH));
 
 export const storeSubscriptionBody = z.object({
@@ -327,17 +357,19 @@ export const storeSubscriptionBody = z.object({
 
 const isoDate = date.refine((s) => !Number.isNaN(Date.parse(s)), "Invalid date").optional();
 
-export const transactionFilters = z.object({
-  startDate: isoDate,
-  endDate: isoDate,
-  status: text("Payment status", IDENTIFIER_MAX_LENGTH).optional(),
-  email: text("Email", EMAIL_MAX_LENGTH).optional(),
-  ...pageParams({ defaultLimit: 100, maxLimit: 1_000 }),
-});
+export const transactionFilters = paged(
+  z.object({
+    startDate: isoDate,
+    endDate: isoDate,
+    status: text("Payment status", IDENTIFIER_MAX_LENGTH).optional(),
+    email: text("Email", EMAIL_MAX_LENGTH).optional(),
+  }),
+  { defaultLimit: 100, maxLimit: 1_000 },
+);
 
-export const auditEventsQuery = z.object({
-  action: z.enum(["impersonate", "revoke-api-key", "release-website"]).optional(),
-  ...pageParams({ defaultLimit: 50, maxLimit: 1_000 }),
-});
+export const auditEventsQuery = paged(
+  z.object({ action: z.enum(["impersonate", "revoke-api-key", "release-website"]).optional() }),
+  { defaultLimit: 50, maxLimit: 1_000 },
+);
 
 export const transactionEmailBody = z.object({ email: email("Invalid payer email", "Payer email") });

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { tooLong, URL_MAX_LENGTH, URL_NOT_HTTP } from "./input-caps";
-import { pageParams } from "./schemas";
+import { paged } from "./schemas";
 
 /** Webhooks per customer. */
 export const WEBHOOKS_PER_CUSTOMER = 10;
@@ -36,12 +36,13 @@ export const webhookBody = z.object({
 export type WebhookBody = z.infer<typeof webhookBody>;
 
 /** A customer has at most 10 webhooks: one page holds them all. */
-export const webhooksQuery = z.object(
-  pageParams({ defaultLimit: WEBHOOKS_PER_CUSTOMER, maxLimit: WEBHOOKS_PER_CUSTOMER }),
-);
+export const webhooksQuery = paged(z.object({}), {
+  defaultLimit: WEBHOOKS_PER_CUSTOMER,
+  maxLimit: WEBHOOKS_PER_CUSTOMER,
+});
 
 /** A webhook's delivery log, newest first; deliveries are kept 30 days. */
-export const deliveriesQuery = z.object(pageParams({ defaultLimit: 50, maxLimit: 100 }));
+export const deliveriesQuery = paged(z.object({}), { defaultLimit: 50, maxLimit: 100 });
 
 /** The newest delivery of a webhook, for the list. */
 export interface WebhookDeliverySummary {

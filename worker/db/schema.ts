@@ -114,7 +114,14 @@ export const apiKeys = sqliteTable(
     createdAt: createdAt(),
     lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("api_keys_user_idx").on(t.userId, t.kind), index("api_keys_expiry_idx").on(t.expiresAt)],
+  (t) => [
+    index("api_keys_user_idx").on(t.userId, t.kind),
+    index("api_keys_expiry_idx").on(t.expiresAt),
+    // A customer has one key: two first uses at once cannot issue two (models/api-keys.ts `ensureCustomerKey`).
+    uniqueIndex("api_keys_one_customer_key_idx")
+      .on(t.userId)
+      .where(sql`${t.kind} = 'customer'`),
+  ],
 );
 
 /**

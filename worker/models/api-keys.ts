@@ -79,13 +79,19 @@ export async function resealKey(db: Db, keys: SecretKeys, keyId: number, key: st
     .where(eq(apiKeys.id, keyId));
 }
 
-/** The customer's key, issuing one on first use (after the email is verified, or after a revocation). */
+/**
+ * The customer's key, issuing one on first use (after the email is verified, or after a revocation). Two first uses
+ * at once issue one key: the unique index keeps the first insert, and the other answers the key it kept.
+ */
 export async function ensureCustomerKey(db: Db, keys: SecretKeys, userId: string): Promise<string> {
   const existing = await getCustomerKey(db, keys, userId);
   if (existing) return existing;
   const { key, row } = await newKey(keys, { userId, kind: "customer" });
-  await db.insert(apiKeys).values(row);
-  return key;
+  const inserted = await db.insert(apiKeys).values(row).onConflictDoNothing().returning({ id: apiKeys.id });
+  if (inserted.length > 0) return key;
+  const kept = await getCustomerKey(db, keys, userId);
+  if (!kept) throw new Error(`The customer key of ${userId} was revoked while it was issued`);
+  return kept;
 }
 
 /** A key for one admin sign-in; the admin's expired keys are cleared on the way. */

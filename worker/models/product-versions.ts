@@ -2,9 +2,12 @@
 import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { z } from "zod";
 import type { ProductVersion } from "../contract/responses";
-import type { productVersionBody } from "../contract/schemas";
+import { formatNumber } from "../contract/input-caps";
+import type { productVersionBody, productVersionPatchBody } from "../contract/schemas";
 import type { Db } from "../db/client";
+import { conflict } from "../http/errors";
 import type { Page, PageParams } from "./page";
+import { liveSubscribersOf } from "./subscriptions";
 import { productVersions, users, type ProductVersion as ProductVersionRow } from "../db/schema";
 
 export async function getDefaultProductVersion(db: Db) {
@@ -48,17 +51,36 @@ export async function listProductVersions(db: Db, page: PageParams): Promise<Pag
 }
 
 export type ProductVersionInput = z.output<typeof productVersionBody>;
+export type ProductVersionChange = z.output<typeof productVersionPatchBody>;
 
-function columns(input: ProductVersionInput) {
+const cents = (price: number | null | undefined) =>
+  price === null || price === undefined ? null : Math.round(price * 100);
+
+/** The stored columns of a new version. */
+function newColumns(input: ProductVersionInput) {
   return {
     name: input.name,
     description: input.description || null,
     eventsLimit: input.eventsLimit,
     websitesLimit: input.websitesLimit,
     dynamicContentLimit: input.dynamicContentLimit,
-    priceCents: input.price === null || input.price === undefined ? null : Math.round(input.price * 100),
+    priceCents: cents(input.price),
     paypalPlanId: input.paypalPlanId || null,
     isDefault: input.isDefault ?? false,
+  };
+}
+
+/** The stored columns a change sets: only those its body names. */
+function changedColumns(change: ProductVersionChange): Partial<ReturnType<typeof newColumns>> {
+  return {
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    ...(change.description !== undefined ? { description: change.description || null } : {}),
+    ...(change.eventsLimit !== undefined ? { eventsLimit: change.eventsLimit } : {}),
+    ...(change.websitesLimit !== undefined ? { websitesLimit: change.websitesLimit } : {}),
+    ...(change.dynamicContentLimit !== undefined ? { dynamicContentLimit: change.dynamicContentLimit } : {}),
+    ...(change.price !== undefined ? { priceCents: cents(change.price) } : {}),
+    ...(change.paypalPlanId !== undefined ? { paypalPlanId: change.paypalPlanId || null } : {}),
+    ...(change.isDefault !== undefined ? { isDefault: change.isDefault } : {}),
   };
 }
 
@@ -67,34 +89,77 @@ async function userIdsOn(db: Db, versionId: number): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/**
- * Creates (id null) or updates a version; making it the default clears the old default in the same batch.
- * Answers the version and the users on it (whose delivery states the caller writes), or null for no such id.
- */
-export async function saveProductVersion(db: Db, id: number | null, input: ProductVersionInput) {
-  const values = columns(input);
-  if (id !== null && !(await getProductVersion(db, id))) return null;
-  const clearOldDefault = db
-    .update(productVersions)
-    .set({ isDefault: false })
-    .where(and(eq(productVersions.isDefault, true), id === null ? undefined : ne(productVersions.id, id)));
-  const write =
-    id === null
-      ? db.insert(productVersions).values(values).returning()
-      : db.update(productVersions).set(values).where(eq(productVersions.id, id)).returning();
-  const results = values.isDefault ? await db.batch([clearOldDefault, write]) : [undefined, await write];
-  const [saved] = results[1] as ProductVersionRow[];
-  return { version: toProductVersion(saved!), userIds: await userIdsOn(db, saved!.id) };
+const subscribers = (n: number, name: string) =>
+  `${formatNumber(n)} customer${n === 1 ? " holds a live subscription" : "s hold live subscriptions"} to ${name}`;
+
+/** Makes a version, the default one in the same batch as the old default loses its flag when it is. */
+export async function createProductVersion(db: Db, input: ProductVersionInput): Promise<ProductVersion> {
+  const values = newColumns(input);
+  const write = db.insert(productVersions).values(values).returning();
+  const results = values.isDefault
+    ? await db.batch([
+        db.update(productVersions).set({ isDefault: false }).where(eq(productVersions.isDefault, true)),
+        write,
+      ])
+    : [undefined, await write];
+  return toProductVersion((results[1] as ProductVersionRow[])[0]!);
 }
 
 /**
- * Deletes a version; its users move to the default version (none when the default itself is deleted). Answers
- * the moved users, or null for no such id.
+ * Changes what the body names of a version and keeps the rest. Refused (409) where it would strand customers: its
+ * price or PayPal plan while customers subscribe to it (PayPal keeps charging the old plan and price), or its
+ * default flag taken off (another version is made the default instead). Answers the version and the users on it
+ * (whose delivery states the caller writes), or null for no such id.
+ */
+export async function updateProductVersion(db: Db, id: number, change: ProductVersionChange) {
+  const stored = await getProductVersion(db, id);
+  if (!stored) return null;
+  const values = changedColumns(change);
+  const repriced =
+    (values.priceCents !== undefined && values.priceCents !== stored.priceCents) ||
+    (values.paypalPlanId !== undefined && values.paypalPlanId !== stored.paypalPlanId);
+  if (repriced) {
+    const live = await liveSubscribersOf(db, id);
+    if (live > 0) {
+      throw conflict(
+        `${subscribers(live, stored.name)}: its price and PayPal plan cannot change. Create a new version with the ` +
+          "new price and plan instead; existing subscribers keep theirs.",
+      );
+    }
+  }
+  if (stored.isDefault && values.isDefault === false) {
+    throw conflict(`${stored.name} is the default version: make another version the default instead.`);
+  }
+  if (Object.keys(values).length === 0) return { version: toProductVersion(stored), userIds: [] };
+  const write = db.update(productVersions).set(values).where(eq(productVersions.id, id)).returning();
+  const clearOldDefault = db
+    .update(productVersions)
+    .set({ isDefault: false })
+    .where(and(eq(productVersions.isDefault, true), ne(productVersions.id, id)));
+  const results = values.isDefault ? await db.batch([clearOldDefault, write]) : [undefined, await write];
+  const [saved] = results[1] as ProductVersionRow[];
+  return { version: toProductVersion(saved!), userIds: await userIdsOn(db, id) };
+}
+
+/**
+ * Deletes a version; its users move to the default version. Refused (409) for the default version itself, and while
+ * customers hold live subscriptions to it (PayPal would go on charging them for a plan nobody grants). Answers the
+ * moved users, or null for no such id.
  */
 export async function deleteProductVersion(db: Db, id: number): Promise<string[] | null> {
   const version = await getProductVersion(db, id);
   if (!version) return null;
-  const fallback = version.isDefault ? undefined : await getDefaultProductVersion(db);
+  if (version.isDefault) {
+    throw conflict(`${version.name} is the default version: make another version the default before deleting it.`);
+  }
+  const live = await liveSubscribersOf(db, id);
+  if (live > 0) {
+    throw conflict(
+      `${subscribers(live, version.name)}: it cannot be deleted. Create a new version for new customers instead; ` +
+        "existing subscribers keep theirs.",
+    );
+  }
+  const fallback = await getDefaultProductVersion(db);
   const moved = await userIdsOn(db, id);
   await db.batch([
     db

@@ -151,3 +151,21 @@ export async function subscriptionsToCheck(db: Db, limit: number): Promise<Subsc
 export async function markChecked(db: Db, subscriptionId: string, now: Date) {
   await db.update(subscriptions).set({ checkedAt: now }).where(eq(subscriptions.subscriptionId, subscriptionId));
 }
+
+/**
+ * How many customers hold a subscription to the version that PayPal may still charge (live, not replaced by a plan
+ * change): they pay its price through its PayPal plan, so neither may change under them.
+ */
+export async function liveSubscribersOf(db: Db, productVersionId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(distinct ${subscriptions.userId})` })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.productVersionId, productVersionId),
+        inArray(subscriptions.status, LIVE_STATUSES),
+        isNull(subscriptions.replacedBy),
+      ),
+    );
+  return row?.n ?? 0;
+}

@@ -15,7 +15,7 @@ import { analyticsRows } from "../models/usage";
 
 export const analyticsRoutes = new Hono<AppEnv>()
   .get("/", requireUser, validate("query", analyticsQuery), async (c) =>
-    pageResponse(c, await analyticsRows(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
+    pageResponse(c, await analyticsRows(createDb(c.env.DB), c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
   .get("/timeseries", requireUser, validate("query", timeseriesQuery), async (c) =>
     c.json<TimeseriesPoint[]>(await customerSeries(createDb(c.env.DB), c.var.user, c.req.valid("query"))),

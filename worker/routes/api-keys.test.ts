@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AuditEvent, ImpersonationResponse } from "../contract/responses";
 import { apiKeys, users } from "../db/schema";
 import { THROTTLES } from "../auth/throttle";
-import { IMPERSONATION_KEY_TTL_MS } from "../models/api-keys";
+import { secretKeys } from "../lib/crypto";
+import { ensureCustomerKey, IMPERSONATION_KEY_TTL_MS } from "../models/api-keys";
+import { ensureCustomer, markEmailVerified } from "../models/users";
 import { runDaily } from "../scheduled";
 import { call, captureMails, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
 
@@ -238,5 +240,17 @@ describe("the admin's resends", () => {
     expect(await refused.json()).toEqual({ error: "Too many emails requested. Please try again in an hour." });
     expect(refused.headers.get("Retry-After")).toMatch(/^\d+$/);
     expect(sent).toHaveLength(THROTTLES.resend.perAccount.max);
+  });
+});
+
+describe("a customer's one key", () => {
+  it("is issued once however many first uses race for it", async () => {
+    const user = await ensureCustomer(db(), "race@example.com");
+    await markEmailVerified(db(), user);
+    const keys = await Promise.all(Array.from({ length: 5 }, () => ensureCustomerKey(db(), secretKeys(env), user.id)));
+    expect(new Set(keys).size).toBe(1);
+    const rows = await db().select().from(apiKeys).where(eq(apiKeys.userId, user.id));
+    expect(rows).toHaveLength(1);
+    expect((await call("/api/auth", { apiKey: keys[0] })).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Every list pages in SQL: `limit` and `offset`, the total in `X-Total-Count`, a bounded default page, a `limit`
- * past the cap refused with a message that names it; search and sort are the server's.
+ * Every list pages in SQL: `limit` and `offset`, the total in `X-Total-Count`, the whole list (up to 1,000 rows, the
+ * rest linked) to a client that asks for no page, a `limit` past the cap refused with a message that names it;
+ * search and sort are the server's.
  */
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
@@ -79,17 +80,46 @@ describe("the list contract", () => {
     expect(await negative.json()).toEqual({ error: "offset must be at least 0" });
   });
 
-  it("answers a bounded first page when no limit is asked for", async () => {
+  it("answers a client that asks for no page the whole list, up to 1,000 rows, and links the rest", async () => {
     const customer = await createVerifiedCustomer("c@example.com");
+    const admin = await createAdmin();
     await insertMappings(
       customer.user.id,
-      Array.from({ length: 130 }, (_, i) => `https://shop.test/p${i}`),
+      Array.from({ length: 1_030 }, (_, i) => `https://shop.test/p${i}`),
+      (i) => `<p>${"x".repeat(i % 7)}${i}</p>`,
     );
-    const { rows, total } = await page<Mapping>("/api/mappings", customer.apiKey);
-    expect(total).toBe(130);
-    expect(rows).toHaveLength(100);
-    expect(rows[0]!.url).toBe("https://shop.test/p129");
-  });
+    // The customer's mappings are streamed a page at a time; SPEC.md's client gets one JSON list.
+    const res = await call("/api/mappings", { apiKey: customer.apiKey });
+    expect(res.status).toBe(200);
+    const rows = (await res.json()) as Mapping[];
+    expect(rows).toHaveLength(1_000);
+    expect(rows[0]!.url).toBe("https://shop.test/p1029");
+    expect(rows.at(-1)!.url).toBe("https://shop.test/p30");
+    expect(new Set(rows.map((r) => r.id)).size).toBe(1_000);
+    expect(res.headers.get("X-Total-Count")).toBe("1030");
+    expect(res.headers.get("Link")).toBe('<http://dc.test/api/mappings?offset=1000&limit=200>; rel="next"');
+    const rest = await page<Mapping>("/api/mappings?offset=1000&limit=200", customer.apiKey);
+    expect(rest.rows.map((r) => r.url)).toEqual(Array.from({ length: 30 }, (_, i) => `https://shop.test/p${29 - i}`));
+
+    const grouped = await call("/api/mappings?group=url&searchTerm=p102", { apiKey: customer.apiKey });
+    expect(((await grouped.json()) as Mapping[]).map((r) => r.url)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `https://shop.test/p${1029 - i}`).concat("https://shop.test/p102"),
+    );
+    expect(grouped.headers.get("Link")).toBeNull();
+
+    // A list of small rows answers its whole list at once; a page asked for is a page, without a link.
+    const events = await call("/api/admin/mappings", { apiKey: admin.apiKey });
+    expect((await events.json()) as unknown[]).toHaveLength(1_000);
+    expect(events.headers.get("Link")).toBe('<http://dc.test/api/admin/mappings?offset=1000&limit=1000>; rel="next"');
+    const paged = await call("/api/admin/mappings?offset=0", { apiKey: admin.apiKey });
+    expect((await paged.json()) as unknown[]).toHaveLength(100);
+    expect(paged.headers.get("Link")).toBeNull();
+
+    const empty = await createVerifiedCustomer("d@example.com");
+    const none = await call("/api/mappings", { apiKey: empty.apiKey });
+    expect(await none.json()).toEqual([]);
+    expect(none.headers.get("X-Total-Count")).toBe("0");
+  }, 30_000);
 });
 
 describe("GET /api/mappings", () => {

@@ -33,7 +33,7 @@ import { syncUrl } from "../delivery/sync";
 import type { AppEnv } from "../env";
 import { reportDelivery } from "../http/delivery-status";
 import { ApiError, notFound } from "../http/errors";
-import { pageResponse } from "../http/paging";
+import { pageResponse, streamedPageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { assertCanAddMapping } from "../models/limits";
 import { explainMatch } from "../models/mapping-match";
@@ -53,13 +53,21 @@ import {
 const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
 const versionParam = idParam.extend({ version: z.coerce.number().int().positive("Invalid version") });
 const MAPPING_NOT_FOUND = "Mapping not found";
+/** Mappings read at a time for a client that asks for the whole list (the largest page a client may ask for). */
+const UNPAGED_MAPPINGS_CHUNK = 200;
 const DELETED_NOT_FOUND = "No deleted mapping with this id from the last 30 days";
 
 export const mappingRoutes = new Hono<AppEnv>()
   .use(requireUser)
-  .get("/", validate("query", mappingsQuery), async (c) =>
-    pageResponse(c, await listMappings(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
-  )
+  .get("/", validate("query", mappingsQuery), async (c) => {
+    const db = createDb(c.env.DB);
+    const query = c.req.valid("query");
+    if (!query.unpaged) return pageResponse(c, await listMappings(db, c.var.user.id, query), query);
+    // SPEC.md's whole list, up to 1,000 mappings of up to 256 KB each: streamed a page at a time.
+    return streamedPageResponse(c, query, UNPAGED_MAPPINGS_CHUNK, (page) =>
+      listMappings(db, c.var.user.id, { ...query, ...page }),
+    );
+  })
   .get("/export", validate("query", exportQuery), (c) => {
     const { format } = c.req.valid("query");
     const day = new Date().toISOString().slice(0, 10);
@@ -100,7 +108,11 @@ export const mappingRoutes = new Hono<AppEnv>()
     c.json<Mapping>(await changeOwnMapping(c, c.req.valid("param").id, c.req.valid("json"))),
   )
   .get("/deleted", validate("query", deletedMappingsQuery), async (c) =>
-    pageResponse(c, await listDeletedMappings(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
+    pageResponse(
+      c,
+      await listDeletedMappings(createDb(c.env.DB), c.var.user.id, c.req.valid("query")),
+      c.req.valid("query"),
+    ),
   )
   .post("/deleted/:id/restore", currentBilling, validate("param", idParam), async (c) => {
     const db = createDb(c.env.DB);
@@ -127,7 +139,7 @@ export const mappingRoutes = new Hono<AppEnv>()
     const db = createDb(c.env.DB);
     const { id } = c.req.valid("param");
     if (!(await getOwnMapping(db, c.var.user.id, id))) throw notFound(MAPPING_NOT_FOUND);
-    return pageResponse(c, await listVersions(db, c.var.user.id, id, c.req.valid("query")));
+    return pageResponse(c, await listVersions(db, c.var.user.id, id, c.req.valid("query")), c.req.valid("query"));
   })
   .post("/:id/versions/:version/restore", currentBilling, validate("param", versionParam), async (c) => {
     const { id, version } = c.req.valid("param");

@@ -12,5 +12,6 @@ export const productVersionRoutes = new Hono<AppEnv>().get(
   "/",
   requireUser,
   validate("query", plainListQuery),
-  async (c) => pageResponse(c, await listProductVersions(createDb(c.env.DB), c.req.valid("query"))),
+  async (c) =>
+    pageResponse(c, await listProductVersions(createDb(c.env.DB), c.req.valid("query")), c.req.valid("query")),
 );

@@ -38,7 +38,11 @@ export const userRoutes = new Hono<AppEnv>()
   })
   .use(currentBilling)
   .get("/payment-history", validate("query", plainListQuery), async (c) =>
-    pageResponse(c, await paymentHistory(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
+    pageResponse(
+      c,
+      await paymentHistory(createDb(c.env.DB), c.var.user.id, c.req.valid("query")),
+      c.req.valid("query"),
+    ),
   )
   .get("/stats", async (c) => c.json<Stats>(await userStats(createDb(c.env.DB), c.var.user)))
   .get("/dashboard", async (c) => {

@@ -40,7 +40,7 @@ const idParam = z.object({ id: z.string() });
 export const webhookRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .get("/", validate("query", webhooksQuery), async (c) =>
-    pageResponse(c, await listWebhooks(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
+    pageResponse(c, await listWebhooks(createDb(c.env.DB), c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
   .post("/", validate("json", webhookBody), async (c) => {
     const { url } = c.req.valid("json");
@@ -60,7 +60,7 @@ export const webhookRoutes = new Hono<AppEnv>()
     const db = createDb(c.env.DB);
     const webhook = await getOwnWebhook(db, c.var.user.id, c.req.valid("param").id);
     if (!webhook) throw notFound(WEBHOOK_NOT_FOUND);
-    return pageResponse(c, await listDeliveries(db, webhook.id, c.req.valid("query")));
+    return pageResponse(c, await listDeliveries(db, webhook.id, c.req.valid("query")), c.req.valid("query"));
   })
   // Sends a `ping` at once and answers its delivery as the attempt left it (retried like any event if it failed).
   .post("/:id/test", validate("param", idParam), async (c) => {

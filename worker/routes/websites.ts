@@ -61,7 +61,7 @@ function checkClaim(env: Env, hostname: string, origin: string) {
 export const websiteRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .get("/", validate("query", plainListQuery), async (c) =>
-    pageResponse(c, await listWebsites(createDb(c.env.DB), c.var.user.id, c.req.valid("query"))),
+    pageResponse(c, await listWebsites(createDb(c.env.DB), c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
   .get("/:hostname", validate("param", websiteParam), async (c) => {
     const { hostname } = c.req.valid("param");

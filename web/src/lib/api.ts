@@ -125,6 +125,14 @@ export function describeError(error: unknown, fallback?: string): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * A failure toast's text in SPEC.md's words, with the server's own message as a second line when it sent one (why an
+ * admin action failed: "not verified yet", "activate it first", a throttle).
+ */
+export function withServerReason(text: string, error: unknown): string {
+  return error instanceof ApiError && error.serverMessage ? `${text}\n${error.serverMessage}` : text;
+}
+
 /** One page of a list: its rows and the total the server counted (`X-Total-Count`). */
 export interface PageOf<T> {
   rows: T[];
@@ -142,10 +150,13 @@ export function withQuery(path: string, params: Record<string, string | number |
   return `${path}${path.includes("?") ? "&" : "?"}${text}`;
 }
 
-/** A GET of a list page: the rows, and the total from `X-Total-Count` (the rows' count when the header is missing). */
+/**
+ * A GET of a list page: the rows, and the total from `X-Total-Count` (the rows' count when the header is missing).
+ * The page's size is always sent: a list asked for without one answers its whole list (docs/api.md, "Lists").
+ */
 export async function getPage<T>(
   path: string,
-  params: Record<string, string | number | undefined> = {},
+  params: { limit: number } & Record<string, string | number | undefined>,
 ): Promise<PageOf<T>> {
   const response = await apiRequest("GET", withQuery(path, params));
   const rows = (await response.json()) as T[];

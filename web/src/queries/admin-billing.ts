@@ -14,6 +14,7 @@ import { ApiError, apiJson, getJson, getPage } from "@/lib/api";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
 import { adminUserKeys } from "./admin-keys";
+import { PAGE_SIZE } from "@/hooks/use-page";
 
 /** The list's filters: ISO dates, status and email as case-insensitive substrings; absent = no filter. */
 export type TransactionQuery = Omit<z.input<typeof transactionFilters>, "limit" | "offset">;
@@ -47,6 +48,7 @@ export function useAdminTransactions(query: TransactionQuery, offset = 0) {
     queryKey: adminBillingKeys.transactions(query, offset),
     queryFn: () =>
       getPage<Transaction>(`/api/admin/billing/transactions${transactionQueryString(query)}`, {
+        limit: PAGE_SIZE,
         offset: offset || undefined,
       }),
     placeholderData: keepPreviousData,

@@ -5,6 +5,7 @@ import { apiChange, deliveryNote, getPage } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { adminMappingKeys, adminUserKeys } from "./admin-keys";
 import { mappingKeys } from "./mappings";
+import { PAGE_SIZE } from "@/hooks/use-page";
 
 /**
  * GET /api/admin/mappings: a page of every customer's mappings, each with its owner's email and a preview of its
@@ -15,6 +16,7 @@ export function useAdminMappings(searchTerm = "", offset = 0) {
     queryKey: adminMappingKeys.page(searchTerm, offset),
     queryFn: () =>
       getPage<AdminMapping>("/api/admin/mappings", {
+        limit: PAGE_SIZE,
         searchTerm: searchTerm || undefined,
         offset: offset || undefined,
       }),

@@ -13,11 +13,12 @@ import type {
   Transaction,
   Website,
 } from "../../../worker/contract/responses";
-import { apiJson, describeError, getJson, getPage } from "@/lib/api";
+import { apiJson, describeError, getJson, getPage, withServerReason } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { adminAuditKeys, adminMappingKeys, adminUserKeys, type AdminUsersQuery } from "./admin-keys";
 import { statsKeys } from "./stats";
 import { userDashboardKeys } from "./user-dashboard";
+import { PAGE_SIZE } from "@/hooks/use-page";
 
 const userPath = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}`;
 
@@ -25,7 +26,7 @@ const userPath = (userId: string) => `/api/admin/users/${encodeURIComponent(user
 export function useAdminUsers(query: AdminUsersQuery = {}) {
   return useQuery({
     queryKey: adminUserKeys.list(query),
-    queryFn: () => getPage<AdminUser>("/api/admin/users", { ...query }),
+    queryFn: () => getPage<AdminUser>("/api/admin/users", { limit: PAGE_SIZE, ...query }),
     placeholderData: keepPreviousData,
   });
 }
@@ -43,7 +44,8 @@ export function useAdminUser(userId: string) {
 export function useAdminUserTransactions(userId: string, offset = 0) {
   return useQuery({
     queryKey: adminUserKeys.transactions(userId, offset),
-    queryFn: () => getPage<Transaction>(`${userPath(userId)}/transactions`, { offset: offset || undefined }),
+    queryFn: () =>
+      getPage<Transaction>(`${userPath(userId)}/transactions`, { limit: PAGE_SIZE, offset: offset || undefined }),
     placeholderData: keepPreviousData,
     meta: { silent: true },
   });
@@ -53,7 +55,8 @@ export function useAdminUserTransactions(userId: string, offset = 0) {
 export function useMappingGroups(userId: string, offset = 0) {
   return useQuery({
     queryKey: adminUserKeys.groups(userId, offset),
-    queryFn: () => getPage<MappingGroup>(`${userPath(userId)}/mapping-groups`, { offset: offset || undefined }),
+    queryFn: () =>
+      getPage<MappingGroup>(`${userPath(userId)}/mapping-groups`, { limit: PAGE_SIZE, offset: offset || undefined }),
     placeholderData: keepPreviousData,
   });
 }
@@ -62,7 +65,8 @@ export function useMappingGroups(userId: string, offset = 0) {
 export function useGroupEvents(userId: string, url: string, offset = 0) {
   return useQuery({
     queryKey: adminUserKeys.groupEvents(userId, url, offset),
-    queryFn: () => getPage<AdminMapping>(`${userPath(userId)}/mappings`, { url, offset: offset || undefined }),
+    queryFn: () =>
+      getPage<AdminMapping>(`${userPath(userId)}/mappings`, { limit: PAGE_SIZE, url, offset: offset || undefined }),
     placeholderData: keepPreviousData,
   });
 }
@@ -71,7 +75,7 @@ export function useGroupEvents(userId: string, url: string, offset = 0) {
 export function useUserWebsites(userId: string, offset = 0) {
   return useQuery({
     queryKey: adminUserKeys.websites(userId, offset),
-    queryFn: () => getPage<Website>(`${userPath(userId)}/websites`, { offset: offset || undefined }),
+    queryFn: () => getPage<Website>(`${userPath(userId)}/websites`, { limit: PAGE_SIZE, offset: offset || undefined }),
     placeholderData: keepPreviousData,
   });
 }
@@ -193,11 +197,11 @@ export function useResendApiKey() {
   return useMutation({
     mutationFn: (userId: string) => apiJson<MessageResponse>("POST", `${userPath(userId)}/resend-api-key`),
     onSuccess: () => toast({ title: "E-Mail gesendet", description: "Der API-Key wurde erneut per E-Mail versendet." }),
-    onError: () =>
+    onError: (error) =>
       toast({
         variant: "destructive",
         title: "Fehler",
-        description: "Der API-Key konnte nicht erneut gesendet werden.",
+        description: withServerReason("Der API-Key konnte nicht erneut gesendet werden.", error),
       }),
     meta: { silent: true },
   });
@@ -223,7 +227,12 @@ export function useResendVerification() {
   return useMutation({
     mutationFn: (userId: string) => apiJson<MessageResponse>("POST", `${userPath(userId)}/resend-verification`),
     onSuccess: () => toast({ title: "Verification email sent successfully" }),
-    onError: () => toast({ variant: "destructive", title: "Error", description: "Failed to send verification email" }),
+    onError: (error) =>
+      toast({
+        variant: "destructive",
+        title: "Error",
+        description: withServerReason("Failed to send verification email", error),
+      }),
     meta: { silent: true },
   });
 }
@@ -268,7 +277,10 @@ export function useFetchUserApiKey() {
       toast({
         variant: "destructive",
         title: "Fehler",
-        description: error instanceof MissingApiKeyError ? API_KEY_MISSING_MESSAGE : apiKeyFetchFailedMessage(email),
+        description:
+          error instanceof MissingApiKeyError
+            ? API_KEY_MISSING_MESSAGE
+            : withServerReason(apiKeyFetchFailedMessage(email), error),
       }),
     meta: { silent: true },
   });

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { AnalyticsRow } from "../../../worker/contract/responses";
 import type { Interval, TimeseriesPoint } from "../../../worker/contract/timeseries";
 import { getJson, getPage, withQuery } from "@/lib/api";
+import { PAGE_SIZE } from "@/hooks/use-page";
 
 /** The customer's own series. */
 export const CUSTOMER_SERIES = "/api/analytics/timeseries";
@@ -17,7 +18,7 @@ export const analyticsKeys = {
 export function useAnalytics({ enabled, offset = 0 }: { enabled: boolean; offset?: number }) {
   return useQuery({
     queryKey: analyticsKeys.page(offset),
-    queryFn: () => getPage<AnalyticsRow>("/api/analytics", { offset: offset || undefined }),
+    queryFn: () => getPage<AnalyticsRow>("/api/analytics", { limit: PAGE_SIZE, offset: offset || undefined }),
     placeholderData: keepPreviousData,
     enabled,
   });

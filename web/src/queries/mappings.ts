@@ -6,7 +6,7 @@ import type {
   MessageResponse,
   PreviewLink,
 } from "../../../worker/contract/responses";
-import type { MappingVersion } from "../../../worker/contract/versions";
+import { VERSIONS_KEPT, type MappingVersion } from "../../../worker/contract/versions";
 import type { MappingBody } from "../../../worker/contract/schemas";
 import type { BulkFormat, ImportReport } from "../../../worker/contract/bulk";
 import {
@@ -23,6 +23,7 @@ import {
 } from "@/lib/api";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
+import { PAGE_SIZE } from "@/hooks/use-page";
 
 export const mappingKeys = {
   all: ["mappings"] as const,
@@ -52,6 +53,7 @@ export function useMappingRows(searchTerm = "", offset = 0) {
     queryFn: async () => {
       try {
         return await getPage<Mapping>("/api/mappings", {
+          limit: PAGE_SIZE,
           group: "url",
           searchTerm: searchTerm || undefined,
           offset: offset || undefined,
@@ -111,7 +113,7 @@ export const useDeleteMapping = () =>
 export function useMappingVersions(id: number, enabled: boolean) {
   return useQuery({
     queryKey: mappingKeys.versions(id),
-    queryFn: () => getPage<MappingVersion>(`/api/mappings/${id}/versions`),
+    queryFn: () => getPage<MappingVersion>(`/api/mappings/${id}/versions`, { limit: VERSIONS_KEPT }),
     enabled,
   });
 }

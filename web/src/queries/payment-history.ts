@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { PaymentHistoryItem } from "../../../worker/contract/responses";
 import { getPage } from "@/lib/api";
+import { PAGE_SIZE } from "@/hooks/use-page";
 
 export const paymentHistoryKeys = {
   all: ["user", "payment-history"] as const,
@@ -11,7 +12,8 @@ export const paymentHistoryKeys = {
 export function usePaymentHistory(offset = 0) {
   return useQuery({
     queryKey: paymentHistoryKeys.page(offset),
-    queryFn: () => getPage<PaymentHistoryItem>("/api/user/payment-history", { offset: offset || undefined }),
+    queryFn: () =>
+      getPage<PaymentHistoryItem>("/api/user/payment-history", { limit: PAGE_SIZE, offset: offset || undefined }),
     placeholderData: keepPreviousData,
   });
 }

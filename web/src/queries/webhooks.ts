@@ -4,7 +4,13 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { MessageResponse } from "../../../worker/contract/responses";
-import type { CreatedWebhook, Webhook, WebhookBody, WebhookDelivery } from "../../../worker/contract/webhooks";
+import {
+  WEBHOOKS_PER_CUSTOMER,
+  type CreatedWebhook,
+  type Webhook,
+  type WebhookBody,
+  type WebhookDelivery,
+} from "../../../worker/contract/webhooks";
 import { apiJson, getPage } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 
@@ -18,7 +24,10 @@ export const webhookKeys = {
 export const DELIVERIES_PAGE_SIZE = 50;
 
 export function useWebhooks() {
-  return useQuery({ queryKey: webhookKeys.list(), queryFn: () => getPage<Webhook>("/api/webhooks") });
+  return useQuery({
+    queryKey: webhookKeys.list(),
+    queryFn: () => getPage<Webhook>("/api/webhooks", { limit: WEBHOOKS_PER_CUSTOMER }),
+  });
 }
 
 /** Registers a webhook. The form shows the server's refusal itself, so no toast for it. */
@@ -64,6 +73,7 @@ export function useDeliveries(id: string, offset: number) {
     queryKey: webhookKeys.deliveries(id, offset),
     queryFn: () =>
       getPage<WebhookDelivery>(`/api/webhooks/${encodeURIComponent(id)}/deliveries`, {
+        limit: DELIVERIES_PAGE_SIZE,
         offset: offset || undefined,
       }),
     placeholderData: keepPreviousData,

@@ -7,6 +7,7 @@ import type { MessageResponse, Website } from "../../../worker/contract/response
 import type { WebsiteMode } from "../../../worker/contract/schemas";
 import { apiChange, apiJson, deliveryNote, getPage } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
+import { PAGE_SIZE } from "@/hooks/use-page";
 
 export const websiteKeys = {
   all: ["websites"] as const,
@@ -18,7 +19,7 @@ const path = (hostname: string) => `/api/websites/${encodeURIComponent(hostname)
 export function useWebsites(offset: number) {
   return useQuery({
     queryKey: websiteKeys.list(offset),
-    queryFn: () => getPage<Website>("/api/websites", { offset: offset || undefined }),
+    queryFn: () => getPage<Website>("/api/websites", { limit: PAGE_SIZE, offset: offset || undefined }),
     placeholderData: keepPreviousData,
   });
 }

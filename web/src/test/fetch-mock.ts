@@ -20,21 +20,32 @@ export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 }
 
-/** One call as a fake API sees it: the method, the address and the JSON body, parsed. */
+/**
+ * One call as a fake API sees it: the method, the address and the JSON body, parsed. Every list page the SPA asks
+ * for names its size (`limit`, lib/api.ts `getPage`): it is kept apart in `limit`, so that `url` reads as the list
+ * and its filters.
+ */
 export interface ApiCall {
   method: string;
   url: string;
   body: unknown;
+  limit?: number;
 }
 
 /** Answers the calls it knows; undefined passes the call on to the next route. */
 export type ApiRoute<C extends ApiCall = ApiCall> = (call: C) => Response | undefined;
 
-export const apiCall = ({ url, init }: FetchRequest): ApiCall => ({
-  method: init.method ?? "GET",
-  url,
-  body: init.body ? JSON.parse(String(init.body)) : undefined,
-});
+export function apiCall({ url, init }: FetchRequest): ApiCall {
+  const parsed = new URL(url, "http://spa.test");
+  const limit = parsed.searchParams.get("limit");
+  parsed.searchParams.delete("limit");
+  return {
+    method: init.method ?? "GET",
+    url: limit === null ? url : parsed.pathname + parsed.search,
+    body: init.body ? JSON.parse(String(init.body)) : undefined,
+    ...(limit === null ? {} : { limit: Number(limit) }),
+  };
+}
 
 /**
  * A fake API that records every call (as `record` describes it) in the returned list. The first of `routes`

@@ -15,7 +15,7 @@ const NOT_FOUND = "Transaction not found";
 
 export const adminBillingRoutes = new Hono<AppEnv>()
   .get("/transactions", validate("query", transactionFilters), async (c) =>
-    pageResponse(c, await listTransactions(createDb(c.env.DB), c.req.valid("query"))),
+    pageResponse(c, await listTransactions(createDb(c.env.DB), c.req.valid("query")), c.req.valid("query")),
   )
   .get("/transaction/:id", validate("param", idParam), async (c) => {
     const detail = await getTransactionDetail(createDb(c.env.DB), c.req.valid("param").id);

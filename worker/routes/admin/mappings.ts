@@ -17,7 +17,7 @@ const NOT_FOUND = "Mapping not found";
 
 export const adminMappingRoutes = new Hono<AppEnv>()
   .get("/", validate("query", adminMappingsQuery), async (c) =>
-    pageResponse(c, await listAdminMappings(createDb(c.env.DB), c.req.valid("query"))),
+    pageResponse(c, await listAdminMappings(createDb(c.env.DB), c.req.valid("query")), c.req.valid("query")),
   )
   .get("/:id", validate("param", idParam), async (c) => {
     const mapping = await getAnyMapping(createDb(c.env.DB), c.req.valid("param").id);

@@ -80,21 +80,96 @@ describe("/api/admin/product-versions", () => {
     expect((await call(`/api/admin/product-versions/${version.id}`, { method: "DELETE", apiKey })).status).toBe(404);
   });
 
-  it("deletes a version a PayPal subscription pays for: the subscription then pays for none", async () => {
+  it("refuses to delete or reprice a version while customers subscribe to it, and says what to do instead", async () => {
     const { apiKey } = await createAdmin();
     const { version } = await create(apiKey, plan());
-    const shop = await createVerifiedCustomer("shop@example.com");
-    await db()
-      .update(users)
-      .set({ productVersionId: version.id, planSource: "paypal" })
-      .where(eq(users.id, shop.user.id));
-    await db()
-      .insert(subscriptions)
-      .values({ userId: shop.user.id, subscriptionId: "I-1", productVersionId: version.id, status: "active" });
-    const res = await call(`/api/admin/product-versions/${version.id}`, { method: "DELETE", apiKey });
+    const patch = (json: object) =>
+      call(`/api/admin/product-versions/${version.id}`, { method: "PATCH", apiKey, json });
+    for (const [i, email] of ["a@example.com", "b@example.com"].entries()) {
+      const shop = await createVerifiedCustomer(email);
+      await db()
+        .update(users)
+        .set({ productVersionId: version.id, planSource: "paypal" })
+        .where(eq(users.id, shop.user.id));
+      await db()
+        .insert(subscriptions)
+        .values({ userId: shop.user.id, subscriptionId: `I-${i}`, productVersionId: version.id, status: "active" });
+    }
+    const refusedDelete = await call(`/api/admin/product-versions/${version.id}`, { method: "DELETE", apiKey });
+    expect(refusedDelete.status).toBe(409);
+    expect(await refusedDelete.json()).toEqual({
+      error:
+        "2 customers hold live subscriptions to Growth: it cannot be deleted. Create a new version for new customers " +
+        "instead; existing subscribers keep theirs.",
+    });
+    for (const change of [{ price: 39.99 }, { paypalPlanId: "P-OTHER" }, plan({ price: 29 })]) {
+      const res = await patch(change);
+      expect(res.status, JSON.stringify(change)).toBe(409);
+      expect(((await res.json()) as { error: string }).error).toBe(
+        "2 customers hold live subscriptions to Growth: its price and PayPal plan cannot change. Create a new " +
+          "version with the new price and plan instead; existing subscribers keep theirs.",
+      );
+    }
+    // Everything else may change, the same price and plan sent again included.
+    const renamed = await patch(plan({ description: "Now with more", eventsLimit: 200 }));
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toMatchObject({ price: 29.99, paypalPlanId: "P-GROWTH", eventsLimit: 200 });
+
+    // Once the subscriptions have ended, the version can go.
+    await db().update(subscriptions).set({ status: "cancelled" });
+    expect((await call(`/api/admin/product-versions/${version.id}`, { method: "DELETE", apiKey })).status).toBe(200);
+  });
+
+  it("keeps every field a PATCH leaves out, as earlier clients omit price and plan id", async () => {
+    const { apiKey } = await createAdmin();
+    const { version } = await create(apiKey, plan({ isDefault: true }));
+    const res = await call(`/api/admin/product-versions/${version.id}`, {
+      method: "PATCH",
+      apiKey,
+      json: { name: "Growth 2", description: "Renamed", eventsLimit: 100, websitesLimit: 5, dynamicContentLimit: null },
+    });
     expect(res.status).toBe(200);
-    expect((await db().select().from(subscriptions))[0]!.productVersionId).toBeNull();
-    expect((await db().select().from(users).where(eq(users.id, shop.user.id)))[0]!.planSource).toBe("default");
+    expect(await res.json()).toEqual({ ...version, name: "Growth 2", description: "Renamed" });
+    expect(await defaults()).toEqual(["Growth 2"]);
+    const only = await call(`/api/admin/product-versions/${version.id}`, {
+      method: "PATCH",
+      apiKey,
+      json: { eventsLimit: 7 },
+    });
+    expect(await only.json()).toMatchObject({
+      name: "Growth 2",
+      eventsLimit: 7,
+      price: 29.99,
+      paypalPlanId: "P-GROWTH",
+    });
+    const empty = await call(`/api/admin/product-versions/${version.id}`, {
+      method: "PATCH",
+      apiKey,
+      json: { name: "" },
+    });
+    expect(await empty.json()).toEqual({ error: "Name is required" });
+  });
+
+  it("keeps the default version: it cannot be deleted or lose its flag until another is the default", async () => {
+    const { apiKey } = await createAdmin();
+    const free = (await db().select().from(productVersions).where(eq(productVersions.isDefault, true)))[0]!;
+    const del = await call(`/api/admin/product-versions/${free.id}`, { method: "DELETE", apiKey });
+    expect(del.status).toBe(409);
+    expect(await del.json()).toEqual({
+      error: `${free.name} is the default version: make another version the default before deleting it.`,
+    });
+    const unflag = await call(`/api/admin/product-versions/${free.id}`, {
+      method: "PATCH",
+      apiKey,
+      json: { isDefault: false },
+    });
+    expect(unflag.status).toBe(409);
+    expect(await defaults()).toEqual([free.name]);
+
+    const pro = await create(apiKey, plan({ name: "Pro", isDefault: true }));
+    expect(await defaults()).toEqual(["Pro"]);
+    expect((await call(`/api/admin/product-versions/${free.id}`, { method: "DELETE", apiKey })).status).toBe(200);
+    expect(pro.status).toBe(201);
   });
 
   it("applies an edited limit to its users' delivery on the next request", async () => {

@@ -11,8 +11,9 @@ import type {
 import { tooLong, URL_MAX_LENGTH } from "../../contract/input-caps";
 import { timeseriesQuery, type TimeseriesPoint } from "../../contract/timeseries";
 import {
-  adminMappingsQuery,
+  adminMappingFilters,
   adminUsersQuery,
+  paged,
   assignProductVersionBody,
   plainListQuery,
   userEmailBody,
@@ -50,9 +51,10 @@ const userParam = z.object({ userId: z.string().min(1) });
 /** How many of a user's mappings the detail answer carries; the rest page through `/:userId/mappings`. */
 const DETAIL_MAPPINGS = 50;
 /** One user's mappings: searched, or those of one group of the Websites & Events tab (`url`). */
-const userMappingsQuery = adminMappingsQuery.extend({
-  url: z.string().max(URL_MAX_LENGTH, tooLong("URL", URL_MAX_LENGTH)).optional(),
-});
+const userMappingsQuery = paged(
+  adminMappingFilters.extend({ url: z.string().max(URL_MAX_LENGTH, tooLong("URL", URL_MAX_LENGTH)).optional() }),
+  { defaultLimit: 100, maxLimit: 1_000 },
+);
 const USER_NOT_FOUND = "User not found";
 
 async function userOr404(db: Db, userId: string): Promise<User> {
@@ -85,10 +87,10 @@ async function changeUser(c: Context<AppEnv>, userId: string, change: Parameters
 
 export const adminUserRoutes = new Hono<AppEnv>()
   .get("/", validate("query", adminUsersQuery), async (c) =>
-    pageResponse(c, await listAdminUsers(createDb(c.env.DB), c.req.valid("query"))),
+    pageResponse(c, await listAdminUsers(createDb(c.env.DB), c.req.valid("query")), c.req.valid("query")),
   )
   .get("/emails", validate("query", userEmailsQuery), async (c) =>
-    pageResponse(c, await listUserEmails(createDb(c.env.DB), c.req.valid("query"))),
+    pageResponse(c, await listUserEmails(createDb(c.env.DB), c.req.valid("query")), c.req.valid("query")),
   )
   .get("/:userId", validate("param", userParam), async (c) => {
     const db = createDb(c.env.DB);
@@ -107,12 +109,16 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .get("/:userId/mappings", validate("param", userParam), validate("query", userMappingsQuery), async (c) => {
     const db = createDb(c.env.DB);
     const user = await userOr404(db, c.req.valid("param").userId);
-    return pageResponse(c, await listAdminMappings(db, { ...c.req.valid("query"), userId: user.id }));
+    return pageResponse(
+      c,
+      await listAdminMappings(db, { ...c.req.valid("query"), userId: user.id }),
+      c.req.valid("query"),
+    );
   })
   .get("/:userId/mapping-groups", validate("param", userParam), validate("query", plainListQuery), async (c) => {
     const db = createDb(c.env.DB);
     const user = await userOr404(db, c.req.valid("param").userId);
-    return pageResponse(c, await listMappingGroups(db, user.id, c.req.valid("query")));
+    return pageResponse(c, await listMappingGroups(db, user.id, c.req.valid("query")), c.req.valid("query"));
   })
   .get("/:userId/timeseries", validate("param", userParam), validate("query", timeseriesQuery), async (c) => {
     const db = createDb(c.env.DB);
@@ -123,13 +129,13 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .get("/:userId/transactions", validate("param", userParam), validate("query", plainListQuery), async (c) => {
     const db = createDb(c.env.DB);
     const user = await userOr404(db, c.req.valid("param").userId);
-    return pageResponse(c, await userTransactions(db, user.id, user.email, c.req.valid("query")));
+    return pageResponse(c, await userTransactions(db, user.id, user.email, c.req.valid("query")), c.req.valid("query"));
   })
   // A customer's website claims (docs/edge-delivery.md), pending and proven, and their release by an admin.
   .get("/:userId/websites", validate("param", userParam), validate("query", plainListQuery), async (c) => {
     const db = createDb(c.env.DB);
     const user = await userOr404(db, c.req.valid("param").userId);
-    return pageResponse(c, await listWebsites(db, user.id, c.req.valid("query")));
+    return pageResponse(c, await listWebsites(db, user.id, c.req.valid("query")), c.req.valid("query"));
   })
   .delete("/:userId/websites/:hostname", validate("param", userParam.extend(websiteParam.shape)), async (c) => {
     const { userId, hostname } = c.req.valid("param");

@@ -2,10 +2,12 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Navigate } from "react-router-dom";
 import { Spinner } from "@/components/ui/spinner";
 import { useSessionActions } from "@/hooks/use-session-actions";
+import { toast } from "@/hooks/use-toast";
 import { getApiKey, getUserRole } from "@/lib/storage";
 import { useAuthCheck } from "@/queries/auth";
 
 const NOT_FOUND = "/404";
+const ADMIN_LOGIN = "/admin-login";
 
 interface AdminGuardProps {
   children: ReactNode;
@@ -15,7 +17,8 @@ interface AdminGuardProps {
 
 /**
  * Shows `children` only to a confirmed admin (SPEC.md §2): without a stored key and admin role it goes to
- * /404 at once; otherwise the key is checked with the server, and a failed check forgets key and role.
+ * /404 at once; otherwise the key is checked with the server, and a failed check (an admin session ends after 12
+ * hours, or was revoked) forgets key and role and leads to /admin-login, with a toast that says why.
  */
 export function AdminGuard({ children, preload }: AdminGuardProps) {
   const storedAsAdmin = Boolean(getApiKey()) && getUserRole() === "admin";
@@ -36,10 +39,13 @@ export function AdminGuard({ children, preload }: AdminGuardProps) {
   const rejected = auth.isError || (auth.isSuccess && auth.data.role !== "admin");
 
   useEffect(() => {
-    if (rejected) signOut();
+    if (!rejected) return;
+    signOut();
+    toast({ title: "Session ended", description: "Your admin session has ended. Please log in again." });
   }, [rejected, signOut]);
 
-  if (!storedAsAdmin || rejected) return <Navigate to={NOT_FOUND} replace />;
+  if (rejected) return <Navigate to={ADMIN_LOGIN} replace />;
+  if (!storedAsAdmin) return <Navigate to={NOT_FOUND} replace />;
   if (!auth.isSuccess || !screenFetched) {
     return (
       <div className="flex justify-center py-16">

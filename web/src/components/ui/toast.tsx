@@ -72,7 +72,7 @@ function ToastTitle({ className, ...props }: ComponentProps<typeof ToastPrimitiv
 }
 
 function ToastDescription({ className, ...props }: ComponentProps<typeof ToastPrimitives.Description>) {
-  return <ToastPrimitives.Description className={cn("text-sm opacity-90", className)} {...props} />;
+  return <ToastPrimitives.Description className={cn("text-sm whitespace-pre-line opacity-90", className)} {...props} />;
 }
 
 type ToastProps = ComponentProps<typeof Toast>;

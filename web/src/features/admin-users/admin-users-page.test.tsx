@@ -424,7 +424,10 @@ describe("impersonation", () => {
 
     fireEvent.click(screen.getByRole("button", { name: "Als ann@example.com einloggen" }));
 
-    expect(await screen.findByText("Konnte API-Key für Benutzer ann@example.com nicht abrufen")).toBeInTheDocument();
+    // SPEC.md's text, and the server's reason as its second line.
+    expect(
+      await screen.findByText("Konnte API-Key für Benutzer ann@example.com nicht abrufen Not found"),
+    ).toBeInTheDocument();
     expect(window.localStorage.getItem("apiKey")).toBe("admin-key");
     expect(window.localStorage.getItem("adminApiKey")).toBeNull();
     expect(screen.getByRole("tab", { name: "Nutzerübersicht" })).toBeInTheDocument();
@@ -574,7 +577,7 @@ describe("one user's tabs", () => {
     await selectAnn();
 
     fireEvent.click(screen.getByRole("button", { name: "Verifizierungs-E-Mail erneut senden" }));
-    expect(await screen.findByText("Failed to send verification email")).toBeInTheDocument();
+    expect(await screen.findByText("Failed to send verification email SMTP down")).toBeInTheDocument();
 
     fireEvent.click(screen.getByRole("button", { name: "API-Key per E-Mail senden" }));
     expect(await screen.findByText("Der API-Key wurde erneut per E-Mail versendet.")).toBeInTheDocument();
@@ -582,7 +585,7 @@ describe("one user's tabs", () => {
 
     keyAnswer = () => jsonResponse({ error: "SMTP down" }, 500);
     fireEvent.click(screen.getByRole("button", { name: "API-Key per E-Mail senden" }));
-    expect(await screen.findByText("Der API-Key konnte nicht erneut gesendet werden.")).toBeInTheDocument();
+    expect(await screen.findByText("Der API-Key konnte nicht erneut gesendet werden. SMTP down")).toBeInTheDocument();
   });
 
   it("shows the server's websites (URL ignoring scheme and case, summed counts), opens one, and deletes an event", async () => {

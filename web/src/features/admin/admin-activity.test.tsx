@@ -31,9 +31,9 @@ describe("admin dashboard: Admin Activity", () => {
       if (url === "/api/auth") return jsonResponse(ADMIN);
       if (url === "/api/admin/overview")
         return jsonResponse({ totalUsers: 1, revenueLast7Days: 0, revenueCurrentYear: 0 });
-      if (url === "/api/admin/audit-events?limit=20&offset=0")
+      if (url === "/api/admin/audit-events?offset=0")
         return withTotal([event(2, "ann@example.com", "revoke-api-key"), event(1, "bob@example.com")], 22);
-      if (url === "/api/admin/audit-events?limit=20&offset=20") return withTotal([event(0, "cid@example.com")], 22);
+      if (url === "/api/admin/audit-events?offset=20") return withTotal([event(0, "cid@example.com")], 22);
       return undefined;
     });
     renderApp("/admin");
@@ -49,7 +49,7 @@ describe("admin dashboard: Admin Activity", () => {
     fireEvent.click(within(section).getByRole("button", { name: "Next page" }));
     expect(await within(section).findByText("cid@example.com")).toBeInTheDocument();
     expect(within(section).getByText("21–22 of 22")).toBeInTheDocument();
-    expect(calls.map((c) => c.url)).toContain("/api/admin/audit-events?limit=20&offset=20");
+    expect(calls.find((c) => c.url === "/api/admin/audit-events?offset=20")?.limit).toBe(20);
   });
 
   it("says when there is nothing yet, and when the list cannot be loaded", async () => {

@@ -3,6 +3,10 @@ import { Link } from "react-router-dom";
 import { Button } from "@/components/ui/button";
 import { useLogout } from "@/hooks/use-logout";
 
+/**
+ * The admin screens' header (SPEC.md §2): the link to the index, and Logout, which leads to /admin-login (the index
+ * is admin-only, so it would show a signed-out admin the 404).
+ */
 export function AdminHeader() {
   const logout = useLogout();
 
@@ -12,7 +16,7 @@ export function AdminHeader() {
         <Link to="/" className="font-semibold hover:underline">
           Dynamic Content Manager
         </Link>
-        <Button variant="outline" size="sm" onClick={() => logout("/")}>
+        <Button variant="outline" size="sm" onClick={() => logout("/admin-login")}>
           <LogOut aria-hidden="true" />
           Logout
         </Button>

@@ -67,18 +67,28 @@ describe("admin login", () => {
 });
 
 describe("admin logout", () => {
-  it("forgets key and role, toasts and leaves for '/'", async () => {
+  it("forgets key and role, toasts and leads to the admin login", async () => {
     signInAsAdmin();
     mockFetch(() => jsonResponse(ADMIN));
     renderApp("/admin");
 
     expect(await screen.findByRole("link", { name: "Dynamic Content Manager" })).toHaveAttribute("href", "/");
+    expect(screen.getByRole("link", { name: /SMTP/ })).toHaveAttribute("href", "/smtp-config");
     fireEvent.click(screen.getByRole("button", { name: "Logout" }));
 
     expect(await screen.findByText("Successfully logged out")).toBeInTheDocument();
     expect(window.localStorage.getItem("apiKey")).toBeNull();
     expect(window.localStorage.getItem("userRole")).toBeNull();
-    // '/' is admin-only, so the signed-out visitor lands on the 404 screen.
-    expect(await screen.findByText("404 Page Not Found")).toBeInTheDocument();
+    // Not '/', which is admin-only and would show the signed-out admin the 404.
+    expect(await screen.findByRole("button", { name: "Login" }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByText("404 Page Not Found")).not.toBeInTheDocument();
+  }, 20_000);
+
+  it("carries the admin header on the product versions and SMTP screens", async () => {
+    signInAsAdmin();
+    mockFetch(({ url }) => (url === "/api/auth" ? jsonResponse(ADMIN) : jsonResponse([])));
+    renderApp("/admin/product-versions");
+    expect(await screen.findByRole("heading", { name: "Product Versions" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Logout" })).toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import { CreditCard, Package, Users, type LucideIcon } from "lucide-react";
+import { CreditCard, Mail, Package, Users, type LucideIcon } from "lucide-react";
 import { Link } from "react-router-dom";
 import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 
@@ -23,11 +23,12 @@ const TILES: Tile[] = [
     description: "Manage versions and limits",
     icon: Package,
   },
+  { to: "/smtp-config", title: "SMTP", description: "The mail server for codes, links and keys", icon: Mail },
 ];
 
 export function AdminTiles() {
   return (
-    <div className="grid gap-4 md:grid-cols-3">
+    <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-4">
       {TILES.map(({ to, title, description, icon: Icon }) => (
         <Link
           key={to}

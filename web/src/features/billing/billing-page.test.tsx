@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { endOfDay, startOfDay } from "date-fns";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Transaction } from "../../../../worker/contract/responses";
-import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { apiCall, jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
 import { ADMIN, signInAsAdmin } from "@/test/session";
 import { transactionDetailPath } from "./billing-transactions-table";
@@ -121,8 +121,11 @@ function openScreen(answer?: (url: URL) => Response | undefined) {
     if (url.pathname === "/api/admin/billing/transactions") return jsonResponse(filterLikeServer(url));
     return jsonResponse({ error: `unexpected ${path}` }, 500);
   });
+  // The list's addresses without the page size, which every page names (apiCall).
   const listCalls = () =>
-    fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u.startsWith("/api/admin/billing/transactions"));
+    fetchMock.mock.calls
+      .map(([u, init]) => apiCall({ url: String(u), init: init ?? {} }).url)
+      .filter((u) => u.startsWith("/api/admin/billing/transactions"));
   return { ...renderApp("/admin/billing"), fetchMock, listCalls };
 }
 

@@ -68,7 +68,7 @@ async function openAddForm(post = () => jsonResponse({ error: "unexpected POST" 
 describe("dashboard without a stored api key", () => {
   it("hides Analytics, the add form and Actions, and points to /register in the empty state", async () => {
     const fetchMock = mockFetch(({ url }) =>
-      url === "/api/mappings?group=url"
+      url === "/api/mappings?limit=100&group=url"
         ? jsonResponse({ error: "Invalid or missing API key" }, 401)
         : jsonResponse({ error: "unexpected" }, 500),
     );
@@ -87,7 +87,7 @@ describe("dashboard without a stored api key", () => {
     expect(screen.queryByRole("columnheader", { name: "Actions" })).not.toBeInTheDocument();
     // A 401 is "no key", not a failure: no error toast, and stats/analytics are never asked for.
     expect(screen.queryByText("Error")).not.toBeInTheDocument();
-    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(["/api/mappings?group=url"]);
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(["/api/mappings?limit=100&group=url"]);
   });
 
   it("refuses to add a mapping when the key has gone, without calling the API", async () => {
@@ -153,11 +153,11 @@ describe("dashboard with a stored api key", () => {
     expect(tableRows[1]).toHaveTextContent("Draft");
     expect(table.querySelector("b")).toBeNull();
     expect(within(table).getByRole("columnheader", { name: "Actions" })).toBeInTheDocument();
-    expect(asked[0]).toBe("/api/mappings?group=url");
+    expect(asked[0]).toBe("/api/mappings?limit=100&group=url");
 
     fireEvent.change(screen.getByPlaceholderText("Search mappings..."), { target: { value: "DRAFT" } });
     await waitFor(() => expect(within(screen.getByRole("table")).getAllByRole("row").slice(1)).toHaveLength(1));
-    expect(asked).toContain("/api/mappings?group=url&searchTerm=DRAFT");
+    expect(asked).toContain("/api/mappings?limit=100&group=url&searchTerm=DRAFT");
     fireEvent.change(screen.getByPlaceholderText("Search mappings..."), { target: { value: "" } });
     await waitFor(() => expect(within(screen.getByRole("table")).getAllByRole("row").slice(1)).toHaveLength(2));
 
@@ -491,7 +491,7 @@ describe("dashboard with a stored api key", () => {
       if (url === "/api/mappings/7/versions/1/restore" && init.method === "POST") {
         return jsonResponse(mapping({ id: 7, htmlContent: "<p>old</p>" }));
       }
-      if (url === "/api/mappings/7/versions") {
+      if (url === "/api/mappings/7/versions?limit=50") {
         const res = jsonResponse([
           version(2, `<p>new</p>\n${xss}`, { changedBy: "schedule", url: "https://example.com/b" }),
           version(1, "<p>old</p>"),

@@ -21,6 +21,7 @@ const LINK_GROUPS: LinkGroup[] = [
       { label: "Admin Dashboard", to: "/admin" },
       { label: "Billing Dashboard", to: "/admin/billing" },
       { label: "Product Versions", to: "/product-versions" },
+      { label: "SMTP Configuration", to: "/smtp-config" },
       { label: "Admin Login", to: "/admin-login" },
     ],
   },

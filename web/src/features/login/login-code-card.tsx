@@ -1,3 +1,4 @@
+import { Link } from "react-router-dom";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { LoginCodeForm } from "./login-code-form";
 
@@ -13,6 +14,14 @@ export function LoginCodeCard({ email, onUseDifferentEmail }: { email: string; o
         <CardDescription>
           If the address is not verified yet, or after too many wrong codes, the mail holds a link instead: follow it to
           sign in.
+        </CardDescription>
+        <CardDescription>
+          No mail after a few minutes? Check the address above and your spam folder. Codes go only to registered
+          addresses:{" "}
+          <Link to="/register" className="text-primary underline-offset-4 hover:underline">
+            register
+          </Link>{" "}
+          first if you have no account yet.
         </CardDescription>
       </CardHeader>
       <CardContent>

@@ -6,7 +6,8 @@ export function formatVersionLimit(limit: number | null): string {
   return isUnlimited(limit) ? "∞" : String(limit);
 }
 
-/** '$' and the stored price as it is, or '-' without one. */
+/** '$' and the price (whole dollars as they are, else with its cents: $29.90), or '-' without one. */
 export function formatVersionPrice(price: number | null): string {
-  return price === null ? "-" : `$${price}`;
+  if (price === null) return "-";
+  return `$${Number.isInteger(price) ? price : price.toFixed(2)}`;
 }

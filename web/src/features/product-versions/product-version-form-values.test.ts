@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWholeNumber, toFormValues, toProductVersionBody } from "./product-version-form-values";
+import { parsePrice, parseWholeNumber, toFormValues, toProductVersionBody } from "./product-version-form-values";
 
 describe("parseWholeNumber", () => {
   it("reads integers and makes empty or non-numeric input null", () => {
@@ -12,7 +12,34 @@ describe("parseWholeNumber", () => {
   });
 });
 
+describe("parsePrice", () => {
+  it("reads dollars and cents, to the cent, and makes empty or non-numeric input null", () => {
+    expect(parsePrice("29.99")).toBe(29.99);
+    expect(parsePrice(" 29,90 ")).toBe(29.9);
+    expect(parsePrice("29")).toBe(29);
+    expect(parsePrice("0.125")).toBe(0.13);
+    expect(parsePrice("")).toBeNull();
+    expect(parsePrice("abc")).toBeNull();
+  });
+});
+
 describe("product version form values", () => {
+  it("keeps a price with cents as it is, 29.99 and not 29", () => {
+    const values = toFormValues({
+      id: 1,
+      name: "Growth",
+      description: null,
+      eventsLimit: 100,
+      websitesLimit: 5,
+      dynamicContentLimit: null,
+      price: 29.99,
+      paypalPlanId: "P-GROWTH",
+      isDefault: false,
+    });
+    expect(values.price).toBe("29.99");
+    expect(toProductVersionBody(values).price).toBe(29.99);
+  });
+
   it("round-trips a version, with unlimited null limits as empty inputs", () => {
     const version = {
       id: 7,

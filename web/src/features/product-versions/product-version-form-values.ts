@@ -35,6 +35,15 @@ export function parseWholeNumber(text: string): number | null {
   return Number.isNaN(value) ? null : value;
 }
 
+/**
+ * A price in dollars and cents as typed (`29.99`, `29,99`, `29`), to the cent; empty or non-numeric input is null
+ * (no price). The API keeps it as exact cents.
+ */
+export function parsePrice(text: string): number | null {
+  const value = Number.parseFloat(text.trim().replace(",", "."));
+  return Number.isFinite(value) ? Math.round(value * 100) / 100 : null;
+}
+
 /** Empty text is sent as null rather than "". */
 function optionalText(text: string): string | null {
   const trimmed = text.trim();
@@ -49,7 +58,7 @@ export function toProductVersionBody(values: ProductVersionFormValues): ProductV
     eventsLimit: parseWholeNumber(values.eventsLimit),
     websitesLimit: parseWholeNumber(values.websitesLimit),
     dynamicContentLimit: parseWholeNumber(values.dynamicContentLimit),
-    price: parseWholeNumber(values.price),
+    price: parsePrice(values.price),
     paypalPlanId: optionalText(values.paypalPlanId),
     isDefault: values.isDefault,
   };

@@ -77,8 +77,8 @@ export function ProductVersionForm({ version, onSaved }: ProductVersionFormProps
           <Input
             type="number"
             min={0}
-            step={1}
-            inputMode="numeric"
+            step={0.01}
+            inputMode="decimal"
             value={values.price}
             onChange={(e) => set("price", e.target.value)}
           />

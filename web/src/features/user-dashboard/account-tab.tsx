@@ -27,6 +27,9 @@ export function AccountTab({ dashboard }: { dashboard: CustomerDashboard }) {
         <CardContent>
           <dl className="space-y-4">
             <Row label="Email">{dashboard.email}</Row>
+            <Row label="User ID">
+              <span className="font-mono text-sm">{dashboard.userId}</span>
+            </Row>
             <Row label="Product Version">
               <div className="space-y-2">
                 <p className="font-semibold">{plan?.name ?? "-"}</p>

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { PaymentHistoryItem, ProductVersion } from "../../../../worker/contract/responses";
-import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { apiCall, jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { customerDashboard as dashboard, CUSTOMER_SNIPPET as SNIPPET, productVersion } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";
 import { ADMIN, storeSession } from "@/test/session";
@@ -49,7 +49,8 @@ function mockApi({
   payments = [],
   plans = PLANS,
 }: Answers) {
-  return mockFetch(({ url }) => {
+  return mockFetch((request) => {
+    const { url } = apiCall(request);
     if (url === "/api/user/dashboard") return dashboardAnswer();
     if (url === "/api/user/payment-history") return jsonResponse(payments);
     if (url === "/api/product-versions") return jsonResponse(plans);
@@ -98,7 +99,7 @@ describe("customer dashboard, account", () => {
     renderApp("/user-dashboard");
 
     fireEvent.click(await screen.findByRole("button", { name: "Copy API key" }));
-    expect(await screen.findByText("Kopiert!")).toBeInTheDocument();
+    expect(await screen.findByText("Copied!")).toBeInTheDocument();
     expect(writeText).toHaveBeenCalledWith("key-ann-123");
 
     fireEvent.click(screen.getByRole("button", { name: "Copy snippet" }));
@@ -106,7 +107,7 @@ describe("customer dashboard, account", () => {
 
     writeText.mockImplementation(() => Promise.reject(new Error("denied")));
     fireEvent.click(screen.getByRole("button", { name: "Copy snippet" }));
-    expect(await screen.findByText("Der Code konnte nicht kopiert werden.")).toBeInTheDocument();
+    expect(await screen.findByText("Could not copy the text.")).toBeInTheDocument();
   });
 
   it("shows 'Error loading user data' when the dashboard cannot be loaded", async () => {
