@@ -27,6 +27,8 @@ export interface VerifyEmailResponse {
   message: string;
   email: string;
   apiKey: string;
+  /** The key was mailed now (the address's first verification); a repeated one mails nothing. */
+  keyMailed: boolean;
 }
 
 export interface AdminLoginResponse {

@@ -13,7 +13,17 @@ export const TIMESERIES_MAX_DAYS = 1_096;
 /** Without `from`: the last 30 days, as the Overview shows them. */
 export const TIMESERIES_DEFAULT_DAYS = 30;
 
-const day = (field: string) => z.iso.date({ error: `${field} must be a date such as 2026-11-25` }).optional();
+/**
+ * A day as people write it: an ISO 8601 date (`2026-11-24`) or date-time (`2026-11-24T08:50:00Z`, with its offset),
+ * taken as the UTC day it falls on.
+ */
+const day = (field: string) =>
+  z
+    .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+      error: `${field} must be a date such as 2026-11-25 or a date-time such as 2026-11-25T08:50:00Z`,
+    })
+    .transform((value) => (value.length === 10 ? value : new Date(value).toISOString().slice(0, 10)))
+    .optional();
 
 export const timeseriesQuery = z
   .object({

@@ -39,7 +39,12 @@ describe("POST /api/register", () => {
     expect(link).toMatch(/^http:\/\/dc\.test\/register-form\?token=[^&\s]+$/);
     const verified = await call(`/api/verify-email?token=${encodeURIComponent(tokenOf(link))}`);
     expect(verified.status).toBe(200);
-    expect(await verified.json()).toMatchObject({ email: "landing@example.com" });
+    expect(await verified.json()).toMatchObject({ email: "landing@example.com", keyMailed: true });
+    // Verified again (key recovery): the key is answered, and the answer says no mail went out.
+    await register("landing@example.com", "register-form");
+    const again = await call(`/api/verify-email?token=${encodeURIComponent(tokenOf(mails.lastLink()))}`);
+    expect(await again.json()).toMatchObject({ email: "landing@example.com", keyMailed: false });
+    expect(mails.texts().filter((t) => t.includes("subject: Your Dynamic Content API key"))).toHaveLength(1);
   });
 
   it("links page A's sign-up to page A's verify screen when the page is named", async () => {

@@ -56,5 +56,10 @@ export const registerRoutes = new Hono<AppEnv>()
       // The key is in the answer too, so a failed mail must not fail the verification.
       inBackground(c, "API key mail", () => sendApiKeyMail(c.env, db, publicOrigin(c), user, apiKey));
     }
-    return c.json<VerifyEmailResponse>({ message: "Email verified successfully", email: user.email, apiKey });
+    return c.json<VerifyEmailResponse>({
+      message: "Email verified successfully",
+      email: user.email,
+      apiKey,
+      keyMailed: firstVerification,
+    });
   });

@@ -46,6 +46,13 @@ describe("GET /api/analytics/timeseries", () => {
     expect(theirs.body.map((p) => p.requests)).toEqual([0, 0]);
   });
 
+  it("takes a date-time as the UTC day it falls on, as people write ranges", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const { status, body } = await series(apiKey, "?from=2026-11-24T08:50:00Z&to=2026-11-26T01:30:00%2B02:00");
+    expect(status).toBe(200);
+    expect(body.map((p) => p.start)).toEqual(["2026-11-24T00:00:00.000Z", "2026-11-25T00:00:00.000Z"]);
+  });
+
   it("answers the last 30 days by day without a range", async () => {
     const { apiKey } = await createVerifiedCustomer("c@example.com");
     const { body } = await series(apiKey, "");
@@ -57,7 +64,7 @@ describe("GET /api/analytics/timeseries", () => {
     const { apiKey } = await createVerifiedCustomer("c@example.com");
     for (const [query, error] of [
       ["?interval=hour", 'Interval must be "day", "week" or "month"'],
-      ["?from=yesterday", "From must be a date such as 2026-11-25"],
+      ["?from=yesterday", "From must be a date such as 2026-11-25 or a date-time such as 2026-11-25T08:50:00Z"],
       ["?from=2026-11-02&to=2026-11-01", "From must not be after To"],
       ["?from=2020-01-01&to=2026-11-01", "A series can reach at most 1,096 days"],
       ["?url=", "URL must not be empty: leave it out for the whole account"],

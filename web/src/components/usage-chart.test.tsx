@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppProviders } from "@/app-providers";
 import { createQueryClient } from "@/lib/query-client";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
+import { seriesFrom } from "@/queries/analytics";
 import { UsageChart } from "./usage-chart";
 
 afterEach(() => {
@@ -66,7 +67,16 @@ describe("the usage chart", () => {
       await within(chart).findByLabelText("Nov 24, 2026: 7 Anfragen, 7 Auslieferungen, 1 von Crawlern"),
     ).toBeVisible();
     fireEvent.click(within(chart).getByRole("button", { name: "Wochen" }));
-    await vi.waitFor(() => expect(asked).toContain("/api/admin/users/u-ann/timeseries?interval=week"));
+    // The range fits the interval: 12 weeks (84 days up to today).
+    const from = new Date(Date.now() - 83 * 86_400_000).toISOString().slice(0, 10);
+    await vi.waitFor(() => expect(asked).toContain(`/api/admin/users/u-ann/timeseries?interval=week&from=${from}`));
+    expect(within(chart).getByText("Anfragen der letzten 12 Wochen, nach Wochen")).toBeVisible();
+  });
+
+  it("asks 12 months by month, from the first day of the month 11 months back", () => {
+    expect(seriesFrom("month", new Date("2026-11-25T10:00:00Z"))).toBe("2025-12-01");
+    expect(seriesFrom("week", new Date("2026-11-25T10:00:00Z"))).toBe("2026-09-03");
+    expect(seriesFrom("day", new Date("2026-11-25T10:00:00Z"))).toBeUndefined();
   });
 
   it("shows the last 30 days without controls on the Overview", async () => {

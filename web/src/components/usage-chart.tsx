@@ -16,7 +16,7 @@ const TEXT = {
   en: {
     intervals: { day: "Days", week: "Weeks", month: "Months" },
     caption: (interval: Interval, url: string) =>
-      `Requests${url ? ` of ${url}` : ""} over the last 30 days, by ${interval}`,
+      `Requests${url ? ` of ${url}` : ""} over the last ${{ day: "30 days", week: "12 weeks", month: "12 months" }[interval]}, by ${interval}`,
     bar: (date: string, p: TimeseriesPoint) =>
       `${date}: ${p.requests} requests, ${p.deliveries} deliveries, ${p.crawlerRequests} from crawlers`,
     region: "Requests over time",
@@ -29,7 +29,7 @@ const TEXT = {
   de: {
     intervals: { day: "Tage", week: "Wochen", month: "Monate" },
     caption: (interval: Interval, url: string) =>
-      `Anfragen${url ? ` für ${url}` : ""} der letzten 30 Tage, nach ${{ day: "Tagen", week: "Wochen", month: "Monaten" }[interval]}`,
+      `Anfragen${url ? ` für ${url}` : ""} der letzten ${{ day: "30 Tage", week: "12 Wochen", month: "12 Monate" }[interval]}, nach ${{ day: "Tagen", week: "Wochen", month: "Monaten" }[interval]}`,
     bar: (date: string, p: TimeseriesPoint) =>
       `${date}: ${p.requests} Anfragen, ${p.deliveries} Auslieferungen, ${p.crawlerRequests} von Crawlern`,
     region: "Anfragen über die Zeit",

@@ -29,10 +29,28 @@ export function useAnalytics({ enabled, offset = 0 }: { enabled: boolean; offset
  * days): the customer's own (`/api/analytics/timeseries`) or, for an admin, one customer's; of one page's URL when
  * `url` is given. The rollups move slowly, so a minute-old series is shown again without asking.
  */
+/** The series' range fits its interval: 30 days by day (the server's default), 12 weeks by week, 12 months by month. */
+export const SERIES_RANGES: Record<Interval, { count: number }> = {
+  day: { count: 30 },
+  week: { count: 12 },
+  month: { count: 12 },
+};
+
+/** The first UTC day of the range that ends today (none for days: the server's default range). */
+export function seriesFrom(interval: Interval, now = new Date()): string | undefined {
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  if (interval === "week") return day(today - (SERIES_RANGES.week.count * 7 - 1) * 86_400_000);
+  if (interval === "month") {
+    return day(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (SERIES_RANGES.month.count - 1), 1));
+  }
+  return undefined;
+}
+
 export function useUsageSeries(path: string, interval: Interval, url = "") {
   return useQuery({
     queryKey: analyticsKeys.series(path, interval, url),
-    queryFn: () => getJson<TimeseriesPoint[]>(withQuery(path, { interval, url })),
+    queryFn: () => getJson<TimeseriesPoint[]>(withQuery(path, { interval, from: seriesFrom(interval), url })),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });

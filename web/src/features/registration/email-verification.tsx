@@ -9,13 +9,21 @@ export function EmailVerification({ token }: { token: string }) {
   const verification = useTokenVerification(token);
 
   if (verification.isSuccess) {
-    // Verified; the key went out by mail (and is stored in this browser).
-    return (
+    // Verified, and the key is stored in this browser. It went out by mail at the address's first verification only:
+    // a repeated link (key recovery) says so rather than promise a mail.
+    return verification.data.keyMailed ? (
       <VerifiedCard
         title="Registration Successful"
         message="Your email address has been verified. Your API key has been sent to your email."
         to="/login"
         linkLabel="Go to Login"
+      />
+    ) : (
+      <VerifiedCard
+        title="Registration Successful"
+        message="Your email address is verified again. Your API key is stored in this browser, and it was sent to your email when you first registered."
+        to="/user-dashboard"
+        linkLabel="Go to Dashboard"
       />
     );
   }

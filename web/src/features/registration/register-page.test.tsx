@@ -50,7 +50,9 @@ describe("register page A", () => {
   });
 
   it("verifies a ?token= link once, stores the api key and offers the login", async () => {
-    const fetchMock = mockFetch(() => jsonResponse({ message: "ok", email: "ann@example.com", apiKey: "key-abc" }));
+    const fetchMock = mockFetch(() =>
+      jsonResponse({ message: "ok", email: "ann@example.com", apiKey: "key-abc", keyMailed: true }),
+    );
     window.history.replaceState(null, "", "/verify-email?token=tok%2B1");
     renderApp("/verify-email?token=tok%2B1");
 
@@ -68,6 +70,16 @@ describe("register page A", () => {
     expect(await screen.findByRole("button", { name: "Send Code" })).toBeInTheDocument();
     expect(within(screen.getByRole("banner")).getByRole("link", { name: "Pricing" })).toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it("says the key is stored here, not mailed, when an address is verified again", async () => {
+    mockFetch(() => jsonResponse({ message: "ok", email: "ann@example.com", apiKey: "key-abc", keyMailed: false }));
+    renderApp("/verify-email?token=again");
+
+    expect(await screen.findByText("Registration Successful")).toBeInTheDocument();
+    expect(screen.getByText(/Your API key is stored in this browser/)).toBeInTheDocument();
+    expect(screen.queryByText(/has been sent to your email/)).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to Dashboard" })).toHaveAttribute("href", "/user-dashboard");
   });
 
   it("shows the server's verification error, or a generic one", async () => {
