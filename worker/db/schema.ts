@@ -334,6 +334,8 @@ export const deletedMappings = sqliteTable(
   (t) => [
     index("deleted_mappings_user_idx").on(t.userId, t.deletedAt),
     index("deleted_mappings_deleted_idx").on(t.deletedAt),
+    // The period's events count deleted mappings too (models/usage.ts): a range of the customer's creations.
+    index("deleted_mappings_created_idx").on(t.userId, t.createdAt),
   ],
 );
 

@@ -8,7 +8,7 @@ import { HTML_PREVIEW_CHARS } from "../contract/input-caps";
 import type { DeletedMapping } from "../contract/responses";
 import type { MatchKind } from "../contract/url-rules";
 import type { Db } from "../db/client";
-import { deletedMappings, urlMappings } from "../db/schema";
+import { deletedMappings, urlMappings, users } from "../db/schema";
 import type { Page, PageParams } from "./page";
 
 /** How long a deleted mapping can be restored. */
@@ -100,7 +100,8 @@ const PURGE_CHUNK = 1_000;
 const PURGE_CHUNKS_PER_RUN = 20;
 
 /**
- * Removes the copies deleted more than 30 days ago, 1,000 per statement and at most 20,000 a run (the daily cron):
+ * Removes the copies deleted more than 30 days ago (though not one created in its customer's current billing period,
+ * which still counts among the period's events: models/usage.ts), 1,000 per statement and at most 20,000 a run (the daily cron):
  * a customer who deleted more in one day loses them over the following days, never all in one invocation.
  */
 export async function purgeDeletedMappings(db: Db, now: Date): Promise<number> {
@@ -110,7 +111,10 @@ export async function purgeDeletedMappings(db: Db, now: Date): Promise<number> {
       .delete(deletedMappings)
       .where(
         sql`${deletedMappings.id} in (select id from ${deletedMappings}
-          where ${lte(deletedMappings.deletedAt, new Date(now.getTime() - KEPT_MS))} limit ${PURGE_CHUNK})`,
+          where ${lte(deletedMappings.deletedAt, new Date(now.getTime() - KEPT_MS))}
+            and not coalesce(${deletedMappings.createdAt} >= (select ${users.billingPeriodStart} from ${users}
+              where ${users.id} = ${deletedMappings.userId}), 0)
+          limit ${PURGE_CHUNK})`,
       )
       .returning({ id: deletedMappings.id });
     removed += old.length;

@@ -115,19 +115,19 @@ export async function roomForMappings(db: Db, user: User) {
 /**
  * Refuses (403, with the reason) a mapping that would go over the plan's limits: a new one over the websites or
  * events limit. A mapping that `moves` to this URL (an edit) is held to the websites limit only, since it was
- * counted as an event when it was created and an edit creates none; and it adds no website when it was the last
- * mapping on its old one. A deleted mapping that is `restored` is held to the websites limit only too: it keeps
- * its creation time, so it still counts among the period's events if it was created in it.
+ * counted as an event when it was created and an edit creates none (edits are free: docs/decisions.md); and it
+ * adds no website when it was the last mapping on its old one. A deleted mapping that is `restored` is held to both:
+ * content that comes back is content the plan's events pay for.
  */
 export async function assertCanAddMapping(
   db: Db,
   user: User,
   normalizedUrl: string,
-  { moves, restored = false }: { moves?: { id: number; from: string }; restored?: boolean } = {},
+  { moves }: { moves?: { id: number; from: string } } = {},
 ): Promise<void> {
   const limits = await mappingLimits(db, user);
   const websitesLimit = limits.websitesLimit;
-  const eventsLimit = moves || restored ? null : limits.eventsLimit;
+  const eventsLimit = moves ? null : limits.eventsLimit;
   if (websitesLimit === null && eventsLimit === null) return;
   const usage = await usageOf(db, user);
   if (eventsLimit !== null && usage.dynamicEvents >= eventsLimit) {

@@ -6,7 +6,15 @@ import { and, asc, count, desc, eq, gte, ne, sql } from "drizzle-orm";
 import type { AnalyticsRow, Stats } from "../contract/responses";
 import type { Db } from "../db/client";
 import { chunksByJsonSize, containsText, inList, trigramCandidates } from "../db/expressions";
-import { dailyUsage, mappingTotals, urlMappings, urlStats, usageCounters, type User } from "../db/schema";
+import {
+  dailyUsage,
+  deletedMappings,
+  mappingTotals,
+  urlMappings,
+  urlStats,
+  usageCounters,
+  type User,
+} from "../db/schema";
 import type { Page, PageParams } from "./page";
 import { utcDay } from "../lib/days";
 
@@ -72,23 +80,28 @@ export function hostOf(normalizedUrl: string): string {
 }
 
 /**
- * Websites (distinct hostnames, from `mapping_totals`), events (mappings created this period, a range of
- * `url_mappings_created_idx`) and deliveries this period; and what the period's views did not spend of the plan
+ * Websites (distinct hostnames, from `mapping_totals`), events (mappings created this period, deleted ones
+ * included: a range of `url_mappings_created_idx` and of `deleted_mappings_created_idx`) and deliveries this period; and what the period's views did not spend of the plan
  * (known crawlers', and visitors' past their daily share: docs/analytics.md).
  */
 export async function usageOf(db: Db, user: User) {
   const periodStart = user.billingPeriodStart ?? new Date(0);
-  const [totals, events, counters] = await Promise.all([
+  const [totals, events, deletedEvents, counters] = await Promise.all([
     db.query.mappingTotals.findFirst({ where: eq(mappingTotals.userId, user.id) }),
     db
       .select({ n: count() })
       .from(urlMappings)
       .where(and(eq(urlMappings.userId, user.id), gte(urlMappings.createdAt, periodStart))),
+    // A mapping deleted since is still an event of the period it was created in: deleting refunds nothing.
+    db
+      .select({ n: count() })
+      .from(deletedMappings)
+      .where(and(eq(deletedMappings.userId, user.id), gte(deletedMappings.createdAt, periodStart))),
     db.query.usageCounters.findFirst({ where: eq(usageCounters.userId, user.id) }),
   ]);
   return {
     activeWebsites: totals?.hosts ?? 0,
-    dynamicEvents: events[0]?.n ?? 0,
+    dynamicEvents: (events[0]?.n ?? 0) + (deletedEvents[0]?.n ?? 0),
     contentGenerations: counters?.periodDeliveries ?? 0,
     notBilled: {
       requests: counters?.periodUnbilledRequests ?? 0,

@@ -81,6 +81,12 @@ describe("restoring a deleted mapping", () => {
       .where(eq(deletedMappings.id, old.id));
     expect((await deletedList(apiKey)).rows.map((r) => r.id)).toEqual([recent.id]);
     expect((await restore(apiKey, old.id)).status).toBe(404);
+    // Created in the current billing period, it still counts among the period's events: kept until the period ends.
+    expect(await purgeDeletedMappings(db(), new Date())).toBe(0);
+    await db()
+      .update(deletedMappings)
+      .set({ createdAt: new Date(Date.now() - 31 * DAY) })
+      .where(eq(deletedMappings.id, old.id));
     expect(await purgeDeletedMappings(db(), new Date())).toBe(1);
     expect((await db().select().from(deletedMappings)).map((r) => r.id)).toEqual([recent.id]);
   });
@@ -123,6 +129,29 @@ describe("restoring a deleted mapping", () => {
       "https://two.test/",
     ]);
     expect((await deletedList(apiKey)).total).toBe(1);
+  });
+
+  it("holds a restore to the events limit: deleting refunds no event, and content that comes back is paid for", async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ eventsLimit: 2 });
+    const a = await add(apiKey, { url: "https://shop.test/a", htmlContent: "<p>a</p>" });
+    await add(apiKey, { url: "https://shop.test/b", htmlContent: "<p>b</p>" });
+    await remove(apiKey, a.id);
+    const more = await call("/api/mappings", {
+      method: "POST",
+      apiKey,
+      json: { url: "https://shop.test/c", htmlContent: "<p>c</p>" },
+    });
+    expect(more.status).toBe(403);
+    const dashboard = await call("/api/user/dashboard", { apiKey });
+    expect(((await dashboard.json()) as { usage: { dynamicEvents: number } }).usage.dynamicEvents).toBe(2);
+    const res = await restore(apiKey, a.id);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({
+      error: "Your plan allows 2 content updates per billing period. Upgrade your plan or wait for the next period.",
+    });
+    expect((await db().select().from(urlMappings).where(eq(urlMappings.userId, user.id))).map((m) => m.url)).toEqual([
+      "https://shop.test/b",
+    ]);
   });
 
   it("goes with its customer: deleting the user deletes the copies", async () => {

@@ -119,7 +119,7 @@ export const mappingRoutes = new Hono<AppEnv>()
     const { id } = c.req.valid("param");
     const deleted = await getDeletedMapping(db, c.var.user.id, id);
     if (!deleted) throw notFound(DELETED_NOT_FOUND);
-    await assertCanAddMapping(db, c.var.user, deleted.normalizedUrl, { restored: true });
+    await assertCanAddMapping(db, c.var.user, deleted.normalizedUrl);
     if (!(await restoreDeletedMapping(db, c.var.user.id, id))) throw notFound(DELETED_NOT_FOUND);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, deleted.normalizedUrl));
     return c.json<Mapping>((await getMapping(db, c.var.user.id, id))!);

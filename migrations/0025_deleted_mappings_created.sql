@@ -1,0 +1,1 @@
+CREATE INDEX `deleted_mappings_created_idx` ON `deleted_mappings` (`user_id`,`created_at`);
