@@ -432,6 +432,11 @@ export interface TransactionDetail {
 export interface UpdateTransactionEmailResponse {
   message: string;
   transaction: TransactionDetail;
+  /**
+   * Whose payment it is now: the holder of its stored subscription (whom a correction never changes), else the
+   * account with the corrected email; null when neither exists.
+   */
+  linked: { email: string; by: "subscription" | "email" } | null;
 }
 
 /**

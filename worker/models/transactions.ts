@@ -2,10 +2,10 @@
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Page, PageParams } from "./page";
-import type { Transaction, TransactionDetail } from "../contract/responses";
+import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } from "../contract/responses";
 import type { Db } from "../db/client";
 import { containsText, trigramCandidates } from "../db/expressions";
-import { paypalTransactions, users, type PayPalTransaction } from "../db/schema";
+import { paypalTransactions, subscriptions, users, type PayPalTransaction } from "../db/schema";
 
 type TransactionRow = PayPalTransaction;
 
@@ -331,18 +331,38 @@ export async function getTransactionDetail(db: Db, transactionId: string): Promi
   return row ? toDetail(row.t, Boolean(row.matches)) : null;
 }
 
-/** Sets the payer email and links the transaction to the account with that email (if any); null if no such id. */
+/**
+ * Corrects a transaction's payer email. The payment stays with the account that holds its stored subscription
+ * (whatever the email says); one that no stored subscription owns goes to the account with the corrected email,
+ * or to none. Answers the detail and whom it is linked to, or null for no such id.
+ */
 export async function updatePayerEmail(
   db: Db,
   transactionId: string,
   email: string,
-): Promise<TransactionDetail | null> {
+): Promise<{ detail: TransactionDetail; linked: UpdateTransactionEmailResponse["linked"] } | null> {
   const normalized = email.toLowerCase();
-  const owner = await db.query.users.findFirst({ where: eq(users.email, normalized) });
-  const updated = await db
+  const [transaction] = await db
+    .select({ subscriptionId: paypalTransactions.recurringPaymentId })
+    .from(paypalTransactions)
+    .where(eq(paypalTransactions.transactionId, transactionId));
+  if (!transaction) return null;
+  const subscriber = transaction.subscriptionId
+    ? await db
+        .select({ id: users.id, email: users.email })
+        .from(subscriptions)
+        .innerJoin(users, eq(users.id, subscriptions.userId))
+        .where(eq(subscriptions.subscriptionId, transaction.subscriptionId))
+        .then((rows) => rows[0])
+    : undefined;
+  const owner = subscriber ?? (await db.query.users.findFirst({ where: eq(users.email, normalized) }));
+  await db
     .update(paypalTransactions)
     .set({ payerEmail: normalized, userId: owner?.id ?? null })
-    .where(eq(paypalTransactions.transactionId, transactionId))
-    .returning({ id: paypalTransactions.id });
-  return updated.length ? getTransactionDetail(db, transactionId) : null;
+    .where(eq(paypalTransactions.transactionId, transactionId));
+  const detail = (await getTransactionDetail(db, transactionId))!;
+  return {
+    detail,
+    linked: owner ? { email: owner.email, by: subscriber ? "subscription" : "email" } : null,
+  };
 }

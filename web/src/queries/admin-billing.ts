@@ -103,6 +103,18 @@ export function emailUpdateErrorMessage(error: unknown): string {
 }
 
 /**
+ * What the correction linked (SPEC.md §8's text when the corrected email found the account): the payment stays with
+ * the holder of its subscription, goes to the account with the corrected email, or to none.
+ */
+export function linkedDescription(linked: UpdateTransactionEmailResponse["linked"]): string {
+  if (!linked) return "No user account has this email: the transaction is linked to none.";
+  if (linked.by === "subscription") {
+    return `The transaction stays with ${linked.email}, who holds its subscription.`;
+  }
+  return "The transaction has been linked to the new user account.";
+}
+
+/**
  * PATCH /api/admin/billing/transaction/:id/update-email. Needs a stored key (else 'Authentication required',
  * nothing sent). Success refreshes the billing lists and details and the users console (which shows a
  * user's transactions and the latest one's profile status).
@@ -117,11 +129,8 @@ export function useUpdateTransactionEmail() {
       });
     },
     meta: { silent: true },
-    onSuccess: ({ transaction }, { transactionId }) => {
-      toast({
-        title: "Email updated successfully",
-        description: "The transaction has been linked to the new user account.",
-      });
+    onSuccess: ({ transaction, linked }, { transactionId }) => {
+      toast({ title: "Email updated successfully", description: linkedDescription(linked) });
       queryClient.setQueryData(adminBillingKeys.detail(transactionId), transaction);
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: adminBillingKeys.all }),

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } from "../../contract/responses";
-import { paypalTransactions } from "../../db/schema";
+import { paypalTransactions, subscriptions } from "../../db/schema";
 import { call, createAdmin, createVerifiedCustomer, db } from "../../test/helpers";
 
 async function seed() {
@@ -97,11 +97,39 @@ describe("/api/admin/billing/transaction/:id", () => {
     });
     const body = (await res.json()) as UpdateTransactionEmailResponse;
     expect(body.message).toBe("Email updated successfully");
+    expect(body.linked).toEqual({ email: "jane@shop.test", by: "email" });
     expect(body.transaction).toMatchObject({ hasMatchingUser: true, payerInfo: { email: "jane@shop.test" } });
     const row = (await db().select().from(paypalTransactions).where(eq(paypalTransactions.transactionId, "T-NOV")))[0]!;
     expect(row.userId).toBe(customer.user.id);
     const history = (await (await call("/api/user/payment-history", { apiKey: customer.apiKey })).json()) as unknown[];
     expect(history).toHaveLength(2);
+  });
+
+  it("never takes a payment from the holder of its subscription, and says when no account matches", async () => {
+    const { apiKey, customer } = await seed();
+    const other = await createVerifiedCustomer("bob@other.test");
+    await db().insert(subscriptions).values({ userId: customer.user.id, subscriptionId: "I-JANE", status: "active" });
+    await db()
+      .update(paypalTransactions)
+      .set({ recurringPaymentId: "I-JANE" })
+      .where(eq(paypalTransactions.transactionId, "T-OCT"));
+    const correct = (email: string, id = "T-OCT") =>
+      call(`/api/admin/billing/transaction/${id}/update-email`, { method: "PATCH", apiKey, json: { email } });
+
+    // Another customer's address as payer: the payment stays the subscriber's, and the answer says so.
+    const moved = (await (await correct("bob@other.test")).json()) as UpdateTransactionEmailResponse;
+    expect(moved.linked).toEqual({ email: "jane@shop.test", by: "subscription" });
+    expect(moved.transaction.payerInfo.email).toBe("bob@other.test");
+    const jane = (await (await call("/api/user/payment-history", { apiKey: customer.apiKey })).json()) as unknown[];
+    expect(jane).toHaveLength(1);
+    const bob = (await (await call("/api/user/payment-history", { apiKey: other.apiKey })).json()) as unknown[];
+    expect(bob).toHaveLength(0);
+
+    // An address with no account, on a payment without a subscription: linked to none, and said.
+    const none = (await (await correct("nobody@shop.test", "T-NOV")).json()) as UpdateTransactionEmailResponse;
+    expect(none.linked).toBeNull();
+    const row = (await db().select().from(paypalTransactions).where(eq(paypalTransactions.transactionId, "T-NOV")))[0]!;
+    expect(row.userId).toBeNull();
   });
 
   it("refuses an invalid email with 'Invalid payer email' and changes nothing", async () => {

@@ -27,12 +27,12 @@ export const adminBillingRoutes = new Hono<AppEnv>()
     validate("param", idParam),
     validate("json", transactionEmailBody),
     async (c) => {
-      const transaction = await updatePayerEmail(
-        createDb(c.env.DB),
-        c.req.valid("param").id,
-        c.req.valid("json").email,
-      );
-      if (!transaction) throw notFound(NOT_FOUND);
-      return c.json<UpdateTransactionEmailResponse>({ message: "Email updated successfully", transaction });
+      const updated = await updatePayerEmail(createDb(c.env.DB), c.req.valid("param").id, c.req.valid("json").email);
+      if (!updated) throw notFound(NOT_FOUND);
+      return c.json<UpdateTransactionEmailResponse>({
+        message: "Email updated successfully",
+        transaction: updated.detail,
+        linked: updated.linked,
+      });
     },
   );

@@ -204,6 +204,7 @@ describe("payer email edit", () => {
               hasMatchingUser: true,
               payerInfo: { ...detail().payerInfo, email: "jane@shop.test" },
             }),
+            linked: { email: "jane@shop.test", by: "email" },
           })
         : undefined,
     );
@@ -226,6 +227,24 @@ describe("payer email edit", () => {
     await waitFor(() => expect(screen.queryByRole("textbox", { name: "Zahler-E-Mail" })).not.toBeInTheDocument());
     await waitFor(() => expect(detailLoads()).toBe(2));
     expect(queryClient.getQueryState(["admin", "billing", "transactions", {}])?.isInvalidated).toBe(true);
+  });
+
+  it.each([
+    [
+      { email: "jane@shop.test", by: "subscription" },
+      "The transaction stays with jane@shop.test, who holds its subscription.",
+    ],
+    [null, "No user account has this email: the transaction is linked to none."],
+  ])("says what the correction linked: %o", async (linked, description) => {
+    openScreen(({ method, url }) =>
+      method === "PATCH" && url === UPDATE_PATH
+        ? jsonResponse({ message: "Email updated successfully", transaction: detail(), linked })
+        : undefined,
+    );
+    const input = await startEditing();
+    fireEvent.change(input, { target: { value: "payer@shop.test" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(await findToast()).toEqual({ title: "Email updated successfully", description });
   });
 
   it("Cancel closes the input without sending", async () => {
