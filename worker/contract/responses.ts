@@ -156,6 +156,18 @@ export interface ProductVersionSummary {
   dynamicContentLimit: number | null;
 }
 
+/** The customer's PayPal subscription as the Account tab shows it: the newest one no plan change replaced. */
+export interface CustomerSubscription {
+  subscriptionId: string;
+  /** PayPal's status as we last heard it: pending (approved, first payment not yet confirmed), active, ... */
+  status: "pending" | "active" | "suspended" | "cancelled" | "expired";
+  /** The plan it pays for, id and name (null when that version is gone). */
+  productVersionId: number | null;
+  plan: string | null;
+  /** The end of the period its verified payments cover (null before the first). */
+  paidThrough: string | null;
+}
+
 export interface CustomerDashboard {
   userId: string;
   email: string;
@@ -174,6 +186,8 @@ export interface CustomerDashboard {
      */
     notBilled: { requests: number; contentGenerations: number };
   };
+  /** The customer's subscription, or null when they never subscribed through PayPal. */
+  subscription: CustomerSubscription | null;
 }
 
 export interface MessageResponse {

@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { subscriptions, type Subscription } from "../db/schema";
+import { productVersions, subscriptions, type Subscription } from "../db/schema";
 
 export type SubscriptionStatus = Subscription["status"];
 /** Statuses in which PayPal may still charge the subscription. */
@@ -168,4 +168,16 @@ export async function liveSubscribersOf(db: Db, productVersionId: number): Promi
       ),
     );
   return row?.n ?? 0;
+}
+
+/** The customer's newest subscription that no plan change replaced, with the name of the plan it pays for. */
+export async function currentSubscription(db: Db, userId: string) {
+  const [row] = await db
+    .select({ subscription: subscriptions, plan: productVersions.name })
+    .from(subscriptions)
+    .leftJoin(productVersions, eq(productVersions.id, subscriptions.productVersionId))
+    .where(and(eq(subscriptions.userId, userId), isNull(subscriptions.replacedBy)))
+    .orderBy(desc(subscriptions.id))
+    .limit(1);
+  return row;
 }

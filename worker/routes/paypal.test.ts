@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
+import { PAYMENT_GRACE_MS } from "../billing/entitlement";
+import type { CustomerDashboard } from "../contract/responses";
 import { runDaily } from "../scheduled";
 import { paypalTransactions, productVersions, subscriptions, users } from "../db/schema";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
@@ -225,6 +227,87 @@ describe("changing plans", () => {
     expect((await subscriptionRows())[0]!.status).toBe("cancelled");
     // The replaced subscription pays for nothing any more, even while its paid period runs.
     expect((await userRow(user.id)).productVersionId).toBe(pro.id);
+  });
+});
+
+describe("the customer's own subscription", () => {
+  const cancel = (apiKey: string, e = paypalEnv()) =>
+    call("/api/user/subscription/cancel", { method: "POST", apiKey }, e);
+  const dashboard = async (apiKey: string) =>
+    (await (await call("/api/user/dashboard", { apiKey }, paypalEnv())).json()) as CustomerDashboard;
+
+  async function subscribed() {
+    const base = await setup();
+    paypal.subscriptions["I-1"] = activeSubscription(base.user.id, "P-GROWTH");
+    expect((await store(base.apiKey, "I-1")).status).toBe(200);
+    return { ...base, paidThrough: new Date(paypal.subscriptions["I-1"].billing_info!.next_billing_time!) };
+  }
+
+  it("shows on the dashboard: none before, then its plan, status and paid-through day", async () => {
+    const { user, apiKey, growth } = await setup();
+    expect((await dashboard(apiKey)).subscription).toBeNull();
+    paypal.subscriptions["I-1"] = activeSubscription(user.id, "P-GROWTH");
+    expect((await store(apiKey, "I-1")).status).toBe(200);
+    expect((await dashboard(apiKey)).subscription).toEqual({
+      subscriptionId: "I-1",
+      status: "active",
+      productVersionId: growth.id,
+      plan: "Growth",
+      paidThrough: paypal.subscriptions["I-1"].billing_info!.next_billing_time,
+    });
+  });
+
+  it("cancels at PayPal; the plan stays until the paid period ends, then the default plan", async () => {
+    const { user, apiKey, growth, paidThrough } = await subscribed();
+    const res = await cancel(apiKey);
+    expect(res.status).toBe(200);
+    const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(paidThrough);
+    expect(await res.json()).toEqual({
+      message: `Your subscription is cancelled: PayPal will not charge it again. Your Growth plan stays until ${day}, then your account moves to the Free plan.`,
+    });
+    expect(paypal.cancels).toEqual(["I-1"]);
+    expect((await dashboard(apiKey)).subscription).toMatchObject({ status: "cancelled" });
+    expect(await userRow(user.id)).toMatchObject({ productVersionId: growth.id, planSource: "paypal" });
+
+    await runDaily(paypalEnv(), new Date(paidThrough.getTime() - 86_400_000));
+    expect((await userRow(user.id)).productVersionId).toBe(growth.id);
+    await runDaily(paypalEnv(), new Date(paidThrough.getTime() + PAYMENT_GRACE_MS + 60_000));
+    const [free] = await db().select().from(productVersions).where(eq(productVersions.isDefault, true));
+    expect(await userRow(user.id)).toMatchObject({ productVersionId: free!.id, planSource: "default" });
+
+    // Nothing is left to cancel.
+    const again = await cancel(apiKey);
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ error: "You have no subscription to cancel" });
+  });
+
+  it("answers 404 to a customer who never subscribed, and asks PayPal nothing", async () => {
+    const { apiKey } = await setup();
+    const res = await cancel(apiKey);
+    expect(res.status).toBe(404);
+    expect(paypal.tokenRequests).toEqual([]);
+  });
+
+  it("answers 502 and keeps the subscription live when PayPal does not take the cancel", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const { apiKey } = await subscribed();
+    paypal.cancelAnswer = 500;
+    const res = await cancel(apiKey);
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({
+      error: "PayPal did not confirm the cancellation. Please try again in a few minutes.",
+    });
+    expect((await dashboard(apiKey)).subscription).toMatchObject({ status: "active" });
+  });
+
+  it("answers 409 with what to do when PayPal's API is not configured here", async () => {
+    const { apiKey } = await subscribed();
+    const res = await cancel(apiKey, testEnv());
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({
+      error: "Subscriptions cannot be cancelled here yet: cancel it in your PayPal account.",
+    });
+    expect(paypal.cancels).toEqual([]);
   });
 });
 

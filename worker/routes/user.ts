@@ -1,12 +1,13 @@
 /**
- * @module The customer's own account: `/api/user/stats`, `/api/user/dashboard`, `/api/user/payment-history`, and
- * `POST /api/user/api-key/rotate`.
+ * @module The customer's own account: `/api/user/stats`, `/api/user/dashboard`, `/api/user/payment-history`,
+ * `POST /api/user/api-key/rotate` and `POST /api/user/subscription/cancel`.
  */
 import { Hono, type Context } from "hono";
-import type { ApiKeyResponse, CustomerDashboard, Stats } from "../contract/responses";
+import type { ApiKeyResponse, CustomerDashboard, MessageResponse, Stats } from "../contract/responses";
 import { snippetText } from "../contract/snippet-text";
 import { requireAccountHolder, requireUser } from "../auth/middleware";
 import { plainListQuery } from "../contract/schemas";
+import { cancelOwnSubscription } from "../billing/cancel-subscription";
 import { currentBilling } from "../billing/current-billing";
 import { createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
@@ -17,6 +18,7 @@ import { secretKeys } from "../lib/crypto";
 import { ensureCustomerKey, getCustomerKey, rotateOwnKey } from "../models/api-keys";
 import { paymentHistory } from "../models/payments";
 import { getProductVersion } from "../models/product-versions";
+import { currentSubscription } from "../models/subscriptions";
 import { usageOf, userStats } from "../models/usage";
 
 /**
@@ -36,6 +38,10 @@ export const userRoutes = new Hono<AppEnv>()
     const apiKey = await rotateOwnKey(createDb(c.env.DB), secretKeys(c.env), c.var.user);
     return c.json<ApiKeyResponse>({ apiKey });
   })
+  // Money is the holder's to move: an admin acting as the customer cannot cancel (or subscribe) for them.
+  .post("/subscription/cancel", requireAccountHolder, async (c) =>
+    c.json<MessageResponse>(await cancelOwnSubscription(c.env, createDb(c.env.DB), c.var.user.id)),
+  )
   .use(currentBilling)
   .get("/payment-history", validate("query", plainListQuery), async (c) =>
     pageResponse(
@@ -48,10 +54,11 @@ export const userRoutes = new Hono<AppEnv>()
   .get("/dashboard", async (c) => {
     const db = createDb(c.env.DB);
     const user = c.var.user;
-    const [apiKey, version, usage] = await Promise.all([
+    const [apiKey, version, usage, subscription] = await Promise.all([
       dashboardKey(c, db),
       user.productVersionId ? getProductVersion(db, user.productVersionId) : undefined,
       usageOf(db, user),
+      currentSubscription(db, user.id),
     ]);
     return c.json<CustomerDashboard>({
       userId: user.id,
@@ -71,5 +78,14 @@ export const userRoutes = new Hono<AppEnv>()
       billingPeriodStart: user.billingPeriodStart?.toISOString() ?? null,
       billingPeriodEnd: user.billingPeriodEnd?.toISOString() ?? null,
       usage,
+      subscription: subscription
+        ? {
+            subscriptionId: subscription.subscription.subscriptionId,
+            status: subscription.subscription.status,
+            productVersionId: subscription.subscription.productVersionId,
+            plan: subscription.plan,
+            paidThrough: subscription.subscription.paidThrough?.toISOString() ?? null,
+          }
+        : null,
     });
   });

@@ -245,6 +245,11 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     request: () => ({ path: "/api/user/api-key/rotate", method: "POST" }),
     expect: holderOnly(200),
   },
+  // No principal of the fixture subscribed: there is nothing to cancel, but only the holder gets that far.
+  "POST /api/user/subscription/cancel": {
+    request: () => ({ path: "/api/user/subscription/cancel", method: "POST" }),
+    expect: holderOnly(404),
+  },
   "GET /api/user/payment-history": { request: () => ({ path: "/api/user/payment-history" }), expect: signedIn(200) },
   "GET /api/user/stats": { request: () => ({ path: "/api/user/stats" }), expect: signedIn(200) },
   "GET /api/user/dashboard": { request: () => ({ path: "/api/user/dashboard" }), expect: signedIn(200) },

@@ -27,6 +27,7 @@ const DASHBOARD: CustomerDashboard = {
     contentGenerations: 0,
     notBilled: { requests: 0, contentGenerations: 0 },
   },
+  subscription: null,
 };
 
 const adminUser = (overrides: Partial<AdminUserDetail> & Pick<AdminUser, "userId" | "email">): AdminUserDetail => ({

@@ -9,8 +9,13 @@ import { useSessionActions } from "./use-session-actions";
  * returns to /admin. Both drop the query cache (through `useSessionActions`). `impersonatedEmail` is the
  * customer's email while an impersonation is stored, else null.
  */
+/** The customer's email while an admin acts as them, else null; for screens that only need to know. */
+export function useImpersonatedEmail(): string | null {
+  return useSyncExternalStore(subscribeToStorage, getImpersonatedEmail, () => null);
+}
+
 export function useImpersonation() {
-  const impersonatedEmail = useSyncExternalStore(subscribeToStorage, getImpersonatedEmail, () => null);
+  const impersonatedEmail = useImpersonatedEmail();
   const { signIn } = useSessionActions();
   const navigate = useNavigate();
 

@@ -54,5 +54,6 @@ export const customerDashboard = (overrides: Partial<CustomerDashboard> = {}): C
     contentGenerations: 7,
     notBilled: { requests: 0, contentGenerations: 0 },
   },
+  subscription: null,
   ...overrides,
 });

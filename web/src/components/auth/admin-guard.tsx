@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Navigate } from "react-router-dom";
 import { Spinner } from "@/components/ui/spinner";
 import { useSessionActions } from "@/hooks/use-session-actions";
@@ -36,10 +36,14 @@ export function AdminGuard({ children, preload }: AdminGuardProps) {
     };
   }, [storedAsAdmin, preload]);
   const { signOut } = useSessionActions();
-  const rejected = auth.isError || (auth.isSuccess && auth.data.role !== "admin");
+  // Once rejected, it stays so: signing out clears the key and the check, and a render between that and the
+  // navigation must not take the missing key for a visitor who never signed in (the 404).
+  const sessionEnded = useRef(false);
+  const rejected = sessionEnded.current || auth.isError || (auth.isSuccess && auth.data.role !== "admin");
 
   useEffect(() => {
-    if (!rejected) return;
+    if (!rejected || sessionEnded.current) return;
+    sessionEnded.current = true;
     signOut();
     toast({ title: "Session ended", description: "Your admin session has ended. Please log in again." });
   }, [rejected, signOut]);

@@ -1,10 +1,16 @@
+import { lazy } from "react";
 import { Link } from "react-router-dom";
 import { CustomerNav } from "@/components/customer-nav";
+import { LazyPanel } from "@/components/lazy-panel";
 import { PageContainer } from "@/components/layout/page-container";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { AnalyticsDataTable } from "./analytics-data-table";
-import { MappingsPanel } from "./mappings-panel";
 import { StatsOverview } from "./stats-overview";
+
+/** The tabs behind the overview, each its own chunk, loaded when first opened (docs/spa.md "Code splitting"). */
+const MappingsPanel = lazy(() => import("./mappings-panel").then((m) => ({ default: m.MappingsPanel })));
+const AnalyticsDataTable = lazy(() =>
+  import("./analytics-data-table").then((m) => ({ default: m.AnalyticsDataTable })),
+);
 
 export function DashboardLayout({ hasApiKey }: { hasApiKey: boolean }) {
   return (
@@ -28,11 +34,15 @@ export function DashboardLayout({ hasApiKey }: { hasApiKey: boolean }) {
           <StatsOverview hasApiKey={hasApiKey} />
         </TabsContent>
         <TabsContent value="mappings">
-          <MappingsPanel hasApiKey={hasApiKey} />
+          <LazyPanel name="mappings">
+            <MappingsPanel hasApiKey={hasApiKey} />
+          </LazyPanel>
         </TabsContent>
         {hasApiKey && (
           <TabsContent value="analytics">
-            <AnalyticsDataTable />
+            <LazyPanel name="analytics">
+              <AnalyticsDataTable />
+            </LazyPanel>
           </TabsContent>
         )}
       </Tabs>

@@ -6,6 +6,7 @@ import {
   type Mapping,
 } from "../../../../worker/contract/responses";
 import { DELIVERY_PENDING_MESSAGE } from "@/lib/api";
+import { seriesFrom } from "@/queries/analytics";
 import { jsonResponse, mockFetch as mockApi } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
 
@@ -453,7 +454,11 @@ describe("dashboard with a stored api key", () => {
     expect(
       await within(chart).findByLabelText("Nov 23, 2026: 70 requests, 8 deliveries, 2 from crawlers"),
     ).toBeInTheDocument();
-    expect(asked).toEqual(["/api/analytics/timeseries?interval=day", "/api/analytics/timeseries?interval=week"]);
+    // Weeks reach back 12 weeks (days default to the server's 30 days).
+    expect(asked).toEqual([
+      "/api/analytics/timeseries?interval=day",
+      `/api/analytics/timeseries?interval=week&from=${seriesFrom("week")}`,
+    ]);
   });
 
   it("shows analytics rows, or the empty text", async () => {

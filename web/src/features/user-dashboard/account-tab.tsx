@@ -4,6 +4,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatGermanDay } from "@/lib/format-date";
 import { IntegrationCard } from "./integration-card";
 import { PlanChooser } from "./plan-chooser";
+import { SubscriptionStatus } from "./subscription-status";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -14,7 +15,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Email, plan (with the plan chooser), billing period, then the integration card. */
+/** Email, user id, plan (with the plan chooser), the PayPal subscription if any, billing period, then the integration card. */
 export function AccountTab({ dashboard }: { dashboard: CustomerDashboard }) {
   const plan = dashboard.productVersion;
 
@@ -37,6 +38,11 @@ export function AccountTab({ dashboard }: { dashboard: CustomerDashboard }) {
                 <PlanChooser />
               </div>
             </Row>
+            {dashboard.subscription && (
+              <Row label="Subscription">
+                <SubscriptionStatus subscription={dashboard.subscription} />
+              </Row>
+            )}
             <Row label="Billing Period Start">{formatGermanDay(dashboard.billingPeriodStart)}</Row>
             <Row label="Billing Period End">{formatGermanDay(dashboard.billingPeriodEnd)}</Row>
           </dl>

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import type { ProductVersion } from "../../../../worker/contract/responses";
+import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { isUnlimited } from "@/lib/limits";
 import { cn } from "@/lib/utils";
@@ -12,7 +13,17 @@ export const POPULAR_PLAN_NAME = "Growth";
 
 const showLimit = (limit: number | null) => (isUnlimited(limit) ? "Unlimited" : limit.toLocaleString("en-US"));
 
-export function PlanCard({ plan }: { plan: ProductVersion }) {
+export function PlanCard({
+  plan,
+  current = false,
+  subscribed = false,
+}: {
+  plan: ProductVersion;
+  /** The plan the customer holds now: marked 'Current plan'. */
+  current?: boolean;
+  /** The plan the customer's live subscription pays for: no subscribe button for a second one. */
+  subscribed?: boolean;
+}) {
   const popular = plan.name === POPULAR_PLAN_NAME;
   const currency = usePayPalConfig().data?.currency;
   const titleId = useId();
@@ -37,6 +48,11 @@ export function PlanCard({ plan }: { plan: ProductVersion }) {
         <CardTitle id={titleId} className={cn("text-xl", popular && "pr-10")}>
           {plan.name}
         </CardTitle>
+        {current && (
+          <Badge variant="success" className="w-fit">
+            Current plan
+          </Badge>
+        )}
         {plan.description && <CardDescription>{plan.description}</CardDescription>}
         {plan.price !== null && <p className="pt-2 text-3xl font-bold">{formatMonthlyPrice(plan.price, currency)}</p>}
       </CardHeader>
@@ -51,7 +67,11 @@ export function PlanCard({ plan }: { plan: ProductVersion }) {
         </dl>
       </CardContent>
       <CardFooter>
-        <PlanSubscribeSlot plan={plan} />
+        {subscribed ? (
+          <p className="text-sm text-muted-foreground">Your subscription pays for this plan.</p>
+        ) : (
+          <PlanSubscribeSlot plan={plan} />
+        )}
       </CardFooter>
     </Card>
   );

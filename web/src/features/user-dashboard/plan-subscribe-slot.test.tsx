@@ -3,6 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CustomerDashboard, PayPalClientConfig, ProductVersion } from "../../../../worker/contract/responses";
+import { setImpersonation } from "@/lib/storage";
 import { jsonResponse, mockApi } from "@/test/fetch-mock";
 import { productVersion } from "@/test/fixtures";
 import { renderPlanDialog } from "@/test/render-plan-dialog";
@@ -53,6 +54,7 @@ const DASHBOARD: CustomerDashboard = {
     contentGenerations: 0,
     notBilled: { requests: 0, contentGenerations: 0 },
   },
+  subscription: null,
 };
 
 function openDialog(config: PayPalClientConfig, storeAnswer: () => Response = () => jsonResponse({ message: "ok" })) {
@@ -144,10 +146,16 @@ describe("plan subscribe buttons", () => {
     expect(create).toHaveBeenCalledWith({ plan_id: "P-STARTER", custom_id: "user-42" });
   });
 
-  it("stores the approved subscription as ACTIVE and reloads the page", async () => {
-    const { calls } = openDialog({ clientId: "client-abc", sdkUrl: SDK_URL });
+  it("stores the approved subscription as ACTIVE, toasts the server's message and refreshes the account", async () => {
+    const { calls } = openDialog({ clientId: "client-abc", sdkUrl: SDK_URL }, () =>
+      jsonResponse({
+        message: "Subscription stored. The Growth plan starts as soon as PayPal confirms the first payment.",
+      }),
+    );
     await buttonsByPlan();
     const before = Date.now();
+    const dashboardLoads = () => calls.filter((c) => c.url === "/api/user/dashboard").length;
+    const loadsBefore = dashboardLoads();
 
     await buttonsOf("Growth").onApprove!(
       { subscriptionID: "I-APPROVED", orderID: "O-1" } as OnApproveData,
@@ -161,13 +169,17 @@ describe("plan subscribe buttons", () => {
     expect(body).toEqual({ subscriptionId: "I-APPROVED", status: "ACTIVE", updatedAt: expect.any(String) });
     expect(new Date(body.updatedAt).toISOString()).toBe(body.updatedAt);
     expect(Date.parse(body.updatedAt)).toBeGreaterThanOrEqual(before - 1000);
-    expect(reload).toHaveBeenCalledTimes(1);
+    expect(await screen.findByText("Subscription stored")).toBeInTheDocument();
+    expect(
+      screen.getByText("Subscription stored. The Growth plan starts as soon as PayPal confirms the first payment."),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(dashboardLoads()).toBeGreaterThan(loadsBefore));
+    expect(reload).not.toHaveBeenCalled();
   });
 
-  it("only logs a failure to store the subscription: no reload, no toast", async () => {
-    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+  it("toasts the server's reason when the subscription cannot be stored", async () => {
     openDialog({ clientId: "client-abc", sdkUrl: SDK_URL }, () =>
-      jsonResponse({ error: "PayPal did not confirm this subscription" }, 400),
+      jsonResponse({ error: "PayPal could not be reached. Please try again." }, 502),
     );
     await buttonsByPlan();
 
@@ -176,10 +188,16 @@ describe("plan subscribe buttons", () => {
       {} as OnApproveActions,
     );
 
-    expect(consoleError).toHaveBeenCalledWith("Failed to store subscription", expect.any(Error));
-    expect(String(consoleError.mock.calls.at(-1)![1])).toContain("PayPal did not confirm this subscription");
-    expect(reload).not.toHaveBeenCalled();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(document.querySelector("li[data-state='open']")).toBeNull();
+    expect(await screen.findByText("Failed to store subscription")).toBeInTheDocument();
+    expect(screen.getByText("PayPal could not be reached. Please try again.")).toBeInTheDocument();
+  });
+
+  it("shows no subscribe button while an admin acts as the customer", async () => {
+    setImpersonation({ adminApiKey: "admin-key", email: "ann@example.com" });
+    openDialog({ clientId: "client-abc", sdkUrl: SDK_URL });
+    const dialog = await screen.findByRole("dialog", { name: "Choose Your Plan" });
+    expect(await within(dialog).findAllByRole("group")).toHaveLength(3);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId("paypal-buttons")).not.toBeInTheDocument();
   });
 });

@@ -1,34 +1,22 @@
 import { PayPalButtons } from "@paypal/react-paypal-js";
-import type { MessageResponse, ProductVersion } from "../../../../worker/contract/responses";
-import { apiJson } from "@/lib/api";
+import type { ProductVersion } from "../../../../worker/contract/responses";
+import { useImpersonatedEmail } from "@/hooks/use-impersonation";
+import { useStoreSubscription } from "@/queries/subscription";
 import { usePayPalSubscriptions } from "./paypal-subscriptions";
 
 /**
- * SPEC.md §4 "Subscription purchase": after PayPal approves, the subscription is stored as active and the page
- * reloads (plan, limits and billing period come from the server). A failure to store is only logged (§8).
- */
-export async function storeApprovedSubscription(subscriptionId: string | null | undefined): Promise<void> {
-  try {
-    await apiJson<MessageResponse>("POST", "/api/store-subscription", {
-      subscriptionId,
-      status: "ACTIVE",
-      updatedAt: new Date().toISOString(),
-    });
-  } catch (err) {
-    console.error("Failed to store subscription", err);
-    return;
-  }
-  window.location.reload();
-}
-
-/**
  * A plan's subscribe buttons, rendered by PayPal's SDK (SPEC.md §2) for a plan with a `paypalPlanId`; nothing
- * when PayPal is not configured. `custom_id` ties the subscription to the signed-in customer.
+ * when PayPal is not configured, or while an admin acts as the customer (a payment must be the customer's own).
+ * `custom_id` ties the subscription to the signed-in customer. After PayPal approves, the subscription is stored
+ * (the server confirms it with PayPal) and the toast says how that went, success or failure (issue 25: SPEC.md §4's
+ * reload and §8's silent log left a customer who had just paid without a word); the account then shows the plan.
  */
 export function PlanSubscribeSlot({ plan }: { plan: ProductVersion }) {
   const paypal = usePayPalSubscriptions();
+  const impersonatedEmail = useImpersonatedEmail();
+  const store = useStoreSubscription();
   const planId = plan.paypalPlanId;
-  if (!paypal || !planId) return null;
+  if (!paypal || !planId || impersonatedEmail) return null;
 
   return (
     <div className="w-full">
@@ -37,7 +25,12 @@ export function PlanSubscribeSlot({ plan }: { plan: ProductVersion }) {
         createSubscription={(_data, actions) =>
           actions.subscription.create({ plan_id: planId, custom_id: paypal.userId })
         }
-        onApprove={(data) => storeApprovedSubscription(data.subscriptionID)}
+        onApprove={(data) =>
+          store.mutateAsync(data.subscriptionID).then(
+            () => undefined,
+            () => undefined,
+          )
+        }
       />
     </div>
   );

@@ -40,18 +40,21 @@ const PLANS: ProductVersion[] = [
 
 interface Answers {
   dashboard?: () => Response;
+  cancel?: () => Response;
   payments?: PaymentHistoryItem[];
   plans?: ProductVersion[];
 }
 
 function mockApi({
   dashboard: dashboardAnswer = () => jsonResponse(dashboard()),
+  cancel = () => jsonResponse({ error: "unexpected cancel" }, 500),
   payments = [],
   plans = PLANS,
 }: Answers) {
   return mockFetch((request) => {
-    const { url } = apiCall(request);
+    const { url, method } = apiCall(request);
     if (url === "/api/user/dashboard") return dashboardAnswer();
+    if (method === "POST" && url === "/api/user/subscription/cancel") return cancel();
     if (url === "/api/user/payment-history") return jsonResponse(payments);
     if (url === "/api/product-versions") return jsonResponse(plans);
     if (url === "/api/auth") return jsonResponse(ADMIN);
@@ -272,6 +275,98 @@ describe("plan dialog", () => {
     fireEvent.click(screen.getByRole("button", { name: "Upgrade / Change Plans" }));
     expect(await screen.findByRole("dialog", { name: "Choose Your Plan" })).toBeInTheDocument();
     expect(fetchMock.mock.calls.filter(([u]) => u === "/api/product-versions")).toHaveLength(1);
+  });
+});
+
+describe("customer dashboard, subscription", () => {
+  const SUBSCRIBED = dashboard({
+    productVersion: PLANS[2]!,
+    subscription: {
+      subscriptionId: "I-GROWTH",
+      status: "active",
+      productVersionId: 3,
+      plan: "Growth",
+      paidThrough: "2025-04-05T00:00:00.000Z",
+    },
+  });
+
+  it("shows no subscription row to a customer who never subscribed", async () => {
+    mockApi({});
+    renderApp("/user-dashboard");
+
+    await screen.findByText("ann@example.com");
+    expect(screen.queryByText("Subscription")).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Cancel subscription" })).not.toBeInTheDocument();
+  });
+
+  it("shows the plan, status and paid-through day, and cancels after asking, with the server's answer", async () => {
+    let current = SUBSCRIBED;
+    const fetchMock = mockApi({
+      dashboard: () => jsonResponse(current),
+      cancel: () => {
+        current = { ...SUBSCRIBED, subscription: { ...SUBSCRIBED.subscription!, status: "cancelled" } };
+        return jsonResponse({ message: "Your subscription is cancelled: PayPal will not charge it again." });
+      },
+    });
+    renderApp("/user-dashboard");
+
+    const row = (await screen.findByText("Subscription")).parentElement!;
+    expect(within(row).getByText("Growth")).toBeInTheDocument();
+    expect(within(row).getByTestId("subscription-status")).toHaveTextContent("Active");
+    expect(within(row).getByText("Paid through: 05.04.2025")).toBeInTheDocument();
+
+    fireEvent.click(within(row).getByRole("button", { name: "Cancel subscription" }));
+    const confirm = await screen.findByRole("alertdialog", { name: "Cancel your subscription?" });
+    expect(fetchMock.mock.calls.map(([u]) => u)).not.toContain("/api/user/subscription/cancel");
+    fireEvent.click(within(confirm).getByRole("button", { name: "Cancel subscription" }));
+
+    expect(await screen.findByText("Subscription cancelled")).toBeInTheDocument();
+    expect(screen.getByText("Your subscription is cancelled: PayPal will not charge it again.")).toBeInTheDocument();
+    await vi.waitFor(() => expect(within(row).getByTestId("subscription-status")).toHaveTextContent("Cancelled"));
+    expect(within(row).queryByRole("button", { name: "Cancel subscription" })).not.toBeInTheDocument();
+  });
+
+  it("toasts the server's reason when the cancellation fails, and keeps the subscription shown as it was", async () => {
+    mockApi({
+      dashboard: () => jsonResponse(SUBSCRIBED),
+      cancel: () =>
+        jsonResponse({ error: "PayPal did not confirm the cancellation. Please try again in a few minutes." }, 502),
+    });
+    renderApp("/user-dashboard");
+
+    fireEvent.click(await screen.findByRole("button", { name: "Cancel subscription" }));
+    const confirm = await screen.findByRole("alertdialog", { name: "Cancel your subscription?" });
+    fireEvent.click(within(confirm).getByRole("button", { name: "Cancel subscription" }));
+
+    expect(
+      await screen.findByText("PayPal did not confirm the cancellation. Please try again in a few minutes."),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId("subscription-status")).toHaveTextContent("Active");
+  });
+
+  it("offers no cancel button while an admin acts as the customer", async () => {
+    storeSession("key-ann-123", "user");
+    window.localStorage.setItem("adminApiKey", "admin-key");
+    window.localStorage.setItem("impersonatedUserEmail", "ann@example.com");
+    mockApi({ dashboard: () => jsonResponse(SUBSCRIBED) });
+    renderApp("/user-dashboard");
+
+    expect(await screen.findByTestId("subscription-status")).toHaveTextContent("Active");
+    expect(screen.queryByRole("button", { name: "Cancel subscription" })).not.toBeInTheDocument();
+  });
+
+  it("marks the current plan in the plan dialog and offers no second subscription to the plan paid for", async () => {
+    mockApi({ dashboard: () => jsonResponse(SUBSCRIBED) });
+    renderApp("/user-dashboard");
+
+    fireEvent.click(await screen.findByRole("button", { name: "Upgrade / Change Plans" }));
+    const dialog = await screen.findByRole("dialog", { name: "Choose Your Plan" });
+    const growth = await within(dialog).findByRole("group", { name: "Growth" });
+    expect(within(growth).getByText("Current plan")).toBeInTheDocument();
+    expect(within(growth).getByText("Your subscription pays for this plan.")).toBeInTheDocument();
+    expect(within(dialog).getAllByText("Current plan")).toHaveLength(1);
+    const starter = within(dialog).getByRole("group", { name: "Starter" });
+    expect(within(starter).queryByText("Your subscription pays for this plan.")).not.toBeInTheDocument();
   });
 });
 

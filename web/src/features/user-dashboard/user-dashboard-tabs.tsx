@@ -1,7 +1,6 @@
-import { lazy, Suspense } from "react";
+import { lazy } from "react";
 import type { CustomerDashboard } from "../../../../worker/contract/responses";
-import { LoadBoundary } from "@/components/load-boundary";
-import { Loading } from "@/components/loading";
+import { LazyPanel } from "@/components/lazy-panel";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { AccountTab } from "./account-tab";
 import { BillingTab } from "./billing-tab";
@@ -31,18 +30,14 @@ export function UserDashboardTabs({ dashboard }: { dashboard: CustomerDashboard 
         <BillingTab dashboard={dashboard} />
       </TabsContent>
       <TabsContent value="websites">
-        <LoadBoundary resetKey="websites">
-          <Suspense fallback={<Loading />}>
-            <WebsitesCard />
-          </Suspense>
-        </LoadBoundary>
+        <LazyPanel name="websites">
+          <WebsitesCard />
+        </LazyPanel>
       </TabsContent>
       <TabsContent value="webhooks">
-        <LoadBoundary resetKey="webhooks">
-          <Suspense fallback={<Loading />}>
-            <WebhooksCard />
-          </Suspense>
-        </LoadBoundary>
+        <LazyPanel name="webhooks">
+          <WebhooksCard />
+        </LazyPanel>
       </TabsContent>
     </Tabs>
   );
