@@ -11,6 +11,7 @@ import {
   importQuery,
   mappingBody,
   mappingChangeBody,
+  mappingDeleteQuery,
   mappingImportRow,
   mappingMatchQuery,
   mappingsQuery,
@@ -194,9 +195,12 @@ export function openApiDocument(origin: string) {
           responses: { "200": answer("Mapping"), "403": { description: "Over the plan's limits" }, ...ERRORS },
         },
         delete: {
-          summary: "Delete a mapping",
-          parameters: [mappingId],
-          responses: { "200": answer("{message}"), ...ERRORS },
+          summary: "Delete a mapping, or with scope=url every mapping of its URL (each restorable for 30 days)",
+          parameters: [mappingId, ...queryParameters(mappingDeleteQuery)],
+          responses: {
+            "200": answer("{message}; with scope=url GroupDeleteResponse {message, deleted, remaining}"),
+            ...ERRORS,
+          },
         },
       },
       "/api/mappings/{id}/status": {

@@ -85,6 +85,8 @@ export interface Mapping {
   seo: Seo;
   /** In the admin's lists, where `htmlContent` is a preview: the whole HTML's length in characters. */
   htmlContentLength?: number;
+  /** In `group=url` answers: how many mappings the URL has, this one (its newest) included. */
+  urlMappingCount?: number;
 }
 
 /** `POST /api/mappings/{id}/preview`: a link that shows the mapping on its page, whatever its state (docs/publishing.md). */
@@ -188,6 +190,14 @@ export interface CustomerDashboard {
   };
   /** The customer's subscription, or null when they never subscribed through PayPal. */
   subscription: CustomerSubscription | null;
+}
+
+/** `DELETE /api/mappings/{id}?scope=url`: the URL's mappings deleted (each restorable for 30 days), and those left. */
+export interface GroupDeleteResponse {
+  message: string;
+  deleted: number;
+  /** More than one request deletes (docs/scaling.md): what is left of the URL; remove again for the rest. */
+  remaining: number;
 }
 
 export interface MessageResponse {

@@ -137,6 +137,11 @@ export const exportQuery = z.object({
   format: z.enum(IMPORT_FORMATS, { error: 'Format must be "csv" or "json"' }).default("csv"),
 });
 
+/** `DELETE /api/mappings/{id}?scope=url`: the mapping and every other mapping of its URL. */
+export const mappingDeleteQuery = z.object({
+  scope: z.enum(["url"], { error: 'Scope must be "url" (every mapping of the URL) or left out' }).optional(),
+});
+
 export const mappingStatusBody = z.object({ status: z.enum(["published", "unpublished"]) });
 
 /** A DNS name: dot-separated labels of letters, digits and hyphens; at least two labels, the last not numeric. */

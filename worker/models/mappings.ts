@@ -2,7 +2,7 @@
  * @module URL mappings: a customer's page URL and the HTML delivered there. Lists page in SQL (models/page.ts);
  * the admin's lists carry a preview of the HTML, never all of it.
  */
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { HTML_PREVIEW_CHARS } from "../contract/input-caps";
 import type { AdminMapping, Mapping, MappingGroup } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
@@ -191,6 +191,7 @@ async function listMappingsByUrl(db: Db, userId: string, query: MappingsQuery): 
       ...toMapping(head),
       totalRequests: byUrl.get(normalizedUrl)?.totalRequests ?? 0,
       contentDeliveryCount: byUrl.get(normalizedUrl)?.contentDeliveryCount ?? 0,
+      urlMappingCount: byUrl.get(normalizedUrl)?.events ?? 1,
     })),
     total: total?.n ?? 0,
   };
@@ -275,11 +276,11 @@ export async function createMapping(
 }
 
 /**
- * Deletes the mapping `where` names, keeping a copy for 30 days so that it can be restored
- * (models/deleted-mappings.ts): both in one transaction. Answers its owner and normalised URL, or undefined.
+ * Deletes the mappings `where` names, keeping a copy of each for 30 days so that it can be restored
+ * (models/deleted-mappings.ts): both in one transaction. Answers each one's owner and normalised URL.
  */
 async function deleteKeepingCopy(db: Db, where: SQL, now = new Date()) {
-  const [, [deleted]] = await db.batch([
+  const [, deleted] = await db.batch([
     db
       .insert(deletedMappings)
       .select(
@@ -311,12 +312,42 @@ async function deleteKeepingCopy(db: Db, where: SQL, now = new Date()) {
   return deleted;
 }
 
+/** Mappings of a URL deleted per statement pair: their HTML (up to 256 KB each) is copied in one statement. */
+const GROUP_DELETE_CHUNK = 100;
+/** Mappings of a URL deleted per request: a bound on one request's D1 time (docs/scaling.md). */
+export const GROUP_DELETE_MAX = 5_000;
+
+/**
+ * Deletes the customer's mapping `id` and every other mapping of its normalised URL (each restorable for 30
+ * days), oldest first, so that a request cut short leaves the newest, the one delivered before, in place. Deletes
+ * at most GROUP_DELETE_MAX; answers how many it deleted, how many of the URL are left, and the URL (whose delivery
+ * entry the caller rewrites), or null when there is no such mapping of theirs.
+ */
+export async function deleteUrlGroup(db: Db, userId: string, id: number) {
+  const own = await getOwnMapping(db, userId, id);
+  if (!own) return null;
+  const ofUrl = and(eq(urlMappings.userId, userId), eq(urlMappings.normalizedUrl, own.normalizedUrl))!;
+  let deleted = 0;
+  for (let chunk = GROUP_DELETE_CHUNK; chunk === GROUP_DELETE_CHUNK && deleted < GROUP_DELETE_MAX;) {
+    const oldest = db
+      .select({ id: urlMappings.id })
+      .from(urlMappings)
+      .where(ofUrl)
+      .orderBy(asc(urlMappings.createdAt), asc(urlMappings.id))
+      .limit(Math.min(GROUP_DELETE_CHUNK, GROUP_DELETE_MAX - deleted));
+    chunk = (await deleteKeepingCopy(db, and(ofUrl, inArray(urlMappings.id, oldest))!)).length;
+    deleted += chunk;
+  }
+  const [left] = await db.select({ n: count() }).from(urlMappings).where(ofUrl);
+  return { deleted, remaining: left?.n ?? 0, normalizedUrl: own.normalizedUrl };
+}
+
 /**
  * Deletes one of the customer's own mappings (restorable for 30 days); answers its normalised URL (whose delivery
  * entry the caller rewrites), or null when there is no such mapping of theirs.
  */
 export async function deleteMapping(db: Db, userId: string, id: number): Promise<string | null> {
-  const deleted = await deleteKeepingCopy(db, and(eq(urlMappings.userId, userId), eq(urlMappings.id, id))!);
+  const [deleted] = await deleteKeepingCopy(db, and(eq(urlMappings.userId, userId), eq(urlMappings.id, id))!);
   return deleted?.normalizedUrl ?? null;
 }
 
@@ -576,7 +607,8 @@ export async function listMappingGroups(db: Db, userId: string, page: PageParams
  * normalised URL, or null when there is no such mapping.
  */
 export async function deleteAnyMapping(db: Db, id: number): Promise<{ userId: string; normalizedUrl: string } | null> {
-  return (await deleteKeepingCopy(db, eq(urlMappings.id, id))) ?? null;
+  const [deleted] = await deleteKeepingCopy(db, eq(urlMappings.id, id));
+  return deleted ?? null;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Mapping } from "../contract/responses";
 import { EXACT_WITH_SUFFIX, PREFIX_WITHOUT_SUFFIX } from "../contract/url-rules";
@@ -146,6 +147,78 @@ describe("/api/mappings", () => {
     const { id } = (await (await add(apiKey, "https://a.com/x")).json()) as Mapping;
     const res = await call(`/api/mappings/${id}/status`, { method: "PATCH", apiKey, json: { status: "gone" } });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("removing every mapping of a URL (DELETE /api/mappings/{id}?scope=url)", () => {
+  const grouped = async (apiKey: string) =>
+    (await (await call("/api/mappings?group=url&limit=50", { apiKey })).json()) as Mapping[];
+  const removeUrl = (apiKey: string, id: number, scope = "url") =>
+    call(`/api/mappings/${id}?scope=${scope}`, { method: "DELETE", apiKey });
+
+  it("says in the dashboard's rows how many mappings each URL has", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    for (const html of ["<p>1</p>", "<p>2</p>", "<p>3</p>"]) await add(apiKey, "https://a.com/x", html);
+    await add(apiKey, "https://a.com/y");
+    const rows = await grouped(apiKey);
+    expect(rows.map((r) => [r.url, r.htmlContent, r.urlMappingCount])).toEqual([
+      ["https://a.com/y", "<p>hi</p>", 1],
+      ["https://a.com/x", "<p>3</p>", 3],
+    ]);
+  });
+
+  it("removes the URL's mappings, each restorable, and the URL delivers nothing; other URLs stay", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    for (const html of ["<p>1</p>", "<p>2</p>"]) await add(apiKey, "http://A.com/x/", html);
+    const newest = (await (await add(apiKey, "https://a.com/x", "<p>3</p>")).json()) as Mapping;
+    await add(apiKey, "https://a.com/y");
+
+    const res = await removeUrl(apiKey, newest.id);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("X-Delivery-Everywhere-By")).not.toBeNull();
+    expect(await res.json()).toEqual({ message: "3 URL mappings deleted successfully", deleted: 3, remaining: 0 });
+    expect((await grouped(apiKey)).map((r) => r.url)).toEqual(["https://a.com/y"]);
+    expect(await storedEntry(user.id, "a.com/x")).toBeNull();
+    expect(await storedEntry(user.id, "a.com/y")).not.toBeNull();
+    const deleted = (await (await call("/api/mappings/deleted", { apiKey })).json()) as { htmlContent: string }[];
+    expect(deleted.map((d) => d.htmlContent).sort()).toEqual(["<p>1</p>", "<p>2</p>", "<p>3</p>"]);
+    await expectStoreMatchesD1(user.id);
+  });
+
+  it("answers 404 for another customer's mapping and 400 for an unknown scope, and removes nothing", async () => {
+    const owner = await createVerifiedCustomer("owner@example.com");
+    const other = await createVerifiedCustomer("other@example.com");
+    const { id } = (await (await add(owner.apiKey, "https://a.com/x")).json()) as Mapping;
+    const foreign = await removeUrl(other.apiKey, id);
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toEqual({ error: "Mapping not found" });
+    const bad = await removeUrl(owner.apiKey, id, "all");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'Scope must be "url" (every mapping of the URL) or left out' });
+    expect(await grouped(owner.apiKey)).toHaveLength(1);
+  });
+
+  it("removes at most 5,000 at a time, oldest first, so the newest still shows until the last request", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    await env.DB.prepare(
+      `insert into url_mappings (url, normalized_url, html_content, user_id, created_at, published_at)
+       with recursive n(i) as (select 1 union all select i + 1 from n where i < 5010)
+       select 'https://a.com/x', 'a.com/x', '<p>' || i || '</p>', ?1, 1700000000000 + i, 1700000000000 + i from n`,
+    )
+      .bind(user.id)
+      .run();
+    const newest = (await (await add(apiKey, "https://a.com/x", "<p>newest</p>")).json()) as Mapping;
+
+    const first = await removeUrl(apiKey, newest.id);
+    expect(await first.json()).toEqual({
+      message: "5,000 URL mappings deleted successfully; 11 URL mappings of this URL remain: remove again for the rest",
+      deleted: 5000,
+      remaining: 11,
+    });
+    expect(await storedEntry(user.id, "a.com/x")).toMatchObject({ mappingId: newest.id });
+    const second = await removeUrl(apiKey, newest.id);
+    expect(await second.json()).toEqual({ message: "11 URL mappings deleted successfully", deleted: 11, remaining: 0 });
+    expect(await storedEntry(user.id, "a.com/x")).toBeNull();
   });
 });
 

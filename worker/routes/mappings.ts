@@ -1,7 +1,7 @@
 /** @module A customer's URL mappings. Every change writes the delivery entry of its URL (write-through). */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import type { Mapping, MappingMatch, MessageResponse, PreviewLink } from "../contract/responses";
+import type { GroupDeleteResponse, Mapping, MappingMatch, MessageResponse, PreviewLink } from "../contract/responses";
 import { normalizeUrl } from "../contract/normalize-url";
 import {
   deletedMappingsQuery,
@@ -9,6 +9,7 @@ import {
   importQuery,
   mappingBody,
   mappingChangeBody,
+  mappingDeleteQuery,
   mappingMatchQuery,
   mappingsQuery,
   mappingStatusBody,
@@ -43,6 +44,7 @@ import {
   changeMapping,
   createMapping,
   deleteMapping,
+  deleteUrlGroup,
   getMapping,
   getOwnMapping,
   listMappings,
@@ -154,12 +156,27 @@ export const mappingRoutes = new Hono<AppEnv>()
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, changed.normalizedUrl));
     return c.json<Mapping>(changed.mapping);
   })
-  .delete("/:id", validate("param", idParam), async (c) => {
-    const normalizedUrl = await deleteMapping(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id);
+  .delete("/:id", validate("param", idParam), validate("query", mappingDeleteQuery), async (c) => {
+    const { id } = c.req.valid("param");
+    if (c.req.valid("query").scope === "url") {
+      const group = await deleteUrlGroup(createDb(c.env.DB), c.var.user.id, id);
+      if (!group) throw notFound(MAPPING_NOT_FOUND);
+      reportDelivery(c, await syncUrl(c.env, c.var.user.id, group.normalizedUrl));
+      const { deleted, remaining } = group;
+      return c.json<GroupDeleteResponse>({ message: groupDeletedMessage(group), deleted, remaining });
+    }
+    const normalizedUrl = await deleteMapping(createDb(c.env.DB), c.var.user.id, id);
     if (normalizedUrl === null) throw notFound(MAPPING_NOT_FOUND);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, normalizedUrl));
     return c.json<MessageResponse>({ message: "URL mapping deleted successfully" });
   });
+
+const mappingsWord = (n: number) => `${n.toLocaleString("en-US")} URL mapping${n === 1 ? "" : "s"}`;
+
+function groupDeletedMessage({ deleted, remaining }: { deleted: number; remaining: number }) {
+  const done = `${mappingsWord(deleted)} deleted successfully`;
+  return remaining === 0 ? done : `${done}; ${mappingsWord(remaining)} of this URL remain: remove again for the rest`;
+}
 
 /**
  * Changes one of the customer's mappings (`PATCH`, and a restore of a version): checks the URL with its match,

@@ -2,7 +2,6 @@
  * @module The one request helper (SPEC.md §7 and §8): cookies always, `X-API-Key` when a key is stored, a
  * JSON content type only with a body, and every non-OK answer thrown as an `ApiError`.
  */
-import { format, parseISO } from "date-fns";
 import {
   DELIVERY_EVERYWHERE_BY_HEADER,
   DELIVERY_PENDING_HEADER,
@@ -61,28 +60,6 @@ export async function apiRequest(method: HttpMethod, path: string, body?: unknow
     throw new ApiError(response.status, response.statusText, await response.text());
   }
   return response;
-}
-
-/**
- * Said under a change's success toast when the change is saved but not delivered yet (the Worker's
- * `DELIVERY_PENDING_HEADER`): the delivery store refused the write and its repairs retry it.
- */
-export const DELIVERY_PENDING_MESSAGE = "Saved, but not live yet: delivery will take it over automatically.";
-
-/** What a change's answer says of its delivery (worker/http/delivery-status.ts). */
-export interface DeliveryStatus {
-  deliveryPending: boolean;
-  /** When every location serves the change (ISO 8601); null when it is pending or the answer does not say. */
-  everywhereBy: string | null;
-}
-
-/**
- * The success toast's description for a change: the note above while it is not delivered yet, else when it is
- * live everywhere (the delivery store's guarantee, docs/scaling.md), in the browser's time.
- */
-export function deliveryNote({ deliveryPending, everywhereBy }: DeliveryStatus): string | undefined {
-  if (deliveryPending) return DELIVERY_PENDING_MESSAGE;
-  return everywhereBy ? `Live now; served everywhere by ${format(parseISO(everywhereBy), "HH:mm:ss")}.` : undefined;
 }
 
 /** A change: the parsed answer, and what it says of the change's delivery. */

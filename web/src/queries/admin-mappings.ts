@@ -1,7 +1,8 @@
 /** @module Every customer's mappings for the admin console ("Event-Verwaltung"), and deleting one. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AdminMapping, MessageResponse } from "../../../worker/contract/responses";
-import { apiChange, deliveryNote, getPage } from "@/lib/api";
+import { apiChange, getPage } from "@/lib/api";
+import { removalNote } from "@/lib/delivery-note";
 import { toast } from "@/hooks/use-toast";
 import { adminMappingKeys, adminUserKeys } from "./admin-keys";
 import { mappingKeys } from "./mappings";
@@ -28,9 +29,10 @@ export function useAdminMappings(searchTerm = "", offset = 0) {
 export function useDeleteAdminMapping() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => apiChange<MessageResponse>("DELETE", `/api/admin/mappings/${id}`),
-    onSuccess: (answer) => {
-      toast({ title: "Mapping deleted successfully", description: deliveryNote(answer) });
+    mutationFn: ({ id }: Pick<AdminMapping, "id" | "publishedAt">) =>
+      apiChange<MessageResponse>("DELETE", `/api/admin/mappings/${id}`),
+    onSuccess: (answer, { publishedAt }) => {
+      toast({ title: "Mapping deleted successfully", description: removalNote(answer, { wasLive: !!publishedAt }) });
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: adminMappingKeys.all }),
         queryClient.invalidateQueries({ queryKey: adminUserKeys.all }),

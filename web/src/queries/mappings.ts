@@ -1,26 +1,17 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
   DeletedMapping,
+  GroupDeleteResponse,
   Mapping,
   MappingMatch,
   MessageResponse,
   PreviewLink,
 } from "../../../worker/contract/responses";
 import { VERSIONS_KEPT, type MappingVersion } from "../../../worker/contract/versions";
-import type { MappingBody } from "../../../worker/contract/schemas";
+import type { MappingBody, MappingChangeBody } from "../../../worker/contract/schemas";
 import type { BulkFormat, ImportReport } from "../../../worker/contract/bulk";
-import {
-  ApiError,
-  apiChange,
-  apiJson,
-  apiRequest,
-  deliveryNote,
-  getJson,
-  getPage,
-  RawBody,
-  withQuery,
-  type PageOf,
-} from "@/lib/api";
+import { ApiError, apiChange, apiJson, apiRequest, getJson, getPage, RawBody, withQuery, type PageOf } from "@/lib/api";
+import { appliedNote, mappingNote, removalNote } from "@/lib/delivery-note";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
 import { PAGE_SIZE } from "@/hooks/use-page";
@@ -78,10 +69,14 @@ export function useMappingMatch(url: string) {
 }
 
 /**
- * A change to the customer's mappings: sent only with a key, toasted with what it says of its delivery, and the
- * mapping lists asked again.
+ * A change to the customer's mappings: sent only with a key, toasted with `title` and what `note` says happened to
+ * the customer's pages, and the mapping lists asked again.
  */
-function useMappingChange<V, T>(send: (variables: V) => Promise<Answer<T>>, title: (variables: V) => string) {
+function useMappingChange<V, T>(
+  send: (variables: V) => Promise<Answer<T>>,
+  title: (variables: V, data: T) => string,
+  note: (answer: Answer<T>, variables: V) => string | undefined,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (variables: V) => {
@@ -89,7 +84,7 @@ function useMappingChange<V, T>(send: (variables: V) => Promise<Answer<T>>, titl
       return send(variables);
     },
     onSuccess: (answer, variables) => {
-      toast({ title: title(variables), description: deliveryNote(answer) });
+      toast({ title: title(variables, answer.data), description: note(answer, variables) });
       return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
     },
   });
@@ -97,16 +92,61 @@ function useMappingChange<V, T>(send: (variables: V) => Promise<Answer<T>>, titl
 
 type Answer<T> = Awaited<ReturnType<typeof apiChange<T>>>;
 
+/** A saved mapping's note: a draft, scheduled, or live, as the answer says. */
+const savedNote = (answer: Answer<Mapping>) => mappingNote(answer.data, answer);
+
 export const useAddMapping = () =>
   useMappingChange(
     (body: MappingBody) => apiChange<Mapping>("POST", "/api/mappings", body),
     () => "URL mapping added successfully",
+    savedNote,
   );
 
+/** `PATCH /api/mappings/{id}`: the fields the customer changed (the rest stay). */
+export const useEditMapping = (id: number) =>
+  useMappingChange(
+    (body: MappingChangeBody) => apiChange<Mapping>("PATCH", `/api/mappings/${id}`, body),
+    () => "URL mapping updated",
+    savedNote,
+  );
+
+/** Publish (live at once, any schedule to publish dropped) or unpublish (off the pages, schedules dropped). */
+export const useSetMappingStatus = () =>
+  useMappingChange(
+    ({ mapping, published }: { mapping: Mapping; published: boolean }) =>
+      apiChange<Mapping>("PATCH", `/api/mappings/${mapping.id}/status`, {
+        status: published ? "published" : "unpublished",
+      }),
+    ({ published }) => (published ? "URL mapping published" : "URL mapping unpublished"),
+    (answer, { mapping, published }) =>
+      published
+        ? savedNote(answer)
+        : removalNote(answer, { wasLive: !!mapping.publishedAt, olderTakesOver: olderMappings(mapping) > 0 }),
+  );
+
+/** How many other mappings the row's URL has (the dashboard's rows are one per URL: `urlMappingCount`). */
+export const olderMappings = (mapping: Mapping) => Math.max(0, (mapping.urlMappingCount ?? 1) - 1);
+
+/**
+ * Removes the row's mapping, or with `wholeUrl` every mapping of its URL (restorable for 30 days). Removing only
+ * the newest of several leaves the older ones, and a published one of them is delivered instead.
+ */
 export const useDeleteMapping = () =>
   useMappingChange(
-    (id: number) => apiChange<MessageResponse>("DELETE", `/api/mappings/${id}`),
-    () => "URL mapping deleted successfully",
+    ({ mapping, wholeUrl = false }: { mapping: Mapping; wholeUrl?: boolean }) =>
+      apiChange<MessageResponse & Partial<GroupDeleteResponse>>(
+        "DELETE",
+        withQuery(`/api/mappings/${mapping.id}`, { scope: wholeUrl ? "url" : undefined }),
+      ),
+    ({ wholeUrl }, data) => (wholeUrl ? data.message : "URL mapping deleted successfully"),
+    (answer, { mapping, wholeUrl }) =>
+      // Oldest first: while some are left, the newest still shows.
+      answer.data.remaining
+        ? "Your pages do not change until the last of them is removed."
+        : removalNote(answer, {
+            wasLive: wholeUrl || !!mapping.publishedAt,
+            olderTakesOver: !wholeUrl && olderMappings(mapping) > 0,
+          }),
   );
 
 /** A mapping's versions, newest first (all that are kept fit one page: docs/history.md). */
@@ -122,6 +162,7 @@ export const useRestoreVersion = (id: number) =>
   useMappingChange(
     (version: number) => apiChange<Mapping>("POST", `/api/mappings/${id}/versions/${version}/restore`),
     (version) => `Version ${version} restored`,
+    savedNote,
   );
 
 /**
@@ -172,6 +213,7 @@ export const useRestoreDeletedMapping = () =>
   useMappingChange(
     (id: number) => apiChange<Mapping>("POST", `/api/mappings/deleted/${id}/restore`),
     () => "URL mapping restored",
+    savedNote,
   );
 
 const CONTENT_TYPES: Record<BulkFormat, string> = { csv: "text/csv", json: "application/json" };
@@ -195,7 +237,7 @@ export function useImportMappings() {
     },
     onSuccess: (answer) => {
       if (!answer.data.applied) return;
-      toast({ title: `Import done: ${answer.data.message}`, description: deliveryNote(answer) });
+      toast({ title: `Import done: ${answer.data.message}`, description: appliedNote(answer) });
       return queryClient.invalidateQueries({ queryKey: mappingKeys.all });
     },
   });

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { UrlRules } from "../../../worker/contract/responses";
 import type { UrlRulesBody } from "../../../worker/contract/schemas";
-import { apiChange, deliveryNote, getJson } from "@/lib/api";
+import { apiChange, getJson } from "@/lib/api";
+import { deliveryNote } from "@/lib/delivery-note";
 import { toast } from "@/hooks/use-toast";
 import { mappingKeys } from "./mappings";
 

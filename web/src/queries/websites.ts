@@ -5,7 +5,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { MessageResponse, Website } from "../../../worker/contract/responses";
 import type { WebsiteMode } from "../../../worker/contract/schemas";
-import { apiChange, apiJson, deliveryNote, getPage } from "@/lib/api";
+import { apiChange, apiJson, getPage } from "@/lib/api";
+import { deliveryNote } from "@/lib/delivery-note";
 import { toast } from "@/hooks/use-toast";
 import { PAGE_SIZE } from "@/hooks/use-page";
 

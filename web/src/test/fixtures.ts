@@ -1,4 +1,4 @@
-import type { CustomerDashboard, ProductVersion, SiteConfig } from "../../../worker/contract/responses";
+import type { CustomerDashboard, Mapping, ProductVersion, SiteConfig } from "../../../worker/contract/responses";
 
 /** A product version (or plan): 'Free', limits 100 / 1 / 10, no price, no PayPal plan, not the default. */
 export const productVersion = (overrides: Partial<ProductVersion>): ProductVersion => ({
@@ -55,5 +55,23 @@ export const customerDashboard = (overrides: Partial<CustomerDashboard> = {}): C
     notBilled: { requests: 0, contentGenerations: 0 },
   },
   subscription: null,
+  ...overrides,
+});
+
+/** A customer's published mapping of https://example.com/a, created Mar 5, 2025, no extras, nothing scheduled. */
+export const mapping = (overrides: Partial<Mapping>): Mapping => ({
+  id: 1,
+  userId: "u1",
+  url: "https://example.com/a",
+  htmlContent: "<p>a</p>",
+  createdAt: "2025-03-05T10:00:00.000Z",
+  publishedAt: "2025-03-06T10:00:00.000Z",
+  totalRequests: 0,
+  contentDeliveryCount: 0,
+  match: "exact",
+  placement: { position: "body-start" },
+  seo: {},
+  publishAt: null,
+  unpublishAt: null,
   ...overrides,
 });

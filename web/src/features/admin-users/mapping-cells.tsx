@@ -35,7 +35,7 @@ export function MappingCells({ mapping, htmlClassName }: { mapping: Mapping; htm
 export function DeleteMappingCell({ mapping }: { mapping: Mapping }) {
   return (
     <TableCell>
-      <DeleteMappingButton mappingId={mapping.id} url={mapping.url} />
+      <DeleteMappingButton mapping={mapping} />
     </TableCell>
   );
 }

@@ -5,9 +5,10 @@ import {
   DELIVERY_PENDING_HEADER,
   type Mapping,
 } from "../../../../worker/contract/responses";
-import { DELIVERY_PENDING_MESSAGE } from "@/lib/api";
+import { DELIVERY_PENDING_MESSAGE } from "@/lib/delivery-note";
 import { seriesFrom } from "@/queries/analytics";
 import { jsonResponse, mockFetch as mockApi } from "@/test/fetch-mock";
+import { mapping } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";
 
 afterEach(() => {
@@ -29,23 +30,6 @@ const mockFetch: typeof mockApi = (handler) =>
       .catch(() => null);
     return Array.isArray(body) ? answer : jsonResponse([]);
   });
-
-const mapping = (overrides: Partial<Mapping>): Mapping => ({
-  id: 1,
-  userId: "u1",
-  url: "https://example.com/a",
-  htmlContent: "<p>a</p>",
-  createdAt: "2025-03-05T10:00:00.000Z",
-  publishedAt: "2025-03-06T10:00:00.000Z",
-  totalRequests: 0,
-  contentDeliveryCount: 0,
-  match: "exact",
-  placement: { position: "body-start" },
-  seo: {},
-  publishAt: null,
-  unpublishAt: null,
-  ...overrides,
-});
 
 function openTab(name: string) {
   // Radix tabs switch on mouse down (and keyboard focus), not on click.
@@ -530,7 +514,7 @@ describe("dashboard with a stored api key", () => {
     ).toBe(true);
   });
 
-  it("removes mappings through the API; there is no publish control (SPEC.md §4)", async () => {
+  it("removes a mapping through the API at once when its URL has no other mapping", async () => {
     window.localStorage.setItem("apiKey", "key-1");
     let mappings: Mapping[] = [mapping({ id: 7, url: "https://example.com/draft", publishedAt: null })];
     const fetchMock = mockFetch(({ url, init }) => {
@@ -544,13 +528,14 @@ describe("dashboard with a stored api key", () => {
     renderApp("/dashboard");
     openTab("URL Mappings");
 
-    const remove = await screen.findByRole("button", { name: "Remove" });
-    expect(screen.queryByRole("button", { name: "Publish" })).not.toBeInTheDocument();
-    expect(screen.queryByRole("button", { name: "Unpublish" })).not.toBeInTheDocument();
-
-    fireEvent.click(remove);
+    fireEvent.click(await screen.findByRole("button", { name: "Remove" }));
     expect(await screen.findByText("URL mapping deleted successfully")).toBeInTheDocument();
+    // A draft was never on the pages.
+    expect(screen.getByText("It was not live, so your pages do not change.")).toBeInTheDocument();
     expect(await screen.findByText("No mappings found.")).toBeInTheDocument();
-    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "PATCH")).toBe(false);
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === "DELETE").map(([u]) => u)).toEqual([
+      "/api/mappings/7",
+    ]);
   });
 });

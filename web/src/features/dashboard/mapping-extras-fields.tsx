@@ -1,8 +1,10 @@
 /**
- * @module A mapping's optional fields in the add form, folded away: placement and SEO (docs/placement.md), and
- * publishing: a draft, or times to publish and unpublish at in the browser's time zone (docs/publishing.md). A
- * customer who opens nothing sends exactly SPEC.md's body.
+ * @module A mapping's optional fields in the add and edit forms, folded away: placement and SEO
+ * (docs/placement.md), and publishing: a draft, or times to publish and unpublish at in the browser's time zone
+ * (docs/publishing.md). A customer who opens nothing sends exactly SPEC.md's body; an edit sends what changed.
  */
+import { format, parseISO } from "date-fns";
+import type { Mapping } from "../../../../worker/contract/responses";
 import type { PlacementPosition } from "../../../../worker/contract/placement";
 import { useId } from "react";
 import { Checkbox } from "@/components/ui/checkbox";
@@ -59,6 +61,48 @@ export function extrasBody(input: MappingExtrasInput) {
     ...(draft ? { status: "draft" as const } : {}),
     ...(publishAt ? { publishAt: instant(publishAt) } : {}),
     ...(unpublishAt ? { unpublishAt: instant(unpublishAt) } : {}),
+  };
+}
+
+/** A stored mapping's fields as the form shows them (times in the browser's zone, JSON-LD as text). */
+export function extrasOf(mapping: Mapping): MappingExtrasInput {
+  const { placement, seo } = mapping;
+  return {
+    position: placement.position,
+    selector: placement.position === "body-start" ? "" : placement.selector,
+    title: seo.title ?? "",
+    description: seo.description ?? "",
+    canonical: seo.canonical ?? "",
+    robots: seo.robots ?? "",
+    jsonLd: seo.jsonLd === undefined ? "" : JSON.stringify(seo.jsonLd, null, 2),
+    draft: !mapping.publishedAt && !mapping.publishAt,
+    publishAt: localInput(mapping.publishAt),
+    unpublishAt: localInput(mapping.unpublishAt),
+  };
+}
+
+const localInput = (iso: string | null) => (iso ? format(parseISO(iso), "yyyy-MM-dd'T'HH:mm") : "");
+
+const SEO_FIELDS = ["title", "description", "canonical", "robots", "jsonLd"] as const;
+
+/**
+ * The `PATCH /api/mappings/{id}` fields for what the customer changed in the form (`before` is `extrasOf` the
+ * mapping): placement and SEO whole (an emptied SEO form clears them), each publication field on its own. Unchecking
+ * "draft" without a publish time publishes now.
+ */
+export function extrasChange(before: MappingExtrasInput, after: MappingExtrasInput) {
+  const changed = (field: keyof MappingExtrasInput) => before[field] !== after[field];
+  const { position, selector } = after;
+  return {
+    ...(changed("position") || changed("selector")
+      ? { placement: position === "body-start" ? { position } : { position, selector } }
+      : {}),
+    ...(SEO_FIELDS.some(changed) ? { seo: Object.fromEntries(SEO_FIELDS.map((f) => [f, after[f]])) } : {}),
+    ...(changed("draft") && (after.draft || !after.publishAt)
+      ? { status: after.draft ? ("draft" as const) : ("published" as const) }
+      : {}),
+    ...(changed("publishAt") ? { publishAt: after.publishAt ? instant(after.publishAt) : null } : {}),
+    ...(changed("unpublishAt") ? { unpublishAt: after.unpublishAt ? instant(after.unpublishAt) : null } : {}),
   };
 }
 

@@ -1,62 +1,106 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, type ComponentType } from "react";
 import type { Mapping } from "../../../../worker/contract/responses";
 import { Button } from "@/components/ui/button";
 import { useDialogOnDemand } from "@/hooks/use-dialog-on-demand";
-import { useDeleteMapping } from "@/queries/mappings";
+import { olderMappings, useDeleteMapping, useSetMappingStatus } from "@/queries/mappings";
 
+const MappingEditDialog = lazy(() => import("./mapping-edit-dialog").then((m) => ({ default: m.MappingEditDialog })));
 const MappingHistoryDialog = lazy(() =>
   import("./mapping-history-dialog").then((m) => ({ default: m.MappingHistoryDialog })),
 );
 const MappingPreviewDialog = lazy(() =>
   import("./mapping-preview-dialog").then((m) => ({ default: m.MappingPreviewDialog })),
 );
+const MappingRemoveDialog = lazy(() =>
+  import("./mapping-remove-dialog").then((m) => ({ default: m.MappingRemoveDialog })),
+);
+
+interface RowDialogProps {
+  mapping: Mapping;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCloseAutoFocus: (event: Event) => void;
+}
 
 /**
- * A row's actions: Preview (a link that shows it on its page: docs/publishing.md), History (its versions, and
- * restoring one: docs/history.md) and Remove (SPEC.md §2). The API can
- * also publish and unpublish a mapping, but SPEC.md §4 shows no UI for that, so there is none here.
+ * A row's actions: Edit (every field, issue 25), Publish or Unpublish, Preview (a link that shows it on its page:
+ * docs/publishing.md), History (its versions, and restoring one: docs/history.md) and Remove (SPEC.md §2), which
+ * on a URL with older mappings asks whether to remove only the newest or all of them.
  */
 export function MappingRowActions({ mapping }: { mapping: Mapping }) {
   const deleteMapping = useDeleteMapping();
+  const setStatus = useSetMappingStatus();
+  const published = mapping.publishedAt !== null;
+  const removeAsks = olderMappings(mapping) > 0;
+  const edit = useDialogOnDemand();
   const history = useDialogOnDemand();
   const preview = useDialogOnDemand();
+  const remove = useDialogOnDemand();
 
   return (
-    <div className="flex gap-2">
-      <Button ref={preview.triggerRef} variant="outline" size="sm" aria-haspopup="dialog" onClick={preview.show}>
-        Preview
-      </Button>
-      <Button ref={history.triggerRef} variant="outline" size="sm" aria-haspopup="dialog" onClick={history.show}>
-        History
-      </Button>
+    <div className="flex flex-wrap gap-2">
+      <DialogButton label="Edit" control={edit} Dialog={MappingEditDialog} mapping={mapping} />
       <Button
-        variant="destructive"
+        variant="outline"
         size="sm"
-        disabled={deleteMapping.isPending}
-        onClick={() => deleteMapping.mutate(mapping.id)}
+        disabled={setStatus.isPending}
+        onClick={() => setStatus.mutate({ mapping, published: !published })}
       >
-        Remove
+        {published ? "Unpublish" : "Publish"}
       </Button>
-      {preview.mounted && (
-        <Suspense fallback={null}>
-          <MappingPreviewDialog
-            mapping={mapping}
-            open={preview.open}
-            onOpenChange={preview.setOpen}
-            onCloseAutoFocus={preview.returnFocus}
-          />
-        </Suspense>
-      )}
-      {history.mounted && (
-        <Suspense fallback={null}>
-          <MappingHistoryDialog
-            mapping={mapping}
-            open={history.open}
-            onOpenChange={history.setOpen}
-            onCloseAutoFocus={history.returnFocus}
-          />
-        </Suspense>
+      <DialogButton label="Preview" control={preview} Dialog={MappingPreviewDialog} mapping={mapping} />
+      <DialogButton label="History" control={history} Dialog={MappingHistoryDialog} mapping={mapping} />
+      {removeAsks ? (
+        <DialogButton
+          label="Remove"
+          variant="destructive"
+          control={remove}
+          Dialog={MappingRemoveDialog}
+          mapping={mapping}
+        />
+      ) : (
+        <Button
+          variant="destructive"
+          size="sm"
+          disabled={deleteMapping.isPending}
+          onClick={() => deleteMapping.mutate({ mapping })}
+        >
+          Remove
+        </Button>
       )}
     </div>
+  );
+}
+
+/** A row button that opens its dialog, whose code loads on the first press. */
+function DialogButton({
+  label,
+  variant = "outline",
+  control,
+  Dialog,
+  mapping,
+}: {
+  label: string;
+  variant?: "outline" | "destructive";
+  control: ReturnType<typeof useDialogOnDemand>;
+  Dialog: ComponentType<RowDialogProps>;
+  mapping: Mapping;
+}) {
+  return (
+    <>
+      <Button ref={control.triggerRef} variant={variant} size="sm" aria-haspopup="dialog" onClick={control.show}>
+        {label}
+      </Button>
+      {control.mounted && (
+        <Suspense fallback={null}>
+          <Dialog
+            mapping={mapping}
+            open={control.open}
+            onOpenChange={control.setOpen}
+            onCloseAutoFocus={control.returnFocus}
+          />
+        </Suspense>
+      )}
+    </>
   );
 }
