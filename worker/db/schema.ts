@@ -227,6 +227,10 @@ const mappingState = () => ({
   changedBy: text("changed_by").$type<VersionAuthor>(),
 });
 
+/**
+ * A customer's page URL and the HTML delivered there. Its triggers (db/raw.ts) keep `mapping_totals`, the FTS5
+ * search, `mapping_versions` and the webhook outbox in step, in the same transaction as every change.
+ */
 export const urlMappings = sqliteTable(
   "url_mappings",
   {
@@ -297,7 +301,7 @@ export const urlMappings = sqliteTable(
 );
 
 /**
- * Every state a mapping has had (docs/history.md): written by triggers on url_mappings (migration 0016), so no
+ * Every state a mapping has had (docs/history.md): written by triggers on url_mappings (db/raw.ts), so no
  * path that changes a mapping can skip it; the newest 50 per mapping are kept.
  */
 export const mappingVersions = sqliteTable(
@@ -358,7 +362,7 @@ export const webhooks = sqliteTable(
 
 /**
  * The outbox and delivery log of webhook events: one row per event and webhook, written by triggers on
- * url_mappings in the same transaction as the change, sent and retried until delivered or given up.
+ * url_mappings (db/raw.ts) in the same transaction as the change, sent and retried until delivered or given up.
  */
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
@@ -402,7 +406,7 @@ export const webhookDeliveries = sqliteTable(
  * `pending` until its owner proves the hostname with a DNS TXT record holding `verification_token`
  * (docs/edge-delivery.md); only an `active` claim is served. Several customers may claim a hostname; whoever
  * proves it first holds it, so at most one claim per hostname is active. Pending claims expire 7 days after they
- * were made (delivery/ownership.ts).
+ * were made (delivery/ownership.ts). A trigger (db/raw.ts) queues a deleted claim's custom hostnames for removal.
  */
 export const websites = sqliteTable(
   "websites",
@@ -495,7 +499,10 @@ export const analyticsBatches = sqliteTable(
   (t) => [primaryKey({ columns: [t.second, t.batch] })],
 );
 
-/** Counters per customer and normalised URL, all time: the Analytics tab (one row per URL, whatever the days). */
+/**
+ * Counters per customer and normalised URL, all time: the Analytics tab (one row per URL, whatever the days). Its
+ * URLs are searched through an FTS5 table kept by triggers (db/raw.ts).
+ */
 export const urlStats = sqliteTable(
   "url_stats",
   {
@@ -513,8 +520,8 @@ export const urlStats = sqliteTable(
 
 /**
  * Counters per customer, normalised URL and UTC day: the series of one URL (`GET /api/analytics/timeseries?url=`),
- * one upsert per (customer, URL, day) of each analytics batch (docs/analytics.md). A WITHOUT ROWID table (migration
- * 0020, which drizzle cannot express): read and written only by its key.
+ * one upsert per (customer, URL, day) of each analytics batch (docs/analytics.md). A WITHOUT ROWID table (db/raw.ts:
+ * drizzle cannot express it): read and written only by its key.
  */
 export const urlDailyUsage = sqliteTable(
   "url_daily_usage",
@@ -554,7 +561,7 @@ export const dailyUsage = sqliteTable(
  * Page views per UTC day, customer and visitor (a salted hash of the IP address or its IPv6 /64, never the address),
  * of customers whose plan limits deliveries or requests: a visitor's first 500 views a day spend the plan's quota,
  * the rest are counted apart (analytics/record.ts, docs/analytics.md). A WITHOUT ROWID table keyed by day first
- * (migration 0023, which drizzle cannot express), so that the daily cron drops a past day as one range; no foreign
+ * (db/raw.ts: drizzle cannot express it), so that the daily cron drops a past day as one range; no foreign
  * key, since rows of a deleted customer go with their day.
  */
 export const visitorDailyUsage = sqliteTable(
@@ -594,8 +601,8 @@ export const mappingStats = sqliteTable("mapping_stats", {
 });
 
 /**
- * What a customer's mappings add up to, kept by SQLite triggers on `url_mappings` (migration
- * `0009_mapping_totals`), so that the admin's users list and the plan limits read one row instead of counting a
+ * What a customer's mappings add up to, kept by SQLite triggers on `url_mappings` (db/raw.ts),
+ * so that the admin's users list and the plan limits read one row instead of counting a
  * customer's mappings, URLs and websites. A customer without mappings has no row (all zero).
  */
 export const mappingTotals = sqliteTable("mapping_totals", {
@@ -650,6 +657,7 @@ export const subscriptions = sqliteTable(
   (t) => [index("subscriptions_user_idx").on(t.userId), index("subscriptions_status_idx").on(t.status, t.checkedAt)],
 );
 
+/** PayPal's notifications of payments, one per `txn_id`; payer emails are searched through FTS5 (db/raw.ts). */
 export const paypalTransactions = sqliteTable(
   "paypal_transactions",
   {

@@ -13,6 +13,7 @@ import type { MatchKind } from "../contract/url-rules";
 import type { Db } from "../db/client";
 import { containsText, inList, trigramCandidates } from "../db/expressions";
 import { deletedMappings, mappingStats, mappingTotals, urlMappings, users, websites } from "../db/schema";
+import { URL_MAPPINGS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "./page";
 
 const mappingColumns = {
@@ -66,13 +67,13 @@ export interface MappingsQuery extends PageParams {
 
 /**
  * URL or HTML content contains the term, ignoring case (SPEC.md §2's search): candidates from the trigram index
- * `url_mappings_search` (migration 0010), checked exactly, so a search never reads every mapping's HTML.
+ * `url_mappings_search` (db/raw.ts), checked exactly, so a search never reads every mapping's HTML.
  */
 const matches = (term: string | undefined): SQL | undefined => {
   const trimmed = term?.trim();
   if (!trimmed) return undefined;
   return and(
-    trigramCandidates(urlMappings.id, "url_mappings_search", trimmed),
+    trigramCandidates(urlMappings.id, URL_MAPPINGS_SEARCH, trimmed),
     or(containsText(urlMappings.url, trimmed), containsText(urlMappings.htmlContent, trimmed)),
   );
 };

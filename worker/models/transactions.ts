@@ -6,6 +6,7 @@ import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } f
 import type { Db } from "../db/client";
 import { containsText, trigramCandidates } from "../db/expressions";
 import { paypalTransactions, subscriptions, users, type PayPalTransaction } from "../db/schema";
+import { PAYPAL_TRANSACTIONS_SEARCH } from "../db/raw";
 
 type TransactionRow = PayPalTransaction;
 
@@ -243,7 +244,7 @@ export async function listTransactions(db: Db, f: TransactionFilters): Promise<P
     f.startDate ? gte(paypalTransactions.receivedAt, new Date(f.startDate)) : undefined,
     f.endDate ? lte(paypalTransactions.receivedAt, new Date(f.endDate)) : undefined,
     f.status ? containsText(paypalTransactions.paymentStatus, f.status) : undefined,
-    f.email ? trigramCandidates(paypalTransactions.id, "paypal_transactions_search", f.email) : undefined,
+    f.email ? trigramCandidates(paypalTransactions.id, PAYPAL_TRANSACTIONS_SEARCH, f.email) : undefined,
     f.email ? containsText(paypalTransactions.payerEmail, f.email) : undefined,
   );
   const [rows, [total]] = await Promise.all([

@@ -15,6 +15,7 @@ import {
   usageCounters,
   type User,
 } from "../db/schema";
+import { URL_STATS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "./page";
 import { utcDay } from "../lib/days";
 
@@ -51,7 +52,7 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
   const direction = query.sortDirection === "asc" ? asc : desc;
   const where = and(
     eq(urlStats.userId, userId),
-    query.searchTerm ? trigramCandidates(urlStats.url, "url_stats_search", query.searchTerm, "url") : undefined,
+    query.searchTerm ? trigramCandidates(urlStats.url, URL_STATS_SEARCH, query.searchTerm, "url") : undefined,
     query.searchTerm ? containsText(urlStats.url, query.searchTerm) : undefined,
   );
   const [rows, [total]] = await Promise.all([

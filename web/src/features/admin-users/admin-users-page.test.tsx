@@ -12,7 +12,7 @@ import type {
 } from "../../../../worker/contract/responses";
 import { snippetText } from "../../../../worker/contract/snippet-text";
 import { jsonResponse, mockApi, type ApiCall, type ApiRoute } from "@/test/fetch-mock";
-import { productVersion } from "@/test/fixtures";
+import { mapping as fixtureMapping, productVersion } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";
 import { ADMIN, signInAsAdmin } from "@/test/session";
 import { statsKeys } from "@/queries/stats";
@@ -90,20 +90,9 @@ const VERSIONS: ProductVersion[] = [
 
 const XSS = "<img src=x onerror=alert(1)>";
 
-const mapping = (overrides: Partial<Mapping> & Pick<Mapping, "id" | "url">): Mapping => ({
-  userId: "u-ann",
-  htmlContent: `<p>${overrides.id}</p>`,
-  createdAt: "2025-03-05T10:00:00.000Z",
-  publishedAt: null,
-  totalRequests: 0,
-  contentDeliveryCount: 0,
-  match: "exact",
-  placement: { position: "body-start" },
-  seo: {},
-  publishAt: null,
-  unpublishAt: null,
-  ...overrides,
-});
+/** Ann's draft mappings: the shared fixture with her id and content of their own. */
+const mapping = (overrides: Partial<Mapping> & Pick<Mapping, "id" | "url">): Mapping =>
+  fixtureMapping({ userId: "u-ann", htmlContent: `<p>${overrides.id}</p>`, publishedAt: null, ...overrides });
 
 const ANN_DETAIL: AdminUserDetail = {
   ...ANN,
