@@ -29,7 +29,7 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
-          include: ["worker/**/*.test.ts"],
+          include: ["worker/**/*.test.ts", "contract/**/*.test.ts"],
           // Production's D1/KV limits first, so that everything after them (migrations included) runs under them.
           setupFiles: ["./worker/test/platform-limits/install.ts", "./worker/test/apply-migrations.ts"],
           // Local SMTP servers with real TLS and a MailChannels stand-in, in Node (worker/test/node/).

@@ -5,7 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AdminUser, AuthInfo, CustomerDashboard } from "../worker/contract/responses";
+import type { AdminUser, AuthInfo, CustomerDashboard } from "#contract/responses";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
 import { useBrowserAndMail } from "./support/session";
 import { admin, adminApiKey, api, baseURL, registerCustomer } from "./support/product";

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import type { CustomerDashboard, Mapping } from "../worker/contract/responses";
+import type { CustomerDashboard, Mapping } from "#contract/responses";
 import { api, baseURL, openWithKey, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 

@@ -4,7 +4,7 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import type { CustomerDashboard } from "../worker/contract/responses";
+import type { CustomerDashboard } from "#contract/responses";
 import { startCustomerSite } from "./support/customer-site";
 import { useBrowserAndMail } from "./support/session";
 import { api, baseURL, registerCustomer } from "./support/product";

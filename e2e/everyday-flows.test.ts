@@ -7,8 +7,8 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import type { CustomerDashboard, Mapping, ProductVersion } from "../worker/contract/responses";
-import type { ProductVersionBody } from "../worker/contract/schemas";
+import type { CustomerDashboard, Mapping, ProductVersion } from "#contract/responses";
+import type { ProductVersionBody } from "#contract/schemas";
 import { adminApiKey, api, baseURL, openWithKey, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 

@@ -3,7 +3,7 @@
  * opens History, sees what changed, and restores the earlier version; the content endpoint serves it at once.
  */
 import { describe, expect, it } from "vitest";
-import type { CustomerDashboard, Mapping } from "../worker/contract/responses";
+import type { CustomerDashboard, Mapping } from "#contract/responses";
 import { api, baseURL, openWithKey, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CustomerDashboard } from "../worker/contract/responses";
+import type { CustomerDashboard } from "#contract/responses";
 import { launchBrowser } from "./support/browser";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
 import { openPage } from "./support/page-measure";

@@ -4,7 +4,7 @@
  * page as it is.
  */
 import { describe, expect, it } from "vitest";
-import type { CustomerDashboard, Mapping, PreviewLink } from "../worker/contract/responses";
+import type { CustomerDashboard, Mapping, PreviewLink } from "#contract/responses";
 import { launchBrowser } from "./support/browser";
 import { startCustomerSite } from "./support/customer-site";
 import { api, baseURL, openWithKey, proveWebsite, registerCustomer } from "./support/product";

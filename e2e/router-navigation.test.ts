@@ -5,7 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AnalyticsRow, CustomerDashboard } from "../worker/contract/responses";
+import type { AnalyticsRow, CustomerDashboard } from "#contract/responses";
 import { api, registerCustomer } from "./support/product";
 import { startRouterSite, type RouterSite } from "./support/router-site";
 import { useBrowserAndMail } from "./support/session";

@@ -4,7 +4,7 @@
  * the customer's page without anyone calling anything, and one scheduled to unpublish leaves it.
  */
 import { describe, expect, it } from "vitest";
-import type { CustomerDashboard, Mapping } from "../worker/contract/responses";
+import type { CustomerDashboard, Mapping } from "#contract/responses";
 import { startCustomerSite } from "./support/customer-site";
 import { api, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";

@@ -7,7 +7,7 @@
  * - the build's manifest (for web/initial-bundle.test.ts) is not served.
  */
 import { describe, expect, it } from "vitest";
-import type { AuthInfo, Mapping } from "../worker/contract/responses";
+import type { AuthInfo, Mapping } from "#contract/responses";
 import { useBrowserAndMail } from "./support/session";
 import { admin, api, baseURL, registerCustomer } from "./support/product";
 

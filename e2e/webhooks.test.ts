@@ -7,8 +7,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Mapping } from "../worker/contract/responses";
-import type { WebhookPayload } from "../worker/contract/webhooks";
+import type { Mapping } from "#contract/responses";
+import type { WebhookPayload } from "#contract/webhooks";
 import { freePort } from "../scripts/lib.mjs";
 import { api, openWithKey, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";

@@ -1,7 +1,7 @@
 // `npm run admin:create -- EMAIL PASSWORD [--remote]`: creates the admin, or makes an existing account an admin
 // with this password, in the local database (or, with --remote, in the production D1).
 import { hashPassword } from "../worker/auth/password";
-import { emailSchema, passwordSchema } from "../worker/contract/schemas";
+import { emailSchema, passwordSchema } from "#contract/schemas";
 import { newUserId } from "../worker/lib/ids";
 import { applyLocalMigrations, run, stateDir } from "./lib.mjs";
 

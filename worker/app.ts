@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { contentRoute } from "./delivery/content-route";
 import { routeByHost } from "./delivery/host-routing";
-import { CONTENT_PATH, SNIPPET_PATH } from "./delivery/paths";
+import { CONTENT_PATH, SNIPPET_PATH } from "#contract/delivery-paths";
 import type { AppEnv } from "./env";
 import { requireAppSecret } from "./http/app-secret-check";
 import { capRequestBody } from "./http/body-limit";

@@ -1,6 +1,6 @@
 /** @module The Worker's bindings and variables, declared once. */
-import type { AnalyticsMessage } from "./analytics/message";
-import type { DeliverySyncMessage } from "./delivery/repairs";
+import type { AnalyticsMessage } from "./messages/analytics";
+import type { DeliverySyncMessage } from "./messages/delivery-sync";
 
 export interface Env {
   DB: D1Database;
@@ -107,7 +107,7 @@ export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT 
 export interface Session {
   apiKey: string;
   keyId: number;
-  kind: import("./models/api-keys").ApiKeyKind;
+  kind: import("./db/schema").ApiKeyKind;
   /** The admin acting as the user, for an impersonation key. */
   impersonator: { id: string; email: string } | null;
 }

@@ -1,21 +1,30 @@
 /** @module The Worker: the Hono app, the analytics and delivery queue consumers, and the daily and minute crons. */
 import { consumeAnalytics } from "./analytics/consumer";
-import type { AnalyticsMessage } from "./analytics/message";
 import { app } from "./app";
-import { consumeDeliverySyncs, type DeliverySyncMessage } from "./delivery/repairs";
+import { consumeDeliverySyncs } from "./delivery/repairs";
 import type { Env } from "./env";
+import { ANALYTICS_DEAD_LETTER_QUEUE_NAME, ANALYTICS_QUEUE_NAME, type AnalyticsMessage } from "./messages/analytics";
+import { DELIVERY_QUEUE_NAME, type DeliverySyncMessage } from "./messages/delivery-sync";
 import { EVERY_MINUTE, runDaily, runEveryMinute } from "./scheduled";
 
-/** The delivery queue's name in wrangler.toml; every other batch is analytics. */
-const DELIVERY_QUEUE = "dynamic-content-delivery";
+type QueueMessage = AnalyticsMessage | DeliverySyncMessage;
+
+/** Each queue's consumer, by the queue's name in wrangler.toml. */
+const consumers: Record<string, (batch: MessageBatch<QueueMessage>, env: Env) => Promise<void>> = {
+  [ANALYTICS_QUEUE_NAME]: (batch, env) => consumeAnalytics(batch as MessageBatch<AnalyticsMessage>, env),
+  [ANALYTICS_DEAD_LETTER_QUEUE_NAME]: (batch, env) => consumeAnalytics(batch as MessageBatch<AnalyticsMessage>, env),
+  [DELIVERY_QUEUE_NAME]: (batch, env) => consumeDeliverySyncs(batch as MessageBatch<DeliverySyncMessage>, env),
+};
 
 export default {
   fetch: app.fetch,
-  queue: (batch, env) =>
-    batch.queue === DELIVERY_QUEUE
-      ? consumeDeliverySyncs(batch as MessageBatch<DeliverySyncMessage>, env)
-      : consumeAnalytics(batch as MessageBatch<AnalyticsMessage>, env),
+  queue: (batch, env) => {
+    const consume = consumers[batch.queue];
+    // Unacknowledged, the batch is retried and then waits in the dead-letter queue: nothing is lost.
+    if (!consume) throw new Error(`No consumer for the queue ${batch.queue}`);
+    return consume(batch, env);
+  },
   scheduled: async (controller, env, ctx) => {
     ctx.waitUntil(controller.cron === EVERY_MINUTE ? runEveryMinute(env) : runDaily(env));
   },
-} satisfies ExportedHandler<Env, AnalyticsMessage | DeliverySyncMessage>;
+} satisfies ExportedHandler<Env, QueueMessage>;

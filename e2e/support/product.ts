@@ -1,7 +1,7 @@
 /** Calls to the started product, for setting up what a test needs without clicking through it. */
 import type { Browser, Page } from "playwright-core";
 import { inject } from "vitest";
-import type { VerifyEmailResponse, Website } from "../../worker/contract/responses";
+import type { VerifyEmailResponse, Website } from "#contract/responses";
 import type { MailServer } from "./mail-server";
 
 export const baseURL = inject("baseURL");

@@ -19,7 +19,7 @@
  * workerd and is typechecked against the Workers types by scripts/bench/tsconfig.json.
  */
 import { consumeAnalytics } from "../../worker/analytics/consumer";
-import type { AnalyticsMessage } from "../../worker/analytics/message";
+import type { AnalyticsMessage } from "../../worker/messages/analytics";
 import { purgeRawWindow } from "../../worker/analytics/retention";
 import { app } from "../../worker/app";
 import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from "../../worker/delivery/content-route";

@@ -1,13 +1,13 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { Mapping } from "../contract/responses";
+import type { Mapping } from "#contract/responses";
 import type { Env } from "../env";
 import worker from "../index";
 import { gunzip } from "../lib/gzip";
 import { createMapping } from "../models/mappings";
 import { call, createVerifiedCustomer, db } from "../test/helpers";
-import type { AnalyticsMessage } from "./message";
+import type { AnalyticsMessage } from "../messages/analytics";
 
 function message(userId: string, mappingId: number | null, url: string, id = crypto.randomUUID()): AnalyticsMessage {
   return {

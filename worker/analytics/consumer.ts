@@ -13,10 +13,10 @@ import type { Env } from "../env";
 import { runIndependentSteps } from "../lib/independent-steps";
 import { deliveryLimitReached, type DeliveryLimitState } from "../models/limits";
 import { websitesAmong } from "../models/mappings";
-import { hostOf } from "../models/usage";
+import { hostOf } from "#contract/normalize-url";
 import { archiveEvents, archiveKey, batchIdOf } from "./archive";
 import { loadBatchCustomers } from "./batch-customers";
-import type { AnalyticsMessage } from "./message";
+import type { AnalyticsMessage } from "../messages/analytics";
 import { recordAnalytics, toRawEvent, type PeriodCounters } from "./record";
 import { PURGE_ROWS_PER_BATCH, purgeRawWindow, purgeVisitorDays } from "./retention";
 

@@ -5,12 +5,12 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { CustomerDashboard } from "../contract/responses";
-import { OTHER_PAGES } from "../contract/responses";
+import type { CustomerDashboard } from "#contract/responses";
+import { OTHER_PAGES } from "#contract/responses";
 import worker from "../index";
 import { runDaily } from "../scheduled";
 import { call, createCustomerOnPlan, testEnv } from "../test/helpers";
-import type { AnalyticsMessage } from "./message";
+import type { AnalyticsMessage } from "../messages/analytics";
 import { UNMAPPED_URLS_PER_DAY, VISITOR_DAILY_QUOTA } from "./record";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36";

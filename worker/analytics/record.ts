@@ -22,12 +22,12 @@
  * Statements read what later statements of the batch write, so their order matters: the day's counters first
  * (`unmapped_urls_before` keeps the count from before this batch for the URL statements), the visitors last.
  */
-import { isCrawler } from "../contract/crawlers";
-import { normalizeUrl } from "../contract/normalize-url";
-import { OTHER_PAGES } from "../contract/responses";
+import { isCrawler } from "./crawlers";
+import { normalizeUrl } from "#contract/normalize-url";
+import { OTHER_PAGES } from "#contract/responses";
 import { utcDay } from "../lib/days";
 import { gzip } from "../lib/gzip";
-import type { AnalyticsMessage } from "./message";
+import type { AnalyticsMessage } from "../messages/analytics";
 
 /** A visitor's views a day that spend a customer's quota; the rest are counted but not billed. */
 export const VISITOR_DAILY_QUOTA = 500;

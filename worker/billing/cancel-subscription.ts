@@ -3,7 +3,7 @@
  * it paid for stays until the paid period ends, after which the daily job moves the customer to the default plan
  * (entitlement.ts).
  */
-import type { MessageResponse } from "../contract/responses";
+import type { MessageResponse } from "#contract/responses";
 import type { Db } from "../db/client";
 import type { Env } from "../env";
 import { ApiError, conflict, notFound } from "../http/errors";

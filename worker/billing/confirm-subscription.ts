@@ -4,14 +4,14 @@
  * An ACTIVE one is paid: its plan is granted now. An APPROVED one is stored as pending, and its plan starts with
  * its first verified payment (the IPN) or when the daily job finds it ACTIVE.
  */
-import type { MessageResponse } from "../contract/responses";
+import type { MessageResponse } from "#contract/responses";
 import type { Db } from "../db/client";
 import type { Env } from "../env";
 import { ApiError, badRequest, conflict } from "../http/errors";
 import { saveSubscription, statusFromPayPal } from "../models/subscriptions";
 import { getSubscription, PayPalUnavailableError } from "../paypal/rest-api";
 import { coverPeriod } from "./paid-plan";
-import { periodFrom } from "./periods";
+import { periodFrom } from "../lib/periods";
 import { planOf } from "./plan-price";
 import { cancelAtPayPal } from "./replace-subscriptions";
 import { applyEarlierPayments } from "./subscription-payments";

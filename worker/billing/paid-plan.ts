@@ -10,7 +10,8 @@ import type { Env } from "../env";
 import { extendCoverage } from "../models/subscriptions";
 import { getUser } from "../models/users";
 import { stillPaid } from "./entitlement";
-import { settleBilling, type Period } from "./periods";
+import type { Period } from "../lib/periods";
+import { settleBilling } from "./periods";
 import { cancelAtPayPal, replacedReason, replaceOlderSubscriptions } from "./replace-subscriptions";
 
 export async function coverPeriod(env: Env, db: Db, subscription: Subscription, period: Period, now: Date) {

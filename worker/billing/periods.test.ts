@@ -8,8 +8,8 @@ import { env } from "cloudflare:workers";
 import { addMonths } from "date-fns";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { AnalyticsMessage } from "../analytics/message";
-import type { AdminUser, CustomerDashboard } from "../contract/responses";
+import type { AnalyticsMessage } from "../messages/analytics";
+import type { AdminUser, CustomerDashboard } from "#contract/responses";
 import {
   billingPeriodResets,
   loginOtpCodes,
@@ -25,7 +25,8 @@ import { syncCustomerState } from "../delivery/sync";
 import { storedState } from "../test/delivery-store";
 import worker from "../index";
 import { call, createAdmin, createVerifiedCustomer, db, testEnv } from "../test/helpers";
-import { nextPeriod, settleBilling } from "./periods";
+import { nextPeriod } from "../lib/periods";
+import { settleBilling } from "./periods";
 
 const DAY = 86_400_000;
 

@@ -6,41 +6,16 @@
  * the analytics consumer for the customers of its batch, and the daily cron for everyone (`settleDueBilling`).
  * Workers run in UTC, so date-fns' calendar months are UTC months (Jan 31 + 1 month = the last day of February).
  */
-import { addMonths } from "date-fns";
 import { and, asc, eq, gt, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { billingPeriodResets, usageCounters, users, type User } from "../db/schema";
 import { syncCustomerState } from "../delivery/sync";
 import type { Env } from "../env";
+import { nextPeriod, periodEnded, type Period } from "../lib/periods";
 import { getUser } from "../models/users";
 import { PAYMENT_GRACE_MS, paidPlanLapsed, planAt, type PlanChoice } from "./entitlement";
 
 const BATCH = 100;
-
-export interface Period {
-  start: Date;
-  end: Date;
-}
-
-/** The first period that contains `now`, following on from `end`. */
-export function nextPeriod(end: Date, now: Date): Period {
-  let start = end;
-  let next = addMonths(start, 1);
-  while (next.getTime() <= now.getTime()) {
-    start = next;
-    next = addMonths(start, 1);
-  }
-  return { start, end: next };
-}
-
-/** A period from `start` to `end`, or one month when `end` is missing or not after `start`. */
-export function periodFrom(start: Date, end: Date | null | undefined): Period {
-  return { start, end: end && end.getTime() > start.getTime() ? end : addMonths(start, 1) };
-}
-
-export function periodEnded(user: User, now: Date): boolean {
-  return user.billingPeriodEnd !== null && user.billingPeriodEnd.getTime() <= now.getTime();
-}
 
 /**
  * Writes a plan change and/or a new period in one batch. A new period also records its reset and zeroes the

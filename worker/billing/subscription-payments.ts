@@ -20,7 +20,8 @@ import {
 import { getUser } from "../models/users";
 import { paypalConfig } from "../paypal/config";
 import { coverPeriod } from "./paid-plan";
-import { periodFrom, settleBilling } from "./periods";
+import { periodFrom } from "../lib/periods";
+import { settleBilling } from "./periods";
 import { paymentAmountProblem } from "./price-match";
 
 const isCompleted = (t: PayPalTransaction) => t.paymentStatus?.toLowerCase() === "completed";

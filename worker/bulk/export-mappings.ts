@@ -4,8 +4,8 @@
  * and written, so memory stays flat whatever the number of mappings.
  */
 import Papa from "papaparse";
-import { CSV_COLUMNS, CSV_READ_ONLY_COLUMNS, FORMULA_CELL, type BulkFormat } from "../contract/bulk";
-import type { Mapping } from "../contract/responses";
+import { CSV_COLUMNS, CSV_READ_ONLY_COLUMNS, FORMULA_CELL, type BulkFormat } from "#contract/bulk";
+import type { Mapping } from "#contract/responses";
 import type { Db } from "../db/client";
 import { mappingsAfter } from "../models/mappings";
 

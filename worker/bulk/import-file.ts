@@ -11,8 +11,8 @@ import {
   FORMULA_MARK,
   IMPORT_MAX_ROWS,
   type BulkFormat,
-} from "../contract/bulk";
-import { formatNumber } from "../contract/input-caps";
+} from "#contract/bulk";
+import { formatNumber } from "#contract/input-caps";
 import { ApiError } from "../http/errors";
 
 /** A row as read: the record to check, or why it cannot be. */

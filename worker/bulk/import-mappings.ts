@@ -5,11 +5,11 @@
  * or adds one.
  */
 import { z } from "zod";
-import type { ImportReport, ImportRowReport } from "../contract/bulk";
-import { formatNumber } from "../contract/input-caps";
-import { normalizeUrl } from "../contract/normalize-url";
-import { resolvePublication } from "../contract/schedule";
-import { mappingImportRow, type MappingImportRow } from "../contract/schemas";
+import type { ImportReport, ImportRowReport } from "#contract/bulk";
+import { formatNumber } from "#contract/input-caps";
+import { normalizeUrl } from "#contract/normalize-url";
+import { resolvePublication } from "#contract/schedule";
+import { mappingImportRow, type MappingImportRow } from "#contract/schemas";
 import type { Db } from "../db/client";
 import type { User } from "../db/schema";
 import { eventsLimitReached, roomForMappings, websitesLimitReached } from "../models/limits";
@@ -21,7 +21,8 @@ import {
   type ImportTarget,
 } from "../models/mapping-import";
 import { publishedNow, storedExtras } from "../models/mappings";
-import { hostOf, hostsWithMappings } from "../models/usage";
+import { hostOf } from "#contract/normalize-url";
+import { hostsWithMappings } from "../models/usage";
 import type { ImportRecord } from "./import-file";
 
 interface CheckedRow {

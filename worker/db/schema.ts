@@ -5,9 +5,9 @@
  */
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { Placement } from "../contract/placement";
-import type { Seo } from "../contract/seo";
-import type { VersionAuthor } from "../contract/versions";
+import type { Placement } from "#contract/placement";
+import type { Seo } from "#contract/seo";
+import type { VersionAuthor } from "#contract/versions";
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" })
@@ -531,7 +531,7 @@ export const urlDailyUsage = sqliteTable(
     day: text("day").notNull(),
     requests: integer("requests").notNull().default(0),
     deliveries: integer("deliveries").notNull().default(0),
-    /** Of the requests, those of known search and AI crawlers (contract/crawlers.ts). */
+    /** Of the requests, those of known search and AI crawlers (analytics/crawlers.ts). */
     crawlerRequests: integer("crawler_requests").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.url, t.day] })],
@@ -545,7 +545,7 @@ export const dailyUsage = sqliteTable(
     day: text("day").notNull(),
     requests: integer("requests").notNull().default(0),
     deliveries: integer("deliveries").notNull().default(0),
-    /** Of the requests, those of known search and AI crawlers (contract/crawlers.ts). */
+    /** Of the requests, those of known search and AI crawlers (analytics/crawlers.ts). */
     crawlerRequests: integer("crawler_requests").notNull().default(0),
     /**
      * URLs without a mapping that got per-URL rows of their own this day (at most 10,000, analytics/record.ts);
@@ -738,3 +738,4 @@ export type PayPalTransaction = typeof paypalTransactions.$inferSelect;
 export type UrlMapping = typeof urlMappings.$inferSelect;
 export type ProductVersion = typeof productVersions.$inferSelect;
 export type Website = typeof websites.$inferSelect;
+export type ApiKeyKind = (typeof apiKeys.$inferSelect)["kind"];

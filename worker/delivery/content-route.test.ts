@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Mapping } from "../contract/responses";
+import type { Mapping } from "#contract/responses";
 import { users } from "../db/schema";
 import { storedEntry, storedState } from "../test/delivery-store";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";

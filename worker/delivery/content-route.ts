@@ -6,12 +6,12 @@
  * websites.
  */
 import { Hono } from "hono";
-import { normalizeUrl } from "../contract/normalize-url";
-import { withoutTrackingParameters } from "../contract/url-rules";
+import { normalizeUrl } from "#contract/normalize-url";
+import { withoutTrackingParameters } from "#contract/url-rules";
 import type { AppEnv, Env } from "../env";
 import { visitorKey } from "../http/client-info";
 import { isUserId } from "../lib/ids";
-import { hostOf } from "../models/usage";
+import { hostOf } from "#contract/normalize-url";
 import { countPageView } from "./page-view";
 import { asksForPreview, previewDelivery } from "./preview";
 import { headElements, type HeadElement } from "./seo-head";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, createAdmin, createVerifiedCustomer, testEnv } from "../test/helpers";
 import { provenWebsite } from "../test/websites";
 import { EDGE_LOOP_HEADER } from "./edge-proxy";
-import { EDGE_MARK } from "./paths";
+import { EDGE_MARK } from "#contract/delivery-paths";
 
 const ORIGIN = "https://origin.shop.test";
 const PAGE = "<!doctype html><html><head><title>Shop</title></head><body><h1>Welcome</h1></body></html>";

@@ -4,8 +4,8 @@
  * at the end of <head> in place of the page's own, and the edge mark first in <head>, so that a snippet there,
  * which runs before <body> is parsed, does not ask again.
  */
-import type { Placement } from "../contract/placement";
-import { CONTAINER_ATTRIBUTE, EDGE_MARK } from "./paths";
+import type { Placement } from "#contract/placement";
+import { CONTAINER_ATTRIBUTE, EDGE_MARK } from "#contract/delivery-paths";
 import { replacedHeadSelectors, seoHeadHtml } from "./seo-head";
 import type { DeliveredMapping } from "./store";
 

@@ -16,7 +16,7 @@ import { canonicalHostname, productOrigins } from "../http/origin";
 import { isOwnRequestHost, isProductHostname } from "../http/own-hosts";
 import { readEdgeHost, type EdgeHost } from "./edge-hosts";
 import { plainAnswer, proxyEdgeWebsite } from "./edge-proxy";
-import { isDeliveryPath } from "./paths";
+import { isDeliveryPath } from "#contract/delivery-paths";
 
 /** The website a hostname belongs to, as websites are named (no `www.`, no trailing dot). */
 export const websiteName = (hostname: string) => canonicalHostname(hostname).replace(/^www\./, "");

@@ -5,8 +5,8 @@
  * every day: enough to hold one visitor to a share of a customer's quota that day (docs/analytics.md), never an
  * address, and nothing that follows a person from one day to the next.
  */
-import type { AnalyticsMessage } from "../analytics/message";
-import { URL_MAX_LENGTH } from "../contract/input-caps";
+import type { AnalyticsMessage } from "../messages/analytics";
+import { URL_MAX_LENGTH } from "#contract/input-caps";
 import { utcDay } from "../lib/days";
 import type { Env } from "../env";
 import { USER_AGENT_MAX_LENGTH } from "../http/client-info";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { placementSchema, SELECTOR_GRAMMAR, SELECTOR_UNSUPPORTED } from "../contract/placement";
+import { placementSchema, SELECTOR_GRAMMAR, SELECTOR_UNSUPPORTED } from "#contract/placement";
 
 /** Selectors the grammar takes: each must mean the same to HTMLRewriter (below) and to a browser. */
 const ACCEPTED = [

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Mapping, PreviewLink } from "../contract/responses";
+import type { Mapping, PreviewLink } from "#contract/responses";
 import { users } from "../db/schema";
 import { syncCustomerState } from "./sync";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
 import { provenWebsite } from "../test/websites";
-import { EDGE_MARK } from "./paths";
+import { EDGE_MARK } from "#contract/delivery-paths";
 import { previewLink } from "./preview";
 
 const ORIGIN = "https://origin.shop.test";

@@ -12,8 +12,8 @@
  * the next link gets a new one.
  */
 import { and, eq } from "drizzle-orm";
-import { normalizeUrl } from "../contract/normalize-url";
-import { isPrefixUrl, prefixCandidates } from "../contract/url-rules";
+import { normalizeUrl } from "#contract/normalize-url";
+import { isPrefixUrl, prefixCandidates } from "#contract/url-rules";
 import { createDb } from "../db/client";
 import { appSecretProblem } from "../http/app-secret-check";
 import { ensurePreviewKey } from "../models/preview-keys";

@@ -8,6 +8,7 @@
  */
 import { createDb } from "../db/client";
 import type { Env } from "../env";
+import type { DeliverySyncMessage } from "../messages/delivery-sync";
 import {
   completeRepair,
   pendingRepairs,
@@ -92,13 +93,6 @@ export async function forgetCustomer(env: Env, userId: string): Promise<void> {
 export const URLS_PER_SYNC_MESSAGE = 100;
 /** Entries written at once, in parallel, by the request that changed them. */
 const PARALLEL_WRITES = 10;
-
-/** A range of one customer's URL repairs for a consumer of the delivery queue to carry out. */
-export interface DeliverySyncMessage {
-  userId: string;
-  first: RepairTarget;
-  last: RepairTarget;
-}
 
 /**
  * Writes many of one customer's URL entries (a bulk import): all asked for as repairs first (durably), the first

@@ -1,13 +1,13 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Mapping } from "../contract/responses";
+import type { Mapping } from "#contract/responses";
 import {
   PUBLISHED_BUT_SCHEDULED,
   SCHEDULE_TOO_FAR,
   UNPUBLISH_IN_PAST,
   UNPUBLISH_NOT_AFTER_PUBLISH,
-} from "../contract/schedule";
+} from "#contract/schedule";
 import worker from "../index";
 import { EVERY_MINUTE, runEveryMinute } from "../scheduled";
 import { expectStoreMatchesD1, storedEntry } from "../test/delivery-store";

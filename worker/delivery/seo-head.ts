@@ -3,8 +3,8 @@
  * <head>, escaped, and the same fields as the snippet sets them through the DOM. Every value is the customer's, so
  * every one is escaped for where it goes: text, an attribute, or the inside of a <script>.
  */
-import type { Seo } from "../contract/seo";
-import { CONTAINER_ATTRIBUTE } from "./paths";
+import type { Seo } from "#contract/seo";
+import { CONTAINER_ATTRIBUTE } from "#contract/delivery-paths";
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

@@ -6,7 +6,7 @@ import {
   DELIVERY_PENDING_HEADER,
   type Mapping,
   type ProductVersion,
-} from "../contract/responses";
+} from "#contract/responses";
 import { deliveryRepairs, productVersions, users } from "../db/schema";
 import type { Env } from "../env";
 import { expectStoreMatchesD1, storedEntry, storedState } from "../test/delivery-store";

@@ -6,12 +6,12 @@
  * memoised in the isolate for 5 seconds, and no D1 read. The writers (sync.ts, repairs.ts, rebuild.ts) keep the
  * store equal to D1; this file holds the formats, the hot path's reads and the writes they all use.
  */
-import { prefixCandidates } from "../contract/url-rules";
+import { prefixCandidates } from "#contract/url-rules";
 import { createDb, type Db } from "../db/client";
 import type { Env } from "../env";
 import { deliveryLimitReached, deliveryLimitStates, type DeliveryLimitState } from "../models/limits";
-import { isDefaultPlacement, type Placement } from "../contract/placement";
-import { hasSeo, type Seo } from "../contract/seo";
+import { isDefaultPlacement, type Placement } from "#contract/placement";
+import { hasSeo, type Seo } from "#contract/seo";
 import { deliveredMapping, type DeliverableMapping } from "../models/mappings";
 import { stateKey, urlKey } from "./keys";
 import { IsolateMemo, memoBytes } from "./memo";

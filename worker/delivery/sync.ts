@@ -8,7 +8,7 @@
  * land is then always checked against the newest state. A write that keeps failing (KV refuses a second write to
  * a key within a second) is handed to the repairs (repairs.ts), never dropped.
  */
-import { isPrefixUrl } from "../contract/url-rules";
+import { isPrefixUrl } from "#contract/url-rules";
 import { createDb } from "../db/client";
 import type { Env } from "../env";
 import { requestRepairs, type RepairTarget } from "../models/delivery-repairs";

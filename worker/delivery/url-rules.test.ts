@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Mapping, MappingMatch } from "../contract/responses";
+import type { Mapping, MappingMatch } from "#contract/responses";
 import { expectStoreMatchesD1, storedState } from "../test/delivery-store";
 import { call, createVerifiedCustomer, testEnv } from "../test/helpers";
 

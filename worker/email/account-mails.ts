@@ -1,5 +1,5 @@
 /** @module Sending the account mails: a fresh verification link, a sign-in link, or the API key. */
-import type { RegistrationPage } from "../contract/schemas";
+import type { RegistrationPage } from "#contract/schemas";
 import type { Db } from "../db/client";
 import type { User } from "../db/schema";
 import type { Env } from "../env";

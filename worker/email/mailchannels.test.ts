@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import { ApiError } from "../http/errors";
 import { db, testEnv } from "../test/helpers";
 import { mailStandins, received } from "../test/mail-standins";
-import { sendMail, type MailMessage } from "./send-mail";
+import type { MailMessage } from "./message";
+import { sendMail } from "./send-mail";
 
 const { mailChannels } = mailStandins();
 const message = (to: string): MailMessage => ({

@@ -2,7 +2,7 @@
  * @module The MailChannels transport: one POST to its Email API (`X-Api-Key`), 202 when accepted. Errors say
  * what MailChannels answered (status and the start of its error text), never the message.
  */
-import type { MailMessage } from "./send-mail";
+import type { MailMessage } from "./message";
 
 export const MAILCHANNELS_URL = "https://api.mailchannels.net/tx/v1/send";
 const TIMEOUT_MS = 10_000;

@@ -1,6 +1,6 @@
 /** @module The mails the product sends, in one place. */
-import type { RegistrationPage } from "../contract/schemas";
-import type { MailMessage } from "./send-mail";
+import type { RegistrationPage } from "#contract/schemas";
+import type { MailMessage } from "./message";
 
 /** Where a verification link leads: page A's verify screen, or back to page B, which verifies on its own. */
 const VERIFY_PATHS: Record<RegistrationPage, string> = { register: "/verify-email", "register-form": "/register-form" };

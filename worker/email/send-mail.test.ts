@@ -6,7 +6,8 @@ import { secretKeys } from "../lib/crypto";
 import { saveSmtpSettings } from "../models/smtp-config";
 import { db, testEnv } from "../test/helpers";
 import { mailStandins, received } from "../test/mail-standins";
-import { sendMail, type MailMessage } from "./send-mail";
+import type { MailMessage } from "./message";
+import { sendMail } from "./send-mail";
 
 const message: MailMessage = {
   to: "someone@example.com",

@@ -10,13 +10,8 @@ import { ApiError } from "../http/errors";
 import { secretKeys } from "../lib/crypto";
 import { getSmtpSettings } from "../models/smtp-config";
 import { sendViaMailChannels } from "./mailchannels";
+import type { MailMessage } from "./message";
 import { sendViaSmtp } from "./smtp";
-
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-}
 
 const DEFAULT_FROM = "no-reply@dynamic-content.local";
 

@@ -5,7 +5,8 @@ import { secretKeys } from "../lib/crypto";
 import { saveSmtpSettings } from "../models/smtp-config";
 import { db, testEnv } from "../test/helpers";
 import { mailStandins, received, type SmtpStandin } from "../test/mail-standins";
-import { sendMail, type MailMessage } from "./send-mail";
+import type { MailMessage } from "./message";
+import { sendMail } from "./send-mail";
 import { formatMessage, sendViaSmtp, tlsModeFor } from "./smtp";
 
 const { smtp, credentials, refusedRecipientPrefix } = mailStandins();

@@ -7,7 +7,7 @@
  */
 import { connect } from "cloudflare:sockets";
 import type { SmtpSettings } from "../models/smtp-config";
-import type { MailMessage } from "./send-mail";
+import type { MailMessage } from "./message";
 
 export type TlsMode = "implicit" | "starttls";
 

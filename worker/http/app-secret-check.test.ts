@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import type { CustomerDashboard } from "../contract/responses";
+import type { CustomerDashboard } from "#contract/responses";
 import { apiKeys } from "../db/schema";
 import { decryptSecret, encryptSecret, secretKeys } from "../lib/crypto";
 import { resealAllKeys } from "../models/api-keys";

@@ -5,8 +5,8 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { IMPORT_BODY_MAX_BYTES } from "../contract/bulk";
-import { formatNumber, HTML_CONTENT_MAX_BYTES } from "../contract/input-caps";
+import { IMPORT_BODY_MAX_BYTES } from "#contract/bulk";
+import { formatNumber, HTML_CONTENT_MAX_BYTES } from "#contract/input-caps";
 import { errorResponse } from "./errors";
 
 const KB = 1024;

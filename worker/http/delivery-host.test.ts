@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CustomerDashboard, SiteConfig } from "../contract/responses";
+import type { CustomerDashboard, SiteConfig } from "#contract/responses";
 import { call, createVerifiedCustomer, testEnv } from "../test/helpers";
 
 const DELIVERY = "https://cdn.dc.test";

@@ -3,7 +3,7 @@
  * no cookie ever lives on the origin that customers' pages talk to.
  */
 import { createMiddleware } from "hono/factory";
-import { isDeliveryPath } from "../delivery/paths";
+import { isDeliveryPath } from "#contract/delivery-paths";
 import type { AppEnv } from "../env";
 import { canonicalHost, separateDeliveryHost } from "./origin";
 

@@ -1,11 +1,12 @@
 /**
- * @module The one error shape. Handlers throw an `ApiError`; `app.onError` turns it into
+ * @module The one error shape. Handlers throw an `ApiError` (models a `Refusal`); `app.onError` turns it into
  * `{ "error": message }` with its status. Anything else is logged and answered as a 500.
  */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ErrorBody } from "../contract/responses";
+import type { ErrorBody } from "#contract/responses";
+import { Refusal } from "../lib/refusal";
 
 export class ApiError extends Error {
   constructor(
@@ -38,6 +39,7 @@ export function errorResponse(
 
 export function handleError(err: Error, c: Context) {
   if (err instanceof ApiError) return errorResponse(c, err.status, err.message, err.headers);
+  if (err instanceof Refusal) return errorResponse(c, err.status, err.message);
   if (err instanceof HTTPException) return errorResponse(c, err.status as ContentfulStatusCode, err.message);
   console.error("Unhandled error", c.req.method, c.req.path, err);
   return errorResponse(c, 500, "Internal server error");

@@ -4,9 +4,9 @@
  * `Link: <…>; rel="next"` to the rest.
  */
 import type { Context } from "hono";
-import type { PageQuery } from "../contract/schemas";
+import type { PageQuery } from "#contract/schemas";
 import type { AppEnv } from "../env";
-import type { Page } from "../models/page";
+import type { Page } from "#contract/page";
 import { publicOrigin } from "./origin";
 
 export const TOTAL_COUNT_HEADER = "X-Total-Count";

@@ -10,7 +10,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
-import { isDeliveryPath } from "../delivery/paths";
+import { isDeliveryPath } from "#contract/delivery-paths";
 import type { AppEnv } from "../env";
 import { paypalConfig } from "../paypal/config";
 

@@ -3,13 +3,13 @@
  * searches and sorts in SQL over the users alone; the numbers are then read for the page's users only.
  */
 import { asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
-import type { AdminUser } from "../contract/responses";
+import type { AdminUser } from "#contract/responses";
 import type { Db } from "../db/client";
 import { containsText, inList } from "../db/expressions";
 import { mappingTotals, paypalTransactions, productVersions, urlMappings, usageCounters, users } from "../db/schema";
-import { nextPeriod, periodEnded } from "../billing/periods";
+import { nextPeriod, periodEnded } from "../lib/periods";
 import { planLimit } from "./limits";
-import type { Page, PageParams } from "./page";
+import type { Page, PageParams } from "#contract/page";
 
 export interface AdminUsersQuery extends PageParams {
   /** Part of the email, ignoring case. */

@@ -7,13 +7,11 @@
 import { and, asc, eq, gt, lt, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
-import { apiKeys, users, type User } from "../db/schema";
+import { apiKeys, users, type ApiKeyKind, type User } from "../db/schema";
 import { encryptSecret, openSecret, randomToken, sha256Hex, type SecretKeys } from "../lib/crypto";
 
 export const ADMIN_KEY_TTL_MS = 12 * 60 * 60 * 1000;
 export const IMPERSONATION_KEY_TTL_MS = 60 * 60 * 1000;
-
-export type ApiKeyKind = (typeof apiKeys.$inferSelect)["kind"];
 
 interface NewKey {
   userId: string;

@@ -1,6 +1,6 @@
 /** @module What admins did to accounts (impersonations, key revocations), kept for the console to show. */
 import { count, desc, eq } from "drizzle-orm";
-import type { AuditEvent } from "../contract/responses";
+import type { AuditEvent } from "#contract/responses";
 import type { Db } from "../db/client";
 import { auditEvents, type User } from "../db/schema";
 

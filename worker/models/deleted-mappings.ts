@@ -4,12 +4,12 @@
  * own id, and the daily cron removes older copies in bounded chunks.
  */
 import { and, count, desc, eq, gt, lte, sql } from "drizzle-orm";
-import { HTML_PREVIEW_CHARS } from "../contract/input-caps";
-import type { DeletedMapping } from "../contract/responses";
-import type { MatchKind } from "../contract/url-rules";
+import { HTML_PREVIEW_CHARS } from "#contract/input-caps";
+import type { DeletedMapping } from "#contract/responses";
+import type { MatchKind } from "#contract/url-rules";
 import type { Db } from "../db/client";
 import { deletedMappings, urlMappings, users } from "../db/schema";
-import type { Page, PageParams } from "./page";
+import type { Page, PageParams } from "#contract/page";
 
 /** How long a deleted mapping can be restored. */
 export const DELETED_KEPT_DAYS = 30;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Mapping } from "../contract/responses";
+import type { Mapping } from "#contract/responses";
 import { productVersions, users } from "../db/schema";
 import { syncCustomerState } from "../delivery/sync";
 import { call, createCustomerOnPlan, db, insertCustomers, visit } from "../test/helpers";

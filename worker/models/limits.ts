@@ -6,8 +6,9 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { inList } from "../db/expressions";
 import { productVersions, urlMappings, usageCounters, users, websites, type User } from "../db/schema";
-import { ApiError } from "../http/errors";
-import { hasWebsite, hostOf, usageOf } from "./usage";
+import { Refusal } from "../lib/refusal";
+import { hostOf } from "#contract/normalize-url";
+import { hasWebsite, usageOf } from "./usage";
 
 export const planLimit = (n: number | null | undefined) => (n ? n : null);
 
@@ -131,13 +132,13 @@ export async function assertCanAddMapping(
   if (websitesLimit === null && eventsLimit === null) return;
   const usage = await usageOf(db, user);
   if (eventsLimit !== null && usage.dynamicEvents >= eventsLimit) {
-    throw new ApiError(403, eventsLimitReached(eventsLimit));
+    throw new Refusal(403, eventsLimitReached(eventsLimit));
   }
   if (websitesLimit !== null && usage.activeWebsites >= websitesLimit) {
     const host = hostOf(normalizedUrl);
     const leavesAWebsite = moves !== undefined && !(await hasWebsite(db, user.id, hostOf(moves.from), moves.id));
     if (!leavesAWebsite && !(await hasWebsite(db, user.id, host))) {
-      throw new ApiError(403, websitesLimitReached(websitesLimit, host));
+      throw new Refusal(403, websitesLimitReached(websitesLimit, host));
     }
   }
 }

@@ -4,9 +4,9 @@
  * more than D1's 100 parameters or a value over its 2 MB, whatever the number of rows.
  */
 import { and, eq } from "drizzle-orm";
-import type { Placement } from "../contract/placement";
-import type { Publication } from "../contract/schedule";
-import type { Seo } from "../contract/seo";
+import type { Placement } from "#contract/placement";
+import type { Publication } from "#contract/schedule";
+import type { Seo } from "#contract/seo";
 import type { Db } from "../db/client";
 import { chunksByJsonSize, inList } from "../db/expressions";
 import { urlMappings } from "../db/schema";

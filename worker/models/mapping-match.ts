@@ -3,9 +3,9 @@
  * or why none does, by the URL rules every delivery path follows (contract/url-rules.ts, docs/url-rules.md). It
  * asks D1 about the URL and its own prefixes only, never the customer's other mappings.
  */
-import { normalizeUrl } from "../contract/normalize-url";
-import type { MappingMatch } from "../contract/responses";
-import { prefixCandidates, withoutTrackingParameters } from "../contract/url-rules";
+import { normalizeUrl } from "#contract/normalize-url";
+import type { MappingMatch } from "#contract/responses";
+import { prefixCandidates, withoutTrackingParameters } from "#contract/url-rules";
 import type { Db } from "../db/client";
 import type { User } from "../db/schema";
 import { deliveredMappingsAt, unpublishedMappingAt } from "./mappings";

@@ -3,12 +3,12 @@
  * and one version to restore. Only the mapping's own customer sees them.
  */
 import { and, count, desc, eq } from "drizzle-orm";
-import { DEFAULT_PLACEMENT, type Placement } from "../contract/placement";
-import type { Seo } from "../contract/seo";
-import type { MappingVersion } from "../contract/versions";
+import { DEFAULT_PLACEMENT, type Placement } from "#contract/placement";
+import type { Seo } from "#contract/seo";
+import type { MappingVersion } from "#contract/versions";
 import type { Db } from "../db/client";
 import { mappingVersions, urlMappings } from "../db/schema";
-import type { Page, PageParams } from "./page";
+import type { Page, PageParams } from "#contract/page";
 
 const versionColumns = {
   version: mappingVersions.version,

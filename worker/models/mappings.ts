@@ -1,20 +1,20 @@
 /**
- * @module URL mappings: a customer's page URL and the HTML delivered there. Lists page in SQL (models/page.ts);
+ * @module URL mappings: a customer's page URL and the HTML delivered there. Lists page in SQL (contract/page.ts);
  * the admin's lists carry a preview of the HTML, never all of it.
  */
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
-import { HTML_PREVIEW_CHARS } from "../contract/input-caps";
-import type { AdminMapping, Mapping, MappingGroup } from "../contract/responses";
-import { normalizeUrl } from "../contract/normalize-url";
-import { DEFAULT_PLACEMENT, isDefaultPlacement, type Placement } from "../contract/placement";
-import type { Publication } from "../contract/schedule";
-import { hasSeo, type Seo } from "../contract/seo";
-import type { MatchKind } from "../contract/url-rules";
+import { HTML_PREVIEW_CHARS } from "#contract/input-caps";
+import type { AdminMapping, Mapping, MappingGroup } from "#contract/responses";
+import { normalizeUrl } from "#contract/normalize-url";
+import { DEFAULT_PLACEMENT, isDefaultPlacement, type Placement } from "#contract/placement";
+import type { Publication } from "#contract/schedule";
+import { hasSeo, type Seo } from "#contract/seo";
+import type { MatchKind } from "#contract/url-rules";
 import type { Db } from "../db/client";
 import { containsText, inList, trigramCandidates } from "../db/expressions";
 import { deletedMappings, mappingStats, mappingTotals, urlMappings, users, websites } from "../db/schema";
 import { URL_MAPPINGS_SEARCH } from "../db/raw";
-import type { Page, PageParams } from "./page";
+import type { Page, PageParams } from "#contract/page";
 
 const mappingColumns = {
   id: urlMappings.id,

@@ -3,10 +3,10 @@
  * billing period it paid for (null for a payment that paid for none: pending, refunded, not matching the plan).
  */
 import { count, desc, eq } from "drizzle-orm";
-import type { PaymentHistoryItem } from "../contract/responses";
+import type { PaymentHistoryItem } from "#contract/responses";
 import type { Db } from "../db/client";
 import { paypalTransactions } from "../db/schema";
-import type { Page, PageParams } from "./page";
+import type { Page, PageParams } from "#contract/page";
 import { amountValue } from "./transactions";
 
 /** The customer's payments, newest first, a page at a time. */

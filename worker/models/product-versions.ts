@@ -1,12 +1,12 @@
 /** @module Product versions (plans) and their limits. */
 import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { z } from "zod";
-import type { ProductVersion } from "../contract/responses";
-import { formatNumber } from "../contract/input-caps";
-import type { productVersionBody, productVersionPatchBody } from "../contract/schemas";
+import type { ProductVersion } from "#contract/responses";
+import { formatNumber } from "#contract/input-caps";
+import type { productVersionBody, productVersionPatchBody } from "#contract/schemas";
 import type { Db } from "../db/client";
-import { conflict } from "../http/errors";
-import type { Page, PageParams } from "./page";
+import { Refusal } from "../lib/refusal";
+import type { Page, PageParams } from "#contract/page";
 import { liveSubscribersOf } from "./subscriptions";
 import { productVersions, users, type ProductVersion as ProductVersionRow } from "../db/schema";
 
@@ -121,14 +121,15 @@ export async function updateProductVersion(db: Db, id: number, change: ProductVe
   if (repriced) {
     const live = await liveSubscribersOf(db, id);
     if (live > 0) {
-      throw conflict(
+      throw new Refusal(
+        409,
         `${subscribers(live, stored.name)}: its price and PayPal plan cannot change. Create a new version with the ` +
           "new price and plan instead; existing subscribers keep theirs.",
       );
     }
   }
   if (stored.isDefault && values.isDefault === false) {
-    throw conflict(`${stored.name} is the default version: make another version the default instead.`);
+    throw new Refusal(409, `${stored.name} is the default version: make another version the default instead.`);
   }
   if (Object.keys(values).length === 0) return { version: toProductVersion(stored), userIds: [] };
   const write = db.update(productVersions).set(values).where(eq(productVersions.id, id)).returning();
@@ -150,11 +151,15 @@ export async function deleteProductVersion(db: Db, id: number): Promise<string[]
   const version = await getProductVersion(db, id);
   if (!version) return null;
   if (version.isDefault) {
-    throw conflict(`${version.name} is the default version: make another version the default before deleting it.`);
+    throw new Refusal(
+      409,
+      `${version.name} is the default version: make another version the default before deleting it.`,
+    );
   }
   const live = await liveSubscribersOf(db, id);
   if (live > 0) {
-    throw conflict(
+    throw new Refusal(
+      409,
       `${subscribers(live, version.name)}: it cannot be deleted. Create a new version for new customers instead; ` +
         "existing subscribers keep theirs.",
     );

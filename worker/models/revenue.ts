@@ -6,12 +6,16 @@
 import { and, gte, isNotNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { paypalTransactions } from "../db/schema";
-import type { PayPalConfig } from "../paypal/config";
 import { takenBack } from "./transactions";
 
 const DAY_MS = 86_400_000;
 
-export type RevenueScope = Pick<PayPalConfig, "currency" | "receiverEmail" | "receiverId">;
+/** Whose money counts, in what currency: our PayPal receiver (email and/or merchant id) and the billing currency. */
+export interface RevenueScope {
+  currency: string;
+  receiverEmail: string | null;
+  receiverId: string | null;
+}
 
 const t = paypalTransactions;
 /** A plain decimal amount: digits with at most one point. */

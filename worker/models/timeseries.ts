@@ -6,18 +6,18 @@
  */
 import { and, between, eq, sql } from "drizzle-orm";
 import { utcDay } from "../lib/days";
-import { formatNumber } from "../contract/input-caps";
-import { normalizeUrl } from "../contract/normalize-url";
+import { formatNumber } from "#contract/input-caps";
+import { normalizeUrl } from "#contract/normalize-url";
 import {
   TIMESERIES_DEFAULT_DAYS,
   TIMESERIES_MAX_DAYS,
   type Interval,
   type TimeseriesPoint,
   type TimeseriesQuery,
-} from "../contract/timeseries";
+} from "#contract/timeseries";
 import type { Db } from "../db/client";
 import { dailyUsage, urlDailyUsage } from "../db/schema";
-import { ApiError } from "../http/errors";
+import { Refusal } from "../lib/refusal";
 
 const DAY_MS = 86_400_000;
 
@@ -104,7 +104,7 @@ export async function customerSeries(
   const { interval, from: asked, to = utcDay(now), url } = query;
   const from = asked ?? utcDay(Date.parse(to) - (TIMESERIES_DEFAULT_DAYS - 1) * DAY_MS);
   if (daysBetween(from, to) > TIMESERIES_MAX_DAYS) {
-    throw new ApiError(400, `A series can reach at most ${formatNumber(TIMESERIES_MAX_DAYS)} days`);
+    throw new Refusal(400, `A series can reach at most ${formatNumber(TIMESERIES_MAX_DAYS)} days`);
   }
   const normalized = url === undefined ? undefined : normalizeUrl(url, customer.ignoredParameters);
   return usageSeries(db, customer.id, { interval, from, to, url: normalized });

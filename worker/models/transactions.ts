@@ -1,8 +1,8 @@
 /** @module PayPal transactions as the lists show them. */
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { Page, PageParams } from "./page";
-import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } from "../contract/responses";
+import type { Page, PageParams } from "#contract/page";
+import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } from "#contract/responses";
 import type { Db } from "../db/client";
 import { containsText, trigramCandidates } from "../db/expressions";
 import { paypalTransactions, subscriptions, users, type PayPalTransaction } from "../db/schema";

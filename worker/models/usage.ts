@@ -3,7 +3,7 @@
  * `daily_usage`, `url_stats`), never from raw analytics: each answer reads rows in proportion to what it shows.
  */
 import { and, asc, count, desc, eq, gte, ne, sql } from "drizzle-orm";
-import type { AnalyticsRow, Stats } from "../contract/responses";
+import type { AnalyticsRow, Stats } from "#contract/responses";
 import type { Db } from "../db/client";
 import { chunksByJsonSize, containsText, inList, trigramCandidates } from "../db/expressions";
 import {
@@ -16,7 +16,7 @@ import {
   type User,
 } from "../db/schema";
 import { URL_STATS_SEARCH } from "../db/raw";
-import type { Page, PageParams } from "./page";
+import type { Page, PageParams } from "#contract/page";
 import { utcDay } from "../lib/days";
 
 const DAY_MS = 86_400_000;
@@ -72,12 +72,6 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
     rows: rows.map((r) => ({ url: r.url, totalHits: r.totalHits, lastAccessed: r.lastAccessed.toISOString() })),
     total: total?.n ?? 0,
   };
-}
-
-/** The website of a normalised URL: everything before the first slash. */
-export function hostOf(normalizedUrl: string): string {
-  const slash = normalizedUrl.indexOf("/");
-  return slash < 0 ? normalizedUrl : normalizedUrl.slice(0, slash);
 }
 
 /**

@@ -13,11 +13,11 @@ import {
   type WebhookDeliverySummary,
   type WebhookEvent,
   type WebhookPayload,
-} from "../contract/webhooks";
+} from "#contract/webhooks";
 import type { Db } from "../db/client";
 import { webhookDeliveries, webhooks } from "../db/schema";
 import { encryptSecret, openSecret, randomToken, type SecretKeys } from "../lib/crypto";
-import type { Page, PageParams } from "./page";
+import type { Page, PageParams } from "#contract/page";
 
 /** 16 random bytes: ids are unguessable, and another customer's answers 404 all the same. */
 const newWebhookId = () => `wh_${randomToken(16)}`;

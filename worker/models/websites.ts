@@ -4,12 +4,12 @@
  * treats it as gone from then on, and the daily cron deletes it.
  */
 import { and, asc, count, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
-import type { Website } from "../contract/responses";
-import type { WebsiteMode } from "../contract/schemas";
+import type { Website } from "#contract/responses";
+import type { WebsiteMode } from "#contract/schemas";
 import type { Db } from "../db/client";
 import { customHostnameRemovals, users, websites, type Website as WebsiteRow } from "../db/schema";
 import { randomToken } from "../lib/crypto";
-import type { Page, PageParams } from "./page";
+import type { Page, PageParams } from "#contract/page";
 
 /** How long a claim may stay unproven. */
 export const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -3,8 +3,8 @@
  * their requests, deliveries and crawler requests over time, of the account or of one URL (docs/analytics.md).
  */
 import { Hono } from "hono";
-import { analyticsQuery } from "../contract/schemas";
-import { timeseriesQuery, type TimeseriesPoint } from "../contract/timeseries";
+import { analyticsQuery } from "#contract/schemas";
+import { timeseriesQuery, type TimeseriesPoint } from "#contract/timeseries";
 import { requireUser } from "../auth/middleware";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../env";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AuditEvent, ImpersonationResponse } from "../contract/responses";
+import type { AuditEvent, ImpersonationResponse } from "#contract/responses";
 import { apiKeys, users } from "../db/schema";
 import { THROTTLES } from "../auth/throttle";
 import { secretKeys } from "../lib/crypto";

@@ -1,7 +1,7 @@
 /** @module `GET /api/auth` (who the key belongs to) and `POST /api/admin/login` (admins, by password only). */
 import { Hono } from "hono";
-import type { AdminLoginResponse, AuthInfo } from "../contract/responses";
-import { adminLoginBody } from "../contract/schemas";
+import type { AdminLoginResponse, AuthInfo } from "#contract/responses";
+import { adminLoginBody } from "#contract/schemas";
 import { requireUser } from "../auth/middleware";
 import { DECOY_PASSWORD_HASH, verifyPassword } from "../auth/password";
 import { throttle } from "../auth/throttle";

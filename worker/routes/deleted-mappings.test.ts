@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { DeletedMapping, Mapping } from "../contract/responses";
-import type { MappingVersion } from "../contract/versions";
+import type { DeletedMapping, Mapping } from "#contract/responses";
+import type { MappingVersion } from "#contract/versions";
 import { deletedMappings, urlMappings, users } from "../db/schema";
 import { purgeDeletedMappings } from "../models/deleted-mappings";
 import { expectStoreMatchesD1, storedEntry } from "../test/delivery-store";

@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { HTML_PREVIEW_CHARS } from "../contract/input-caps";
-import type { AdminMapping, AdminUser, AnalyticsRow, Mapping, MappingGroup, Transaction } from "../contract/responses";
+import { HTML_PREVIEW_CHARS } from "#contract/input-caps";
+import type { AdminMapping, AdminUser, AnalyticsRow, Mapping, MappingGroup, Transaction } from "#contract/responses";
 import { mappingStats, paypalTransactions, urlMappings, usageCounters, users } from "../db/schema";
 import { createMapping } from "../models/mappings";
 import { call, createAdmin, createVerifiedCustomer, db } from "../test/helpers";

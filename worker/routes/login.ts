@@ -6,8 +6,8 @@
  */
 import { Hono, type Context } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
-import type { LoginRequestResponse, LoginVerifyResponse } from "../contract/responses";
-import { loginRequestBody, loginVerifyBody } from "../contract/schemas";
+import type { LoginRequestResponse, LoginVerifyResponse } from "#contract/responses";
+import { loginRequestBody, loginVerifyBody } from "#contract/schemas";
 import { clearWrongCodes, recordWrongCode, refuse, throttle, wrongCodeLock, wrongCodesSince } from "../auth/throttle";
 import { createDb, type Db } from "../db/client";
 import type { User } from "../db/schema";

@@ -2,11 +2,12 @@ import { createMessageBatch } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { IMPORT_BODY_MAX_BYTES, type ImportReport } from "../contract/bulk";
-import type { Mapping } from "../contract/responses";
-import type { MappingVersion } from "../contract/versions";
+import { IMPORT_BODY_MAX_BYTES, type ImportReport } from "#contract/bulk";
+import type { Mapping } from "#contract/responses";
+import type { MappingVersion } from "#contract/versions";
 import { deliveryRepairs, urlMappings } from "../db/schema";
-import { consumeDeliverySyncs, type DeliverySyncMessage } from "../delivery/repairs";
+import { consumeDeliverySyncs } from "../delivery/repairs";
+import type { DeliverySyncMessage } from "../messages/delivery-sync";
 import { expectStoreMatchesD1, storedEntry } from "../test/delivery-store";
 import { call, createCustomerOnPlan, createVerifiedCustomer, db, testEnv } from "../test/helpers";
 

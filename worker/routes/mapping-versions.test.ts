@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Mapping } from "../contract/responses";
-import type { MappingVersion } from "../contract/versions";
+import type { Mapping } from "#contract/responses";
+import type { MappingVersion } from "#contract/versions";
 import { runEveryMinute } from "../scheduled";
 import { expectStoreMatchesD1, storedEntry } from "../test/delivery-store";
 import { call, createVerifiedCustomer } from "../test/helpers";

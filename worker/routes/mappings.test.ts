@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Mapping } from "../contract/responses";
-import { EXACT_WITH_SUFFIX, PREFIX_WITHOUT_SUFFIX } from "../contract/url-rules";
+import type { Mapping } from "#contract/responses";
+import { EXACT_WITH_SUFFIX, PREFIX_WITHOUT_SUFFIX } from "#contract/url-rules";
 import { expectStoreMatchesD1, storedEntry } from "../test/delivery-store";
 import { call, createVerifiedCustomer } from "../test/helpers";
 

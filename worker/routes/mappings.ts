@@ -1,8 +1,8 @@
 /** @module A customer's URL mappings. Every change writes the delivery entry of its URL (write-through). */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import type { GroupDeleteResponse, Mapping, MappingMatch, MessageResponse, PreviewLink } from "../contract/responses";
-import { normalizeUrl } from "../contract/normalize-url";
+import type { GroupDeleteResponse, Mapping, MappingMatch, MessageResponse, PreviewLink } from "#contract/responses";
+import { normalizeUrl } from "#contract/normalize-url";
 import {
   deletedMappingsQuery,
   exportQuery,
@@ -15,16 +15,16 @@ import {
   mappingStatusBody,
   versionsQuery,
   type MappingChangeBody,
-} from "../contract/schemas";
-import type { MappingVersion } from "../contract/versions";
-import { resolvePublication } from "../contract/schedule";
-import { matchProblem } from "../contract/url-rules";
+} from "#contract/schemas";
+import type { MappingVersion } from "#contract/versions";
+import { resolvePublication } from "#contract/schedule";
+import { matchProblem } from "#contract/url-rules";
 import { throttle } from "../auth/throttle";
 import { requireUser } from "../auth/middleware";
 import { exportStream } from "../bulk/export-mappings";
 import { importFormat, readImport } from "../bulk/import-file";
 import { importMappings } from "../bulk/import-mappings";
-import type { ImportReport } from "../contract/bulk";
+import type { ImportReport } from "#contract/bulk";
 import { currentBilling } from "../billing/current-billing";
 import { createDb } from "../db/client";
 import { previewLink } from "../delivery/preview";
@@ -32,7 +32,7 @@ import { revokePreviewKey } from "../models/preview-keys";
 import { syncUrlsSoon } from "../delivery/repairs";
 import { syncUrl } from "../delivery/sync";
 import type { AppEnv } from "../env";
-import { reportDelivery } from "../http/delivery-status";
+import { reportDelivery } from "../delivery/delivery-status";
 import { ApiError, notFound } from "../http/errors";
 import { pageResponse, streamedPageResponse } from "../http/paging";
 import { validate } from "../http/validate";

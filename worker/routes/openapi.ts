@@ -1,6 +1,6 @@
-/** @module `GET /api/openapi.json`: the customer API's description (contract/openapi.ts), for anyone to read. */
+/** @module `GET /api/openapi.json`: the customer API's description (openapi-document.ts), for anyone to read. */
 import { Hono } from "hono";
-import { openApiDocument } from "../contract/openapi";
+import { openApiDocument } from "./openapi-document";
 import type { AppEnv } from "../env";
 import { publicOrigin } from "../http/origin";
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { PAYMENT_GRACE_MS } from "../billing/entitlement";
-import type { CustomerDashboard } from "../contract/responses";
+import type { CustomerDashboard } from "#contract/responses";
 import { runDaily } from "../scheduled";
 import { paypalTransactions, productVersions, subscriptions, users } from "../db/schema";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";

@@ -5,15 +5,15 @@
 import { Hono } from "hono";
 import { requireAccountHolder, requireUser } from "../auth/middleware";
 import { storeConfirmedSubscription } from "../billing/confirm-subscription";
-import type { MessageResponse, PayPalClientConfig } from "../contract/responses";
-import { storeSubscriptionBody } from "../contract/schemas";
+import type { MessageResponse, PayPalClientConfig } from "#contract/responses";
+import { storeSubscriptionBody } from "#contract/schemas";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { conflict, errorResponse } from "../http/errors";
 import { validate } from "../http/validate";
 import { findSubscription, storeUnconfirmedSubscription } from "../models/subscriptions";
 import { paypalConfig } from "../paypal/config";
-import { handleIpn } from "../paypal/ipn";
+import { handleIpn } from "../billing/ipn";
 
 const OTHER_ACCOUNTS = "This subscription belongs to another account";
 

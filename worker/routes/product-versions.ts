@@ -1,7 +1,7 @@
 /** @module `GET /api/product-versions`: the plans, for the customer's plan dialog. */
 import { Hono } from "hono";
 import { requireUser } from "../auth/middleware";
-import { plainListQuery } from "../contract/schemas";
+import { plainListQuery } from "#contract/schemas";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { pageResponse } from "../http/paging";

@@ -5,8 +5,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { RegisterResponse, VerifyEmailResponse } from "../contract/responses";
-import { registerBody } from "../contract/schemas";
+import type { RegisterResponse, VerifyEmailResponse } from "#contract/responses";
+import { registerBody } from "#contract/schemas";
 import { clearWrongCodes, throttle } from "../auth/throttle";
 import { createDb } from "../db/client";
 import { syncCustomerState } from "../delivery/sync";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { SiteConfig } from "../contract/responses";
+import type { SiteConfig } from "#contract/responses";
 import type { Env } from "../env";
 import { call, testEnv } from "../test/helpers";
 

@@ -3,7 +3,7 @@
  * variables `SITE_URL` and `TRACKING_PIXEL_URL`, so an operator changes them without rebuilding the SPA.
  */
 import { Hono } from "hono";
-import type { ExternalLinks, SiteConfig } from "../contract/responses";
+import type { ExternalLinks, SiteConfig } from "#contract/responses";
 import type { AppEnv, Env } from "../env";
 import { deliveryOrigin } from "../http/origin";
 

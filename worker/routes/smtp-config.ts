@@ -1,7 +1,7 @@
 /** @module `GET/POST /api/smtp-config`: the stored SMTP configuration, admins only. */
 import { Hono } from "hono";
-import type { MessageResponse, SmtpConfig } from "../contract/responses";
-import { smtpConfigBody } from "../contract/schemas";
+import type { MessageResponse, SmtpConfig } from "#contract/responses";
+import { smtpConfigBody } from "#contract/schemas";
 import { requireAdmin } from "../auth/middleware";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../env";

@@ -1,9 +1,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { AnalyticsMessage } from "../analytics/message";
-import { isCrawler } from "../contract/crawlers";
-import type { TimeseriesPoint } from "../contract/timeseries";
+import type { AnalyticsMessage } from "../messages/analytics";
+import { isCrawler } from "../analytics/crawlers";
+import type { TimeseriesPoint } from "#contract/timeseries";
 import { dailyUsage, urlDailyUsage, users } from "../db/schema";
 import { eq } from "drizzle-orm";
 import worker from "../index";

@@ -5,13 +5,13 @@
  */
 import { Hono } from "hono";
 import { requireUser } from "../auth/middleware";
-import type { UrlRules } from "../contract/responses";
-import { urlRulesBody } from "../contract/schemas";
-import { TRACKING_PARAMETERS } from "../contract/url-rules";
+import type { UrlRules } from "#contract/responses";
+import { urlRulesBody } from "#contract/schemas";
+import { TRACKING_PARAMETERS } from "#contract/url-rules";
 import { createDb } from "../db/client";
 import { syncCustomerState } from "../delivery/sync";
 import type { AppEnv } from "../env";
-import { reportDelivery } from "../http/delivery-status";
+import { reportDelivery } from "../delivery/delivery-status";
 import { validate } from "../http/validate";
 import { updateUser } from "../models/users";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { CustomerDashboard, PaymentHistoryItem, ProductVersion } from "../contract/responses";
+import type { CustomerDashboard, PaymentHistoryItem, ProductVersion } from "#contract/responses";
 import { paypalTransactions, productVersions } from "../db/schema";
 import { call, createVerifiedCustomer, db } from "../test/helpers";
 

@@ -3,10 +3,10 @@
  * `POST /api/user/api-key/rotate` and `POST /api/user/subscription/cancel`.
  */
 import { Hono, type Context } from "hono";
-import type { ApiKeyResponse, CustomerDashboard, MessageResponse, Stats } from "../contract/responses";
-import { snippetText } from "../contract/snippet-text";
+import type { ApiKeyResponse, CustomerDashboard, MessageResponse, Stats } from "#contract/responses";
+import { snippetText } from "#contract/snippet-text";
 import { requireAccountHolder, requireUser } from "../auth/middleware";
-import { plainListQuery } from "../contract/schemas";
+import { plainListQuery } from "#contract/schemas";
 import { cancelOwnSubscription } from "../billing/cancel-subscription";
 import { currentBilling } from "../billing/current-billing";
 import { createDb, type Db } from "../db/client";

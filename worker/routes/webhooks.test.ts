@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TOO_MANY_WEBHOOKS, type CreatedWebhook, type Webhook, type WebhookDelivery } from "../contract/webhooks";
+import { TOO_MANY_WEBHOOKS, type CreatedWebhook, type Webhook, type WebhookDelivery } from "#contract/webhooks";
 import { call, createVerifiedCustomer, testEnv } from "../test/helpers";
 import { appRoutes } from "../test/route-matrix";
 import { addWebhook, receiveWebhooks, RECEIVER_URL, type ReceivedWebhook } from "../test/webhook-receiver";

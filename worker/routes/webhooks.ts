@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { requireUser } from "../auth/middleware";
 import { throttle } from "../auth/throttle";
-import type { MessageResponse } from "../contract/responses";
+import type { MessageResponse } from "#contract/responses";
 import {
   deliveriesQuery,
   TOO_MANY_WEBHOOKS,
@@ -14,7 +14,7 @@ import {
   webhooksQuery,
   type CreatedWebhook,
   type WebhookDelivery,
-} from "../contract/webhooks";
+} from "#contract/webhooks";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { badRequest, notFound } from "../http/errors";

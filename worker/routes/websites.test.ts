@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Website } from "../contract/responses";
+import type { Website } from "#contract/responses";
 import { edgeHostIndexKey, edgeHostKey } from "../delivery/keys";
 import { websites } from "../db/schema";
 import { runDaily, runEveryMinute } from "../scheduled";

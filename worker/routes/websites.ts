@@ -7,13 +7,13 @@
 import { Hono } from "hono";
 import { requireUser } from "../auth/middleware";
 import { throttle } from "../auth/throttle";
-import { formatNumber } from "../contract/input-caps";
-import type { MessageResponse, Website } from "../contract/responses";
-import { plainListQuery, websiteBody, websiteParam } from "../contract/schemas";
+import { formatNumber } from "#contract/input-caps";
+import type { MessageResponse, Website } from "#contract/responses";
+import { plainListQuery, websiteBody, websiteParam } from "#contract/schemas";
 import { createDb } from "../db/client";
 import { syncEdgeHost } from "../delivery/sync";
 import type { AppEnv, Env } from "../env";
-import { reportDelivery } from "../http/delivery-status";
+import { reportDelivery } from "../delivery/delivery-status";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { outboundTargetProblem, type TargetProblem } from "../http/outbound-target";
 import { isProductHostname } from "../http/own-hosts";

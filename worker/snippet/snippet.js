@@ -6,7 +6,7 @@
 // to keep scroll state, asks nothing). On a page the edge proxy already delivered (its <meta name="dynamic-content">
 // in <head>) the first load asks nothing; later requests say `nav=1`, so that the Worker counts them where the edge
 // counted the first load.
-import { TRACKING_PARAMETERS } from "../contract/url-rules";
+import { TRACKING_PARAMETERS } from "#contract/url-rules";
 
 (function (w, d, l, h) {
   var script = d.currentScript;

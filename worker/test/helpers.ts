@@ -3,8 +3,8 @@ import { createExecutionContext, createMessageBatch, waitOnExecutionContext } fr
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { vi } from "vitest";
-import type { AnalyticsMessage } from "../analytics/message";
-import type { DeliverySyncMessage } from "../delivery/repairs";
+import type { AnalyticsMessage } from "../messages/analytics";
+import type { DeliverySyncMessage } from "../messages/delivery-sync";
 import { app } from "../app";
 import worker from "../index";
 import { hashPassword } from "../auth/password";

@@ -6,8 +6,8 @@
  */
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
-import type { Website } from "../contract/responses";
-import type { WebsiteMode } from "../contract/schemas";
+import type { Website } from "#contract/responses";
+import type { WebsiteMode } from "#contract/schemas";
 import { syncEdgeHost } from "../delivery/sync";
 import type { Env } from "../env";
 import { activateWebsite, claimWebsite } from "../models/websites";

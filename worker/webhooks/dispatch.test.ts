@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Mapping } from "../contract/responses";
+import type { Mapping } from "#contract/responses";
 import { createDb } from "../db/client";
 import { claimDueDeliveries, resealAllWebhookSecrets } from "../models/webhooks";
 import { runDaily, runEveryMinute } from "../scheduled";

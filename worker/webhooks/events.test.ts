@@ -4,8 +4,8 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Mapping } from "../contract/responses";
-import type { WebhookPayload } from "../contract/webhooks";
+import type { Mapping } from "#contract/responses";
+import type { WebhookPayload } from "#contract/webhooks";
 import { runDueSchedules } from "../delivery/schedule";
 import { applyDueSchedules } from "../models/mappings";
 import { call, createAdmin, createVerifiedCustomer, db } from "../test/helpers";

@@ -6,19 +6,13 @@
 import { cloneElement, lazy, Suspense, type ComponentProps, type ReactElement, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { useDialogOnDemand } from "@/hooks/use-dialog-on-demand";
+import type { ConfirmQuestion } from "./confirm-dialog";
 
 const ConfirmDialog = lazy(() => import("./confirm-dialog").then((m) => ({ default: m.ConfirmDialog })));
 
-export interface ConfirmActionButtonProps {
+export interface ConfirmActionButtonProps extends ConfirmQuestion {
   /** The button that opens the dialog. */
   trigger: ReactElement<ComponentProps<"button">>;
-  title: string;
-  description: ReactNode;
-  confirmLabel: string;
-  cancelLabel: string;
-  /** More for the dialog's header, below the description (e.g. a warning). */
-  children?: ReactNode;
-  onConfirm: () => void;
 }
 
 /** An action that cannot be undone, asked for first in an alert dialog. */

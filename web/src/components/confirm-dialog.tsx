@@ -1,5 +1,5 @@
 /** @module The alert dialog of `ConfirmActionButton`, a chunk of its own (Radix Dialog, focus trap, scroll lock). */
-import type { ConfirmActionButtonProps } from "./confirm-action-button";
+import type { ReactNode } from "react";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -12,7 +12,18 @@ import {
 } from "@/components/ui/alert-dialog";
 import { buttonVariants } from "@/components/ui/button";
 
-interface ConfirmDialogProps extends Omit<ConfirmActionButtonProps, "trigger"> {
+/** What the dialog asks, and what confirming does. */
+export interface ConfirmQuestion {
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  cancelLabel: string;
+  /** More for the dialog's header, below the description (e.g. a warning). */
+  children?: ReactNode;
+  onConfirm: () => void;
+}
+
+interface ConfirmDialogProps extends ConfirmQuestion {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onCloseAutoFocus: (event: Event) => void;

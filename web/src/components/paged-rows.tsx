@@ -1,12 +1,12 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import type { PageOf } from "@/lib/api";
+import type { Page } from "#contract/page";
 import { LoadError, Loading } from "./loading";
 import { Pager } from "./pager";
 
 interface PagedRowsProps<T> {
   /** The query of the page shown (see `getPage`). */
-  query: UseQueryResult<PageOf<T>>;
+  query: UseQueryResult<Page<T>>;
   page: { offset: number; limit: number; setOffset: (offset: number) => void };
   /** Shown instead of the rows when the page cannot be loaded; without it the failure is the toast's. */
   loadError?: string;

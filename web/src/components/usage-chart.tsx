@@ -7,7 +7,7 @@
 import { format, parseISO } from "date-fns";
 import { useState, type FormEvent } from "react";
 // Types only: the contract module holds zod, which the initial bundle must not carry (docs/spa.md).
-import type { Interval, TimeseriesPoint } from "../../../worker/contract/timeseries";
+import type { Interval, TimeseriesPoint } from "#contract/timeseries";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { useUsageSeries } from "@/queries/analytics";

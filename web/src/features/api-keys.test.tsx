@@ -4,7 +4,7 @@
  */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AdminUser, AdminUserDetail, CustomerDashboard } from "../../../worker/contract/responses";
+import type { AdminUser, AdminUserDetail, CustomerDashboard } from "#contract/responses";
 import { jsonResponse, mockApi } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
 import { ADMIN, signInAsAdmin, storeSession } from "@/test/session";

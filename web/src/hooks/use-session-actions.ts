@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import type { Role } from "../../../worker/contract/responses";
+import type { Role } from "#contract/responses";
 import { clearImpersonation, clearSession, setApiKey, setUserRole } from "@/lib/storage";
 
 const dropSessionAnswers = (queryClient: QueryClient) =>

@@ -2,11 +2,8 @@
  * @module The one request helper (SPEC.md §7 and §8): cookies always, `X-API-Key` when a key is stored, a
  * JSON content type only with a body, and every non-OK answer thrown as an `ApiError`.
  */
-import {
-  DELIVERY_EVERYWHERE_BY_HEADER,
-  DELIVERY_PENDING_HEADER,
-  type ErrorBody,
-} from "../../../worker/contract/responses";
+import { DELIVERY_EVERYWHERE_BY_HEADER, DELIVERY_PENDING_HEADER, type ErrorBody } from "#contract/responses";
+import type { Page } from "#contract/page";
 import { getApiKey } from "./storage";
 
 export class ApiError extends Error {
@@ -110,12 +107,6 @@ export function withServerReason(text: string, error: unknown): string {
   return error instanceof ApiError && error.serverMessage ? `${text}\n${error.serverMessage}` : text;
 }
 
-/** One page of a list: its rows and the total the server counted (`X-Total-Count`). */
-export interface PageOf<T> {
-  rows: T[];
-  total: number;
-}
-
 /** `path` with the given query parameters; empty and undefined ones are left out (so defaults stay implicit). */
 export function withQuery(path: string, params: Record<string, string | number | undefined>): string {
   const query = new URLSearchParams();
@@ -134,7 +125,7 @@ export function withQuery(path: string, params: Record<string, string | number |
 export async function getPage<T>(
   path: string,
   params: { limit: number } & Record<string, string | number | undefined>,
-): Promise<PageOf<T>> {
+): Promise<Page<T>> {
   const response = await apiRequest("GET", withQuery(path, params));
   const rows = (await response.json()) as T[];
   const header = response.headers.get("X-Total-Count");

@@ -1,10 +1,10 @@
 /**
  * @module What a change's success toast says under its title: what happened to the customer's pages, and by when
- * every location shows it (the answer's delivery headers, worker/http/delivery-status.ts; docs/scaling.md). A
+ * every location shows it (the answer's delivery headers, worker/delivery/delivery-status.ts; docs/scaling.md). A
  * draft, a schedule and a removal never read "Live now" (issue 25).
  */
 import { format, parseISO } from "date-fns";
-import type { Mapping } from "../../../worker/contract/responses";
+import type { Mapping } from "#contract/responses";
 import { formatDayTime } from "./format-date";
 
 /**

@@ -2,7 +2,7 @@
  * @module Everything the SPA keeps in the browser, under the names SPEC.md §3 gives them. Writers notify
  * subscribers so screens that show session state (see `useStoredSession`) update in the same tab too.
  */
-import type { Role } from "../../../worker/contract/responses";
+import type { Role } from "#contract/responses";
 
 export const storageKeys = {
   apiKey: "apiKey",

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { AuditEvent } from "../../../worker/contract/responses";
+import type { AuditEvent } from "#contract/responses";
 import { apiRequest } from "@/lib/api";
 import { adminAuditKeys } from "./admin-keys";
 

@@ -4,12 +4,8 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type {
-  Transaction,
-  TransactionDetail,
-  UpdateTransactionEmailResponse,
-} from "../../../worker/contract/responses";
-import type { transactionFilters } from "../../../worker/contract/schemas";
+import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } from "#contract/responses";
+import type { transactionFilters } from "#contract/schemas";
 import { ApiError, apiJson, getJson, getPage } from "@/lib/api";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";

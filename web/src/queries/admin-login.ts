@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
-import type { AdminLoginResponse } from "../../../worker/contract/responses";
-import type { adminLoginBody } from "../../../worker/contract/schemas";
+import type { AdminLoginResponse } from "#contract/responses";
+import type { adminLoginBody } from "#contract/schemas";
 import type { z } from "zod";
 import { apiJson } from "@/lib/api";
 

@@ -1,6 +1,6 @@
 /** @module Every customer's mappings for the admin console ("Event-Verwaltung"), and deleting one. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { AdminMapping, MessageResponse } from "../../../worker/contract/responses";
+import type { AdminMapping, MessageResponse } from "#contract/responses";
 import { apiChange, getPage } from "@/lib/api";
 import { removalNote } from "@/lib/delivery-note";
 import { toast } from "@/hooks/use-toast";

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { AdminOverview } from "../../../worker/contract/responses";
+import type { AdminOverview } from "#contract/responses";
 import { getJson } from "@/lib/api";
 
 export const adminOverviewKeys = { all: ["admin", "overview"] as const };

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { MessageResponse, ProductVersion } from "../../../worker/contract/responses";
-import type { ProductVersionBody } from "../../../worker/contract/schemas";
+import type { MessageResponse, ProductVersion } from "#contract/responses";
+import type { ProductVersionBody } from "#contract/schemas";
 import { apiJson, getJson } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { adminUserKeys } from "./admin-keys";

@@ -12,7 +12,7 @@ import type {
   MessageResponse,
   Transaction,
   Website,
-} from "../../../worker/contract/responses";
+} from "#contract/responses";
 import { apiJson, describeError, getJson, getPage, withServerReason } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { adminAuditKeys, adminMappingKeys, adminUserKeys, type AdminUsersQuery } from "./admin-keys";

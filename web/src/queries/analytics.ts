@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { AnalyticsRow } from "../../../worker/contract/responses";
-import type { Interval, TimeseriesPoint } from "../../../worker/contract/timeseries";
+import type { AnalyticsRow } from "#contract/responses";
+import type { Interval, TimeseriesPoint } from "#contract/timeseries";
 import { getJson, getPage, withQuery } from "@/lib/api";
 import { PAGE_SIZE } from "@/hooks/use-page";
 

@@ -3,7 +3,7 @@
  * no longer works. Revoking a customer's key is an admin call (`admin-users.ts`).
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ApiKeyResponse } from "../../../worker/contract/responses";
+import type { ApiKeyResponse } from "#contract/responses";
 import { apiJson } from "@/lib/api";
 import { setApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";

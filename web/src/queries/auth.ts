@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { AuthInfo } from "../../../worker/contract/responses";
+import type { AuthInfo } from "#contract/responses";
 import { getJson } from "@/lib/api";
 
 export const authKeys = { all: ["auth"] as const };

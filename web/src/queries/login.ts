@@ -1,9 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import type {
-  LoginRequestResponse,
-  LoginVerifyResponse,
-  VerifyEmailResponse,
-} from "../../../worker/contract/responses";
+import type { LoginRequestResponse, LoginVerifyResponse, VerifyEmailResponse } from "#contract/responses";
 import { apiJson, apiRequest, getJson } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { useSessionActions } from "@/hooks/use-session-actions";

@@ -6,11 +6,12 @@ import type {
   MappingMatch,
   MessageResponse,
   PreviewLink,
-} from "../../../worker/contract/responses";
-import { VERSIONS_KEPT, type MappingVersion } from "../../../worker/contract/versions";
-import type { MappingBody, MappingChangeBody } from "../../../worker/contract/schemas";
-import type { BulkFormat, ImportReport } from "../../../worker/contract/bulk";
-import { ApiError, apiChange, apiJson, apiRequest, getJson, getPage, RawBody, withQuery, type PageOf } from "@/lib/api";
+} from "#contract/responses";
+import { VERSIONS_KEPT, type MappingVersion } from "#contract/versions";
+import type { MappingBody, MappingChangeBody } from "#contract/schemas";
+import type { BulkFormat, ImportReport } from "#contract/bulk";
+import type { Page } from "#contract/page";
+import { ApiError, apiChange, apiJson, apiRequest, getJson, getPage, RawBody, withQuery } from "@/lib/api";
 import { appliedNote, mappingNote, removalNote } from "@/lib/delivery-note";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
@@ -31,7 +32,7 @@ function requireApiKey() {
   if (!getApiKey()) throw new Error(NO_API_KEY_MESSAGE);
 }
 
-const NO_ROWS: PageOf<Mapping> = { rows: [], total: 0 };
+const NO_ROWS: Page<Mapping> = { rows: [], total: 0 };
 
 /**
  * A page of the dashboard's rows: one per normalised URL, the newest mapping with the group's counts (SPEC.md §2),

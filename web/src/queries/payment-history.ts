@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { PaymentHistoryItem } from "../../../worker/contract/responses";
+import type { PaymentHistoryItem } from "#contract/responses";
 import { getPage } from "@/lib/api";
 import { PAGE_SIZE } from "@/hooks/use-page";
 

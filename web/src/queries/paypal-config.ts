@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { PayPalClientConfig } from "../../../worker/contract/responses";
+import type { PayPalClientConfig } from "#contract/responses";
 import { getJson } from "@/lib/api";
 
 export const paypalConfigKeys = { all: ["paypal-config"] as const };

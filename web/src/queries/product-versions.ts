@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { ProductVersion } from "../../../worker/contract/responses";
+import type { ProductVersion } from "#contract/responses";
 import { getJson } from "@/lib/api";
 
 export const productVersionKeys = { all: ["product-versions"] as const };

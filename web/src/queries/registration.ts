@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
-import type { RegisterResponse, VerifyEmailResponse } from "../../../worker/contract/responses";
-import type { RegisterBody } from "../../../worker/contract/schemas";
+import type { RegisterResponse, VerifyEmailResponse } from "#contract/responses";
+import type { RegisterBody } from "#contract/schemas";
 import { apiJson, getJson } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 import { useSessionActions } from "@/hooks/use-session-actions";

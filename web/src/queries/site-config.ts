@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { SiteConfig } from "../../../worker/contract/responses";
+import type { SiteConfig } from "#contract/responses";
 import { getJson } from "@/lib/api";
 
 export const siteConfigKeys = { all: ["site-config"] as const };

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { MessageResponse, SmtpConfig } from "../../../worker/contract/responses";
+import type { MessageResponse, SmtpConfig } from "#contract/responses";
 import { apiJson, getJson } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 

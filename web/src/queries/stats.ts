@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { Stats } from "../../../worker/contract/responses";
+import type { Stats } from "#contract/responses";
 import { getJson } from "@/lib/api";
 
 export const statsKeys = { all: ["user", "stats"] as const };

@@ -4,7 +4,7 @@
  * limits, billing period and payments. The plan dialog and the Account tab's subscription row use it.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { MessageResponse } from "../../../worker/contract/responses";
+import type { MessageResponse } from "#contract/responses";
 import { apiJson, describeError } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 

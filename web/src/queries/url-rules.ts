@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { UrlRules } from "../../../worker/contract/responses";
-import type { UrlRulesBody } from "../../../worker/contract/schemas";
+import type { UrlRules } from "#contract/responses";
+import type { UrlRulesBody } from "#contract/schemas";
 import { apiChange, getJson } from "@/lib/api";
 import { deliveryNote } from "@/lib/delivery-note";
 import { toast } from "@/hooks/use-toast";

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { CustomerDashboard } from "../../../worker/contract/responses";
+import type { CustomerDashboard } from "#contract/responses";
 import { getJson } from "@/lib/api";
 
 export const userDashboardKeys = { all: ["user", "dashboard"] as const };

@@ -3,14 +3,14 @@
  * a test ping, and a webhook's delivery log a page at a time. Only the Webhooks tab's chunk imports this.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { MessageResponse } from "../../../worker/contract/responses";
+import type { MessageResponse } from "#contract/responses";
 import {
   WEBHOOKS_PER_CUSTOMER,
   type CreatedWebhook,
   type Webhook,
   type WebhookBody,
   type WebhookDelivery,
-} from "../../../worker/contract/webhooks";
+} from "#contract/webhooks";
 import { apiJson, getPage } from "@/lib/api";
 import { toast } from "@/hooks/use-toast";
 

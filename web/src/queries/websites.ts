@@ -3,8 +3,8 @@
  * checking its DNS proof now, releasing it. Only the Websites tab's chunk imports this.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { MessageResponse, Website } from "../../../worker/contract/responses";
-import type { WebsiteMode } from "../../../worker/contract/schemas";
+import type { MessageResponse, Website } from "#contract/responses";
+import type { WebsiteMode } from "#contract/schemas";
 import { apiChange, apiJson, getPage } from "@/lib/api";
 import { deliveryNote } from "@/lib/delivery-note";
 import { toast } from "@/hooks/use-toast";

@@ -1,4 +1,4 @@
-import type { CustomerDashboard, Mapping, ProductVersion, SiteConfig } from "../../../worker/contract/responses";
+import type { CustomerDashboard, Mapping, ProductVersion, SiteConfig } from "#contract/responses";
 
 /** A product version (or plan): 'Free', limits 100 / 1 / 10, no price, no PayPal plan, not the default. */
 export const productVersion = (overrides: Partial<ProductVersion>): ProductVersion => ({

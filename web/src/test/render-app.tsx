@@ -5,7 +5,7 @@ import { AppProviders } from "@/app-providers";
 import { AppRoutes } from "@/App";
 import { createQueryClient } from "@/lib/query-client";
 import { siteConfigKeys } from "@/queries/site-config";
-import type { SiteConfig } from "../../../worker/contract/responses";
+import type { SiteConfig } from "#contract/responses";
 import { siteConfig as configuredSite } from "./fixtures";
 
 /**

@@ -1,5 +1,5 @@
 import { render } from "@testing-library/react";
-import type { CustomerDashboard } from "../../../worker/contract/responses";
+import type { CustomerDashboard } from "#contract/responses";
 import { AppProviders } from "@/app-providers";
 import { PlanDialog } from "@/features/user-dashboard/plan-dialog";
 import { createQueryClient } from "@/lib/query-client";

@@ -1,7 +1,7 @@
 /** @module `GET /api/admin/audit-events`: what admins did to accounts (impersonations, key revocations). */
 import { Hono } from "hono";
-import type { AuditEvent } from "../../contract/responses";
-import { auditEventsQuery } from "../../contract/schemas";
+import type { AuditEvent } from "#contract/responses";
+import { auditEventsQuery } from "#contract/schemas";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { validate } from "../../http/validate";

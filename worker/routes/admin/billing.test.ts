@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } from "../../contract/responses";
+import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } from "#contract/responses";
 import { paypalTransactions, subscriptions } from "../../db/schema";
 import { call, createAdmin, createVerifiedCustomer, db } from "../../test/helpers";
 

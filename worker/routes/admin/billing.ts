@@ -1,8 +1,8 @@
 /** @module `/api/admin/billing`: PayPal transactions, filtered in SQL; one transaction's detail; its payer email. */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { TransactionDetail, UpdateTransactionEmailResponse } from "../../contract/responses";
-import { transactionEmailBody, transactionFilters } from "../../contract/schemas";
+import type { TransactionDetail, UpdateTransactionEmailResponse } from "#contract/responses";
+import { transactionEmailBody, transactionFilters } from "#contract/schemas";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../http/errors";

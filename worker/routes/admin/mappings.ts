@@ -1,12 +1,12 @@
 /** @module `/api/admin/mappings` ("Event-Verwaltung"): every customer's mappings, a page at a time. */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AdminMapping, MessageResponse } from "../../contract/responses";
-import { adminMappingsQuery } from "../../contract/schemas";
+import type { AdminMapping, MessageResponse } from "#contract/responses";
+import { adminMappingsQuery } from "#contract/schemas";
 import { createDb } from "../../db/client";
 import { syncUrl } from "../../delivery/sync";
 import type { AppEnv } from "../../env";
-import { reportDelivery } from "../../http/delivery-status";
+import { reportDelivery } from "../../delivery/delivery-status";
 import { notFound } from "../../http/errors";
 import { pageResponse } from "../../http/paging";
 import { validate } from "../../http/validate";

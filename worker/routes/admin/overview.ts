@@ -1,7 +1,7 @@
 /** @module `GET /api/admin/overview`: the admin dashboard's System Overview. */
 import { count } from "drizzle-orm";
 import { Hono } from "hono";
-import type { AdminOverview } from "../../contract/responses";
+import type { AdminOverview } from "#contract/responses";
 import { createDb } from "../../db/client";
 import { users } from "../../db/schema";
 import type { AppEnv } from "../../env";

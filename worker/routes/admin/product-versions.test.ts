@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { ProductVersion } from "../../contract/responses";
+import type { ProductVersion } from "#contract/responses";
 import { productVersions, subscriptions, users } from "../../db/schema";
 import { call, createAdmin, createVerifiedCustomer, db, visit } from "../../test/helpers";
 

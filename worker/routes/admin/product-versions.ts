@@ -4,8 +4,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { MessageResponse, ProductVersion } from "../../contract/responses";
-import { plainListQuery, productVersionBody, productVersionPatchBody } from "../../contract/schemas";
+import type { MessageResponse, ProductVersion } from "#contract/responses";
+import { plainListQuery, productVersionBody, productVersionPatchBody } from "#contract/schemas";
 import { createDb } from "../../db/client";
 import { syncCustomerStates } from "../../delivery/repairs";
 import type { AppEnv } from "../../env";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AdminMapping, AdminUser, AdminUserDetail, Mapping } from "../../contract/responses";
+import type { AdminMapping, AdminUser, AdminUserDetail, Mapping } from "#contract/responses";
 import { paypalTransactions, productVersions, usageCounters, users } from "../../db/schema";
 import { expectStoreMatchesD1 } from "../../test/delivery-store";
 import {

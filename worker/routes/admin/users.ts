@@ -7,9 +7,9 @@ import type {
   ApiKeyResponse,
   ImpersonationResponse,
   MessageResponse,
-} from "../../contract/responses";
-import { tooLong, URL_MAX_LENGTH } from "../../contract/input-caps";
-import { timeseriesQuery, type TimeseriesPoint } from "../../contract/timeseries";
+} from "#contract/responses";
+import { tooLong, URL_MAX_LENGTH } from "#contract/input-caps";
+import { timeseriesQuery, type TimeseriesPoint } from "#contract/timeseries";
 import {
   adminMappingFilters,
   adminUsersQuery,
@@ -22,7 +22,7 @@ import {
   userLimitsBody,
   userStatusBody,
   websiteParam,
-} from "../../contract/schemas";
+} from "#contract/schemas";
 import { throttle } from "../../auth/throttle";
 import { createDb, type Db } from "../../db/client";
 import type { User } from "../../db/schema";
@@ -31,7 +31,7 @@ import { syncCustomerState, syncEdgeHost } from "../../delivery/sync";
 import { sendApiKeyMail, sendVerificationMail } from "../../email/account-mails";
 import { settleIfDue } from "../../billing/periods";
 import type { AppEnv } from "../../env";
-import { reportDelivery } from "../../http/delivery-status";
+import { reportDelivery } from "../../delivery/delivery-status";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
 import { publicOrigin } from "../../http/origin";
 import { pageResponse } from "../../http/paging";

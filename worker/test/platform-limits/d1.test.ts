@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { rateLimitEvents, users } from "../../db/schema";
 import { db } from "../helpers";
 import { expectRefused } from "./expect-refused";
-import { utf8Length } from "../../contract/input-caps";
+import { utf8Length } from "#contract/input-caps";
 
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => i);
 const withParameters = (n: number) =>

@@ -5,7 +5,7 @@
  * checked too: a row over the limit could only have been stored because local SQLite allowed it.
  */
 import { D1_LIMITS, LIMITED, checkedCalls, formatBytes, refuse, valueBytes } from "./limits";
-import { utf8Length } from "../../contract/input-caps";
+import { utf8Length } from "#contract/input-caps";
 import { scanSql, type ScannedStatement } from "./sql-scan";
 
 const preview = (sql: string) => (sql.length > 160 ? `${sql.slice(0, 160)}…` : sql);

@@ -7,7 +7,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { AnalyticsMessage } from "../../analytics/message";
+import type { AnalyticsMessage } from "../../messages/analytics";
 import worker from "../../index";
 import { call, createVerifiedCustomer, db, testEnv } from "../helpers";
 import { LIMITED, checkedCalls, takeRefusals } from "./limits";

@@ -3,7 +3,7 @@
  * call that names a key (a `list()` prefix included), values over 25 MiB and metadata over 1,024 bytes on `put`.
  */
 import { KV_LIMITS, LIMITED, checkedCalls, formatBytes, refuse } from "./limits";
-import { utf8Length } from "../../contract/input-caps";
+import { utf8Length } from "#contract/input-caps";
 
 type PutValue = string | ArrayBuffer | ArrayBufferView | ReadableStream;
 

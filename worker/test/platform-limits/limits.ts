@@ -3,7 +3,7 @@
  * /kv/platform/limits), and the record of every refusal. Local D1 is plain SQLite with far larger limits, so
  * without these checks a query that works here could fail in production.
  */
-import { formatNumber, utf8Length } from "../../contract/input-caps";
+import { formatNumber, utf8Length } from "#contract/input-caps";
 
 export const D1_LIMITS = {
   boundParameters: 100,

@@ -9,8 +9,8 @@ import type {
   Website,
   ProductVersion,
   Transaction,
-} from "../../../../worker/contract/responses";
-import { snippetText } from "../../../../worker/contract/snippet-text";
+} from "#contract/responses";
+import { snippetText } from "#contract/snippet-text";
 import { jsonResponse, mockApi, type ApiCall, type ApiRoute } from "@/test/fetch-mock";
 import { mapping as fixtureMapping, productVersion } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";

@@ -1,4 +1,4 @@
-import type { AdminUserDetail } from "../../../../worker/contract/responses";
+import type { AdminUserDetail } from "#contract/responses";
 import { ConfirmedOutlineButton } from "@/components/confirm-action-button";
 import { useRevokeApiKey } from "@/queries/admin-users";
 import { useRotateApiKey } from "@/queries/api-keys";

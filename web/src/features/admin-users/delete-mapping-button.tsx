@@ -1,5 +1,5 @@
 import { Trash2 } from "lucide-react";
-import type { Mapping } from "../../../../worker/contract/responses";
+import type { Mapping } from "#contract/responses";
 import { Button } from "@/components/ui/button";
 import { useDeleteAdminMapping } from "@/queries/admin-mappings";
 

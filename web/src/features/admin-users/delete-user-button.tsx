@@ -1,5 +1,5 @@
 import { Trash2 } from "lucide-react";
-import type { AdminUser } from "../../../../worker/contract/responses";
+import type { AdminUser } from "#contract/responses";
 import { ConfirmDeleteButton } from "@/components/confirm-delete-button";
 import { Button } from "@/components/ui/button";
 import { useDeleteUser } from "@/queries/admin-users";

@@ -1,4 +1,4 @@
-import type { AdminMapping } from "../../../../worker/contract/responses";
+import type { AdminMapping } from "#contract/responses";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { DeleteMappingCell, MappingCells, MappingHeads } from "./mapping-cells";
 

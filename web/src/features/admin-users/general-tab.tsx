@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { AdminUserDetail } from "../../../../worker/contract/responses";
+import type { AdminUserDetail } from "#contract/responses";
 import { CopyButton } from "@/components/copy-button";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";

@@ -1,5 +1,5 @@
 import { LogIn } from "lucide-react";
-import type { AdminUser } from "../../../../worker/contract/responses";
+import type { AdminUser } from "#contract/responses";
 import { Button } from "@/components/ui/button";
 import { useImpersonation } from "@/hooks/use-impersonation";
 import { useFetchUserApiKey } from "@/queries/admin-users";

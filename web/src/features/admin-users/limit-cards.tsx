@@ -1,4 +1,4 @@
-import type { AdminUser } from "../../../../worker/contract/responses";
+import type { AdminUser } from "#contract/responses";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { usageMeter } from "@/features/user-dashboard/usage-meter";
 import type { VersionLimits } from "./version-limits";

@@ -1,4 +1,4 @@
-import type { Mapping } from "../../../../worker/contract/responses";
+import type { Mapping } from "#contract/responses";
 import { TableCell, TableHead } from "@/components/ui/table";
 import { formatGermanDayTime } from "@/lib/format-date";
 import { DeleteMappingButton } from "./delete-mapping-button";

@@ -1,6 +1,6 @@
 import { ChevronDown, ChevronRight } from "lucide-react";
 import { useId, useState } from "react";
-import type { MappingGroup } from "../../../../worker/contract/responses";
+import type { MappingGroup } from "#contract/responses";
 import { PagedRows } from "@/components/paged-rows";
 import { Card, CardContent } from "@/components/ui/card";
 import { usePage } from "@/hooks/use-page";

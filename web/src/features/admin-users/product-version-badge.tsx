@@ -1,4 +1,4 @@
-import type { AdminUser } from "../../../../worker/contract/responses";
+import type { AdminUser } from "#contract/responses";
 import { Badge } from "@/components/ui/badge";
 import { isCancelled } from "./users-view";
 

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import type { AdminUser } from "../../../../worker/contract/responses";
+import type { AdminUser } from "#contract/responses";
 import { Input } from "@/components/ui/input";
 import { useSetRequestLimit } from "@/queries/admin-users";
 import { UNLIMITED_SIGN } from "@/features/user-dashboard/usage-meter";

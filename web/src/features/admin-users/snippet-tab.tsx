@@ -1,5 +1,5 @@
 import { useSnippetOrigin } from "@/queries/site-config";
-import { snippetText } from "../../../../worker/contract/snippet-text";
+import { snippetText } from "#contract/snippet-text";
 import { CodeBlock } from "@/components/code-block";
 import { CopyButton } from "@/components/copy-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";

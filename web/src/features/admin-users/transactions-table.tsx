@@ -1,4 +1,4 @@
-import type { Transaction } from "../../../../worker/contract/responses";
+import type { Transaction } from "#contract/responses";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatGermanDayTime } from "@/lib/format-date";

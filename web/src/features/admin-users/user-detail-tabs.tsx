@@ -1,4 +1,4 @@
-import type { AdminUserDetail } from "../../../../worker/contract/responses";
+import type { AdminUserDetail } from "#contract/responses";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { UsageChart } from "@/components/usage-chart";
 import { GeneralTab } from "./general-tab";

@@ -1,4 +1,4 @@
-import type { Mapping } from "../../../../worker/contract/responses";
+import type { Mapping } from "#contract/responses";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { DeleteMappingCell, MappingCells, MappingHeads } from "./mapping-cells";
 

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import type { AdminUser } from "../../../../worker/contract/responses";
+import type { AdminUser } from "#contract/responses";
 import { Switch } from "@/components/ui/switch";
 import { useSetUserStatus } from "@/queries/admin-users";
 

@@ -2,7 +2,7 @@
  * The user's website claims (docs/edge-delivery.md), pending and proven, a page at a time; an admin releases one
  * after asking (a proven edge website is no longer served at once).
  */
-import type { Website } from "../../../../worker/contract/responses";
+import type { Website } from "#contract/responses";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { PagedRows } from "@/components/paged-rows";
 import { Badge } from "@/components/ui/badge";

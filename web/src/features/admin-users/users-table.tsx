@@ -1,6 +1,6 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import type { MouseEvent, ReactNode } from "react";
-import type { AdminUser } from "../../../../worker/contract/responses";
+import type { AdminUser } from "#contract/responses";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { DeleteUserButton } from "./delete-user-button";
 import { ImpersonateButton } from "./impersonate-button";

@@ -1,4 +1,4 @@
-import type { AdminUser } from "../../../../worker/contract/responses";
+import type { AdminUser } from "#contract/responses";
 
 export interface VersionLimits {
   websites: number | null;

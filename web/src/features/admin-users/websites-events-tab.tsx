@@ -1,4 +1,4 @@
-import type { AdminUserDetail } from "../../../../worker/contract/responses";
+import type { AdminUserDetail } from "#contract/responses";
 import { PagedRows } from "@/components/paged-rows";
 import { Card, CardContent } from "@/components/ui/card";
 import { usePage } from "@/hooks/use-page";

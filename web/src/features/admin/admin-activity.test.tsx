@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AuditEvent } from "../../../../worker/contract/responses";
+import type { AuditEvent } from "#contract/responses";
 import { jsonResponse, mockApi } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
 import { ADMIN, signInAsAdmin } from "@/test/session";

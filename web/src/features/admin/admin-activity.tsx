@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { AuditEvent } from "../../../../worker/contract/responses";
+import type { AuditEvent } from "#contract/responses";
 import { Loading } from "@/components/loading";
 import { Pager } from "@/components/pager";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";

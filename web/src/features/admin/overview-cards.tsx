@@ -1,4 +1,4 @@
-import type { AdminOverview } from "../../../../worker/contract/responses";
+import type { AdminOverview } from "#contract/responses";
 import { StatCard } from "@/components/stat-card";
 import { formatMoney } from "@/lib/format-money";
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { endOfDay, startOfDay } from "date-fns";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Transaction } from "../../../../worker/contract/responses";
+import type { Transaction } from "#contract/responses";
 import { apiCall, jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
 import { ADMIN, signInAsAdmin } from "@/test/session";

@@ -1,6 +1,6 @@
 import type { MouseEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import type { Transaction } from "../../../../worker/contract/responses";
+import type { Transaction } from "#contract/responses";
 import { WarningMark } from "@/components/warning-mark";
 import { PaymentStatusBadge } from "@/components/payment-status-badge";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";

@@ -2,7 +2,7 @@
  * @module 'Export Full Details (XLSX)': every field of the rows on screen into `transactions.xlsx`, sheet
  * `Transactions`. SheetJS is large, so it is loaded only when the button is pressed.
  */
-import type { Transaction } from "../../../../worker/contract/responses";
+import type { Transaction } from "#contract/responses";
 
 export const EXPORT_FILE_NAME = "transactions.xlsx";
 export const EXPORT_SHEET_NAME = "Transactions";

@@ -1,4 +1,4 @@
-import type { AnalyticsRow } from "../../../../worker/contract/responses";
+import type { AnalyticsRow } from "#contract/responses";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDayTime } from "@/lib/format-date";
 

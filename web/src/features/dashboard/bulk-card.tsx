@@ -1,5 +1,5 @@
 import { useId, useState, type ChangeEvent } from "react";
-import type { BulkFormat, ImportReport } from "../../../../worker/contract/bulk";
+import type { BulkFormat, ImportReport } from "#contract/bulk";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";

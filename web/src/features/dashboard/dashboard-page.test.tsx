@@ -1,10 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  DELIVERY_EVERYWHERE_BY_HEADER,
-  DELIVERY_PENDING_HEADER,
-  type Mapping,
-} from "../../../../worker/contract/responses";
+import { DELIVERY_EVERYWHERE_BY_HEADER, DELIVERY_PENDING_HEADER, type Mapping } from "#contract/responses";
 import { DELIVERY_PENDING_MESSAGE } from "@/lib/delivery-note";
 import { seriesFrom } from "@/queries/analytics";
 import { jsonResponse, mockFetch as mockApi } from "@/test/fetch-mock";

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ImportReport } from "../../../../worker/contract/bulk";
-import type { DeletedMapping, Mapping } from "../../../../worker/contract/responses";
+import type { ImportReport } from "#contract/bulk";
+import type { DeletedMapping, Mapping } from "#contract/responses";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
 

@@ -5,7 +5,7 @@
  */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DELIVERY_EVERYWHERE_BY_HEADER, type Mapping } from "../../../../worker/contract/responses";
+import { DELIVERY_EVERYWHERE_BY_HEADER, type Mapping } from "#contract/responses";
 import { jsonResponse, mockApi, type ApiCall } from "@/test/fetch-mock";
 import { mapping } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";

@@ -4,7 +4,7 @@
  * chunk of its own, loaded when Edit is first pressed.
  */
 import { useState, type FormEvent } from "react";
-import type { Mapping } from "../../../../worker/contract/responses";
+import type { Mapping } from "#contract/responses";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";

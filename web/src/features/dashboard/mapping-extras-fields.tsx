@@ -4,8 +4,8 @@
  * (docs/publishing.md). A customer who opens nothing sends exactly SPEC.md's body; an edit sends what changed.
  */
 import { format, parseISO } from "date-fns";
-import type { Mapping } from "../../../../worker/contract/responses";
-import type { PlacementPosition } from "../../../../worker/contract/placement";
+import type { Mapping } from "#contract/responses";
+import type { PlacementPosition } from "#contract/placement";
 import { useId } from "react";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";

@@ -4,8 +4,8 @@
  * chunk of its own when first opened. Everything shown is text.
  */
 import { diffLines } from "diff";
-import type { Mapping } from "../../../../worker/contract/responses";
-import type { MappingVersion } from "../../../../worker/contract/versions";
+import type { Mapping } from "#contract/responses";
+import type { MappingVersion } from "#contract/versions";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";

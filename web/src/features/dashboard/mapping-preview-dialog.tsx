@@ -3,7 +3,7 @@
  * share, and revocable. The page it opens shows the mapping's current content, a draft's too, to whoever holds the
  * link.
  */
-import type { Mapping } from "../../../../worker/contract/responses";
+import type { Mapping } from "#contract/responses";
 import { CopyButton } from "@/components/copy-button";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";

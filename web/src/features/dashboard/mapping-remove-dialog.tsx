@@ -3,7 +3,7 @@
  * alone puts an older published one back on the pages, so the customer chooses that or removing them all. A chunk
  * of its own, loaded when such a Remove is first pressed.
  */
-import type { Mapping } from "../../../../worker/contract/responses";
+import type { Mapping } from "#contract/responses";
 import {
   AlertDialog,
   AlertDialogCancel,

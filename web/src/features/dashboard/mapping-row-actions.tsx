@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType } from "react";
-import type { Mapping } from "../../../../worker/contract/responses";
+import type { Mapping } from "#contract/responses";
 import { Button } from "@/components/ui/button";
 import { useDialogOnDemand } from "@/hooks/use-dialog-on-demand";
 import { olderMappings, useDeleteMapping, useSetMappingStatus } from "@/queries/mappings";

@@ -1,5 +1,5 @@
 import { Link } from "react-router-dom";
-import type { Mapping } from "../../../../worker/contract/responses";
+import type { Mapping } from "#contract/responses";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDay, formatDayTime } from "@/lib/format-date";

@@ -6,7 +6,7 @@ import { Input } from "@/components/ui/input";
 import { describeError } from "@/lib/api";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useMappingMatch } from "@/queries/mappings";
-import type { Mapping } from "../../../../worker/contract/responses";
+import type { Mapping } from "#contract/responses";
 
 const PLACED = {
   before: "Placed before",

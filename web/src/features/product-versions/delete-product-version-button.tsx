@@ -1,5 +1,5 @@
 import { Trash2 } from "lucide-react";
-import type { ProductVersion } from "../../../../worker/contract/responses";
+import type { ProductVersion } from "#contract/responses";
 import { ConfirmDeleteButton } from "@/components/confirm-delete-button";
 import { Button } from "@/components/ui/button";
 import { useDeleteProductVersion } from "@/queries/admin-product-versions";

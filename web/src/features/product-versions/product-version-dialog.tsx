@@ -1,4 +1,4 @@
-import type { ProductVersion } from "../../../../worker/contract/responses";
+import type { ProductVersion } from "#contract/responses";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { ProductVersionForm } from "./product-version-form";
 

@@ -1,6 +1,6 @@
 /** @module The product version form's text fields and the request body they make (SPEC.md §5). */
-import type { ProductVersion } from "../../../../worker/contract/responses";
-import type { ProductVersionBody } from "../../../../worker/contract/schemas";
+import type { ProductVersion } from "#contract/responses";
+import type { ProductVersionBody } from "#contract/schemas";
 
 export interface ProductVersionFormValues {
   name: string;

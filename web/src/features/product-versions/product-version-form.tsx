@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
-import type { ProductVersion } from "../../../../worker/contract/responses";
+import type { ProductVersion } from "#contract/responses";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { DialogClose, DialogFooter } from "@/components/ui/dialog";

@@ -1,4 +1,4 @@
-import type { ProductVersion } from "../../../../worker/contract/responses";
+import type { ProductVersion } from "#contract/responses";
 import { Loading } from "@/components/loading";
 import { useAdminProductVersions } from "@/queries/admin-product-versions";
 import { ProductVersionsTable } from "./product-versions-table";

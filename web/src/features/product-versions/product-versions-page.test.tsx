@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ProductVersion } from "../../../../worker/contract/responses";
+import type { ProductVersion } from "#contract/responses";
 import { jsonResponse, mockApi, type ApiRoute } from "@/test/fetch-mock";
 import { productVersion } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";

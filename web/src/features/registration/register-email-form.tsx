@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { RegistrationPage } from "../../../../worker/contract/schemas";
+import type { RegistrationPage } from "#contract/schemas";
 import { EmailForm } from "@/components/email-form";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useRegister } from "@/queries/registration";

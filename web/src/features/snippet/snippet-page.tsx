@@ -1,5 +1,5 @@
 import { useSnippetOrigin } from "@/queries/site-config";
-import { snippetText, USER_ID_PLACEHOLDER } from "../../../../worker/contract/snippet-text";
+import { snippetText, USER_ID_PLACEHOLDER } from "#contract/snippet-text";
 import { PageContainer } from "@/components/layout/page-container";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CodeBlock } from "@/components/code-block";

@@ -1,5 +1,5 @@
 import { TriangleAlert } from "lucide-react";
-import type { TransactionDetail } from "../../../../worker/contract/responses";
+import type { TransactionDetail } from "#contract/responses";
 import { formatGermanDayTime } from "@/lib/format-date";
 import { formatBillingAmount } from "../billing/format-billing-amount";
 import { DetailCard, type DetailField } from "./detail-card";

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { TransactionDetail } from "../../../../worker/contract/responses";
+import type { TransactionDetail } from "#contract/responses";
 import { apiCall, jsonResponse, mockApiRecording, type ApiCall, type ApiRoute } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
 import { ADMIN, signInAsAdmin } from "@/test/session";

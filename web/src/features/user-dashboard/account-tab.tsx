@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { CustomerDashboard } from "../../../../worker/contract/responses";
+import type { CustomerDashboard } from "#contract/responses";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatGermanDay } from "@/lib/format-date";
 import { IntegrationCard } from "./integration-card";

@@ -1,4 +1,4 @@
-import type { CustomerDashboard } from "../../../../worker/contract/responses";
+import type { CustomerDashboard } from "#contract/responses";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatGermanPeriod } from "@/lib/format-date";
 import { PaymentHistoryDataTable } from "./payment-history-data-table";

@@ -1,4 +1,4 @@
-import type { PaymentHistoryItem } from "../../../../worker/contract/responses";
+import type { PaymentHistoryItem } from "#contract/responses";
 import { PaymentStatusBadge } from "@/components/payment-status-badge";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatGermanDay, formatGermanPeriod } from "@/lib/format-date";

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { CustomerDashboard, ProductVersion } from "../../../../worker/contract/responses";
+import type { CustomerDashboard, ProductVersion } from "#contract/responses";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { productVersion } from "@/test/fixtures";
 import { renderPlanDialog } from "@/test/render-plan-dialog";

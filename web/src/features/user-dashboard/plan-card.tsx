@@ -1,5 +1,5 @@
 import { useId } from "react";
-import type { ProductVersion } from "../../../../worker/contract/responses";
+import type { ProductVersion } from "#contract/responses";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { isUnlimited } from "@/lib/limits";

@@ -1,4 +1,4 @@
-import type { ProductVersion } from "../../../../worker/contract/responses";
+import type { ProductVersion } from "#contract/responses";
 import { PlanCard } from "./plan-card";
 
 /**

@@ -2,7 +2,7 @@ import type { PayPalButtonsComponentProps, ReactPayPalScriptOptions } from "@pay
 import { screen, waitFor, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { CustomerDashboard, PayPalClientConfig, ProductVersion } from "../../../../worker/contract/responses";
+import type { CustomerDashboard, PayPalClientConfig, ProductVersion } from "#contract/responses";
 import { setImpersonation } from "@/lib/storage";
 import { jsonResponse, mockApi } from "@/test/fetch-mock";
 import { productVersion } from "@/test/fixtures";

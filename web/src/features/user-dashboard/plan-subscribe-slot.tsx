@@ -1,5 +1,5 @@
 import { PayPalButtons } from "@paypal/react-paypal-js";
-import type { ProductVersion } from "../../../../worker/contract/responses";
+import type { ProductVersion } from "#contract/responses";
 import { useImpersonatedEmail } from "@/hooks/use-impersonation";
 import { useStoreSubscription } from "@/queries/subscription";
 import { usePayPalSubscriptions } from "./paypal-subscriptions";

@@ -1,4 +1,4 @@
-import type { ProductVersion } from "../../../../worker/contract/responses";
+import type { ProductVersion } from "#contract/responses";
 import { Loading } from "@/components/loading";
 import { useProductVersions } from "@/queries/product-versions";
 import { useUserDashboard } from "@/queries/user-dashboard";

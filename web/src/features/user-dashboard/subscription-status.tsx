@@ -1,4 +1,4 @@
-import type { CustomerSubscription } from "../../../../worker/contract/responses";
+import type { CustomerSubscription } from "#contract/responses";
 import { ConfirmedOutlineButton } from "@/components/confirm-action-button";
 import { useImpersonatedEmail } from "@/hooks/use-impersonation";
 import { formatGermanDay } from "@/lib/format-date";

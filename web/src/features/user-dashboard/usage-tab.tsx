@@ -1,5 +1,5 @@
-import type { CustomerDashboard } from "../../../../worker/contract/responses";
-import { formatNumber } from "../../../../worker/contract/input-caps";
+import type { CustomerDashboard } from "#contract/responses";
+import { formatNumber } from "#contract/input-caps";
 import { UsageCard } from "./usage-card";
 
 /**

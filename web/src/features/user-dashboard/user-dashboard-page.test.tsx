@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { PaymentHistoryItem, ProductVersion } from "../../../../worker/contract/responses";
+import type { PaymentHistoryItem, ProductVersion } from "#contract/responses";
 import { apiCall, jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { customerDashboard as dashboard, CUSTOMER_SNIPPET as SNIPPET, productVersion } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";

@@ -1,5 +1,5 @@
 import { lazy } from "react";
-import type { CustomerDashboard } from "../../../../worker/contract/responses";
+import type { CustomerDashboard } from "#contract/responses";
 import { LazyPanel } from "@/components/lazy-panel";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { AccountTab } from "./account-tab";

@@ -1,6 +1,6 @@
 /** Registers a webhook; its signing secret is shown once, with a copy button, until dismissed. */
 import { useState, type FormEvent } from "react";
-import type { CreatedWebhook } from "../../../../worker/contract/webhooks";
+import type { CreatedWebhook } from "#contract/webhooks";
 import { CopyButton } from "@/components/copy-button";
 import { CodeBlock } from "@/components/code-block";
 import { Button } from "@/components/ui/button";

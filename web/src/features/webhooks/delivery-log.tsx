@@ -1,6 +1,6 @@
 /** A webhook's delivery log (docs/webhooks.md): each event sent, what came of it, a page at a time. */
 import { RefreshCw } from "lucide-react";
-import type { WebhookDelivery } from "../../../../worker/contract/webhooks";
+import type { WebhookDelivery } from "#contract/webhooks";
 import { PagedRows } from "@/components/paged-rows";
 import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, TableRow } from "@/components/ui/table";

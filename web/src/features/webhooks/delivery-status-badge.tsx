@@ -1,4 +1,4 @@
-import type { DeliveryStatus } from "../../../../worker/contract/webhooks";
+import type { DeliveryStatus } from "#contract/webhooks";
 import { Badge } from "@/components/ui/badge";
 
 const LOOK = {

@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { CreatedWebhook, Webhook, WebhookDelivery } from "../../../../worker/contract/webhooks";
+import type { CreatedWebhook, Webhook, WebhookDelivery } from "#contract/webhooks";
 import { jsonResponse, mockApi, type ApiCall } from "@/test/fetch-mock";
 import { customerDashboard } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";

@@ -3,7 +3,7 @@
  * webhook's delivery log, delete one after asking. The Webhooks tab loads this as a chunk of its own.
  */
 import { useState } from "react";
-import type { Webhook } from "../../../../worker/contract/webhooks";
+import type { Webhook } from "#contract/webhooks";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { LoadError, Loading } from "@/components/loading";
 import { Button } from "@/components/ui/button";

@@ -1,6 +1,6 @@
 /** Claims a website (or changes one's origin and mode): hostname, the origin that serves it, and the delivery mode. */
 import { useState, type FormEvent } from "react";
-import type { WebsiteMode } from "../../../../worker/contract/schemas";
+import type { WebsiteMode } from "#contract/schemas";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";

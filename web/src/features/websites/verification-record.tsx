@@ -1,5 +1,5 @@
 /** The DNS TXT record that proves a pending website, each part with a copy button. */
-import type { Website } from "../../../../worker/contract/responses";
+import type { Website } from "#contract/responses";
 import { CopyButton } from "@/components/copy-button";
 import { formatDayTime } from "@/lib/format-date";
 

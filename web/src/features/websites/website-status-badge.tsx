@@ -1,4 +1,4 @@
-import type { Website } from "../../../../worker/contract/responses";
+import type { Website } from "#contract/responses";
 import { Badge } from "@/components/ui/badge";
 
 /** Active (proven, served) or pending (waiting for its DNS proof). */

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Website } from "../../../../worker/contract/responses";
+import type { Website } from "#contract/responses";
 import { jsonResponse, mockApi } from "@/test/fetch-mock";
 import { customerDashboard } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";

@@ -2,7 +2,7 @@
  * @module The customer's websites (docs/edge-delivery.md): claim one, prove it with a DNS TXT record (shown with copy
  * buttons), check the proof now, remove one after asking. The Websites tab loads this as a chunk of its own.
  */
-import type { Website } from "../../../../worker/contract/responses";
+import type { Website } from "#contract/responses";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { PagedRows } from "@/components/paged-rows";
 import { Button } from "@/components/ui/button";

@@ -2,11 +2,11 @@ import { env } from "cloudflare:workers";
 import { addMonths } from "date-fns";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { settleDueBilling } from "../billing/periods";
+import { settleDueBilling } from "./periods";
 import { paypalTransactions, productVersions, subscriptions, usageCounters, users } from "../db/schema";
 import { createVerifiedCustomer, db, testEnv } from "../test/helpers";
 import { ipnBody, payPalDate, paypalEnv, postIpn, RECEIVER, toSecond, usePayPalFake } from "../test/paypal";
-import { PAYPAL_HOSTS } from "./config";
+import { PAYPAL_HOSTS } from "../paypal/config";
 
 const paypal = usePayPalFake();
 const DAY = 86_400_000;

@@ -1,4 +1,12 @@
-/** @module One analytics message per content request: what the queue carries to the consumer. */
+/**
+ * @module The analytics queue's contract: one message per content request, sent by the hot path
+ * (delivery/page-view.ts) and counted by the consumer (analytics/consumer.ts).
+ */
+/** The queue's name in wrangler.toml. */
+export const ANALYTICS_QUEUE_NAME = "dynamic-content-analytics";
+/** Where its failed batches wait; the Worker consumes it only while an operator replays it (docs/decisions.md). */
+export const ANALYTICS_DEAD_LETTER_QUEUE_NAME = "dynamic-content-analytics-dlq";
+
 export interface AnalyticsMessage {
   /** Unique per request: a redelivered message is recognised by it. */
   id: string;

@@ -7,16 +7,16 @@
  * A stored transaction is linked to a customer only through a stored subscription, never by payer email; what
  * it does to entitlements is billing's (subscription-payments.ts). Every refusal leaves a log line.
  */
-import { applyPayment, applyReversal } from "../billing/subscription-payments";
+import { applyPayment, applyReversal } from "./subscription-payments";
 import { createDb, type Db } from "../db/client";
 import type { Subscription } from "../db/schema";
 import type { Env } from "../env";
 import { findSubscription, setSubscriptionStatus } from "../models/subscriptions";
 import { findTransaction, markProfileCancelled, upsertTransaction, type NewTransaction } from "../models/transactions";
-import { paypalConfig } from "./config";
-import { parsePayPalDate } from "./dates";
-import { ipnKind, profileEventStatus, receiverMatches, subscriptionIdOf, type IpnFields } from "./ipn-checks";
-import { parseIpn, validationBody } from "./ipn-message";
+import { paypalConfig } from "../paypal/config";
+import { parsePayPalDate } from "../paypal/dates";
+import { ipnKind, profileEventStatus, receiverMatches, subscriptionIdOf, type IpnFields } from "../paypal/ipn-checks";
+import { parseIpn, validationBody } from "../paypal/ipn-message";
 
 export type IpnAnswer = { status: 200 } | { status: 400 | 503; error: string };
 

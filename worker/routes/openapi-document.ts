@@ -1,7 +1,7 @@
 /**
  * @module The customer API as OpenAPI 3.1 (`GET /api/openapi.json`, docs/api.md): every request body and query is
  * generated from the zod schema the Worker validates it with, so the description cannot drift from the checks.
- * Answers are described by name and link to docs/api.md, where their shapes are (worker/contract/responses.ts).
+ * Answers are described by name and link to docs/api.md, where their shapes are (contract/responses.ts).
  */
 import { z } from "zod";
 import {
@@ -20,9 +20,9 @@ import {
   urlRulesBody,
   versionsQuery,
   websiteBody,
-} from "./schemas";
-import { timeseriesQuery } from "./timeseries";
-import { deliveriesQuery, webhookBody, webhooksQuery } from "./webhooks";
+} from "#contract/schemas";
+import { timeseriesQuery } from "#contract/timeseries";
+import { deliveriesQuery, webhookBody, webhooksQuery } from "#contract/webhooks";
 
 type JsonSchema = Record<string, unknown>;
 

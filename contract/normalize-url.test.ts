@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { normalizeUrl } from "../contract/normalize-url";
-import { prefixCandidates, withoutTrackingParameters } from "../contract/url-rules";
+import { normalizeUrl } from "./normalize-url";
+import { prefixCandidates, withoutTrackingParameters } from "./url-rules";
 
 describe("normalizeUrl (SPEC.md §2)", () => {
   it.each([

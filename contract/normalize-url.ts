@@ -15,3 +15,9 @@ export function normalizeUrl(url: string, ignoredParameters: readonly string[] =
     .replace(/^www\./, "");
   return s.replace(/\/+$/, "");
 }
+
+/** The website of a normalised URL: everything before the first slash. */
+export function hostOf(normalizedUrl: string): string {
+  const slash = normalizedUrl.indexOf("/");
+  return slash < 0 ? normalizedUrl : normalizedUrl.slice(0, slash);
+}
