@@ -1,7 +1,7 @@
 /**
  * @module A mapping's publication (docs/publishing.md): published at once (SPEC.md's default), saved as a draft,
  * or scheduled to publish and to unpublish at given times. The times are ISO 8601 with a time zone (the
- * dashboard sends the customer's own); the Worker's minute cron carries them out (worker/schedule.ts).
+ * dashboard sends the customer's own); the Worker's minute cron carries them out (worker/delivery/schedule.ts).
  */
 import { z } from "zod";
 

@@ -1,5 +1,5 @@
 /**
- * Billing, end to end, against the PayPal stand-in (scripts/paypal-fake.mjs, sandbox mode): the admin creates
+ * Billing, end to end, against the PayPal stand-in (e2e/support/paypal/paypal-fake.mjs, sandbox mode): the admin creates
  * plans at "PayPal" and as product versions; a customer subscribes through the plan dialog, is told so, and the
  * ACTIVE subscription (confirmed through the REST API) grants the plan; a subscribed plan keeps its price and
  * cannot be deleted, and the admin's toast says why; a recorded PayPal notification is posted with
@@ -53,7 +53,9 @@ function postRecordedNotification(subscriptionId: string, txnId = TXN, payerEmai
     .replace(/(^|&)payment_date=[^&]*/, `$1payment_date=${encodeURIComponent("10:00:00 Nov 20, 2026 PST")}`);
   const file = join(work, `${txnId}.ipn`);
   writeFileSync(file, body);
-  execFileSync(process.execPath, ["scripts/paypal-ipn.mjs", file], { env: { ...process.env, DC_URL: baseURL } });
+  execFileSync(process.execPath, ["e2e/support/paypal/paypal-ipn.mjs", file], {
+    env: { ...process.env, DC_URL: baseURL },
+  });
 }
 
 /** A plan at PayPal and the product version that sells it. */

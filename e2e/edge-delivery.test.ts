@@ -11,7 +11,7 @@ import { createServer } from "node:http";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnalyticsRow, CustomerDashboard, Website } from "#contract/responses";
-import { freePort } from "../scripts/lib.mjs";
+import { freePort } from "../scripts/dev/lib.mjs";
 import { launchBrowser } from "./support/browser";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
 import { openPage } from "./support/page-measure";

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { freePort, root } from "../scripts/lib.mjs";
-import { FAKE_RECEIVER, startPayPalFake, type PayPalFake } from "../scripts/paypal-fake.mjs";
+import { freePort, root } from "../scripts/dev/lib.mjs";
+import { FAKE_RECEIVER, startPayPalFake, type PayPalFake } from "./support/paypal/paypal-fake.mjs";
 import { startDnsStandIn, type DnsStandIn } from "./support/dns-standin";
 import { createTestCa, type ServerCertificate } from "./support/test-ca";
 
@@ -63,7 +63,7 @@ export async function setup(project: TestProject) {
   const env = { ...process.env, DC_STATE_DIR: stateDir, DC_SKIP_BUILD: "1" };
   const created = spawnSync(
     process.execPath,
-    ["node_modules/.bin/tsx", "scripts/admin-create.ts", ADMIN.email, ADMIN.password],
+    ["node_modules/.bin/tsx", "scripts/ops/admin-create.ts", ADMIN.email, ADMIN.password],
     {
       cwd: root,
       env,
@@ -72,7 +72,7 @@ export async function setup(project: TestProject) {
   );
   if (created.status !== 0) throw new Error("admin:create failed");
 
-  // PayPal stands in locally (scripts/paypal-fake.mjs): the IPN post-back answers VERIFIED, the REST API knows the
+  // PayPal stands in locally (e2e/support/paypal/paypal-fake.mjs): the IPN post-back answers VERIFIED, the REST API knows the
   // subscriptions its browser SDK stand-in created, in sandbox mode, with the recorded notification's receiver.
   paypal = await startPayPalFake();
   dns = await startDnsStandIn();
@@ -81,7 +81,7 @@ export async function setup(project: TestProject) {
   const secrets = join(stateDir, "paypal-secrets.env");
   writeFileSync(secrets, "PAYPAL_CLIENT_SECRET=e2e-secret\n");
   const port = await freePort();
-  server = spawn(process.execPath, ["scripts/start.mjs"], {
+  server = spawn(process.execPath, ["scripts/dev/start.mjs"], {
     cwd: root,
     env: {
       ...env,

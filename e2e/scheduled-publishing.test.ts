@@ -1,6 +1,6 @@
 /**
  * Scheduled publishing as `npm start` runs it (docs/publishing.md): the product started the README's way fires
- * wrangler.toml's minute cron by itself (scripts/local-cron.mjs), so a mapping scheduled to publish goes live on
+ * wrangler.toml's minute cron by itself (scripts/dev/local-cron.mjs), so a mapping scheduled to publish goes live on
  * the customer's page without anyone calling anything, and one scheduled to unpublish leaves it.
  */
 import { describe, expect, it } from "vitest";

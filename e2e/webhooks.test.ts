@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Mapping } from "#contract/responses";
 import type { WebhookPayload } from "#contract/webhooks";
-import { freePort } from "../scripts/lib.mjs";
+import { freePort } from "../scripts/dev/lib.mjs";
 import { api, openWithKey, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 

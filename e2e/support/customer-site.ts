@@ -1,6 +1,6 @@
 /** The customer's own website: a page on a second loopback origin that embeds the snippet. */
 import { createServer, type Server } from "node:http";
-import { freePort } from "../../scripts/lib.mjs";
+import { freePort } from "../../scripts/dev/lib.mjs";
 
 export interface CustomerSite {
   /** `http://localhost:<port>`: a different origin from the product's. */

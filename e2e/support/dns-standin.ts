@@ -4,7 +4,7 @@
  * `PUT /records?name=<name>` (the body: the record's text), as a customer would at their DNS provider.
  */
 import { createServer, type Server } from "node:http";
-import { freePort } from "../../scripts/lib.mjs";
+import { freePort } from "../../scripts/dev/lib.mjs";
 
 export interface DnsStandIn {
   /** The resolver's address, for DNS_RESOLVER_URL. */

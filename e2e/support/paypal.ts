@@ -1,4 +1,4 @@
-/** The PayPal stand-in's REST API (scripts/paypal-fake.mjs), called as the product owner would call PayPal's. */
+/** The PayPal stand-in's REST API (e2e/support/paypal/paypal-fake.mjs), called as the product owner would call PayPal's. */
 import { inject } from "vitest";
 
 const paypalApi = inject("paypalApi");

@@ -6,7 +6,7 @@
  */
 import { buildSync } from "esbuild";
 import { createServer, type Server } from "node:http";
-import { freePort, root } from "../../scripts/lib.mjs";
+import { freePort, root } from "../../scripts/dev/lib.mjs";
 
 const APP = `
 import { createRoot } from "react-dom/client";

@@ -2,7 +2,7 @@
  * The migrated database is what worker/db declares, and nothing else: every table, column and index of schema.ts;
  * every trigger and FTS5 table of raw.ts, as raw.ts writes it; WITHOUT ROWID exactly where raw.ts says. A migration
  * that drops a trigger, a generated rebuild that loses WITHOUT ROWID, or a table made by hand fails here.
- * (scripts/check-migrations.mjs checks the other direction: that schema.ts has no change the migrations lack.)
+ * (scripts/dev/check-migrations.mjs checks the other direction: that schema.ts has no change the migrations lack.)
  */
 import { env } from "cloudflare:workers";
 import { is } from "drizzle-orm";

@@ -1,6 +1,6 @@
 /**
  * @module Rebuilds customers' delivery entries from D1, for repair after an incident (`npm run delivery:rebuild`,
- * scripts/operator/delivery-rebuild.mts) and once after the move from one document per customer to this store. It works
+ * scripts/ops/delivery-rebuild.mts) and once after the move from one document per customer to this store. It works
  * in bounded pages (50 mappings, 1,000 listed keys, 100 customers or websites), so memory and each step stay small whatever
  * the size. While it runs the customer's state says the store is incomplete, so a URL not yet written is looked
  * up in D1 rather than answered as unmapped. Changes made meanwhile write their own entries as usual.

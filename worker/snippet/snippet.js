@@ -1,5 +1,5 @@
 // The snippet customers load from {host}/snippet.js. One IIFE whose one import (the URL rules' tracking
-// parameters) scripts/build-snippet.mjs bundles in while it minifies; a test keeps it under 1,024 bytes gzipped.
+// parameters) scripts/dev/build-snippet.mjs bundles in while it minifies; a test keeps it under 1,024 bytes gzipped.
 // It asks /api/content (as JSON) for the current page and puts the content where the mapping says (docs/placement.md:
 // first in <body> unless a selector names an element), inside one marked container, and sets the mapping's SEO fields
 // in <head>; again whenever a history change moves to another page (a `replaceState` of the same URL, as routers make

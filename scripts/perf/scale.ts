@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { getPlatformProxy } from "wrangler";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { freePort, root } from "./lib.mjs";
+import { freePort, root } from "../dev/lib.mjs";
 import { htmlSql } from "./bench/protocol";
 
 const num = (name: string, fallback: number) => {
@@ -211,7 +211,7 @@ function runScript(args: string[]) {
 
 async function startProduct(): Promise<string> {
   const port = await freePort();
-  product = spawn(process.execPath, ["scripts/start.mjs"], {
+  product = spawn(process.execPath, ["scripts/dev/start.mjs"], {
     cwd: root,
     env: { ...childEnv, PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
@@ -319,7 +319,7 @@ async function waterfall(page: Page) {
 async function main() {
   const now = Date.now();
   console.log(`State in ${stateDir}`);
-  runScript(["node_modules/.bin/tsx", "scripts/admin-create.ts", ADMIN.email, ADMIN.password]);
+  runScript(["node_modules/.bin/tsx", "scripts/ops/admin-create.ts", ADMIN.email, ADMIN.password]);
 
   let started = performance.now();
   const proxy = await getPlatformProxy<{ DB: SeedDb }>({

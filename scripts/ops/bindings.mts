@@ -3,14 +3,14 @@
  * the local D1 and KV of `npm start`, or with `--remote` production's D1 and KV through wrangler's remote
  * bindings (log in first with `npx wrangler login`). The commands run the Worker's own code against them.
  *
- * These files are `.mts`, typechecked with the Worker's types (scripts/operator/tsconfig.json).
+ * These files are `.mts`, typechecked with the Worker's types (scripts/ops/tsconfig.json).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { getPlatformProxy, unstable_readConfig } from "wrangler";
 import type { Env } from "../../worker/env";
-import { applyLocalMigrations, root, stateDir } from "../lib.mjs";
+import { applyLocalMigrations, root, stateDir } from "../dev/lib.mjs";
 
 const configPath = resolve(root, "wrangler.toml");
 

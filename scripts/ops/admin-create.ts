@@ -1,9 +1,9 @@
 // `npm run admin:create -- EMAIL PASSWORD [--remote]`: creates the admin, or makes an existing account an admin
 // with this password, in the local database (or, with --remote, in the production D1).
-import { hashPassword } from "../worker/auth/password";
+import { hashPassword } from "../../worker/auth/password";
 import { emailSchema, passwordSchema } from "#contract/schemas";
-import { newUserId } from "../worker/lib/ids";
-import { applyLocalMigrations, run, stateDir } from "./lib.mjs";
+import { newUserId } from "../../worker/lib/ids";
+import { applyLocalMigrations, run, stateDir } from "../dev/lib.mjs";
 
 const args = process.argv.slice(2);
 const remote = args.includes("--remote");

@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import { delimiter, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
+export const root = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 export const stateDir = resolve(root, process.env.DC_STATE_DIR ?? ".wrangler/state");
 
 export const toolEnv = {

@@ -11,7 +11,7 @@
  * the analytics consumer wrote per page view (D1's own `meta.rows_written`), the bytes per page view that stay in
  * D1 once the raw window has passed (D1's `size_after`, before the traffic and after the cron's purge), the
  * snippet's raw and gzip bytes, and whether every enqueued message was counted.
- * The Worker under test is scripts/bench/entry.mts, which wraps the real modules; bindings, compatibility
+ * The Worker under test is scripts/perf/bench/entry.mts, which wraps the real modules; bindings, compatibility
  * settings and the queue consumer's batching come from wrangler.toml. Customers and mappings are seeded with bulk
  * SQL, their delivery entries written by the real rebuild (worker/delivery/rebuild.ts).
  *
@@ -22,11 +22,11 @@
  * Exits non-zero on errors (failed requests, wrong answers, lost analytics messages), never on a missed goal.
  */
 import { gzipSync } from "node:zlib";
-import { SNIPPET_JS } from "../worker/snippet/snippet.generated";
-import { fmt, lpad, numberSetting as num, pad, runtimeVersions, startBenchWorker, verdict } from "./bench/harness";
-import { combine, runLoad, summarize, type LoadResult, type Summary } from "./bench/load";
-import { ROUTES, type D1Meter } from "./bench/protocol";
-import { HTML_BYTES, seed, type Scenario } from "./bench/seed";
+import { SNIPPET_JS } from "../../../worker/snippet/snippet.generated";
+import { fmt, lpad, numberSetting as num, pad, runtimeVersions, startBenchWorker, verdict } from "./harness";
+import { combine, runLoad, summarize, type LoadResult, type Summary } from "./load";
+import { ROUTES, type D1Meter } from "./protocol";
+import { HTML_BYTES, seed, type Scenario } from "./seed";
 
 const CONNECTIONS = num("BENCH_CONNECTIONS", 10);
 const SECONDS = num("BENCH_SECONDS", 8);

@@ -2,7 +2,7 @@
 // - the IPN post-back (/cgi-bin/webscr): VERIFIED to every `cmd=_notify-validate` post, INVALID to anything else;
 // - the REST calls billing makes: an OAuth token (any client id and secret), GET a subscription, GET a plan,
 //   POST a subscription's cancel, and POST /v1/billing/plans to create a plan as one would at PayPal;
-// - the browser SDK (/sdk/js, scripts/paypal-sdk-standin.js), whose subscribe button creates a subscription here
+// - the browser SDK (/sdk/js, e2e/support/paypal/paypal-sdk-standin.js), whose subscribe button creates a subscription here
 //   and approves it (ACTIVE, first payment made at the plan's price).
 // Plans can also be given on the command line: `npm run paypal:fake -- P-GROWTH=29.00 P-PRO=99.00:EUR`.
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// A stand-in for PayPal's browser SDK, served by `npm run paypal:fake` (scripts/paypal-fake.mjs) in place of
+// A stand-in for PayPal's browser SDK, served by `npm run paypal:fake` (e2e/support/paypal/paypal-fake.mjs) in place of
 // https://www.paypal.com/sdk/js. It offers what @paypal/react-paypal-js uses of `paypal.Buttons`: one button per
 // plan that, when clicked, asks the page for a subscription (createSubscription), has the stand-in create it
 // (APPROVAL_PENDING) and the buyer "approve" it (ACTIVE, first payment made), then calls onApprove. It reports

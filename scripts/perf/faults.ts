@@ -15,7 +15,7 @@
  * phase and exits non-zero when a message was lost or counted twice, or a request failed.
  *
  * Traffic: 200 customers with 50 mapped pages each (10,000 URLs of 2 KB), visited in turn by 100,000 visitors.
- * The Worker under test is the bench's entry (scripts/bench/entry.mts), which injects the faults.
+ * The Worker under test is the bench's entry (scripts/perf/bench/entry.mts), which injects the faults.
  */
 import { gunzipSync } from "node:zlib";
 import { fmt, lpad, pad, runtimeVersions, startBenchWorker } from "./bench/harness";

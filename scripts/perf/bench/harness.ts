@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Agent, fetch as undiciFetch } from "undici";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 
-const root = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const root = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
 const require = createRequire(import.meta.url);
 
 /** A positive number from the environment, or the fallback. */
@@ -26,7 +26,7 @@ export function numberSetting(name: string, fallback: number): number {
 async function bundleEntry(outdir: string): Promise<string> {
   const outfile = join(outdir, "entry.mjs");
   await build({
-    entryPoints: [resolve(root, "scripts/bench/entry.mts")],
+    entryPoints: [resolve(root, "scripts/perf/bench/entry.mts")],
     outfile,
     bundle: true,
     format: "esm",

@@ -1,6 +1,6 @@
 // `npm start`: builds the SPA and the snippet, applies migrations to the local D1, and serves the whole product
 // with `wrangler dev` (workerd + Miniflare: local D1, KV and Queue) at http://127.0.0.1:${PORT:-8787}, firing the
-// cron triggers of wrangler.toml at their times (scripts/local-cron.mjs).
+// cron triggers of wrangler.toml at their times (scripts/dev/local-cron.mjs).
 // `npm run dev` (--dev): the same Worker plus Vite's dev server with hot reload in front of it on PORT.
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
@@ -15,7 +15,7 @@ const host = process.env.HOST ?? "127.0.0.1";
 const build = !process.env.DC_SKIP_BUILD;
 
 ensureDevVars();
-if (build) run("node", ["scripts/build-snippet.mjs"]);
+if (build) run("node", ["scripts/dev/build-snippet.mjs"]);
 if (build && !dev) run("vite", ["build", "--logLevel", "warn"]);
 if (dev) mkdirSync(resolve(root, "dist/web"), { recursive: true });
 applyLocalMigrations();

@@ -16,15 +16,15 @@
  * (consumed only when `npm run faults` asks Miniflare to) are counted, not processed.
  *
  * Named `.mts` so that tsconfig.node.json (`scripts/**\/*.ts`, Node types) does not pick it up: it runs in
- * workerd and is typechecked against the Workers types by scripts/bench/tsconfig.json.
+ * workerd and is typechecked against the Workers types by scripts/perf/bench/tsconfig.json.
  */
-import { consumeAnalytics } from "../../worker/analytics/consumer";
-import type { AnalyticsMessage } from "../../worker/messages/analytics";
-import { purgeRawWindow } from "../../worker/analytics/retention";
-import { app } from "../../worker/app";
-import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from "../../worker/delivery/content-route";
-import { rebuildCustomer } from "../../worker/delivery/rebuild";
-import type { Env } from "../../worker/env";
+import { consumeAnalytics } from "../../../worker/analytics/consumer";
+import type { AnalyticsMessage } from "../../../worker/messages/analytics";
+import { purgeRawWindow } from "../../../worker/analytics/retention";
+import { app } from "../../../worker/app";
+import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from "../../../worker/delivery/content-route";
+import { rebuildCustomer } from "../../../worker/delivery/rebuild";
+import type { Env } from "../../../worker/env";
 import { D1_FAULTS, html, isD1Fault, ROUTES, type D1Fault, type D1Meter } from "./protocol";
 
 const CONSTANT_1KB = html(0, 1024);
