@@ -12,6 +12,10 @@
  *     delivery/ analytics/ billing/ webhooks/ websites/ bulk/ auth/   the processes
  *     routes/                   one router per resource
  *     app.ts index.ts scheduled.ts housekeeping.ts                   the entry points
+ *   web/src/, bottom to top:
+ *     lib/                      helpers, the request helper, toasts, formats
+ *     components/ hooks/ queries/   shared UI, hooks, server state
+ *     features/admin/ features/customer/   the screens, by audience; admin screens load lazily (admin-pages.ts)
  * A file may import its own layer and those below it, never one above; nothing imports in a circle.
  */
 const TESTS = "\\.test\\.tsx?$|^worker/test/|^web/src/test/";
@@ -106,6 +110,30 @@ module.exports = {
       "Nothing imports the Worker's entry points but the entry points.",
       "^worker/(?!index\\.ts$|scheduled\\.ts$)",
       ENTRY_POINTS,
+    ),
+    never(
+      "web-lib-is-the-ground",
+      "The SPA's helpers know no component, hook, query or screen.",
+      "^web/src/lib/",
+      "^web/src/(components|hooks|queries|features)/|^web/src/[^/]+$",
+    ),
+    never(
+      "shared-code-knows-no-screen",
+      "Components, hooks and queries serve the screens, never import them.",
+      "^web/src/(components|hooks|queries)/",
+      "^web/src/features/|^web/src/(App|main|admin-pages|app-providers)\\.tsx?$",
+    ),
+    never(
+      "customer-screens-know-no-admin-screen",
+      "A customer never loads admin code: what both need lives in components/, lib/ or queries/.",
+      "^web/src/features/customer/",
+      "^web/src/features/admin/",
+    ),
+    never(
+      "admin-screens-know-no-customer-screen",
+      "What admin screens share with the customer's lives in components/, lib/ or queries/.",
+      "^web/src/features/admin/",
+      "^web/src/features/customer/",
     ),
   ],
   options: {

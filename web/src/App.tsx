@@ -1,13 +1,13 @@
 import { Navigate, Route, Routes } from "react-router-dom";
 import { AdminGuard } from "@/components/auth/admin-guard";
 import { SiteLayout } from "@/components/layout/site-layout";
-import { DashboardPage } from "@/features/dashboard/dashboard-page";
-import { LoginPage } from "@/features/login/login-page";
+import { DashboardPage } from "@/features/customer/mappings/dashboard-page";
+import { LoginPage } from "@/features/customer/login/login-page";
 import { NotFoundPage } from "@/features/not-found/not-found-page";
-import { RegisterLandingPage } from "@/features/registration/register-landing-page";
-import { RegisterPage } from "@/features/registration/register-page";
-import { SnippetPage } from "@/features/snippet/snippet-page";
-import { UserDashboardPage } from "@/features/user-dashboard/user-dashboard-page";
+import { RegisterLandingPage } from "@/features/customer/registration/register-landing-page";
+import { RegisterPage } from "@/features/customer/registration/register-page";
+import { SnippetPage } from "@/features/customer/snippet/snippet-page";
+import { UserDashboardPage } from "@/features/customer/account/user-dashboard-page";
 import type { LazyScreen } from "@/lib/lazy-screen";
 import {
   AdminDashboardPage,
@@ -18,7 +18,7 @@ import {
   ProductVersionsPage,
   SmtpConfigPage,
   TransactionDetailPage,
-} from "./admin-pages";
+} from "@/admin-pages";
 
 const adminOnly = (Screen: LazyScreen) => (
   <AdminGuard preload={Screen.preload}>

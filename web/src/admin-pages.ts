@@ -4,30 +4,30 @@
  */
 import { lazyScreen } from "@/lib/lazy-screen";
 
-export const IndexPage = lazyScreen(() => import("@/features/index/index-page").then((m) => m.IndexPage));
+export const IndexPage = lazyScreen(() => import("@/features/admin/index/index-page").then((m) => m.IndexPage));
 
 export const AdminLoginPage = lazyScreen(() =>
-  import("@/features/admin-login/admin-login-page").then((m) => m.AdminLoginPage),
+  import("@/features/admin/login/admin-login-page").then((m) => m.AdminLoginPage),
 );
 
 export const AdminDashboardPage = lazyScreen(() =>
-  import("@/features/admin/admin-dashboard-page").then((m) => m.AdminDashboardPage),
+  import("@/features/admin/overview/admin-dashboard-page").then((m) => m.AdminDashboardPage),
 );
 
 export const SmtpConfigPage = lazyScreen(() =>
-  import("@/features/smtp-config/smtp-config-page").then((m) => m.SmtpConfigPage),
+  import("@/features/admin/smtp-config/smtp-config-page").then((m) => m.SmtpConfigPage),
 );
 
 export const ProductVersionsPage = lazyScreen(() =>
-  import("@/features/product-versions/product-versions-page").then((m) => m.ProductVersionsPage),
+  import("@/features/admin/product-versions/product-versions-page").then((m) => m.ProductVersionsPage),
 );
 
 export const AdminUsersPage = lazyScreen(() =>
-  import("@/features/admin-users/admin-users-page").then((m) => m.AdminUsersPage),
+  import("@/features/admin/users/admin-users-page").then((m) => m.AdminUsersPage),
 );
 
-export const BillingPage = lazyScreen(() => import("@/features/billing/billing-page").then((m) => m.BillingPage));
+export const BillingPage = lazyScreen(() => import("@/features/admin/billing/billing-page").then((m) => m.BillingPage));
 
 export const TransactionDetailPage = lazyScreen(() =>
-  import("@/features/transaction-detail/transaction-detail-page").then((m) => m.TransactionDetailPage),
+  import("@/features/admin/transaction/transaction-detail-page").then((m) => m.TransactionDetailPage),
 );

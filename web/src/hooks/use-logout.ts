@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { useNavigate } from "react-router-dom";
-import { toast } from "./use-toast";
+import { toast } from "@/lib/toast";
 import { useSessionActions } from "./use-session-actions";
 
 /**

@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { z } from "zod";
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 import { loadContractSchemas, type ContractSchemas } from "@/lib/contract-schemas";
 import { fieldErrors } from "@/lib/field-errors";
 

@@ -3,7 +3,7 @@
  * snippet tab says SPEC.md §8's German words ('Kopiert!', 'Der Code konnte nicht kopiert werden.'); the customer
  * screens, which are English, say the same in English.
  */
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 
 export interface CopyMessages {
   copied: string;

@@ -15,6 +15,19 @@ describe("formatMoney", () => {
   it("shows an unknown currency code after the number instead of failing", () => {
     expect(formatMoney(5, "not-a-code")).toBe("5,00 not-a-code");
   });
+
+  it("in US format for the admin's transactions: a numeric string counts as its number, no amount is '-'", () => {
+    expect(formatMoney("29", "USD", { locale: "en-US" })).toBe("$29.00");
+    expect(formatMoney(12.5, "EUR", { locale: "en-US" })).toBe("€12.50");
+    expect(formatMoney(null, "USD", { locale: "en-US" })).toBe("-");
+    expect(formatMoney(" ", "USD", { locale: "en-US" })).toBe("-");
+    expect(formatMoney(12.5, "not-a-code", { locale: "en-US" })).toBe("12.50 not-a-code");
+  });
+
+  it("shows an amount that is no number as '-', or as PayPal sent it when asked", () => {
+    expect(formatMoney("n/a", "USD", { locale: "en-US" })).toBe("-");
+    expect(formatMoney("n/a", "USD", { locale: "en-US", nonNumeric: "as-sent" })).toBe("n/a");
+  });
 });
 
 describe("formatMonthlyPrice", () => {

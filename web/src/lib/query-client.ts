@@ -4,7 +4,7 @@
  * unless its `meta` says `silent` (when the screen reports the failure itself).
  */
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 import { describeError } from "./api";
 
 export interface RequestMeta extends Record<string, unknown> {

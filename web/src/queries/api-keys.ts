@@ -6,8 +6,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ApiKeyResponse } from "#contract/responses";
 import { apiJson } from "@/lib/api";
 import { setApiKey } from "@/lib/storage";
-import { toast } from "@/hooks/use-toast";
-import { adminUserKeys } from "./admin-keys";
+import { toast } from "@/lib/toast";
+import { adminUserKeys } from "./admin/keys";
 import { userDashboardKeys } from "./user-dashboard";
 
 /** POST /api/user/api-key/rotate: a new key for the signed-in customer or admin; the old one stops working. */

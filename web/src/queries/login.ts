@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import type { LoginRequestResponse, LoginVerifyResponse, VerifyEmailResponse } from "#contract/responses";
 import { apiJson, apiRequest, getJson } from "@/lib/api";
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 import { useSessionActions } from "@/hooks/use-session-actions";
 
 export const EMAIL_NOT_RETURNED_MESSAGE = "Failed to retrieve email from server.";

@@ -14,7 +14,7 @@ import type { Page } from "#contract/page";
 import { ApiError, apiChange, apiJson, apiRequest, getJson, getPage, RawBody, withQuery } from "@/lib/api";
 import { appliedNote, mappingNote, removalNote } from "@/lib/delivery-note";
 import { getApiKey } from "@/lib/storage";
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 import { PAGE_SIZE } from "@/hooks/use-page";
 
 export const mappingKeys = {

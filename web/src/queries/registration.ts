@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import type { RegisterResponse, VerifyEmailResponse } from "#contract/responses";
 import type { RegisterBody } from "#contract/schemas";
 import { apiJson, getJson } from "@/lib/api";
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 import { useSessionActions } from "@/hooks/use-session-actions";
 
 /** POST /api/register: sends the verification mail, whose link leads back to `page` (page A without one). */

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { MessageResponse, SmtpConfig } from "#contract/responses";
 import { apiJson, getJson } from "@/lib/api";
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 
 export const smtpConfigKeys = { all: ["smtp-config"] as const };
 

@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { MessageResponse } from "#contract/responses";
 import { apiJson, describeError } from "@/lib/api";
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 
 /** Every answer about the signed-in customer's account (dashboard, stats, payment history) starts with this. */
 const ACCOUNT_KEYS = ["user"] as const;

@@ -3,7 +3,7 @@ import type { UrlRules } from "#contract/responses";
 import type { UrlRulesBody } from "#contract/schemas";
 import { apiChange, getJson } from "@/lib/api";
 import { deliveryNote } from "@/lib/delivery-note";
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 import { mappingKeys } from "./mappings";
 
 export const urlRulesKeys = { all: ["url-rules"] as const };

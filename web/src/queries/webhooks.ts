@@ -12,7 +12,7 @@ import {
   type WebhookDelivery,
 } from "#contract/webhooks";
 import { apiJson, getPage } from "@/lib/api";
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 
 export const webhookKeys = {
   all: ["webhooks"] as const,

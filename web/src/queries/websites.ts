@@ -7,7 +7,7 @@ import type { MessageResponse, Website } from "#contract/responses";
 import type { WebsiteMode } from "#contract/schemas";
 import { apiChange, apiJson, getPage } from "@/lib/api";
 import { deliveryNote } from "@/lib/delivery-note";
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 import { PAGE_SIZE } from "@/hooks/use-page";
 
 export const websiteKeys = {

@@ -1,7 +1,7 @@
 import { render } from "@testing-library/react";
 import type { CustomerDashboard } from "#contract/responses";
 import { AppProviders } from "@/app-providers";
-import { PlanDialog } from "@/features/user-dashboard/plan-dialog";
+import { PlanDialog } from "@/features/customer/account/plan-dialog";
 import { createQueryClient } from "@/lib/query-client";
 
 /** The plan dialog, open, with a fresh cache that already holds the customer's dashboard. */

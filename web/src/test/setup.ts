@@ -1,7 +1,7 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach } from "vitest";
-import { dispatch } from "@/hooks/use-toast";
+import { dispatch } from "@/lib/toast";
 
 // Radix measures some controls (checkbox, radio, switch, popover, tooltip) with ResizeObserver, which jsdom
 // lacks. Defined here rather than stubbed, so a test's `vi.unstubAllGlobals()` keeps it.

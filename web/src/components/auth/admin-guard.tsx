@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Navigate } from "react-router-dom";
 import { Spinner } from "@/components/ui/spinner";
 import { useSessionActions } from "@/hooks/use-session-actions";
-import { toast } from "@/hooks/use-toast";
+import { toast } from "@/lib/toast";
 import { getApiKey, getUserRole } from "@/lib/storage";
 import { useAuthCheck } from "@/queries/auth";
 
