@@ -11,7 +11,7 @@
  *     email/                    the one sendMail()
  *     delivery/ analytics/ billing/ webhooks/ websites/ bulk/ auth/   the processes
  *     routes/                   one router per resource
- *     app.ts index.ts scheduled.ts housekeeping.ts                   the entry points
+ *     app.ts index.ts scheduled.ts                                   the entry points
  *   web/src/, bottom to top:
  *     lib/                      helpers, the request helper, toasts, formats
  *     components/ hooks/ queries/   shared UI, hooks, server state
@@ -19,7 +19,7 @@
  * A file may import its own layer and those below it, never one above; nothing imports in a circle.
  */
 const TESTS = "\\.test\\.tsx?$|^worker/test/|^web/src/test/";
-const ENTRY_POINTS = "^worker/(app|index|scheduled|housekeeping)\\.ts$";
+const ENTRY_POINTS = "^worker/(app|index|scheduled)\\.ts$";
 const PROCESSES = "^worker/(delivery|analytics|billing|webhooks|websites|bulk|auth)/";
 
 /** A rule that files under `from` may not import `to`. */

@@ -23,7 +23,7 @@ import {
 import { IMPORT_FORMATS } from "./bulk";
 import { normalizeUrl } from "./normalize-url";
 import { placementSchema } from "./placement";
-import { publicationFields } from "./schedule";
+import { publicationFields } from "./publication";
 import { seoSchema } from "./seo";
 import { IGNORED_PARAMETERS_MAX, MATCH_KINDS, matchProblem } from "./url-rules";
 

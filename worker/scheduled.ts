@@ -2,26 +2,29 @@
  * @module The daily cron: PayPal's view of our subscriptions (billing/reconcile.ts), then every billing period
  * that has ended and every paid plan that has lapsed (the sweeper behind the per-request settling), then
  * housekeeping of expired codes, tokens, keys and rate-limit rows, of sign-ups left unverified for a week, of login
- * attempts after 90 days and of website claims left unproven for a week.
- * And the minute cron: scheduled publishing (delivery/schedule.ts), then webhook events (webhooks/dispatch.ts), then
+ * attempts after 90 days and of website claims left unproven for a week, then the hot path's share: raw analytics
+ * past their window, past days' visitor counts, legacy raw rows to R2, and delivery store repairs no analytics
+ * batch has carried out yet (each bounded; a failing one is logged without stopping the others).
+ * And the minute cron: scheduled publishing (delivery/publish-due.ts), then webhook events (webhooks/dispatch.ts), then
  * pending website claims checked again (websites/prove-website.ts) and Cloudflare for SaaS kept in step
  * (websites/custom-hostnames.ts).
  */
-import { lt } from "drizzle-orm";
+import { archiveLegacyRows, purgeRawWindow, purgeVisitorDays } from "./analytics/retention";
 import { settleDueBilling } from "./billing/periods";
 import { reconcileSubscriptions } from "./billing/reconcile";
 import { createDb } from "./db/client";
-import { loginOtpCodes, verificationTokens } from "./db/schema";
 import type { Env } from "./env";
 import { LONGEST_WINDOW_MS } from "./auth/throttle";
-import { runDueSchedules } from "./delivery/schedule";
-import { runHotPathHousekeeping } from "./housekeeping";
+import { runDueSchedules } from "./delivery/publish-due";
+import { drainRepairs, REPAIRS_PER_CRON } from "./delivery/repairs";
 import { purgeExpiredKeys } from "./models/api-keys";
 import { purgeDeletedMappings } from "./models/deleted-mappings";
 import { LOGIN_ATTEMPT_TTL_MS, purgeLoginAttempts } from "./models/login-attempts";
+import { purgeExpiredLoginCodes } from "./models/login-codes";
 import { purgeLapsedWebsites } from "./models/websites";
 import { purgeRateLimitEvents } from "./models/rate-limits";
 import { purgeUnverifiedSignups, UNVERIFIED_SIGNUP_TTL_MS } from "./models/users";
+import { purgeExpiredVerificationTokens } from "./models/verification-tokens";
 import { DELIVERY_LOG_TTL_MS, purgeDeliveries } from "./models/webhooks";
 import { sendDueWebhooks } from "./webhooks/dispatch";
 import { runIndependentSteps } from "./lib/independent-steps";
@@ -37,10 +40,8 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
   }
   await settleDueBilling(env, now);
   const db = createDb(env.DB);
-  await db.batch([
-    db.delete(verificationTokens).where(lt(verificationTokens.expiresAt, now)),
-    db.delete(loginOtpCodes).where(lt(loginOtpCodes.expiresAt, now)),
-  ]);
+  await purgeExpiredVerificationTokens(db, now);
+  await purgeExpiredLoginCodes(db, now);
   await purgeExpiredKeys(db, now);
   await purgeRateLimitEvents(db, new Date(now.getTime() - LONGEST_WINDOW_MS));
   await purgeUnverifiedSignups(db, new Date(now.getTime() - UNVERIFIED_SIGNUP_TTL_MS));
@@ -48,8 +49,12 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
   await purgeDeliveries(db, new Date(now.getTime() - DELIVERY_LOG_TTL_MS));
   await purgeLoginAttempts(db, new Date(now.getTime() - LOGIN_ATTEMPT_TTL_MS));
   await purgeLapsedWebsites(db, now);
-  // Raw analytics past their window, legacy raw rows to R2, delivery store repairs.
-  await runHotPathHousekeeping(env, now);
+  await runIndependentSteps([
+    ["Purging the raw analytics window", () => purgeRawWindow(env, now)],
+    ["Purging past days' visitor counts", () => purgeVisitorDays(env, now)],
+    ["Archiving legacy analytics rows", () => archiveLegacyRows(env)],
+    ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_CRON)],
+  ]);
 }
 
 /** The minute cron's expression in wrangler.toml; any other is the daily one. */

@@ -12,7 +12,7 @@ import { syncCustomerState } from "../delivery/sync";
 import type { Env } from "../env";
 import { runIndependentSteps } from "../lib/independent-steps";
 import { deliveryLimitReached, type DeliveryLimitState } from "../models/limits";
-import { websitesAmong } from "../models/mappings";
+import { websitesAmong } from "../models/websites";
 import { hostOf } from "#contract/normalize-url";
 import { archiveEvents, archiveKey, batchIdOf } from "./archive";
 import { loadBatchCustomers } from "./batch-customers";

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { ImportReport, ImportRowReport } from "#contract/bulk";
 import { formatNumber } from "#contract/input-caps";
 import { normalizeUrl } from "#contract/normalize-url";
-import { resolvePublication } from "#contract/schedule";
+import { resolvePublication } from "#contract/publication";
 import { mappingImportRow, type MappingImportRow } from "#contract/schemas";
 import type { Db } from "../db/client";
 import type { User } from "../db/schema";

@@ -219,7 +219,7 @@ const mappingState = () => ({
   /** What the mapping sets in the page's <head> (contract/seo.ts); null: nothing. */
   seo: text("seo", { mode: "json" }).$type<Seo>(),
   publishedAt: integer("published_at", { mode: "timestamp_ms" }),
-  /** When the minute cron publishes this draft (delivery/schedule.ts); null: not scheduled. */
+  /** When the minute cron publishes this draft (delivery/publish-due.ts); null: not scheduled. */
   publishAt: integer("publish_at", { mode: "timestamp_ms" }),
   /** When the minute cron unpublishes it; null: not scheduled. */
   unpublishAt: integer("unpublish_at", { mode: "timestamp_ms" }),

@@ -7,7 +7,7 @@
  */
 import { createDb } from "../db/client";
 import type { Env } from "../env";
-import { deliveredMappingsPage, stillDeliveredMappings } from "../models/mappings";
+import { deliveredMappingsPage, stillDeliveredMappings } from "../models/delivered-mappings";
 import { getUser, setDeliveryStoreComplete, userIdsPage } from "../models/users";
 import { activeWebsiteAt, customerWebsites } from "../models/websites";
 import { purgeEdgeHost, writeEdgeHost } from "./edge-hosts";

@@ -12,7 +12,7 @@ import type { Env } from "../env";
 import { deliveryLimitReached, deliveryLimitStates, type DeliveryLimitState } from "../models/limits";
 import { isDefaultPlacement, type Placement } from "#contract/placement";
 import { hasSeo, type Seo } from "#contract/seo";
-import { deliveredMapping, type DeliverableMapping } from "../models/mappings";
+import { deliveredMapping, type DeliverableMapping } from "../models/delivered-mappings";
 import { stateKey, urlKey } from "./keys";
 import { IsolateMemo, memoBytes } from "./memo";
 

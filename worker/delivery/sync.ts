@@ -12,7 +12,7 @@ import { isPrefixUrl } from "#contract/url-rules";
 import { createDb } from "../db/client";
 import type { Env } from "../env";
 import { requestRepairs, type RepairTarget } from "../models/delivery-repairs";
-import { deliveredMapping } from "../models/mappings";
+import { deliveredMapping } from "../models/delivered-mappings";
 import { activeWebsiteAt } from "../models/websites";
 import { writeEdgeHost } from "./edge-hosts";
 import { NOT_A_CUSTOMER, sameState, stateFromD1, writeState, writeUrlEntry, type CustomerState } from "./store";

@@ -10,6 +10,7 @@ import { mappingTotals, paypalTransactions, productVersions, urlMappings, usageC
 import { nextPeriod, periodEnded } from "../lib/periods";
 import { planLimit } from "./limits";
 import type { Page, PageParams } from "#contract/page";
+import { pageOf } from "./page";
 
 export interface AdminUsersQuery extends PageParams {
   /** Part of the email, ignoring case. */
@@ -122,7 +123,8 @@ export async function getAdminUser(db: Db, userId: string, now = new Date()): Pr
 /** Every account's email, alphabetically, a page at a time; `searchTerm` is part of the email, ignoring case. */
 export async function listUserEmails(db: Db, query: PageParams & { searchTerm?: string }): Promise<Page<string>> {
   const where = query.searchTerm?.trim() ? containsText(users.email, query.searchTerm.trim()) : undefined;
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
+    db,
     db
       .select({ email: users.email })
       .from(users)
@@ -131,6 +133,6 @@ export async function listUserEmails(db: Db, query: PageParams & { searchTerm?: 
       .limit(query.limit)
       .offset(query.offset),
     db.select({ n: count() }).from(users).where(where),
-  ]);
-  return { rows: rows.map((r) => r.email), total: total?.n ?? 0 };
+    (r) => r.email,
+  );
 }

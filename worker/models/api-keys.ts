@@ -9,6 +9,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
 import { apiKeys, users, type ApiKeyKind, type User } from "../db/schema";
 import { encryptSecret, openSecret, randomToken, sha256Hex, type SecretKeys } from "../lib/crypto";
+import { resealColumn } from "../lib/reseal";
 
 export const ADMIN_KEY_TTL_MS = 12 * 60 * 60 * 1000;
 export const IMPERSONATION_KEY_TTL_MS = 60 * 60 * 1000;
@@ -38,35 +39,20 @@ export async function getCustomerKey(db: Db, keys: SecretKeys, userId: string): 
   return plaintext;
 }
 
-/**
- * After a rotation of APP_SECRET: seals every stored key that is still under the previous secret again under the
- * current one, a page of rows at a time (ids ascending), so it ends whatever the number of keys. A key that opens
- * under neither secret is counted, not changed: it was sealed under an older secret still.
- */
-export async function resealAllKeys(db: Db, keys: SecretKeys, pageSize = 200) {
-  const result = { checked: 0, resealed: 0, unreadable: 0 };
-  for (let after = 0; ;) {
-    const rows = await db
-      .select({ id: apiKeys.id, keyEncrypted: apiKeys.keyEncrypted })
-      .from(apiKeys)
-      .where(gt(apiKeys.id, after))
-      .orderBy(asc(apiKeys.id))
-      .limit(pageSize);
-    if (rows.length === 0) return result;
-    for (const row of rows) {
-      result.checked++;
-      try {
-        const { plaintext, stale } = await openSecret(keys, row.keyEncrypted);
-        if (stale) {
-          await resealKey(db, keys, row.id, plaintext);
-          result.resealed++;
-        }
-      } catch {
-        result.unreadable++;
-      }
-    }
-    after = rows[rows.length - 1]!.id;
-  }
+/** After a rotation of APP_SECRET: every stored key still under the previous secret, sealed again (lib/reseal.ts). */
+export function resealAllKeys(db: Db, keys: SecretKeys, pageSize = 200) {
+  return resealColumn<number>(
+    keys,
+    (after, limit) =>
+      db
+        .select({ id: apiKeys.id, sealed: apiKeys.keyEncrypted })
+        .from(apiKeys)
+        .where(after === undefined ? undefined : gt(apiKeys.id, after))
+        .orderBy(asc(apiKeys.id))
+        .limit(limit),
+    (id, plaintext) => resealKey(db, keys, id, plaintext),
+    pageSize,
+  );
 }
 
 /** Seals a stored key again under the current APP_SECRET (after a rotation). */

@@ -3,6 +3,8 @@ import { count, desc, eq } from "drizzle-orm";
 import type { AuditEvent } from "#contract/responses";
 import type { Db } from "../db/client";
 import { auditEvents, type User } from "../db/schema";
+import type { Page } from "#contract/page";
+import { pageOf } from "./page";
 
 export type AuditAction = (typeof auditEvents.$inferSelect)["action"];
 
@@ -20,9 +22,10 @@ export async function recordAuditEvent(db: Db, action: AuditAction, actor: User,
 export async function listAuditEvents(
   db: Db,
   query: { action?: AuditAction; limit: number; offset: number },
-): Promise<{ events: AuditEvent[]; total: number }> {
+): Promise<Page<AuditEvent>> {
   const where = query.action ? eq(auditEvents.action, query.action) : undefined;
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
+    db,
     db
       .select()
       .from(auditEvents)
@@ -31,16 +34,13 @@ export async function listAuditEvents(
       .limit(query.limit)
       .offset(query.offset),
     db.select({ n: count() }).from(auditEvents).where(where),
-  ]);
-  return {
-    events: rows.map((r) => ({
+    (r) => ({
       id: r.id,
       action: r.action,
       actorEmail: r.actorEmail,
       targetId: r.targetId,
       targetEmail: r.targetEmail,
       createdAt: r.createdAt.toISOString(),
-    })),
-    total: total?.n ?? 0,
-  };
+    }),
+  );
 }

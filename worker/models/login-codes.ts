@@ -2,7 +2,7 @@
  * @module Login codes: 5 digits from a CSPRNG, stored as an HMAC, valid 10 minutes, single use, five tries.
  * A new code replaces the user's earlier ones.
  */
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { loginOtpCodes } from "../db/schema";
 import { sha256Hex } from "../lib/crypto";
@@ -81,4 +81,9 @@ export async function checkLoginCode(
     .where(and(eq(loginOtpCodes.id, current.id), eq(loginOtpCodes.used, false)))
     .returning({ id: loginOtpCodes.id });
   return used ? "ok" : "expired";
+}
+
+/** Deletes the codes expired before `now` (the daily cron). */
+export async function purgeExpiredLoginCodes(db: Db, now: Date): Promise<void> {
+  await db.delete(loginOtpCodes).where(lt(loginOtpCodes.expiresAt, now));
 }

@@ -5,7 +5,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Placement } from "#contract/placement";
-import type { Publication } from "#contract/schedule";
+import type { Publication } from "#contract/publication";
 import type { Seo } from "#contract/seo";
 import type { Db } from "../db/client";
 import { chunksByJsonSize, inList } from "../db/expressions";

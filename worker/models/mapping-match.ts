@@ -8,7 +8,7 @@ import type { MappingMatch } from "#contract/responses";
 import { prefixCandidates, withoutTrackingParameters } from "#contract/url-rules";
 import type { Db } from "../db/client";
 import type { User } from "../db/schema";
-import { deliveredMappingsAt, unpublishedMappingAt } from "./mappings";
+import { deliveredMappingsAt, unpublishedMappingAt } from "./delivered-mappings";
 
 export async function explainMatch(
   db: Db,

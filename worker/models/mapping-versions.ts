@@ -9,6 +9,7 @@ import type { MappingVersion } from "#contract/versions";
 import type { Db } from "../db/client";
 import { mappingVersions, urlMappings } from "../db/schema";
 import type { Page, PageParams } from "#contract/page";
+import { pageOf } from "./page";
 
 const versionColumns = {
   version: mappingVersions.version,
@@ -61,7 +62,8 @@ export async function listVersions(
   mappingId: number,
   { limit, offset }: PageParams,
 ): Promise<Page<MappingVersion>> {
-  const [rows, [total]] = await db.batch([
+  return pageOf(
+    db,
     db
       .select(versionColumns)
       .from(mappingVersions)
@@ -75,8 +77,8 @@ export async function listVersions(
       .from(mappingVersions)
       .innerJoin(urlMappings, eq(urlMappings.id, mappingVersions.mappingId))
       .where(ownedBy(userId, mappingId)),
-  ]);
-  return { rows: rows.map(toVersion), total: total?.n ?? 0 };
+    toVersion,
+  );
 }
 
 /** One version of one of the customer's mappings, or null. */

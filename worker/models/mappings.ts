@@ -1,22 +1,23 @@
 /**
- * @module URL mappings: a customer's page URL and the HTML delivered there. Lists page in SQL (contract/page.ts);
- * the admin's lists carry a preview of the HTML, never all of it.
+ * @module A customer's URL mappings: their page URL and the HTML delivered there; lists (paged in SQL), creating,
+ * changing, publishing and deleting (restorable for 30 days). What delivery reads is in delivered-mappings.ts, the
+ * admin's lists and deletes in admin-mappings.ts; both build on the columns and helpers exported here.
  */
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
-import { HTML_PREVIEW_CHARS } from "#contract/input-caps";
-import type { AdminMapping, Mapping, MappingGroup } from "#contract/responses";
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { Mapping } from "#contract/responses";
 import { normalizeUrl } from "#contract/normalize-url";
 import { DEFAULT_PLACEMENT, isDefaultPlacement, type Placement } from "#contract/placement";
-import type { Publication } from "#contract/schedule";
+import type { Publication } from "#contract/publication";
 import { hasSeo, type Seo } from "#contract/seo";
 import type { MatchKind } from "#contract/url-rules";
 import type { Db } from "../db/client";
 import { containsText, inList, trigramCandidates } from "../db/expressions";
-import { deletedMappings, mappingStats, mappingTotals, urlMappings, users, websites } from "../db/schema";
+import { deletedMappings, mappingStats, mappingTotals, urlMappings } from "../db/schema";
 import { URL_MAPPINGS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
+import { pageOf } from "./page";
 
-const mappingColumns = {
+export const mappingColumns = {
   id: urlMappings.id,
   userId: urlMappings.userId,
   url: urlMappings.url,
@@ -48,7 +49,7 @@ type MappingRow = {
   match: MatchKind;
 };
 
-function toMapping(row: MappingRow): Mapping {
+export function toMapping(row: MappingRow): Mapping {
   return {
     ...row,
     placement: row.placement ?? DEFAULT_PLACEMENT,
@@ -69,7 +70,7 @@ export interface MappingsQuery extends PageParams {
  * URL or HTML content contains the term, ignoring case (SPEC.md §2's search): candidates from the trigram index
  * `url_mappings_search` (db/raw.ts), checked exactly, so a search never reads every mapping's HTML.
  */
-const matches = (term: string | undefined): SQL | undefined => {
+export const matches = (term: string | undefined): SQL | undefined => {
   const trimmed = term?.trim();
   if (!trimmed) return undefined;
   return and(
@@ -78,7 +79,7 @@ const matches = (term: string | undefined): SQL | undefined => {
   );
 };
 
-const newestFirst = [desc(urlMappings.createdAt), desc(urlMappings.id)];
+export const newestFirst = [desc(urlMappings.createdAt), desc(urlMappings.id)];
 
 /**
  * The ids of one page of mappings, newest first, found on an index alone (`url_mappings_created_idx` or
@@ -86,7 +87,7 @@ const newestFirst = [desc(urlMappings.createdAt), desc(urlMappings.id)];
  * The outer query sorts by `inPageOrder`, the page's own columns, so that SQLite walks the page and looks up its
  * rows, rather than walking every mapping to find the page's.
  */
-function pageIds(db: Db, where: SQL | undefined, page: PageParams) {
+export function pageIds(db: Db, where: SQL | undefined, page: PageParams) {
   const ids = db
     .select({ id: urlMappings.id, createdAt: urlMappings.createdAt })
     .from(urlMappings)
@@ -103,7 +104,8 @@ export async function listMappings(db: Db, userId: string, query: MappingsQuery)
   if (query.group === "url") return listMappingsByUrl(db, userId, query);
   const where = and(eq(urlMappings.userId, userId), matches(query.searchTerm));
   const { ids, inPageOrder } = pageIds(db, where, query);
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
+    db,
     db
       .select(mappingColumns)
       .from(ids)
@@ -111,8 +113,8 @@ export async function listMappings(db: Db, userId: string, query: MappingsQuery)
       .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
       .orderBy(...inPageOrder),
     db.select({ n: count() }).from(urlMappings).where(where),
-  ]);
-  return { rows: rows.map(toMapping), total: total?.n ?? 0 };
+    toMapping,
+  );
 }
 
 /**
@@ -137,7 +139,7 @@ interface GroupSums {
 }
 
 /** Per group key of a page (at most a page of keys): its mappings, and their requests and deliveries summed. */
-async function groupSums(
+export async function groupSums(
   db: Db,
   userId: string,
   group: typeof urlMappings.normalizedUrl | typeof urlMappings.groupUrl,
@@ -280,7 +282,7 @@ export async function createMapping(
  * Deletes the mappings `where` names, keeping a copy of each for 30 days so that it can be restored
  * (models/deleted-mappings.ts): both in one transaction. Answers each one's owner and normalised URL.
  */
-async function deleteKeepingCopy(db: Db, where: SQL, now = new Date()) {
+export async function deleteKeepingCopy(db: Db, where: SQL, now = new Date()) {
   const [, deleted] = await db.batch([
     db
       .insert(deletedMappings)
@@ -423,231 +425,4 @@ export async function setMappingPublished(db: Db, userId: string, id: number, pu
     .where(and(eq(urlMappings.userId, userId), eq(urlMappings.id, id)))
     .returning({ normalizedUrl: urlMappings.normalizedUrl });
   return updated ? { mapping: (await getMapping(db, userId, id))!, normalizedUrl: updated.normalizedUrl } : null;
-}
-
-const published = isNotNull(urlMappings.publishedAt);
-
-/** What a delivery entry holds of a mapping (delivery/store.ts). */
-const deliveredColumns = {
-  id: urlMappings.id,
-  htmlContent: urlMappings.htmlContent,
-  placement: urlMappings.placement,
-  seo: urlMappings.seo,
-};
-
-export type DeliverableMapping = { id: number; htmlContent: string; placement: Placement | null; seo: Seo | null };
-
-/**
- * The mapping delivered at one of the customer's URLs: the newest published one (two may share a normalised
- * URL). One probe of `url_mappings_delivery_idx`, whatever the number of the customer's mappings.
- */
-export async function deliveredMapping(db: Db, userId: string, normalizedUrl: string) {
-  const [row] = await db
-    .select(deliveredColumns)
-    .from(urlMappings)
-    .where(and(eq(urlMappings.userId, userId), eq(urlMappings.normalizedUrl, normalizedUrl), published))
-    .orderBy(...newestFirst)
-    .limit(1);
-  return row;
-}
-
-const newestPublished = newestIn(urlMappings.normalizedUrl, true);
-
-/** One page of the mappings the customer's URLs deliver, by normalised URL after `afterUrl` (a rebuild's pages). */
-export async function deliveredMappingsPage(db: Db, userId: string, afterUrl: string, limit: number) {
-  return db
-    .select({ ...deliveredColumns, normalizedUrl: urlMappings.normalizedUrl })
-    .from(urlMappings)
-    .where(and(eq(urlMappings.userId, userId), published, gt(urlMappings.normalizedUrl, afterUrl), newestPublished))
-    .orderBy(asc(urlMappings.normalizedUrl))
-    .limit(limit);
-}
-
-/** Which of these mapping ids are still delivered at their URL for the customer, with that URL. */
-export async function stillDeliveredMappings(db: Db, userId: string, ids: number[]) {
-  if (ids.length === 0) return [];
-  return db
-    .select({ id: urlMappings.id, normalizedUrl: urlMappings.normalizedUrl })
-    .from(urlMappings)
-    .where(and(eq(urlMappings.userId, userId), inList(urlMappings.id, ids), published, newestPublished));
-}
-
-/**
- * For the URL tester: the mapping each of these normalised URLs (at most a URL and its prefixes) delivers, with its
- * normalised URL; one probe of `url_mappings_delivery_idx` per URL.
- */
-export async function deliveredMappingsAt(db: Db, userId: string, normalizedUrls: string[]) {
-  if (normalizedUrls.length === 0) return [];
-  const rows = await db
-    .select({ ...mappingColumns, normalizedUrl: urlMappings.normalizedUrl })
-    .from(urlMappings)
-    .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-    .where(
-      and(
-        eq(urlMappings.userId, userId),
-        inList(urlMappings.normalizedUrl, normalizedUrls),
-        published,
-        newestPublished,
-      ),
-    );
-  return rows.map(({ normalizedUrl, ...row }) => ({ normalizedUrl, mapping: toMapping(row) }));
-}
-
-/** For the URL tester: the newest unpublished mapping at one of these normalised URLs, if any. */
-export async function unpublishedMappingAt(db: Db, userId: string, normalizedUrls: string[]) {
-  if (normalizedUrls.length === 0) return undefined;
-  const [row] = await db
-    .select({ url: urlMappings.url })
-    .from(urlMappings)
-    .where(
-      and(
-        eq(urlMappings.userId, userId),
-        inList(urlMappings.normalizedUrl, normalizedUrls),
-        isNull(urlMappings.publishedAt),
-      ),
-    )
-    .orderBy(...newestFirst)
-    .limit(1);
-  return row;
-}
-
-/** The admin's lists carry the start of the HTML and its length, never all of it. */
-const previewColumns = {
-  ...mappingColumns,
-  htmlContent: sql<string>`substr(${urlMappings.htmlContent}, 1, ${HTML_PREVIEW_CHARS})`,
-  htmlContentLength: sql<number>`length(${urlMappings.htmlContent})`,
-  // JSON-LD can be 32 KB: a list carries the other SEO fields only.
-  seo: sql<Seo | null>`json_remove(${urlMappings.seo}, '$.jsonLd')`.mapWith(urlMappings.seo),
-};
-
-export interface AdminMappingsQuery extends PageParams {
-  searchTerm?: string;
-  /** One customer's mappings only. */
-  userId?: string;
-  /** Only those whose URL, ignoring case and http(s)://, is this one (a group of the Websites & Events tab). */
-  url?: string;
-}
-
-/**
- * Mappings with their owner's email, newest first, the HTML as a preview: every customer's (the admin's
- * "Event-Verwaltung"), or one customer's.
- */
-export async function listAdminMappings(db: Db, query: AdminMappingsQuery): Promise<Page<AdminMapping>> {
-  const where = and(
-    query.userId ? eq(urlMappings.userId, query.userId) : undefined,
-    query.url !== undefined ? eq(urlMappings.groupUrl, query.url) : undefined,
-    matches(query.searchTerm),
-  );
-  const { ids, inPageOrder } = pageIds(db, where, query);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ ...previewColumns, userEmail: users.email })
-      .from(ids)
-      .innerJoin(urlMappings, eq(urlMappings.id, ids.id))
-      .innerJoin(users, eq(users.id, urlMappings.userId))
-      .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-      .orderBy(...inPageOrder),
-    db.select({ n: count() }).from(urlMappings).where(where),
-  ]);
-  return {
-    rows: rows.map(({ userEmail, htmlContentLength, ...row }) => ({ ...toMapping(row), htmlContentLength, userEmail })),
-    total: total?.n ?? 0,
-  };
-}
-
-/** One mapping with all its HTML, for an admin who opens it from a list. */
-export async function getAnyMapping(db: Db, id: number): Promise<AdminMapping | null> {
-  const [row] = await db
-    .select({ ...mappingColumns, userEmail: users.email })
-    .from(urlMappings)
-    .innerJoin(users, eq(users.id, urlMappings.userId))
-    .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-    .where(eq(urlMappings.id, id));
-  return row ? { ...toMapping(row), userEmail: row.userEmail } : null;
-}
-
-/**
- * A customer's mappings grouped by URL ignoring case and http(s):// (`group_url`, the admin's Websites & Events
- * tab): events, summed requests and deliveries; the group with the newest mapping first. Like the dashboard's
- * groups, the page walks the mappings newest first and keeps each group's newest (one probe of
- * `url_mappings_group_idx`), then sums the page's groups only.
- */
-export async function listMappingGroups(db: Db, userId: string, page: PageParams): Promise<Page<MappingGroup>> {
-  const [heads, [total]] = await Promise.all([
-    db
-      .select({ key: urlMappings.groupUrl, url: urlMappings.url, createdAt: urlMappings.createdAt })
-      .from(urlMappings)
-      .where(and(eq(urlMappings.userId, userId), newestIn(urlMappings.groupUrl)))
-      .orderBy(...newestFirst)
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: mappingTotals.groups }).from(mappingTotals).where(eq(mappingTotals.userId, userId)),
-  ]);
-  const byKey = await groupSums(
-    db,
-    userId,
-    urlMappings.groupUrl,
-    heads.map((h) => h.key!),
-  );
-  return {
-    rows: heads.map((head) => ({
-      key: head.key!,
-      url: head.url,
-      events: 0,
-      totalRequests: 0,
-      contentDeliveryCount: 0,
-      ...byKey.get(head.key),
-      lastCreatedAt: head.createdAt.toISOString(),
-    })),
-    total: total?.n ?? 0,
-  };
-}
-
-/**
- * Deletes any customer's mapping (admins; the customer can restore it for 30 days); answers its owner and
- * normalised URL, or null when there is no such mapping.
- */
-export async function deleteAnyMapping(db: Db, id: number): Promise<{ userId: string; normalizedUrl: string } | null> {
-  const [deleted] = await deleteKeepingCopy(db, eq(urlMappings.id, id));
-  return deleted ?? null;
-}
-
-/**
- * Of the (customer, website) pairs asked about, those where the customer has a mapping on that website (host,
- * SPEC.md's websites) or has proven the website (an active claim in `websites`, e.g. for edge delivery): one
- * statement, one probe of `url_mappings_host_idx` and one of the claim per pair. Keys `${userId} ${host}`.
- */
-export async function websitesAmong(db: Db, pairs: readonly { userId: string; host: string }[]): Promise<Set<string>> {
-  if (pairs.length === 0) return new Set();
-  const rows = await db.all<{ userId: string; host: string }>(sql`
-    select pair.value ->> 'userId' as userId, pair.value ->> 'host' as host from json_each(${JSON.stringify(pairs)}) pair
-    where exists (select 1 from ${urlMappings} m
-        where m.user_id = pair.value ->> 'userId' and m.host = pair.value ->> 'host')
-      or exists (select 1 from ${websites} w
-        where w.hostname = pair.value ->> 'host' and w.user_id = pair.value ->> 'userId' and w.status = 'active')`);
-  return new Set(rows.map((r) => `${r.userId} ${r.host}`));
-}
-
-/**
- * Carries out up to `limit` schedules that are due at `now`: publishes the drafts whose publish time has come,
- * then unpublishes the mappings whose unpublish time has come, earliest first (a partial index each). Answers the
- * customer and normalised URL of each mapping it changed, for the delivery store.
- */
-export async function applyDueSchedules(db: Db, now: Date, limit: number) {
-  const due = (column: typeof urlMappings.publishAt | typeof urlMappings.unpublishAt) =>
-    sql`${urlMappings.id} in (select id from ${urlMappings} where ${column} <= ${now.getTime()} order by ${column} limit ${limit})`;
-  const changed = { userId: urlMappings.userId, normalizedUrl: urlMappings.normalizedUrl };
-  const [published, unpublished] = await db.batch([
-    db
-      .update(urlMappings)
-      .set({ publishedAt: sql`${urlMappings.publishAt}`, publishAt: null, changedBy: "schedule" })
-      .where(due(urlMappings.publishAt))
-      .returning(changed),
-    db
-      .update(urlMappings)
-      .set({ publishedAt: null, unpublishAt: null, changedBy: "schedule" })
-      .where(due(urlMappings.unpublishAt))
-      .returning(changed),
-  ]);
-  return { published, unpublished };
 }

@@ -2,27 +2,16 @@
  * @module A customer's payments, from the stored PayPal transactions linked to them: each with its status and the
  * billing period it paid for (null for a payment that paid for none: pending, refunded, not matching the plan).
  */
-import { count, desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { PaymentHistoryItem } from "#contract/responses";
 import type { Db } from "../db/client";
 import { paypalTransactions } from "../db/schema";
 import type { Page, PageParams } from "#contract/page";
-import { amountValue } from "./transactions";
+import { amountValue, transactionsPage } from "./transactions";
 
 /** The customer's payments, newest first, a page at a time. */
 export async function paymentHistory(db: Db, userId: string, page: PageParams): Promise<Page<PaymentHistoryItem>> {
-  const where = eq(paypalTransactions.userId, userId);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(paypalTransactions)
-      .where(where)
-      .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(paypalTransactions).where(where),
-  ]);
-  const items = rows.map((t) => ({
+  return transactionsPage(db, eq(paypalTransactions.userId, userId), page, (t) => ({
     date: (t.receivedAt ?? t.createdAt).toISOString(),
     product: t.productName ?? "",
     amount: amountValue(t.amount) ?? 0,
@@ -31,5 +20,4 @@ export async function paymentHistory(db: Db, userId: string, page: PageParams): 
     status: t.paymentStatus,
     transactionId: t.transactionId,
   }));
-  return { rows: items, total: total?.n ?? 0 };
 }

@@ -9,6 +9,7 @@ import { Refusal } from "../lib/refusal";
 import type { Page, PageParams } from "#contract/page";
 import { liveSubscribersOf } from "./subscriptions";
 import { productVersions, users, type ProductVersion as ProductVersionRow } from "../db/schema";
+import { pageOf } from "./page";
 
 export async function getDefaultProductVersion(db: Db) {
   return db.query.productVersions.findFirst({ where: eq(productVersions.isDefault, true) });
@@ -38,7 +39,8 @@ export function toProductVersion(row: ProductVersionRow): ProductVersion {
 
 /** The plans, cheapest first, a page at a time (there are few; the plan dialog asks for them all). */
 export async function listProductVersions(db: Db, page: PageParams): Promise<Page<ProductVersion>> {
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
+    db,
     db
       .select()
       .from(productVersions)
@@ -46,8 +48,8 @@ export async function listProductVersions(db: Db, page: PageParams): Promise<Pag
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: count() }).from(productVersions),
-  ]);
-  return { rows: rows.map(toProductVersion), total: total?.n ?? 0 };
+    toProductVersion,
+  );
 }
 
 export type ProductVersionInput = z.output<typeof productVersionBody>;

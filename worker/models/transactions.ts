@@ -1,5 +1,5 @@
 /** @module PayPal transactions as the lists show them. */
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Page, PageParams } from "#contract/page";
 import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } from "#contract/responses";
@@ -7,6 +7,7 @@ import type { Db } from "../db/client";
 import { containsText, trigramCandidates } from "../db/expressions";
 import { paypalTransactions, subscriptions, users, type PayPalTransaction } from "../db/schema";
 import { PAYPAL_TRANSACTIONS_SEARCH } from "../db/raw";
+import { pageOf } from "./page";
 
 type TransactionRow = PayPalTransaction;
 
@@ -56,6 +57,27 @@ export function toTransaction(t: TransactionRow, hasMatchingUser: boolean): Tran
   };
 }
 
+/** Stored transactions that `where` selects, newest first, a page at a time, each as `toRow` makes it. */
+export function transactionsPage<T>(
+  db: Db,
+  where: SQL | undefined,
+  page: PageParams,
+  toRow: (transaction: TransactionRow) => T,
+): Promise<Page<T>> {
+  return pageOf(
+    db,
+    db
+      .select()
+      .from(paypalTransactions)
+      .where(where)
+      .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(paypalTransactions).where(where),
+    toRow,
+  );
+}
+
 /** The user's transactions, newest first, a page at a time: linked to them, or paid from their email address. */
 export async function userTransactions(
   db: Db,
@@ -65,17 +87,7 @@ export async function userTransactions(
 ): Promise<Page<Transaction>> {
   // Payer emails are stored lowercased, so the index on them serves this match.
   const where = or(eq(paypalTransactions.userId, userId), eq(paypalTransactions.payerEmail, email.toLowerCase()));
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(paypalTransactions)
-      .where(where)
-      .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(paypalTransactions).where(where),
-  ]);
-  return { rows: rows.map((t) => toTransaction(t, true)), total: total?.n ?? 0 };
+  return transactionsPage(db, where, page, (t) => toTransaction(t, true));
 }
 
 export type NewTransaction = typeof paypalTransactions.$inferInsert;
@@ -247,7 +259,8 @@ export async function listTransactions(db: Db, f: TransactionFilters): Promise<P
     f.email ? trigramCandidates(paypalTransactions.id, PAYPAL_TRANSACTIONS_SEARCH, f.email) : undefined,
     f.email ? containsText(paypalTransactions.payerEmail, f.email) : undefined,
   );
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
+    db,
     db
       .select({ t: paypalTransactions, matches: sql<number>`${payerMatches}` })
       .from(paypalTransactions)
@@ -256,8 +269,8 @@ export async function listTransactions(db: Db, f: TransactionFilters): Promise<P
       .limit(f.limit)
       .offset(f.offset),
     db.select({ n: count() }).from(paypalTransactions).where(where),
-  ]);
-  return { rows: rows.map((r) => toTransaction(r.t, Boolean(r.matches))), total: total?.n ?? 0 };
+    (r) => toTransaction(r.t, Boolean(r.matches)),
+  );
 }
 
 async function findByTransactionId(db: Db, transactionId: string) {

@@ -1,5 +1,5 @@
 /** @module Email verification tokens: random, stored hashed, valid 24 hours, single use. */
-import { eq } from "drizzle-orm";
+import { eq, lt } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { verificationTokens } from "../db/schema";
 import { randomToken, sha256Hex } from "../lib/crypto";
@@ -32,4 +32,9 @@ export async function consumeVerificationToken(db: Db, token: string, now = Date
     .returning();
   if (!row || row.expiresAt.getTime() <= now) return null;
   return row.userId;
+}
+
+/** Deletes the tokens expired before `now` (the daily cron). */
+export async function purgeExpiredVerificationTokens(db: Db, now: Date): Promise<void> {
+  await db.delete(verificationTokens).where(lt(verificationTokens.expiresAt, now));
 }

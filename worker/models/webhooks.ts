@@ -16,8 +16,10 @@ import {
 } from "#contract/webhooks";
 import type { Db } from "../db/client";
 import { webhookDeliveries, webhooks } from "../db/schema";
-import { encryptSecret, openSecret, randomToken, type SecretKeys } from "../lib/crypto";
+import { encryptSecret, randomToken, type SecretKeys } from "../lib/crypto";
+import { resealColumn } from "../lib/reseal";
 import type { Page, PageParams } from "#contract/page";
+import { pageOf } from "./page";
 
 /** 16 random bytes: ids are unguessable, and another customer's answers 404 all the same. */
 const newWebhookId = () => `wh_${randomToken(16)}`;
@@ -75,7 +77,8 @@ export async function createWebhook(
 
 /** The customer's webhooks, oldest first (at most WEBHOOKS_PER_CUSTOMER). */
 export async function listWebhooks(db: Db, userId: string, page: PageParams): Promise<Page<Webhook>> {
-  const [rows, [total]] = await db.batch([
+  return pageOf(
+    db,
     db
       .select({ id: webhooks.id, url: webhooks.url, createdAt: webhooks.createdAt, last: lastDelivery })
       .from(webhooks)
@@ -84,8 +87,8 @@ export async function listWebhooks(db: Db, userId: string, page: PageParams): Pr
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: count() }).from(webhooks).where(eq(webhooks.userId, userId)),
-  ]);
-  return { rows: rows.map(toWebhook), total: total?.n ?? 0 };
+    toWebhook,
+  );
 }
 
 /** One of the customer's webhooks, or null (another customer's too). */
@@ -138,7 +141,8 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
 
 /** A page of a webhook's delivery log, newest first, over `webhook_deliveries_webhook_idx`. */
 export async function listDeliveries(db: Db, webhookId: string, page: PageParams): Promise<Page<WebhookDelivery>> {
-  const [rows, [total]] = await db.batch([
+  return pageOf(
+    db,
     db
       .select(deliveryColumns)
       .from(webhookDeliveries)
@@ -147,8 +151,8 @@ export async function listDeliveries(db: Db, webhookId: string, page: PageParams
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId)),
-  ]);
-  return { rows: rows.map(toDelivery), total: total?.n ?? 0 };
+    toDelivery,
+  );
 }
 
 /** One delivery of the log. */
@@ -260,34 +264,20 @@ export async function resealWebhookSecret(db: Db, keys: SecretKeys, id: string, 
     .where(eq(webhooks.id, id));
 }
 
-/**
- * After a rotation of APP_SECRET: seals every webhook secret still under the previous secret again under the current
- * one, a page at a time (ids ascending), as `resealAllKeys` does for API keys (`npm run secrets:reseal`).
- */
-export async function resealAllWebhookSecrets(db: Db, keys: SecretKeys, pageSize = 200) {
-  const result = { checked: 0, resealed: 0, unreadable: 0 };
-  for (let after = ""; ;) {
-    const rows = await db
-      .select({ id: webhooks.id, secretEncrypted: webhooks.secretEncrypted })
-      .from(webhooks)
-      .where(gt(webhooks.id, after))
-      .orderBy(asc(webhooks.id))
-      .limit(pageSize);
-    if (rows.length === 0) return result;
-    for (const row of rows) {
-      result.checked++;
-      try {
-        const { plaintext, stale } = await openSecret(keys, row.secretEncrypted);
-        if (stale) {
-          await resealWebhookSecret(db, keys, row.id, plaintext);
-          result.resealed++;
-        }
-      } catch {
-        result.unreadable++;
-      }
-    }
-    after = rows[rows.length - 1]!.id;
-  }
+/** After a rotation of APP_SECRET: every webhook secret still under the previous secret, sealed again (lib/reseal.ts). */
+export function resealAllWebhookSecrets(db: Db, keys: SecretKeys, pageSize = 200) {
+  return resealColumn<string>(
+    keys,
+    (after, limit) =>
+      db
+        .select({ id: webhooks.id, sealed: webhooks.secretEncrypted })
+        .from(webhooks)
+        .where(after === undefined ? undefined : gt(webhooks.id, after))
+        .orderBy(asc(webhooks.id))
+        .limit(limit),
+    (id, plaintext) => resealWebhookSecret(db, keys, id, plaintext),
+    pageSize,
+  );
 }
 
 /** What one attempt came to. */

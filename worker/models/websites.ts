@@ -7,9 +7,10 @@ import { and, asc, count, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Website } from "#contract/responses";
 import type { WebsiteMode } from "#contract/schemas";
 import type { Db } from "../db/client";
-import { customHostnameRemovals, users, websites, type Website as WebsiteRow } from "../db/schema";
+import { customHostnameRemovals, urlMappings, users, websites, type Website as WebsiteRow } from "../db/schema";
 import { randomToken } from "../lib/crypto";
 import type { Page, PageParams } from "#contract/page";
+import { pageOf } from "./page";
 
 /** How long a claim may stay unproven. */
 export const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -78,11 +79,12 @@ export async function claimWebsite(
 /** The customer's live claims by hostname, a page at a time. */
 export async function listWebsites(db: Db, userId: string, page: PageParams, now = new Date()): Promise<Page<Website>> {
   const where = and(eq(websites.userId, userId), live(now));
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
+    db,
     db.select().from(websites).where(where).orderBy(asc(websites.hostname)).limit(page.limit).offset(page.offset),
     db.select({ n: count() }).from(websites).where(where),
-  ]);
-  return { rows: rows.map(toWebsite), total: total?.n ?? 0 };
+    toWebsite,
+  );
 }
 
 /** The customer's number of live claims (capped per customer: routes/websites.ts). */
@@ -235,4 +237,20 @@ export async function customerWebsites(db: Db, userId: string, page: PageParams)
     .orderBy(asc(websites.hostname))
     .limit(page.limit)
     .offset(page.offset);
+}
+
+/**
+ * Of the (customer, website) pairs asked about, those where the customer has a mapping on that website (host,
+ * SPEC.md's websites) or has proven the website (an active claim in `websites`, e.g. for edge delivery): one
+ * statement, one probe of `url_mappings_host_idx` and one of the claim per pair. Keys `${userId} ${host}`.
+ */
+export async function websitesAmong(db: Db, pairs: readonly { userId: string; host: string }[]): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const rows = await db.all<{ userId: string; host: string }>(sql`
+    select pair.value ->> 'userId' as userId, pair.value ->> 'host' as host from json_each(${JSON.stringify(pairs)}) pair
+    where exists (select 1 from ${urlMappings} m
+        where m.user_id = pair.value ->> 'userId' and m.host = pair.value ->> 'host')
+      or exists (select 1 from ${websites} w
+        where w.hostname = pair.value ->> 'host' and w.user_id = pair.value ->> 'userId' and w.status = 'active')`);
+  return new Set(rows.map((r) => `${r.userId} ${r.host}`));
 }

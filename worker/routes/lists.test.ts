@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { HTML_PREVIEW_CHARS } from "#contract/input-caps";
 import type { AdminMapping, AdminUser, AnalyticsRow, Mapping, MappingGroup, Transaction } from "#contract/responses";
-import { mappingStats, paypalTransactions, urlMappings, usageCounters, users } from "../db/schema";
+import { auditEvents, mappingStats, paypalTransactions, urlMappings, usageCounters, users } from "../db/schema";
 import { createMapping } from "../models/mappings";
 import { call, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
 
@@ -114,6 +114,24 @@ describe("the list contract", () => {
     const paged = await call("/api/admin/mappings?offset=0", { apiKey: admin.apiKey });
     expect((await paged.json()) as unknown[]).toHaveLength(100);
     expect(paged.headers.get("Link")).toBeNull();
+
+    // The admin's activity log too.
+    const audited = Array.from({ length: 1_001 }, (_, i) => ({
+      action: "impersonate" as const,
+      actorId: admin.user.id,
+      actorEmail: admin.user.email,
+      targetId: customer.user.id,
+      targetEmail: customer.user.email,
+      createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
+    }));
+    for (let i = 0; i < audited.length; i += 10)
+      await db()
+        .insert(auditEvents)
+        .values(audited.slice(i, i + 10));
+    const log = await call("/api/admin/audit-events", { apiKey: admin.apiKey });
+    expect((await log.json()) as unknown[]).toHaveLength(1_000);
+    expect(log.headers.get("X-Total-Count")).toBe("1001");
+    expect(log.headers.get("Link")).toBe('<http://dc.test/api/admin/audit-events?offset=1000&limit=1000>; rel="next"');
 
     const empty = await createVerifiedCustomer("d@example.com");
     const none = await call("/api/mappings", { apiKey: empty.apiKey });

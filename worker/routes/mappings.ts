@@ -17,7 +17,7 @@ import {
   type MappingChangeBody,
 } from "#contract/schemas";
 import type { MappingVersion } from "#contract/versions";
-import { resolvePublication } from "#contract/schedule";
+import { resolvePublication } from "#contract/publication";
 import { matchProblem } from "#contract/url-rules";
 import { throttle } from "../auth/throttle";
 import { requireUser } from "../auth/middleware";

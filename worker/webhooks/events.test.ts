@@ -6,9 +6,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Mapping } from "#contract/responses";
 import type { WebhookPayload } from "#contract/webhooks";
-import { runDueSchedules } from "../delivery/schedule";
-import { applyDueSchedules } from "../models/mappings";
-import { call, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
+import { runDueSchedules } from "../delivery/publish-due";
+import { call, createAdmin, createVerifiedCustomer } from "../test/helpers";
 import { addWebhook, deliveryRows, receiveWebhooks } from "../test/webhook-receiver";
 
 const HOUR = 60 * 60 * 1000;
@@ -148,7 +147,7 @@ describe("webhook events written by triggers", () => {
     expect(ofA[0]!.event_id).not.toBe(ofB[0]!.event_id);
 
     const mark2 = await lastId();
-    await applyDueSchedules(db(), new Date(unpublishAt), 100);
+    await runDueSchedules(env, new Date(unpublishAt));
     const unpublished = await eventsAfter(mark2);
     expect(unpublished.map((e) => [e.event, e.body.data.mapping!.id, e.body.data.mapping!.changedBy])).toEqual([
       ["mapping.unpublished", a.id, "schedule"],

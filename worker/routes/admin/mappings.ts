@@ -10,7 +10,7 @@ import { reportDelivery } from "../../delivery/delivery-status";
 import { notFound } from "../../http/errors";
 import { pageResponse } from "../../http/paging";
 import { validate } from "../../http/validate";
-import { deleteAnyMapping, getAnyMapping, listAdminMappings } from "../../models/mappings";
+import { deleteAnyMapping, getAnyMapping, listAdminMappings } from "../../models/admin-mappings";
 
 const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
 const NOT_FOUND = "Mapping not found";

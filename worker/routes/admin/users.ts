@@ -40,7 +40,7 @@ import { secretKeys } from "../../lib/crypto";
 import { getAdminUser, listAdminUsers, listUserEmails } from "../../models/admin-users";
 import { ensureCustomerKey, getCustomerKey, issueImpersonationKey, revokeCustomerKeys } from "../../models/api-keys";
 import { recordAuditEvent } from "../../models/audit-events";
-import { listAdminMappings, listMappingGroups } from "../../models/mappings";
+import { listAdminMappings, listMappingGroups } from "../../models/admin-mappings";
 import { getProductVersion } from "../../models/product-versions";
 import { userTransactions } from "../../models/transactions";
 import { customerSeries } from "../../models/timeseries";

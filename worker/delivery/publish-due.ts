@@ -3,9 +3,10 @@
  * come changes, and its URL's delivery entry is written, within a minute of the time. Bounded per run; what a run
  * leaves (more than RUN_LIMIT due at once) the next run takes, earliest first.
  */
-import { createDb } from "../db/client";
+import { sql } from "drizzle-orm";
+import { createDb, type Db } from "../db/client";
+import { urlMappings } from "../db/schema";
 import type { Env } from "../env";
-import { applyDueSchedules } from "../models/mappings";
 import { syncUrl } from "./sync";
 
 const PAGE = 100;
@@ -30,4 +31,28 @@ export async function runDueSchedules(env: Env, now = new Date()): Promise<numbe
     changed += urls.length;
     if (published.length < limit && unpublished.length < limit) return changed;
   }
+}
+
+/**
+ * Carries out up to `limit` schedules that are due at `now`: publishes the drafts whose publish time has come,
+ * then unpublishes the mappings whose unpublish time has come, earliest first (a partial index each). Answers the
+ * customer and normalised URL of each mapping it changed, for the delivery store.
+ */
+async function applyDueSchedules(db: Db, now: Date, limit: number) {
+  const due = (column: typeof urlMappings.publishAt | typeof urlMappings.unpublishAt) =>
+    sql`${urlMappings.id} in (select id from ${urlMappings} where ${column} <= ${now.getTime()} order by ${column} limit ${limit})`;
+  const changed = { userId: urlMappings.userId, normalizedUrl: urlMappings.normalizedUrl };
+  const [published, unpublished] = await db.batch([
+    db
+      .update(urlMappings)
+      .set({ publishedAt: sql`${urlMappings.publishAt}`, publishAt: null, changedBy: "schedule" })
+      .where(due(urlMappings.publishAt))
+      .returning(changed),
+    db
+      .update(urlMappings)
+      .set({ publishedAt: null, unpublishAt: null, changedBy: "schedule" })
+      .where(due(urlMappings.unpublishAt))
+      .returning(changed),
+  ]);
+  return { published, unpublished };
 }

@@ -7,7 +7,7 @@ import {
   SCHEDULE_TOO_FAR,
   UNPUBLISH_IN_PAST,
   UNPUBLISH_NOT_AFTER_PUBLISH,
-} from "#contract/schedule";
+} from "#contract/publication";
 import worker from "../index";
 import { EVERY_MINUTE, runEveryMinute } from "../scheduled";
 import { expectStoreMatchesD1, storedEntry } from "../test/delivery-store";

@@ -1,0 +1,97 @@
+/**
+ * @module What delivery reads of the mappings: the one a URL delivers (the newest published), a rebuild's pages,
+ * which are still delivered, and the URL tester's answers. delivery/sync.ts, rebuild.ts and the URL tester use it.
+ */
+import { and, asc, eq, gt, isNotNull, isNull } from "drizzle-orm";
+import type { Placement } from "#contract/placement";
+import type { Seo } from "#contract/seo";
+import type { Db } from "../db/client";
+import { inList } from "../db/expressions";
+import { mappingStats, urlMappings } from "../db/schema";
+import { mappingColumns, newestFirst, newestIn, toMapping } from "./mappings";
+
+const published = isNotNull(urlMappings.publishedAt);
+
+/** What a delivery entry holds of a mapping (delivery/store.ts). */
+const deliveredColumns = {
+  id: urlMappings.id,
+  htmlContent: urlMappings.htmlContent,
+  placement: urlMappings.placement,
+  seo: urlMappings.seo,
+};
+
+export type DeliverableMapping = { id: number; htmlContent: string; placement: Placement | null; seo: Seo | null };
+
+/**
+ * The mapping delivered at one of the customer's URLs: the newest published one (two may share a normalised
+ * URL). One probe of `url_mappings_delivery_idx`, whatever the number of the customer's mappings.
+ */
+export async function deliveredMapping(db: Db, userId: string, normalizedUrl: string) {
+  const [row] = await db
+    .select(deliveredColumns)
+    .from(urlMappings)
+    .where(and(eq(urlMappings.userId, userId), eq(urlMappings.normalizedUrl, normalizedUrl), published))
+    .orderBy(...newestFirst)
+    .limit(1);
+  return row;
+}
+
+const newestPublished = newestIn(urlMappings.normalizedUrl, true);
+
+/** One page of the mappings the customer's URLs deliver, by normalised URL after `afterUrl` (a rebuild's pages). */
+export async function deliveredMappingsPage(db: Db, userId: string, afterUrl: string, limit: number) {
+  return db
+    .select({ ...deliveredColumns, normalizedUrl: urlMappings.normalizedUrl })
+    .from(urlMappings)
+    .where(and(eq(urlMappings.userId, userId), published, gt(urlMappings.normalizedUrl, afterUrl), newestPublished))
+    .orderBy(asc(urlMappings.normalizedUrl))
+    .limit(limit);
+}
+
+/** Which of these mapping ids are still delivered at their URL for the customer, with that URL. */
+export async function stillDeliveredMappings(db: Db, userId: string, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: urlMappings.id, normalizedUrl: urlMappings.normalizedUrl })
+    .from(urlMappings)
+    .where(and(eq(urlMappings.userId, userId), inList(urlMappings.id, ids), published, newestPublished));
+}
+
+/**
+ * For the URL tester: the mapping each of these normalised URLs (at most a URL and its prefixes) delivers, with its
+ * normalised URL; one probe of `url_mappings_delivery_idx` per URL.
+ */
+export async function deliveredMappingsAt(db: Db, userId: string, normalizedUrls: string[]) {
+  if (normalizedUrls.length === 0) return [];
+  const rows = await db
+    .select({ ...mappingColumns, normalizedUrl: urlMappings.normalizedUrl })
+    .from(urlMappings)
+    .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+    .where(
+      and(
+        eq(urlMappings.userId, userId),
+        inList(urlMappings.normalizedUrl, normalizedUrls),
+        published,
+        newestPublished,
+      ),
+    );
+  return rows.map(({ normalizedUrl, ...row }) => ({ normalizedUrl, mapping: toMapping(row) }));
+}
+
+/** For the URL tester: the newest unpublished mapping at one of these normalised URLs, if any. */
+export async function unpublishedMappingAt(db: Db, userId: string, normalizedUrls: string[]) {
+  if (normalizedUrls.length === 0) return undefined;
+  const [row] = await db
+    .select({ url: urlMappings.url })
+    .from(urlMappings)
+    .where(
+      and(
+        eq(urlMappings.userId, userId),
+        inList(urlMappings.normalizedUrl, normalizedUrls),
+        isNull(urlMappings.publishedAt),
+      ),
+    )
+    .orderBy(...newestFirst)
+    .limit(1);
+  return row;
+}
