@@ -11,7 +11,7 @@ import { paged } from "./schemas";
 export const WEBHOOKS_PER_CUSTOMER = 10;
 export const TOO_MANY_WEBHOOKS = `An account can have at most ${WEBHOOKS_PER_CUSTOMER} webhooks`;
 
-/** The events of mappings, written by the triggers of migration 0018, and `ping` (POST /api/webhooks/{id}/test). */
+/** The events of mappings, written by the triggers of worker/db/raw.ts, and `ping` (POST /api/webhooks/{id}/test). */
 export const WEBHOOK_EVENTS = [
   "mapping.published",
   "mapping.unpublished",

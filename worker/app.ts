@@ -1,63 +1,74 @@
 /**
- * @module The Hono app: every route of the Worker, mounted per resource, with the security headers of every answer
- * and the one error handler.
+ * @module The Hono app, in three faces, each with its own headers and middleware on its own routes:
+ * - delivery: a customer's proven edge website (proxied before anything else), `/snippet.js` and `/api/content`,
+ *   read by customers' pages from any origin; no secret check, no body cap, no database handle;
+ * - the API (`/api/*`): API headers, the request's database handle (`c.var.db`), the default body cap (a route
+ *   may declare its own), and the secret check for every route but the SPA's public configuration;
+ * - the SPA's pages and build files, with the page headers.
+ * Order is the whole mechanism: a face's middleware is registered after the faces before it, so a request a face
+ * has answered never meets the next one's. Any host but ours and proven edge websites gets 421 (routeByHost); on
+ * the delivery host only delivery answers.
  */
 import { Hono } from "hono";
+import { CONTENT_PATH, SNIPPET_PATH } from "#contract/delivery-paths";
 import { contentRoute } from "./delivery/content-route";
 import { routeByHost } from "./delivery/host-routing";
-import { CONTENT_PATH, SNIPPET_PATH } from "#contract/delivery-paths";
 import type { AppEnv } from "./env";
 import { requireAppSecret } from "./http/app-secret-check";
 import { capRequestBody } from "./http/body-limit";
+import { withDatabase } from "./http/database";
 import { deliveryHostOnly } from "./http/delivery-host";
 import { errorResponse, handleError } from "./http/errors";
-import { securityHeaders } from "./http/security-headers";
+import { apiHeaders, deliveryHeaders, pageHeaders, strictTransportSecurity } from "./http/security-headers";
 import { adminRoutes } from "./routes/admin";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { loginRoutes } from "./routes/login";
 import { mappingRoutes } from "./routes/mappings";
+import { openApiRoutes } from "./routes/openapi";
+import { servePage } from "./routes/pages";
 import { paypalRoutes } from "./routes/paypal";
 import { productVersionRoutes } from "./routes/product-versions";
 import { registerRoutes } from "./routes/register";
 import { siteConfigRoutes } from "./routes/site-config";
 import { smtpConfigRoutes } from "./routes/smtp-config";
-import { openApiRoutes } from "./routes/openapi";
-import { servePage } from "./routes/pages";
 import { urlRulesRoutes } from "./routes/url-rules";
 import { userRoutes } from "./routes/user";
-import { websiteRoutes } from "./routes/websites";
 import { webhookRoutes } from "./routes/webhooks";
+import { websiteRoutes } from "./routes/websites";
 import { snippetRoute } from "./snippet/snippet-route";
-import { sendWebhooksAfterChange } from "./webhooks/after-change";
 
 export const app = new Hono<AppEnv>()
-  // Whose host: the product's own goes on; a customer's proven edge website is proxied before anything of the
-  // product's own touches the request; any other host gets 421 and nothing of ours.
   .use(routeByHost)
-  .use(securityHeaders)
-  .use(deliveryHostOnly)
-  .use("/api/*", capRequestBody)
-  .use("/api/*", requireAppSecret)
+  .use(strictTransportSecurity)
+  // Delivery.
+  .use(SNIPPET_PATH, deliveryHeaders)
   .route(SNIPPET_PATH, snippetRoute)
+  .use(CONTENT_PATH, deliveryHeaders)
+  .use(`${CONTENT_PATH}/*`, deliveryHeaders)
   .route(CONTENT_PATH, contentRoute)
+  // Nothing past this point on the delivery host.
+  .use(deliveryHostOnly)
+  // The API.
+  .use("/api/*", apiHeaders, withDatabase, capRequestBody)
+  .route("/api/site-config", siteConfigRoutes)
+  .use("/api/*", requireAppSecret)
   .route("/api", registerRoutes)
   .route("/api", authRoutes)
   .route("/api/admin", adminRoutes)
   .route("/api/login", loginRoutes)
   .route("/api/smtp-config", smtpConfigRoutes)
-  .use("/api/mappings/*", sendWebhooksAfterChange)
   .route("/api/mappings", mappingRoutes)
   .route("/api/user", userRoutes)
   .route("/api/analytics", analyticsRoutes)
   .route("/api/product-versions", productVersionRoutes)
   .route("/api", paypalRoutes)
-  .route("/api/site-config", siteConfigRoutes)
   .route("/api/websites", websiteRoutes)
   .route("/api/url-rules", urlRulesRoutes)
   .route("/api/webhooks", webhookRoutes)
   .route("/api/openapi.json", openApiRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
-  // The SPA's pages and build files come through here, so that they get their security headers on our hosts only.
+  // The SPA's pages and build files come through here, so that they get their headers on our hosts only.
+  .use(pageHeaders)
   .on(["GET", "HEAD"], "*", servePage)
   .onError(handleError);

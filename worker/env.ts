@@ -112,4 +112,7 @@ export interface Session {
   impersonator: { id: string; email: string } | null;
 }
 
-export type AppEnv = { Bindings: Env; Variables: { user: import("./db/schema").User; session: Session } };
+export type AppEnv = {
+  Bindings: Env;
+  Variables: { user: import("./db/schema").User; session: Session; db: import("./db/client").Db };
+};

@@ -5,7 +5,6 @@
  * who is acting as the customer (impersonating) for what only the holder of the account may do.
  */
 import { createMiddleware } from "hono/factory";
-import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { forbidden, unauthorized } from "../http/errors";
 import { findKeySession, touchApiKey } from "../models/api-keys";
@@ -15,7 +14,7 @@ export const API_KEY_HEADER = "X-API-Key";
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header(API_KEY_HEADER);
   if (!key) throw unauthorized("API key required");
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const found = await findKeySession(db, key);
   if (found === "expired") throw unauthorized("Your session has expired. Please sign in again.");
   if (!found) throw unauthorized("Invalid API key");

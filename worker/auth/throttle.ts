@@ -4,7 +4,7 @@
  * whether it exists. Past a throttle: 429 with `Retry-After` and a message that says when to try again.
  */
 import type { Context } from "hono";
-import { createDb, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { clientInfo, visitorKey } from "../http/client-info";
 import { tooManyRequests } from "../http/errors";
@@ -105,7 +105,7 @@ export async function throttle(c: Context<AppEnv>, name: ThrottleName, account?:
     limits.push({ bucket: `${name}:account:${account.toLowerCase()}`, ...spec.perAccount });
   // An IPv6 client counts by its /64: one line hands out a whole /64 (http/client-info.ts `visitorKey`).
   if (ipAddress) limits.push({ bucket: `${name}:ip:${visitorKey(ipAddress)}`, ...spec.perIp });
-  const decision = await takeRateLimits(createDb(c.env.DB), limits);
+  const decision = await takeRateLimits(c.var.db, limits);
   if (!decision.allowed) refuse(spec.refusal, decision);
 }
 

@@ -1,9 +1,9 @@
 /**
  * @module Fail closed on a missing or weak APP_SECRET. It signs the login cookie, keys the login codes' HMAC and
  * encrypts stored API keys and the SMTP password, so without it (an operator forgot `wrangler secret put
- * APP_SECRET`, or a `.dev.vars` lacks it) those would be sealed under a guessable key. Every `/api` route but
- * the public delivery ones then answers 503 in the one error shape, and the isolate logs once which setting is
- * wrong; the SPA's pages, the snippet and content delivery keep working.
+ * APP_SECRET`, or a `.dev.vars` lacks it) those would be sealed under a guessable key. Every API route mounted after
+ * it (app.ts: all but the SPA's public configuration) then answers 503 in the one error shape, and the isolate logs
+ * once which setting is wrong; the SPA's pages, the snippet and content delivery keep working.
  */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Env } from "../env";
@@ -11,9 +11,6 @@ import { notConfigured } from "./not-configured";
 
 /** 256 bits: `openssl rand -base64 32` gives 44 characters. */
 export const APP_SECRET_MIN_BYTES = 32;
-
-/** Routes that never touch a secret: the hot path and the SPA's public configuration. */
-const NEEDS_NO_SECRET = ["/api/content", "/api/site-config"];
 
 /** What is wrong with the secret settings, for the log; null when they are usable. */
 export function appSecretProblem(env: Pick<Env, "APP_SECRET" | "APP_SECRET_PREVIOUS">): string | null {
@@ -30,8 +27,5 @@ export function appSecretProblem(env: Pick<Env, "APP_SECRET" | "APP_SECRET_PREVI
 
 export const requireAppSecret: MiddlewareHandler<AppEnv> = async (c, next) => {
   const problem = appSecretProblem(c.env);
-  if (!problem || NEEDS_NO_SECRET.some((path) => c.req.path === path || c.req.path.startsWith(`${path}/`))) {
-    return next();
-  }
-  return notConfigured(c, "a secret", problem);
+  return problem ? notConfigured(c, "a secret", problem) : next();
 };

@@ -1,11 +1,11 @@
 /**
- * @module Caps on request bodies (Hono's `bodyLimit`), applied to every `/api` route before anything is parsed:
- * past its cap a request is answered 413 in the one error shape, naming the cap, and nothing is read further
- * or stored. Every route gets the default cap unless the table below gives it another.
+ * @module Caps on request bodies (Hono's `bodyLimit`), applied to every API route before anything is parsed: past
+ * its cap a request is answered 413 in the one error shape, naming the cap, and nothing is read further or stored.
+ * Every route gets the default cap unless it declares its own with `bodyCap` among its handlers.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { IMPORT_BODY_MAX_BYTES } from "#contract/bulk";
+import { matchedRoutes } from "hono/route";
 import { formatNumber, HTML_CONTENT_MAX_BYTES } from "#contract/input-caps";
 import { errorResponse } from "./errors";
 
@@ -24,12 +24,6 @@ export const MAPPING_BODY_MAX_BYTES = 2 * HTML_CONTENT_MAX_BYTES + 8 * KB;
 /** PayPal's notification of a subscription payment is 1 to 3 KB. */
 export const IPN_BODY_MAX_BYTES = 8 * KB;
 
-const ROUTE_CAPS: readonly { method: string; path: string; maxBytes: number }[] = [
-  { method: "POST", path: "/api/mappings", maxBytes: MAPPING_BODY_MAX_BYTES },
-  { method: "POST", path: "/api/paypal/ipn", maxBytes: IPN_BODY_MAX_BYTES },
-  { method: "POST", path: "/api/mappings/import", maxBytes: IMPORT_BODY_MAX_BYTES },
-];
-
 export const bodyTooLarge = (maxBytes: number) =>
   `Request body too large: at most ${formatNumber(maxBytes / KB)} KB (${formatNumber(maxBytes)} bytes) is accepted`;
 
@@ -44,10 +38,18 @@ function limit(maxBytes: number): MiddlewareHandler {
   });
 }
 
-const routeLimits = ROUTE_CAPS.map((r) => ({ ...r, limit: limit(r.maxBytes) }));
+/** The caps routes declare, so that the default steps aside for them. */
+const declaredCaps = new WeakSet<MiddlewareHandler>();
+
+/** A route's own cap, in place of the default: `.post("/", bodyCap(MAPPING_BODY_MAX_BYTES), …)`. */
+export function bodyCap(maxBytes: number): MiddlewareHandler {
+  const cap = limit(maxBytes);
+  declaredCaps.add(cap);
+  return cap;
+}
+
 const defaultLimit = limit(DEFAULT_BODY_MAX_BYTES);
 
-export const capRequestBody: MiddlewareHandler = (c, next) => {
-  const route = routeLimits.find((r) => r.method === c.req.method && r.path === c.req.path);
-  return (route?.limit ?? defaultLimit)(c, next);
-};
+/** The default cap, for every API route that declares none. */
+export const capRequestBody: MiddlewareHandler = (c, next) =>
+  matchedRoutes(c).some((route) => declaredCaps.has(route.handler)) ? next() : defaultLimit(c, next);

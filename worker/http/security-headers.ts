@@ -1,5 +1,6 @@
 /**
- * @module The security headers of every answer, by what it is (Hono's `secureHeaders`, one policy per kind):
+ * @module The security headers of every answer, one policy per face of the Worker (app.ts mounts each on its routes;
+ * Hono's `secureHeaders`):
  * - delivery (`/snippet.js`, `/api/content`): read by customers' pages from any origin, never rendered as a page
  *   of ours: `nosniff`, a sandboxing CSP, cross-origin resource policy;
  * - the API (`/api/*`): data, never a page: `nosniff`, a sandboxing CSP that allows nothing, no framing, no cache;
@@ -7,10 +8,9 @@
  *   loads it on whichever screen the SPA was entered), no framing, `nosniff`, a referrer policy.
  * Every answer over https also carries HSTS.
  */
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
-import { isDeliveryPath } from "#contract/delivery-paths";
 import type { AppEnv } from "../env";
 import { paypalConfig } from "../paypal/config";
 
@@ -37,19 +37,19 @@ const neverAPage = {
   crossOriginOpenerPolicy: false,
 } as const;
 
-const deliveryHeaders = secureHeaders({
+export const deliveryHeaders = secureHeaders({
   ...neverAPage,
   crossOriginResourcePolicy: "cross-origin",
   contentSecurityPolicy: { defaultSrc: ["'none'"], sandbox: [] },
 });
 
-const apiHeaders = secureHeaders({
+const apiSecureHeaders = secureHeaders({
   ...neverAPage,
   crossOriginResourcePolicy: "same-origin",
   contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], sandbox: [] },
 });
 
-const pageHeaders = secureHeaders({
+export const pageHeaders = secureHeaders({
   xContentTypeOptions: true,
   xFrameOptions: "DENY",
   referrerPolicy: "strict-origin-when-cross-origin",
@@ -74,17 +74,14 @@ const pageHeaders = secureHeaders({
   },
 });
 
-function headersFor(path: string): MiddlewareHandler {
-  if (isDeliveryPath(path)) return deliveryHeaders;
-  if (path === "/api" || path.startsWith("/api/")) return apiHeaders;
-  return pageHeaders;
-}
+/** The API's: data, never a page, never cached (answers carry keys and customers' data). */
+export const apiHeaders = createMiddleware<AppEnv>(async (c, next) => {
+  await apiSecureHeaders(c, next);
+  if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
+});
 
-export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
-  await headersFor(c.req.path)(c, next);
-  if (c.req.path.startsWith("/api/") && !c.res.headers.has("Cache-Control")) {
-    // Answers carry keys and customers' data: no shared or browser cache keeps them.
-    c.res.headers.set("Cache-Control", "no-store");
-  }
+/** Every answer over https, whatever its face. */
+export const strictTransportSecurity = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
   if (new URL(c.req.url).protocol === "https:") c.res.headers.set("Strict-Transport-Security", HSTS);
 });

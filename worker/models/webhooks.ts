@@ -1,7 +1,7 @@
 /**
  * @module Webhooks and their deliveries (docs/webhooks.md). A webhook's secret is sealed under APP_SECRET (it signs
  * every event, so it must open again) and answered once, when the webhook is made. Deliveries are written by the
- * triggers of migration 0018 (and `insertPing`), claimed with a lease by a sender, and recorded after each attempt.
+ * triggers of db/raw.ts (and `insertPing`), claimed with a lease by a sender, and recorded after each attempt.
  */
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import {

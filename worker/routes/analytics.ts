@@ -6,7 +6,6 @@ import { Hono } from "hono";
 import { analyticsQuery } from "#contract/schemas";
 import { timeseriesQuery, type TimeseriesPoint } from "#contract/timeseries";
 import { requireUser } from "../auth/middleware";
-import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
@@ -15,8 +14,8 @@ import { analyticsRows } from "../models/usage";
 
 export const analyticsRoutes = new Hono<AppEnv>()
   .get("/", requireUser, validate("query", analyticsQuery), async (c) =>
-    pageResponse(c, await analyticsRows(createDb(c.env.DB), c.var.user.id, c.req.valid("query")), c.req.valid("query")),
+    pageResponse(c, await analyticsRows(c.var.db, c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
   .get("/timeseries", requireUser, validate("query", timeseriesQuery), async (c) =>
-    c.json<TimeseriesPoint[]>(await customerSeries(createDb(c.env.DB), c.var.user, c.req.valid("query"))),
+    c.json<TimeseriesPoint[]>(await customerSeries(c.var.db, c.var.user, c.req.valid("query"))),
   );

@@ -5,7 +5,6 @@ import { adminLoginBody } from "#contract/schemas";
 import { requireUser } from "../auth/middleware";
 import { DECOY_PASSWORD_HASH, verifyPassword } from "../auth/password";
 import { throttle } from "../auth/throttle";
-import { createDb } from "../db/client";
 import type { User } from "../db/schema";
 import type { AppEnv } from "../env";
 import { clientInfo } from "../http/client-info";
@@ -25,7 +24,7 @@ export const authRoutes = new Hono<AppEnv>()
     const email = c.req.valid("json").email.toLowerCase();
     // Before the PBKDF2 run: a flood of guesses costs a count, not a hash each.
     await throttle(c, "admin-login", email);
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const user = await findUserByEmail(db, email);
     const admin = user?.role === "admin" && user.passwordHash ? user : undefined;
     const valid = await verifyPassword(password, admin?.passwordHash ?? DECOY_PASSWORD_HASH);

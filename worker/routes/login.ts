@@ -9,7 +9,7 @@ import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import type { LoginRequestResponse, LoginVerifyResponse } from "#contract/responses";
 import { loginRequestBody, loginVerifyBody } from "#contract/schemas";
 import { clearWrongCodes, recordWrongCode, refuse, throttle, wrongCodeLock, wrongCodesSince } from "../auth/throttle";
-import { createDb, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import type { User } from "../db/schema";
 import { sendSignInLinkMail, sendVerificationMail } from "../email/account-mails";
 import { adminLoginNoticeMail, loginCodeMail } from "../email/messages";
@@ -86,7 +86,7 @@ export const loginRoutes = new Hono<AppEnv>()
   .post("/request-otp", validate("json", loginRequestBody), async (c) => {
     const email = c.req.valid("json").email.toLowerCase();
     await throttle(c, "code-request", email);
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     inBackground(c, "Login mail", async () => mailLoginHelp(c, db, await findUserByEmail(db, email)));
     await setLoginCookie(c, { email, issuedAt: Date.now() });
     return c.json<LoginRequestResponse>({ message: "Login code sent", email });
@@ -97,7 +97,7 @@ export const loginRoutes = new Hono<AppEnv>()
     const now = Date.now();
     if (now - login.issuedAt > LOGIN_CODE_TTL_MS) throw badRequest(CODE_EXPIRED);
     await throttle(c, "code-check");
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const lock = await wrongCodeLock(db, login.email, now);
     if (!lock.allowed) refuse(CODES_LOCKED, lock);
 

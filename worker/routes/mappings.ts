@@ -24,15 +24,16 @@ import { requireUser } from "../auth/middleware";
 import { exportStream } from "../bulk/export-mappings";
 import { importFormat, readImport } from "../bulk/import-file";
 import { importMappings } from "../bulk/import-mappings";
-import type { ImportReport } from "#contract/bulk";
+import { IMPORT_BODY_MAX_BYTES, type ImportReport } from "#contract/bulk";
 import { currentBilling } from "../billing/current-billing";
-import { createDb } from "../db/client";
 import { previewLink } from "../delivery/preview";
 import { revokePreviewKey } from "../models/preview-keys";
 import { syncUrlsSoon } from "../delivery/repairs";
 import { syncUrl } from "../delivery/sync";
 import type { AppEnv } from "../env";
+import { sendWebhooksAfterChange } from "../webhooks/after-change";
 import { reportDelivery } from "../delivery/delivery-status";
+import { bodyCap, MAPPING_BODY_MAX_BYTES } from "../http/body-limit";
 import { ApiError, notFound } from "../http/errors";
 import { pageResponse, streamedPageResponse } from "../http/paging";
 import { validate } from "../http/validate";
@@ -61,8 +62,9 @@ const DELETED_NOT_FOUND = "No deleted mapping with this id from the last 30 days
 
 export const mappingRoutes = new Hono<AppEnv>()
   .use(requireUser)
+  .use(sendWebhooksAfterChange)
   .get("/", validate("query", mappingsQuery), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const query = c.req.valid("query");
     if (!query.unpaged) return pageResponse(c, await listMappings(db, c.var.user.id, query), query);
     // SPEC.md's whole list, up to 1,000 mappings of up to 256 KB each: streamed a page at a time.
@@ -73,7 +75,7 @@ export const mappingRoutes = new Hono<AppEnv>()
   .get("/export", validate("query", exportQuery), (c) => {
     const { format } = c.req.valid("query");
     const day = new Date().toISOString().slice(0, 10);
-    return new Response(exportStream(createDb(c.env.DB), c.var.user.id, format), {
+    return new Response(exportStream(c.var.db, c.var.user.id, format), {
       headers: {
         "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
         "Content-Disposition": `attachment; filename="mappings-${day}.${format}"`,
@@ -81,24 +83,24 @@ export const mappingRoutes = new Hono<AppEnv>()
       },
     });
   })
-  .post("/import", currentBilling, validate("query", importQuery), async (c) => {
+  .post("/import", bodyCap(IMPORT_BODY_MAX_BYTES), currentBilling, validate("query", importQuery), async (c) => {
     // Up to 10,000 rows checked (and written) per request: a bound on the CPU and D1 one account can spend.
     await throttle(c, "mapping-import", c.var.user.id);
     const records = readImport(importFormat(c.req.header("Content-Type")), await c.req.text());
     const { dryRun } = c.req.valid("query");
-    const { report, changedUrls } = await importMappings(createDb(c.env.DB), c.var.user, records, { dryRun });
+    const { report, changedUrls } = await importMappings(c.var.db, c.var.user, records, { dryRun });
     if (report.applied) reportDelivery(c, await syncUrlsSoon(c.env, c.var.user.id, changedUrls));
     return c.json<ImportReport>(report, report.refused > 0 && !dryRun ? 422 : 200);
   })
   .get("/match", validate("query", mappingMatchQuery), async (c) =>
-    c.json<MappingMatch>(await explainMatch(createDb(c.env.DB), c.var.user, c.req.valid("query").url)),
+    c.json<MappingMatch>(await explainMatch(c.var.db, c.var.user, c.req.valid("query").url)),
   )
-  .post("/", currentBilling, validate("json", mappingBody), async (c) => {
+  .post("/", bodyCap(MAPPING_BODY_MAX_BYTES), currentBilling, validate("json", mappingBody), async (c) => {
     const { url, htmlContent, placement, seo, ...publicationInput } = c.req.valid("json");
     const now = new Date();
     const publication = resolvePublication(publicationInput, publishedNow(now), now);
     if (typeof publication === "string") throw new ApiError(400, publication);
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const normalizedUrl = normalizeUrl(url, c.var.user.ignoredParameters);
     await assertCanAddMapping(db, c.var.user, normalizedUrl);
     const extras = { placement, seo };
@@ -110,14 +112,10 @@ export const mappingRoutes = new Hono<AppEnv>()
     c.json<Mapping>(await changeOwnMapping(c, c.req.valid("param").id, c.req.valid("json"))),
   )
   .get("/deleted", validate("query", deletedMappingsQuery), async (c) =>
-    pageResponse(
-      c,
-      await listDeletedMappings(createDb(c.env.DB), c.var.user.id, c.req.valid("query")),
-      c.req.valid("query"),
-    ),
+    pageResponse(c, await listDeletedMappings(c.var.db, c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
   .post("/deleted/:id/restore", currentBilling, validate("param", idParam), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const { id } = c.req.valid("param");
     const deleted = await getDeletedMapping(db, c.var.user.id, id);
     if (!deleted) throw notFound(DELETED_NOT_FOUND);
@@ -127,31 +125,31 @@ export const mappingRoutes = new Hono<AppEnv>()
     return c.json<Mapping>((await getMapping(db, c.var.user.id, id))!);
   })
   .post("/:id/preview", validate("param", idParam), async (c) => {
-    const mapping = await getMapping(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id);
+    const mapping = await getMapping(c.var.db, c.var.user.id, c.req.valid("param").id);
     if (!mapping) throw notFound(MAPPING_NOT_FOUND);
     return c.json<PreviewLink>(await previewLink(c.env, mapping), 201);
   })
   .delete("/:id/preview", validate("param", idParam), async (c) => {
-    if (!(await revokePreviewKey(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id))) {
+    if (!(await revokePreviewKey(c.var.db, c.var.user.id, c.req.valid("param").id))) {
       throw notFound(MAPPING_NOT_FOUND);
     }
     return c.json<MessageResponse>({ message: "Every preview link of this mapping was revoked" });
   })
   .get("/:id/versions", validate("param", idParam), validate("query", versionsQuery), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const { id } = c.req.valid("param");
     if (!(await getOwnMapping(db, c.var.user.id, id))) throw notFound(MAPPING_NOT_FOUND);
     return pageResponse(c, await listVersions(db, c.var.user.id, id, c.req.valid("query")), c.req.valid("query"));
   })
   .post("/:id/versions/:version/restore", currentBilling, validate("param", versionParam), async (c) => {
     const { id, version } = c.req.valid("param");
-    const restored = await getVersion(createDb(c.env.DB), c.var.user.id, id, version);
+    const restored = await getVersion(c.var.db, c.var.user.id, id, version);
     if (!restored) throw notFound("Version not found");
     return c.json<Mapping>(await changeOwnMapping(c, id, restoredChange(restored)));
   })
   .patch("/:id/status", validate("param", idParam), validate("json", mappingStatusBody), async (c) => {
     const published = c.req.valid("json").status === "published";
-    const changed = await setMappingPublished(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id, published);
+    const changed = await setMappingPublished(c.var.db, c.var.user.id, c.req.valid("param").id, published);
     if (!changed) throw notFound(MAPPING_NOT_FOUND);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, changed.normalizedUrl));
     return c.json<Mapping>(changed.mapping);
@@ -159,13 +157,13 @@ export const mappingRoutes = new Hono<AppEnv>()
   .delete("/:id", validate("param", idParam), validate("query", mappingDeleteQuery), async (c) => {
     const { id } = c.req.valid("param");
     if (c.req.valid("query").scope === "url") {
-      const group = await deleteUrlGroup(createDb(c.env.DB), c.var.user.id, id);
+      const group = await deleteUrlGroup(c.var.db, c.var.user.id, id);
       if (!group) throw notFound(MAPPING_NOT_FOUND);
       reportDelivery(c, await syncUrl(c.env, c.var.user.id, group.normalizedUrl));
       const { deleted, remaining } = group;
       return c.json<GroupDeleteResponse>({ message: groupDeletedMessage(group), deleted, remaining });
     }
-    const normalizedUrl = await deleteMapping(createDb(c.env.DB), c.var.user.id, id);
+    const normalizedUrl = await deleteMapping(c.var.db, c.var.user.id, id);
     if (normalizedUrl === null) throw notFound(MAPPING_NOT_FOUND);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, normalizedUrl));
     return c.json<MessageResponse>({ message: "URL mapping deleted successfully" });
@@ -185,7 +183,7 @@ function groupDeletedMessage({ deleted, remaining }: { deleted: number; remainin
  */
 async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingChangeBody): Promise<Mapping> {
   const { url, match, status, publishAt, unpublishAt, ...rest } = body;
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const own = await getOwnMapping(db, c.var.user.id, id);
   if (!own) throw notFound(MAPPING_NOT_FOUND);
   const publication = resolvePublication({ status, publishAt, unpublishAt }, own, new Date());

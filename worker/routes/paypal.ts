@@ -7,8 +7,8 @@ import { requireAccountHolder, requireUser } from "../auth/middleware";
 import { storeConfirmedSubscription } from "../billing/confirm-subscription";
 import type { MessageResponse, PayPalClientConfig } from "#contract/responses";
 import { storeSubscriptionBody } from "#contract/schemas";
-import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
+import { bodyCap, IPN_BODY_MAX_BYTES } from "../http/body-limit";
 import { conflict, errorResponse } from "../http/errors";
 import { validate } from "../http/validate";
 import { findSubscription, storeUnconfirmedSubscription } from "../models/subscriptions";
@@ -27,7 +27,7 @@ export const paypalRoutes = new Hono<AppEnv>()
       currency: config.currency,
     });
   })
-  .post("/paypal/ipn", async (c) => {
+  .post("/paypal/ipn", bodyCap(IPN_BODY_MAX_BYTES), async (c) => {
     const raw = new Uint8Array(await c.req.arrayBuffer());
     const answer = await handleIpn(c.env, raw);
     return answer.status === 200 ? c.body(null, 200) : errorResponse(c, answer.status, answer.error);
@@ -41,7 +41,7 @@ export const paypalRoutes = new Hono<AppEnv>()
       const user = c.var.user;
       // The body's status is the browser's word: only PayPal's counts.
       const { subscriptionId } = c.req.valid("json");
-      const db = createDb(c.env.DB);
+      const db = c.var.db;
       const existing = await findSubscription(db, subscriptionId);
       if (existing && existing.userId !== user.id) throw conflict(OTHER_ACCOUNTS);
 

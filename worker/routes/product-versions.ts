@@ -2,7 +2,6 @@
 import { Hono } from "hono";
 import { requireUser } from "../auth/middleware";
 import { plainListQuery } from "#contract/schemas";
-import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
@@ -12,6 +11,5 @@ export const productVersionRoutes = new Hono<AppEnv>().get(
   "/",
   requireUser,
   validate("query", plainListQuery),
-  async (c) =>
-    pageResponse(c, await listProductVersions(createDb(c.env.DB), c.req.valid("query")), c.req.valid("query")),
+  async (c) => pageResponse(c, await listProductVersions(c.var.db, c.req.valid("query")), c.req.valid("query")),
 );

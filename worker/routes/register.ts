@@ -8,7 +8,6 @@ import { z } from "zod";
 import type { RegisterResponse, VerifyEmailResponse } from "#contract/responses";
 import { registerBody } from "#contract/schemas";
 import { clearWrongCodes, throttle } from "../auth/throttle";
-import { createDb } from "../db/client";
 import { syncCustomerState } from "../delivery/sync";
 import { sendApiKeyMail, sendVerificationMail } from "../email/account-mails";
 import type { AppEnv } from "../env";
@@ -31,7 +30,7 @@ export const registerRoutes = new Hono<AppEnv>()
     const { page } = c.req.valid("json");
     const email = c.req.valid("json").email.toLowerCase();
     await throttle(c, "registration", email);
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     // After the answer: neither it nor its timing tells whether the address had an account.
     inBackground(c, "Registration", async () => {
       const user = await ensureCustomer(db, email);
@@ -41,7 +40,7 @@ export const registerRoutes = new Hono<AppEnv>()
   })
   .get("/verify-email", validate("query", verificationQuery), async (c) => {
     await throttle(c, "verification-link");
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const userId = await consumeVerificationToken(db, c.req.valid("query").token);
     const user = userId ? await getUser(db, userId) : undefined;
     if (!user || user.role !== "user") throw badRequest(INVALID_LINK);

@@ -3,7 +3,6 @@ import { Hono } from "hono";
 import type { MessageResponse, SmtpConfig } from "#contract/responses";
 import { smtpConfigBody } from "#contract/schemas";
 import { requireAdmin } from "../auth/middleware";
-import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { validate } from "../http/validate";
 import { secretKeys } from "../lib/crypto";
@@ -12,10 +11,10 @@ import { getSmtpSettings, saveSmtpSettings } from "../models/smtp-config";
 export const smtpConfigRoutes = new Hono<AppEnv>()
   .use(requireAdmin)
   .get("/", async (c) => {
-    const settings = await getSmtpSettings(createDb(c.env.DB), secretKeys(c.env));
+    const settings = await getSmtpSettings(c.var.db, secretKeys(c.env));
     return c.json<SmtpConfig>(settings ?? { host: "", port: null, user: "", password: "", from: "" });
   })
   .post("/", validate("json", smtpConfigBody), async (c) => {
-    await saveSmtpSettings(createDb(c.env.DB), secretKeys(c.env), c.req.valid("json"));
+    await saveSmtpSettings(c.var.db, secretKeys(c.env), c.req.valid("json"));
     return c.json<MessageResponse>({ message: "SMTP configuration updated successfully" });
   });

@@ -8,7 +8,6 @@ import { requireUser } from "../auth/middleware";
 import type { UrlRules } from "#contract/responses";
 import { urlRulesBody } from "#contract/schemas";
 import { TRACKING_PARAMETERS } from "#contract/url-rules";
-import { createDb } from "../db/client";
 import { syncCustomerState } from "../delivery/sync";
 import type { AppEnv } from "../env";
 import { reportDelivery } from "../delivery/delivery-status";
@@ -25,7 +24,7 @@ export const urlRulesRoutes = new Hono<AppEnv>()
   .get("/", (c) => c.json<UrlRules>(urlRules(c.var.user.ignoredParameters)))
   .put("/", validate("json", urlRulesBody), async (c) => {
     const { ignoredParameters } = c.req.valid("json");
-    await updateUser(createDb(c.env.DB), c.var.user.id, { ignoredParameters });
+    await updateUser(c.var.db, c.var.user.id, { ignoredParameters });
     reportDelivery(c, (await syncCustomerState(c.env, c.var.user.id)) !== null);
     return c.json<UrlRules>(urlRules(ignoredParameters));
   });

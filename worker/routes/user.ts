@@ -9,7 +9,7 @@ import { requireAccountHolder, requireUser } from "../auth/middleware";
 import { plainListQuery } from "#contract/schemas";
 import { cancelOwnSubscription } from "../billing/cancel-subscription";
 import { currentBilling } from "../billing/current-billing";
-import { createDb, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { deliveryOrigin } from "../http/origin";
 import { pageResponse } from "../http/paging";
@@ -35,24 +35,20 @@ async function dashboardKey(c: Context<AppEnv>, db: Db): Promise<string> {
 export const userRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .post("/api-key/rotate", requireAccountHolder, async (c) => {
-    const apiKey = await rotateOwnKey(createDb(c.env.DB), secretKeys(c.env), c.var.user);
+    const apiKey = await rotateOwnKey(c.var.db, secretKeys(c.env), c.var.user);
     return c.json<ApiKeyResponse>({ apiKey });
   })
   // Money is the holder's to move: an admin acting as the customer cannot cancel (or subscribe) for them.
   .post("/subscription/cancel", requireAccountHolder, async (c) =>
-    c.json<MessageResponse>(await cancelOwnSubscription(c.env, createDb(c.env.DB), c.var.user.id)),
+    c.json<MessageResponse>(await cancelOwnSubscription(c.env, c.var.db, c.var.user.id)),
   )
   .use(currentBilling)
   .get("/payment-history", validate("query", plainListQuery), async (c) =>
-    pageResponse(
-      c,
-      await paymentHistory(createDb(c.env.DB), c.var.user.id, c.req.valid("query")),
-      c.req.valid("query"),
-    ),
+    pageResponse(c, await paymentHistory(c.var.db, c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
-  .get("/stats", async (c) => c.json<Stats>(await userStats(createDb(c.env.DB), c.var.user)))
+  .get("/stats", async (c) => c.json<Stats>(await userStats(c.var.db, c.var.user)))
   .get("/dashboard", async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const user = c.var.user;
     const [apiKey, version, usage, subscription] = await Promise.all([
       dashboardKey(c, db),

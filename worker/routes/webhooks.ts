@@ -15,7 +15,6 @@ import {
   type CreatedWebhook,
   type WebhookDelivery,
 } from "#contract/webhooks";
-import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { badRequest, notFound } from "../http/errors";
 import { pageResponse } from "../http/paging";
@@ -40,31 +39,31 @@ const idParam = z.object({ id: z.string() });
 export const webhookRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .get("/", validate("query", webhooksQuery), async (c) =>
-    pageResponse(c, await listWebhooks(createDb(c.env.DB), c.var.user.id, c.req.valid("query")), c.req.valid("query")),
+    pageResponse(c, await listWebhooks(c.var.db, c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
   .post("/", validate("json", webhookBody), async (c) => {
     const { url } = c.req.valid("json");
     const problem = webhookUrlProblem(c.env, url);
     if (problem) throw badRequest(problem);
-    const created = await createWebhook(createDb(c.env.DB), secretKeys(c.env), c.var.user.id, url);
+    const created = await createWebhook(c.var.db, secretKeys(c.env), c.var.user.id, url);
     if (!created) throw badRequest(TOO_MANY_WEBHOOKS);
     return c.json<CreatedWebhook>(created, 201);
   })
   .delete("/:id", validate("param", idParam), async (c) => {
-    if (!(await deleteWebhook(createDb(c.env.DB), c.var.user.id, c.req.valid("param").id))) {
+    if (!(await deleteWebhook(c.var.db, c.var.user.id, c.req.valid("param").id))) {
       throw notFound(WEBHOOK_NOT_FOUND);
     }
     return c.json<MessageResponse>({ message: "Webhook deleted successfully" });
   })
   .get("/:id/deliveries", validate("param", idParam), validate("query", deliveriesQuery), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const webhook = await getOwnWebhook(db, c.var.user.id, c.req.valid("param").id);
     if (!webhook) throw notFound(WEBHOOK_NOT_FOUND);
     return pageResponse(c, await listDeliveries(db, webhook.id, c.req.valid("query")), c.req.valid("query"));
   })
   // Sends a `ping` at once and answers its delivery as the attempt left it (retried like any event if it failed).
   .post("/:id/test", validate("param", idParam), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const webhook = await getOwnWebhook(db, c.var.user.id, c.req.valid("param").id);
     if (!webhook) throw notFound(WEBHOOK_NOT_FOUND);
     // Each test makes the Worker call the customer's URL at once: not a request generator against third parties.

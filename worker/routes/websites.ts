@@ -10,7 +10,6 @@ import { throttle } from "../auth/throttle";
 import { formatNumber } from "#contract/input-caps";
 import type { MessageResponse, Website } from "#contract/responses";
 import { plainListQuery, websiteBody, websiteParam } from "#contract/schemas";
-import { createDb } from "../db/client";
 import { syncEdgeHost } from "../delivery/sync";
 import type { AppEnv, Env } from "../env";
 import { reportDelivery } from "../delivery/delivery-status";
@@ -61,11 +60,11 @@ function checkClaim(env: Env, hostname: string, origin: string) {
 export const websiteRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .get("/", validate("query", plainListQuery), async (c) =>
-    pageResponse(c, await listWebsites(createDb(c.env.DB), c.var.user.id, c.req.valid("query")), c.req.valid("query")),
+    pageResponse(c, await listWebsites(c.var.db, c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
   .get("/:hostname", validate("param", websiteParam), async (c) => {
     const { hostname } = c.req.valid("param");
-    const claim = await customerWebsite(createDb(c.env.DB), c.var.user.id, hostname);
+    const claim = await customerWebsite(c.var.db, c.var.user.id, hostname);
     if (!claim) throw notYours(hostname);
     return c.json<Website>(toWebsite(claim));
   })
@@ -73,7 +72,7 @@ export const websiteRoutes = new Hono<AppEnv>()
     const { hostname } = c.req.valid("param");
     const settings = c.req.valid("json");
     checkClaim(c.env, hostname, settings.origin);
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const [holder, existing] = await Promise.all([
       activeWebsiteAt(db, hostname),
       customerWebsite(db, c.var.user.id, hostname),
@@ -91,7 +90,7 @@ export const websiteRoutes = new Hono<AppEnv>()
   .post("/:hostname/verify", validate("param", websiteParam), async (c) => {
     const { hostname } = c.req.valid("param");
     await throttle(c, "website-check", c.var.user.id);
-    const claim = await customerWebsite(createDb(c.env.DB), c.var.user.id, hostname);
+    const claim = await customerWebsite(c.var.db, c.var.user.id, hostname);
     if (!claim) throw notYours(hostname);
     const proof = await proveWebsite(c.env, claim);
     if (proof.outcome === "taken") throw conflict(`${hostname} was proven by another account first`);
@@ -100,7 +99,7 @@ export const websiteRoutes = new Hono<AppEnv>()
   })
   .delete("/:hostname", validate("param", websiteParam), async (c) => {
     const { hostname } = c.req.valid("param");
-    const released = await releaseWebsite(createDb(c.env.DB), c.var.user.id, hostname);
+    const released = await releaseWebsite(c.var.db, c.var.user.id, hostname);
     if (!released) throw notYours(hostname);
     if (released.status === "active") reportDelivery(c, await syncEdgeHost(c.env, c.var.user.id, hostname));
     return c.json<MessageResponse>({ message: `${hostname} was released` });

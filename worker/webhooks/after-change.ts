@@ -1,7 +1,7 @@
 /**
  * @module Sends a customer's webhook events right after their own change to a mapping, so that they arrive within
- * seconds rather than at the next minute cron. Mounted before the mapping routes (app.ts); the triggers of migration
- * 0018 have written the events in the change's own transaction, and this only sends them, after the answer.
+ * seconds rather than at the next minute cron. Middleware of the mapping routes (routes/mappings.ts); the triggers
+ * of db/raw.ts have written the events in the change's own transaction, and this only sends them, after the answer.
  */
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";

@@ -1,7 +1,6 @@
 /** @module `GET /api/admin/audit-events`: what admins did to accounts (impersonations, key revocations). */
 import { Hono } from "hono";
 import { auditEventsQuery } from "#contract/schemas";
-import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { pageResponse } from "../../http/paging";
 import { validate } from "../../http/validate";
@@ -9,5 +8,5 @@ import { listAuditEvents } from "../../models/audit-events";
 
 export const adminAuditEventRoutes = new Hono<AppEnv>().get("/", validate("query", auditEventsQuery), async (c) => {
   const query = c.req.valid("query");
-  return pageResponse(c, await listAuditEvents(createDb(c.env.DB), query), query);
+  return pageResponse(c, await listAuditEvents(c.var.db, query), query);
 });

@@ -3,7 +3,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { TransactionDetail, UpdateTransactionEmailResponse } from "#contract/responses";
 import { transactionEmailBody, transactionFilters } from "#contract/schemas";
-import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../http/errors";
 import { pageResponse } from "../../http/paging";
@@ -15,10 +14,10 @@ const NOT_FOUND = "Transaction not found";
 
 export const adminBillingRoutes = new Hono<AppEnv>()
   .get("/transactions", validate("query", transactionFilters), async (c) =>
-    pageResponse(c, await listTransactions(createDb(c.env.DB), c.req.valid("query")), c.req.valid("query")),
+    pageResponse(c, await listTransactions(c.var.db, c.req.valid("query")), c.req.valid("query")),
   )
   .get("/transaction/:id", validate("param", idParam), async (c) => {
-    const detail = await getTransactionDetail(createDb(c.env.DB), c.req.valid("param").id);
+    const detail = await getTransactionDetail(c.var.db, c.req.valid("param").id);
     if (!detail) throw notFound(NOT_FOUND);
     return c.json<TransactionDetail>(detail);
   })
@@ -27,7 +26,7 @@ export const adminBillingRoutes = new Hono<AppEnv>()
     validate("param", idParam),
     validate("json", transactionEmailBody),
     async (c) => {
-      const updated = await updatePayerEmail(createDb(c.env.DB), c.req.valid("param").id, c.req.valid("json").email);
+      const updated = await updatePayerEmail(c.var.db, c.req.valid("param").id, c.req.valid("json").email);
       if (!updated) throw notFound(NOT_FOUND);
       return c.json<UpdateTransactionEmailResponse>({
         message: "Email updated successfully",

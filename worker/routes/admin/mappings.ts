@@ -3,7 +3,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AdminMapping, MessageResponse } from "#contract/responses";
 import { adminMappingsQuery } from "#contract/schemas";
-import { createDb } from "../../db/client";
 import { syncUrl } from "../../delivery/sync";
 import type { AppEnv } from "../../env";
 import { reportDelivery } from "../../delivery/delivery-status";
@@ -17,15 +16,15 @@ const NOT_FOUND = "Mapping not found";
 
 export const adminMappingRoutes = new Hono<AppEnv>()
   .get("/", validate("query", adminMappingsQuery), async (c) =>
-    pageResponse(c, await listAdminMappings(createDb(c.env.DB), c.req.valid("query")), c.req.valid("query")),
+    pageResponse(c, await listAdminMappings(c.var.db, c.req.valid("query")), c.req.valid("query")),
   )
   .get("/:id", validate("param", idParam), async (c) => {
-    const mapping = await getAnyMapping(createDb(c.env.DB), c.req.valid("param").id);
+    const mapping = await getAnyMapping(c.var.db, c.req.valid("param").id);
     if (!mapping) throw notFound(NOT_FOUND);
     return c.json<AdminMapping>(mapping);
   })
   .delete("/:id", validate("param", idParam), async (c) => {
-    const deleted = await deleteAnyMapping(createDb(c.env.DB), c.req.valid("param").id);
+    const deleted = await deleteAnyMapping(c.var.db, c.req.valid("param").id);
     if (!deleted) throw notFound(NOT_FOUND);
     reportDelivery(c, await syncUrl(c.env, deleted.userId, deleted.normalizedUrl));
     return c.json<MessageResponse>({ message: "Mapping deleted successfully" });

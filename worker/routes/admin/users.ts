@@ -24,7 +24,7 @@ import {
   websiteParam,
 } from "#contract/schemas";
 import { throttle } from "../../auth/throttle";
-import { createDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { User } from "../../db/schema";
 import { forgetCustomer } from "../../delivery/repairs";
 import { syncCustomerState, syncEdgeHost } from "../../delivery/sync";
@@ -79,7 +79,7 @@ async function visibleKey(c: Context<AppEnv>, db: Db, target: User): Promise<str
 
 /** Applies a change that affects delivery, writes the user's delivery state, and answers the updated user. */
 async function changeUser(c: Context<AppEnv>, userId: string, change: Parameters<typeof updateUser>[2]) {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   if (!(await updateUser(db, userId, change))) throw notFound(USER_NOT_FOUND);
   await syncCustomerState(c.env, userId);
   return c.json<AdminUser>((await getAdminUser(db, userId))!);
@@ -87,13 +87,13 @@ async function changeUser(c: Context<AppEnv>, userId: string, change: Parameters
 
 export const adminUserRoutes = new Hono<AppEnv>()
   .get("/", validate("query", adminUsersQuery), async (c) =>
-    pageResponse(c, await listAdminUsers(createDb(c.env.DB), c.req.valid("query")), c.req.valid("query")),
+    pageResponse(c, await listAdminUsers(c.var.db, c.req.valid("query")), c.req.valid("query")),
   )
   .get("/emails", validate("query", userEmailsQuery), async (c) =>
-    pageResponse(c, await listUserEmails(createDb(c.env.DB), c.req.valid("query")), c.req.valid("query")),
+    pageResponse(c, await listUserEmails(c.var.db, c.req.valid("query")), c.req.valid("query")),
   )
   .get("/:userId", validate("param", userParam), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const { userId } = c.req.valid("param");
     const stored = await getUser(db, userId);
     if (!stored) throw notFound(USER_NOT_FOUND);
@@ -107,7 +107,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     return c.json<AdminUserDetail>({ ...user, apiKey, mappings: mappings.rows });
   })
   .get("/:userId/mappings", validate("param", userParam), validate("query", userMappingsQuery), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const user = await userOr404(db, c.req.valid("param").userId);
     return pageResponse(
       c,
@@ -116,30 +116,30 @@ export const adminUserRoutes = new Hono<AppEnv>()
     );
   })
   .get("/:userId/mapping-groups", validate("param", userParam), validate("query", plainListQuery), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const user = await userOr404(db, c.req.valid("param").userId);
     return pageResponse(c, await listMappingGroups(db, user.id, c.req.valid("query")), c.req.valid("query"));
   })
   .get("/:userId/timeseries", validate("param", userParam), validate("query", timeseriesQuery), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const user = await getUser(db, c.req.valid("param").userId);
     if (!user) throw notFound(USER_NOT_FOUND);
     return c.json<TimeseriesPoint[]>(await customerSeries(db, user, c.req.valid("query")));
   })
   .get("/:userId/transactions", validate("param", userParam), validate("query", plainListQuery), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const user = await userOr404(db, c.req.valid("param").userId);
     return pageResponse(c, await userTransactions(db, user.id, user.email, c.req.valid("query")), c.req.valid("query"));
   })
   // A customer's website claims (docs/edge-delivery.md), pending and proven, and their release by an admin.
   .get("/:userId/websites", validate("param", userParam), validate("query", plainListQuery), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const user = await userOr404(db, c.req.valid("param").userId);
     return pageResponse(c, await listWebsites(db, user.id, c.req.valid("query")), c.req.valid("query"));
   })
   .delete("/:userId/websites/:hostname", validate("param", userParam.extend(websiteParam.shape)), async (c) => {
     const { userId, hostname } = c.req.valid("param");
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const target = await userOr404(db, userId);
     const released = await releaseWebsite(db, target.id, hostname);
     if (!released) throw notFound(`${hostname} is not one of this user's websites`);
@@ -150,7 +150,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
   // The console's "Login" (impersonation, SPEC.md §7): for a customer, a key that acts as them for an hour,
   // recorded with who asked; an admin gets only their own key, never another admin's.
   .get("/:userIdOrEmail/api-key", async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const ref = c.req.param("userIdOrEmail");
     const target = ref.includes("@") ? await findUserByEmail(db, ref) : await getUser(db, ref);
     if (!target) throw notFound(USER_NOT_FOUND);
@@ -164,7 +164,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     return c.json<ImpersonationResponse>({ apiKey, expiresAt: expiresAt.toISOString() });
   })
   .post("/:userId/revoke-api-key", validate("param", userParam), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const target = await userOr404(db, c.req.valid("param").userId);
     assertCustomer(target, "An admin's key cannot be revoked by another admin: they rotate it themselves");
     await revokeCustomerKeys(db, target.id);
@@ -184,7 +184,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     changeUser(c, c.req.valid("param").userId, { requestLimit: c.req.valid("json").limit }),
   )
   .patch("/:userId/email", validate("param", userParam), validate("json", userEmailBody), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const { userId } = c.req.valid("param");
     const email = c.req.valid("json").email.toLowerCase();
     const owner = await findUserByEmail(db, email);
@@ -197,7 +197,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     validate("param", userParam),
     validate("json", assignProductVersionBody),
     async (c) => {
-      const version = await getProductVersion(createDb(c.env.DB), c.req.valid("json").versionId);
+      const version = await getProductVersion(c.var.db, c.req.valid("json").versionId);
       if (!version) throw notFound("Product version not found");
       // A plan given by hand is not paid: billing never takes it away (the default plan is no gift).
       return changeUser(c, c.req.valid("param").userId, {
@@ -208,7 +208,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     },
   )
   .post("/:userId/resend-api-key", validate("param", userParam), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const user = await userOr404(db, c.req.valid("param").userId);
     assertCustomer(user, "Admins sign in with their password: their keys are never mailed");
     if (!user.emailVerified) throw conflict("The email is not verified yet: resend the verification instead");
@@ -218,7 +218,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     return c.json<MessageResponse>({ message: "API key sent" });
   })
   .post("/:userId/resend-verification", validate("param", userParam), async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const user = await userOr404(db, c.req.valid("param").userId);
     assertCustomer(user, "Admins sign in with their password: they have no verification link");
     await throttle(c, "resend", user.email);
@@ -228,7 +228,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .delete("/:userId", validate("param", userParam), async (c) => {
     const { userId } = c.req.valid("param");
     if (userId === c.var.user.id) throw badRequest("You cannot delete yourself");
-    if (!(await deleteUser(createDb(c.env.DB), userId))) throw notFound(USER_NOT_FOUND);
+    if (!(await deleteUser(c.var.db, userId))) throw notFound(USER_NOT_FOUND);
     await forgetCustomer(c.env, userId);
     return c.json<MessageResponse>({ message: "User deleted successfully" });
   });
