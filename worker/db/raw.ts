@@ -78,7 +78,9 @@ CREATE TRIGGER "paypal_transactions_search_after_update" AFTER UPDATE OF "payer_
 END
 `,
   },
-  // url_mappings: mapping totals (mapping_totals), the search index, the version history (mapping_versions, 50 a mapping) and the webhook outbox (webhook_deliveries).
+  // url_mappings: mapping totals (mapping_totals), the search index, the version history (mapping_versions, 50 a
+  // mapping) and the webhook outbox (webhook_deliveries: the event and its facts; models/webhook-payload.ts renders
+  // the body).
   {
     name: "mapping_totals_after_delete",
     table: "url_mappings",
@@ -211,17 +213,12 @@ END
     sql: `
 CREATE TRIGGER "webhook_events_after_delete" AFTER DELETE ON "url_mappings"
 WHEN EXISTS (SELECT 1 FROM "webhooks" WHERE "user_id" = OLD."user_id") AND EXISTS (SELECT 1 FROM "users" WHERE "id" = OLD."user_id") BEGIN
-  INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "event", "payload", "next_attempt_at")
-  SELECT w."id", e."value", t."value",
-    json_object('id', e."value", 'type', t."value", 'createdAt', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-      'data', json_object('mapping', json_object('id', OLD."id", 'url', OLD."url",
-        'status', CASE WHEN OLD."published_at" IS NULL THEN 'draft' ELSE 'published' END,
-        'publishAt', CASE WHEN OLD."publish_at" IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', CAST(OLD."publish_at" AS INTEGER) / 1000, 'unixepoch') || printf('.%03dZ', CAST(OLD."publish_at" AS INTEGER) % 1000) END,
-        'unpublishAt', CASE WHEN OLD."unpublish_at" IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', CAST(OLD."unpublish_at" AS INTEGER) / 1000, 'unixepoch') || printf('.%03dZ', CAST(OLD."unpublish_at" AS INTEGER) % 1000) END,
-        'changedBy', NULL))),
+  INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "event", "facts", "next_attempt_at")
+  SELECT w."id", e."value", 'mapping.deleted',
+    json_object('id', OLD."id", 'url', OLD."url", 'publishedAt', OLD."published_at", 'publishAt', OLD."publish_at",
+      'unpublishAt', OLD."unpublish_at", 'changedBy', NULL),
     CAST(unixepoch('subsec') * 1000 AS INTEGER)
   FROM json_each(json_array(lower(hex(randomblob(16))))) AS e
-  CROSS JOIN json_each(json_array('mapping.deleted')) AS t
   CROSS JOIN "webhooks" AS w
   WHERE w."user_id" = OLD."user_id";
 END
@@ -233,17 +230,12 @@ END
     sql: `
 CREATE TRIGGER "webhook_events_after_insert" AFTER INSERT ON "url_mappings"
 WHEN NEW."published_at" IS NOT NULL AND EXISTS (SELECT 1 FROM "webhooks" WHERE "user_id" = NEW."user_id") BEGIN
-  INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "event", "payload", "next_attempt_at")
-  SELECT w."id", e."value", t."value",
-    json_object('id', e."value", 'type', t."value", 'createdAt', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-      'data', json_object('mapping', json_object('id', NEW."id", 'url', NEW."url",
-        'status', 'published',
-        'publishAt', CASE WHEN NEW."publish_at" IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', CAST(NEW."publish_at" AS INTEGER) / 1000, 'unixepoch') || printf('.%03dZ', CAST(NEW."publish_at" AS INTEGER) % 1000) END,
-        'unpublishAt', CASE WHEN NEW."unpublish_at" IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', CAST(NEW."unpublish_at" AS INTEGER) / 1000, 'unixepoch') || printf('.%03dZ', CAST(NEW."unpublish_at" AS INTEGER) % 1000) END,
-        'changedBy', NEW."changed_by"))),
+  INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "event", "facts", "next_attempt_at")
+  SELECT w."id", e."value", 'mapping.published',
+    json_object('id', NEW."id", 'url', NEW."url", 'publishedAt', NEW."published_at", 'publishAt', NEW."publish_at",
+      'unpublishAt', NEW."unpublish_at", 'changedBy', NEW."changed_by"),
     CAST(unixepoch('subsec') * 1000 AS INTEGER)
   FROM json_each(json_array(lower(hex(randomblob(16))))) AS e
-  CROSS JOIN json_each(json_array('mapping.published')) AS t
   CROSS JOIN "webhooks" AS w
   WHERE w."user_id" = NEW."user_id";
 END
@@ -259,20 +251,15 @@ WHEN ((OLD."published_at" IS NULL) <> (NEW."published_at" IS NULL) OR OLD."url" 
   OR OLD."html_content" IS NOT NEW."html_content" OR OLD."placement" IS NOT NEW."placement"
   OR OLD."seo" IS NOT NEW."seo" OR OLD."publish_at" IS NOT NEW."publish_at"
   OR OLD."unpublish_at" IS NOT NEW."unpublish_at") AND EXISTS (SELECT 1 FROM "webhooks" WHERE "user_id" = NEW."user_id") BEGIN
-  INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "event", "payload", "next_attempt_at")
-  SELECT w."id", e."value", t."value",
-    json_object('id', e."value", 'type', t."value", 'createdAt', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-      'data', json_object('mapping', json_object('id', NEW."id", 'url', NEW."url",
-        'status', CASE WHEN NEW."published_at" IS NULL THEN 'draft' ELSE 'published' END,
-        'publishAt', CASE WHEN NEW."publish_at" IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', CAST(NEW."publish_at" AS INTEGER) / 1000, 'unixepoch') || printf('.%03dZ', CAST(NEW."publish_at" AS INTEGER) % 1000) END,
-        'unpublishAt', CASE WHEN NEW."unpublish_at" IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', CAST(NEW."unpublish_at" AS INTEGER) / 1000, 'unixepoch') || printf('.%03dZ', CAST(NEW."unpublish_at" AS INTEGER) % 1000) END,
-        'changedBy', NEW."changed_by"))),
+  INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "event", "facts", "next_attempt_at")
+  SELECT w."id", e."value", CASE
+      WHEN OLD."published_at" IS NULL AND NEW."published_at" IS NOT NULL THEN 'mapping.published'
+      WHEN OLD."published_at" IS NOT NULL AND NEW."published_at" IS NULL THEN 'mapping.unpublished'
+      ELSE 'mapping.changed' END,
+    json_object('id', NEW."id", 'url', NEW."url", 'publishedAt', NEW."published_at", 'publishAt', NEW."publish_at",
+      'unpublishAt', NEW."unpublish_at", 'changedBy', NEW."changed_by"),
     CAST(unixepoch('subsec') * 1000 AS INTEGER)
   FROM json_each(json_array(lower(hex(randomblob(16))))) AS e
-  CROSS JOIN json_each(json_array(CASE
-    WHEN OLD."published_at" IS NULL AND NEW."published_at" IS NOT NULL THEN 'mapping.published'
-    WHEN OLD."published_at" IS NOT NULL AND NEW."published_at" IS NULL THEN 'mapping.unpublished'
-    ELSE 'mapping.changed' END)) AS t
   CROSS JOIN "webhooks" AS w
   WHERE w."user_id" = NEW."user_id";
 END

@@ -360,6 +360,16 @@ export const webhooks = sqliteTable(
   (t) => [index("webhooks_user_idx").on(t.userId, t.createdAt)],
 );
 
+/** What a mapping's webhook event records of the mapping (epoch milliseconds for times). */
+export interface MappingEventFacts {
+  id: number;
+  url: string;
+  publishedAt: number | null;
+  publishAt: number | null;
+  unpublishAt: number | null;
+  changedBy: string | null;
+}
+
 /**
  * The outbox and delivery log of webhook events: one row per event and webhook, written by triggers on
  * url_mappings (db/raw.ts) in the same transaction as the change, sent and retried until delivered or given up.
@@ -375,8 +385,13 @@ export const webhookDeliveries = sqliteTable(
     eventId: text("event_id").notNull(),
     /** `mapping.published`, `mapping.unpublished`, `mapping.changed` or `mapping.deleted`. */
     event: text("event").notNull(),
-    /** The JSON body sent. */
-    payload: text("payload").notNull(),
+    /**
+     * What a mapping event says, as its trigger recorded it (db/raw.ts): the mapping's id, URL, publication times
+     * and author at the change. webhooks/payload.ts renders the body from it.
+     */
+    facts: text("facts", { mode: "json" }).$type<MappingEventFacts>(),
+    /** The JSON body sent, as stored: a `ping`'s, and mapping events written before their facts were kept. */
+    payload: text("payload"),
     status: text("status", { enum: ["pending", "delivered", "failed"] })
       .notNull()
       .default("pending"),

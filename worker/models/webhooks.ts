@@ -20,6 +20,7 @@ import { encryptSecret, randomToken, type SecretKeys } from "../lib/crypto";
 import { resealColumn } from "../lib/reseal";
 import type { Page, PageParams } from "#contract/page";
 import { pageOf } from "./page";
+import { renderPayload, type StoredEvent } from "./webhook-payload";
 
 /** 16 random bytes: ids are unguessable, and another customer's answers 404 all the same. */
 const newWebhookId = () => `wh_${randomToken(16)}`;
@@ -122,12 +123,13 @@ const deliveryColumns = {
   createdAt: webhookDeliveries.createdAt,
   lastAttemptAt: webhookDeliveries.lastAttemptAt,
   nextAttemptAt: webhookDeliveries.nextAttemptAt,
+  facts: webhookDeliveries.facts,
   payload: webhookDeliveries.payload,
 };
 
 type DeliveryRow = Pick<typeof webhookDeliveries.$inferSelect, keyof typeof deliveryColumns>;
 
-function toDelivery(row: DeliveryRow): WebhookDelivery {
+function toDelivery({ facts, payload, ...row }: DeliveryRow): WebhookDelivery {
   return {
     ...row,
     event: row.event as WebhookEvent,
@@ -135,7 +137,7 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
     lastAttemptAt: iso(row.lastAttemptAt),
     // A claimed row's lease is not a due time: it is being sent.
     nextAttemptAt: row.status === "pending" ? iso(row.nextAttemptAt) : null,
-    payload: JSON.parse(row.payload) as WebhookPayload,
+    payload: JSON.parse(renderPayload({ ...row, facts, payload })) as WebhookPayload,
   };
 }
 
@@ -180,14 +182,8 @@ export async function insertPing(db: Db, webhook: { id: string; url: string }, n
       createdAt: now,
       nextAttemptAt: leaseUntil,
     })
-    .returning({
-      id: webhookDeliveries.id,
-      webhookId: webhookDeliveries.webhookId,
-      attempts: webhookDeliveries.attempts,
-      event: webhookDeliveries.event,
-      payload: webhookDeliveries.payload,
-    });
-  return row!;
+    .returning(claimedColumns);
+  return toClaimed(row!);
 }
 
 /** A delivery a sender holds: what it sends, and how many attempts came before. */
@@ -195,9 +191,29 @@ export interface ClaimedDelivery {
   id: number;
   webhookId: string;
   event: string;
+  /** The body, rendered (webhook-payload.ts). */
   payload: string;
   attempts: number;
 }
+
+const claimedColumns = {
+  id: webhookDeliveries.id,
+  webhookId: webhookDeliveries.webhookId,
+  eventId: webhookDeliveries.eventId,
+  event: webhookDeliveries.event,
+  createdAt: webhookDeliveries.createdAt,
+  facts: webhookDeliveries.facts,
+  payload: webhookDeliveries.payload,
+  attempts: webhookDeliveries.attempts,
+};
+
+const toClaimed = (row: StoredEvent & { id: number; webhookId: string; attempts: number }): ClaimedDelivery => ({
+  id: row.id,
+  webhookId: row.webhookId,
+  event: row.event,
+  payload: renderPayload(row),
+  attempts: row.attempts,
+});
 
 /** Which due deliveries to claim. */
 export interface ClaimScope {
@@ -234,17 +250,12 @@ export async function claimDueDeliveries(
     .where(and(due, dueSince && gte(webhookDeliveries.nextAttemptAt, dueSince), ofUser))
     .orderBy(asc(webhookDeliveries.nextAttemptAt))
     .limit(limit);
-  return db
+  const claimed = await db
     .update(webhookDeliveries)
     .set({ nextAttemptAt: leaseUntil })
     .where(and(inArray(webhookDeliveries.id, batch), due))
-    .returning({
-      id: webhookDeliveries.id,
-      webhookId: webhookDeliveries.webhookId,
-      event: webhookDeliveries.event,
-      payload: webhookDeliveries.payload,
-      attempts: webhookDeliveries.attempts,
-    });
+    .returning(claimedColumns);
+  return claimed.map(toClaimed);
 }
 
 /** The webhooks that claimed deliveries go to: their URL and sealed secret. */

@@ -6,6 +6,8 @@
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import { call } from "./helpers";
+import type { MappingEventFacts } from "../db/schema";
+import { renderPayload } from "../models/webhook-payload";
 
 export interface ReceivedWebhook {
   url: string;
@@ -53,6 +55,7 @@ export interface DeliveryRow {
   webhook_id: string;
   event_id: string;
   event: string;
+  /** The body as sent: rendered from the row's facts, or stored whole (models/webhook-payload.ts). */
   payload: string;
   status: string;
   attempts: number;
@@ -62,8 +65,19 @@ export interface DeliveryRow {
   last_attempt_at: number | null;
 }
 
+type StoredRow = Omit<DeliveryRow, "payload"> & { payload: string | null; facts: string | null; created_at: number };
+
 /** Every delivery row, in the order they were written. */
 export async function deliveryRows(): Promise<DeliveryRow[]> {
-  const { results } = await env.DB.prepare("select * from webhook_deliveries order by id").all<DeliveryRow>();
-  return results;
+  const { results } = await env.DB.prepare("select * from webhook_deliveries order by id").all<StoredRow>();
+  return results.map(({ facts, created_at, ...row }) => ({
+    ...row,
+    payload: renderPayload({
+      eventId: row.event_id,
+      event: row.event,
+      createdAt: new Date(created_at),
+      facts: facts === null ? null : (JSON.parse(facts) as MappingEventFacts),
+      payload: row.payload,
+    }),
+  }));
 }

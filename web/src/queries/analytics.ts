@@ -52,8 +52,8 @@ export function useUsageSeries(path: string, interval: Interval, url = "") {
     queryKey: analyticsKeys.series(path, interval, url),
     queryFn: () => getJson<TimeseriesPoint[]>(withQuery(path, { interval, from: seriesFrom(interval), url })),
     placeholderData: keepPreviousData,
-    // Page views keep arriving while the dashboard is open: asked again whenever a chart opens, and after a minute.
-    refetchOnMount: "always",
-    staleTime: 60_000,
+    // Page views keep arriving while the dashboard is open: asked again whenever a chart opens, unless its answer is
+    // only seconds old (a chart's first render may mount it twice).
+    staleTime: 5_000,
   });
 }
