@@ -46,6 +46,35 @@ CREATE VIRTUAL TABLE "url_stats_search" USING fts5("url", "user_id" UNINDEXED, t
   },
 ];
 
+/**
+ * A mapping's webhook event: when the customer has webhooks (and `when` holds), one row per webhook, one event id
+ * shared by all of them, with the event's facts (models/webhook-payload.ts renders the body). A deleted mapping has
+ * no author.
+ */
+function webhookEventTrigger(t: { name: string; fires: string; when: string; row: "NEW" | "OLD"; event: string }) {
+  const r = t.row;
+  const changedBy = r === "OLD" ? "NULL" : `${r}."changed_by"`;
+  const ofCustomer = `EXISTS (SELECT 1 FROM "webhooks" WHERE "user_id" = ${r}."user_id")`;
+  const when = r === "OLD" ? `${ofCustomer} AND ${t.when}` : `${t.when} AND ${ofCustomer}`;
+  return {
+    name: t.name,
+    table: "url_mappings",
+    sql: `
+CREATE TRIGGER "${t.name}" ${t.fires}
+WHEN ${when} BEGIN
+  INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "event", "facts", "next_attempt_at")
+  SELECT w."id", e."value", ${t.event},
+    json_object('id', ${r}."id", 'url', ${r}."url", 'publishedAt', ${r}."published_at", 'publishAt', ${r}."publish_at",
+      'unpublishAt', ${r}."unpublish_at", 'changedBy', ${changedBy}),
+    CAST(unixepoch('subsec') * 1000 AS INTEGER)
+  FROM json_each(json_array(lower(hex(randomblob(16))))) AS e
+  CROSS JOIN "webhooks" AS w
+  WHERE w."user_id" = ${r}."user_id";
+END
+`,
+  };
+}
+
 export const TRIGGERS: readonly RawObject[] = [
   // paypal_transactions: keep the payer-email search in step (admin billing search).
   {
@@ -207,64 +236,34 @@ CREATE TRIGGER "url_mappings_search_after_update" AFTER UPDATE OF "url", "html_c
 END
 `,
   },
-  {
+  webhookEventTrigger({
     name: "webhook_events_after_delete",
-    table: "url_mappings",
-    sql: `
-CREATE TRIGGER "webhook_events_after_delete" AFTER DELETE ON "url_mappings"
-WHEN EXISTS (SELECT 1 FROM "webhooks" WHERE "user_id" = OLD."user_id") AND EXISTS (SELECT 1 FROM "users" WHERE "id" = OLD."user_id") BEGIN
-  INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "event", "facts", "next_attempt_at")
-  SELECT w."id", e."value", 'mapping.deleted',
-    json_object('id', OLD."id", 'url', OLD."url", 'publishedAt', OLD."published_at", 'publishAt', OLD."publish_at",
-      'unpublishAt', OLD."unpublish_at", 'changedBy', NULL),
-    CAST(unixepoch('subsec') * 1000 AS INTEGER)
-  FROM json_each(json_array(lower(hex(randomblob(16))))) AS e
-  CROSS JOIN "webhooks" AS w
-  WHERE w."user_id" = OLD."user_id";
-END
-`,
-  },
-  {
+    fires: 'AFTER DELETE ON "url_mappings"',
+    when: 'EXISTS (SELECT 1 FROM "users" WHERE "id" = OLD."user_id")',
+    row: "OLD",
+    event: "'mapping.deleted'",
+  }),
+  webhookEventTrigger({
     name: "webhook_events_after_insert",
-    table: "url_mappings",
-    sql: `
-CREATE TRIGGER "webhook_events_after_insert" AFTER INSERT ON "url_mappings"
-WHEN NEW."published_at" IS NOT NULL AND EXISTS (SELECT 1 FROM "webhooks" WHERE "user_id" = NEW."user_id") BEGIN
-  INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "event", "facts", "next_attempt_at")
-  SELECT w."id", e."value", 'mapping.published',
-    json_object('id', NEW."id", 'url', NEW."url", 'publishedAt', NEW."published_at", 'publishAt', NEW."publish_at",
-      'unpublishAt', NEW."unpublish_at", 'changedBy', NEW."changed_by"),
-    CAST(unixepoch('subsec') * 1000 AS INTEGER)
-  FROM json_each(json_array(lower(hex(randomblob(16))))) AS e
-  CROSS JOIN "webhooks" AS w
-  WHERE w."user_id" = NEW."user_id";
-END
-`,
-  },
-  {
+    fires: 'AFTER INSERT ON "url_mappings"',
+    when: 'NEW."published_at" IS NOT NULL',
+    row: "NEW",
+    event: "'mapping.published'",
+  }),
+  webhookEventTrigger({
     name: "webhook_events_after_update",
-    table: "url_mappings",
-    sql: `
-CREATE TRIGGER "webhook_events_after_update" AFTER UPDATE OF "url", "html_content", "placement", "seo",
-  "published_at", "publish_at", "unpublish_at" ON "url_mappings"
-WHEN ((OLD."published_at" IS NULL) <> (NEW."published_at" IS NULL) OR OLD."url" IS NOT NEW."url"
+    fires: `AFTER UPDATE OF "url", "html_content", "placement", "seo", "published_at", "publish_at", "unpublish_at"
+  ON "url_mappings"`,
+    when: `((OLD."published_at" IS NULL) <> (NEW."published_at" IS NULL) OR OLD."url" IS NOT NEW."url"
   OR OLD."html_content" IS NOT NEW."html_content" OR OLD."placement" IS NOT NEW."placement"
   OR OLD."seo" IS NOT NEW."seo" OR OLD."publish_at" IS NOT NEW."publish_at"
-  OR OLD."unpublish_at" IS NOT NEW."unpublish_at") AND EXISTS (SELECT 1 FROM "webhooks" WHERE "user_id" = NEW."user_id") BEGIN
-  INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "event", "facts", "next_attempt_at")
-  SELECT w."id", e."value", CASE
+  OR OLD."unpublish_at" IS NOT NEW."unpublish_at")`,
+    row: "NEW",
+    event: `CASE
       WHEN OLD."published_at" IS NULL AND NEW."published_at" IS NOT NULL THEN 'mapping.published'
       WHEN OLD."published_at" IS NOT NULL AND NEW."published_at" IS NULL THEN 'mapping.unpublished'
-      ELSE 'mapping.changed' END,
-    json_object('id', NEW."id", 'url', NEW."url", 'publishedAt', NEW."published_at", 'publishAt', NEW."publish_at",
-      'unpublishAt', NEW."unpublish_at", 'changedBy', NEW."changed_by"),
-    CAST(unixepoch('subsec') * 1000 AS INTEGER)
-  FROM json_each(json_array(lower(hex(randomblob(16))))) AS e
-  CROSS JOIN "webhooks" AS w
-  WHERE w."user_id" = NEW."user_id";
-END
-`,
-  },
+      ELSE 'mapping.changed' END`,
+  }),
   // url_stats: keep the URL search of the analytics table in step.
   {
     name: "url_stats_search_after_delete",

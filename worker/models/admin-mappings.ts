@@ -9,6 +9,7 @@ import type { AdminMapping, MappingGroup } from "#contract/responses";
 import type { Seo } from "#contract/seo";
 import type { Db } from "../db/client";
 import { mappingStats, mappingTotals, urlMappings, users } from "../db/schema";
+import { pageOf } from "./page";
 import {
   deleteKeepingCopy,
   groupSums,
@@ -48,7 +49,8 @@ export async function listAdminMappings(db: Db, query: AdminMappingsQuery): Prom
     matches(query.searchTerm),
   );
   const { ids, inPageOrder } = pageIds(db, where, query);
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
+    db,
     db
       .select({ ...previewColumns, userEmail: users.email })
       .from(ids)
@@ -57,11 +59,8 @@ export async function listAdminMappings(db: Db, query: AdminMappingsQuery): Prom
       .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
       .orderBy(...inPageOrder),
     db.select({ n: count() }).from(urlMappings).where(where),
-  ]);
-  return {
-    rows: rows.map(({ userEmail, htmlContentLength, ...row }) => ({ ...toMapping(row), htmlContentLength, userEmail })),
-    total: total?.n ?? 0,
-  };
+    ({ userEmail, htmlContentLength, ...row }) => ({ ...toMapping(row), htmlContentLength, userEmail }),
+  );
 }
 
 /** One mapping with all its HTML, for an admin who opens it from a list. */

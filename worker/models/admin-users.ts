@@ -37,7 +37,8 @@ function orderOf(query: AdminUsersQuery): SQL[] {
 /** One page of users, newest first unless `sortBy` says otherwise. */
 export async function listAdminUsers(db: Db, query: AdminUsersQuery, now = new Date()): Promise<Page<AdminUser>> {
   const where = query.searchTerm?.trim() ? containsText(users.email, query.searchTerm.trim()) : undefined;
-  const [page, [total]] = await Promise.all([
+  const page = await pageOf(
+    db,
     db
       .select({ id: users.id })
       .from(users)
@@ -47,10 +48,10 @@ export async function listAdminUsers(db: Db, query: AdminUsersQuery, now = new D
       .limit(query.limit)
       .offset(query.offset),
     db.select({ n: count() }).from(users).where(where),
-  ]);
-  const ids = page.map((p) => p.id);
-  const byId = new Map((await adminUsersByIds(db, ids, now)).map((u) => [u.userId, u]));
-  return { rows: ids.flatMap((id) => byId.get(id) ?? []), total: total?.n ?? 0 };
+    (p) => p.id,
+  );
+  const byId = new Map((await adminUsersByIds(db, page.rows, now)).map((u) => [u.userId, u]));
+  return { rows: page.rows.flatMap((id) => byId.get(id) ?? []), total: page.total };
 }
 
 /** The users with these ids (at most a page of them) with their plan, limits and usage. */

@@ -10,6 +10,7 @@ import type { MatchKind } from "#contract/url-rules";
 import type { Db } from "../db/client";
 import { deletedMappings, urlMappings, users } from "../db/schema";
 import type { Page, PageParams } from "#contract/page";
+import { pageOf } from "./page";
 
 /** How long a deleted mapping can be restored. */
 export const DELETED_KEPT_DAYS = 30;
@@ -26,7 +27,8 @@ export async function listDeletedMappings(
   now = new Date(),
 ): Promise<Page<DeletedMapping>> {
   const where = restorable(userId, now);
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
+    db,
     db
       .select({
         id: deletedMappings.id,
@@ -44,17 +46,14 @@ export async function listDeletedMappings(
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: count() }).from(deletedMappings).where(where),
-  ]);
-  return {
-    rows: rows.map((r) => ({
+    (r) => ({
       ...r,
       publishedAt: r.publishedAt?.toISOString() ?? null,
       createdAt: r.createdAt.toISOString(),
       deletedAt: r.deletedAt.toISOString(),
       restorableUntil: new Date(r.deletedAt.getTime() + KEPT_MS).toISOString(),
-    })),
-    total: total?.n ?? 0,
-  };
+    }),
+  );
 }
 
 /** A deleted mapping of the customer's that can still be restored: where it was, or null. */

@@ -18,6 +18,7 @@ import {
 import { URL_STATS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
 import { utcDay } from "../lib/days";
+import { pageOf } from "./page";
 
 const DAY_MS = 86_400_000;
 const LAST_MONTH_DAYS = 30;
@@ -55,7 +56,8 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
     query.searchTerm ? trigramCandidates(urlStats.url, URL_STATS_SEARCH, query.searchTerm, "url") : undefined,
     query.searchTerm ? containsText(urlStats.url, query.searchTerm) : undefined,
   );
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
+    db,
     db
       .select({ url: urlStats.url, totalHits: urlStats.hits, lastAccessed: urlStats.lastAccessed })
       .from(urlStats)
@@ -67,11 +69,8 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
       .limit(query.limit)
       .offset(query.offset),
     db.select({ n: count() }).from(urlStats).where(where),
-  ]);
-  return {
-    rows: rows.map((r) => ({ url: r.url, totalHits: r.totalHits, lastAccessed: r.lastAccessed.toISOString() })),
-    total: total?.n ?? 0,
-  };
+    (r) => ({ url: r.url, totalHits: r.totalHits, lastAccessed: r.lastAccessed.toISOString() }),
+  );
 }
 
 /**
