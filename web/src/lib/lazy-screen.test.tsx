@@ -1,5 +1,5 @@
 import { act, render, screen } from "@testing-library/react";
-import { Suspense, useState } from "react";
+import { Suspense, useState, type ComponentType } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { lazyScreen } from "./lazy-screen";
 
@@ -8,7 +8,7 @@ function Counter() {
   return <button onClick={() => setClicks((n) => n + 1)}>clicked {clicks}</button>;
 }
 
-const inSuspense = (Screen: () => React.ReactNode) => (
+const inSuspense = (Screen: ComponentType) => (
   <Suspense fallback={<p>waiting</p>}>
     <Screen />
   </Suspense>

@@ -1,18 +1,26 @@
-import { lazy } from "react";
+import { useEffect } from "react";
 import { Link } from "react-router-dom";
 import { CustomerNav } from "@/components/customer-nav";
 import { LazyPanel } from "@/components/lazy-panel";
 import { PageContainer } from "@/components/layout/page-container";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { lazyScreen } from "@/lib/lazy-screen";
 import { StatsOverview } from "./stats-overview";
 
-/** The tabs behind the overview, each its own chunk, loaded when first opened (docs/spa.md "Code splitting"). */
-const MappingsPanel = lazy(() => import("./mappings-panel").then((m) => ({ default: m.MappingsPanel })));
-const AnalyticsDataTable = lazy(() =>
-  import("./analytics-data-table").then((m) => ({ default: m.AnalyticsDataTable })),
-);
+/**
+ * The tabs behind the overview, each its own chunk (docs/spa.md "Code splitting"), fetched once the overview shows,
+ * so that opening a tab waits for its rows only, not for its code too.
+ */
+const MappingsPanel = lazyScreen(() => import("./mappings-panel").then((m) => m.MappingsPanel));
+const AnalyticsDataTable = lazyScreen(() => import("./analytics-data-table").then((m) => m.AnalyticsDataTable));
 
 export function DashboardLayout({ hasApiKey }: { hasApiKey: boolean }) {
+  useEffect(() => {
+    // Fetched ahead, a tab renders at once when opened, without suspending (lib/lazy-screen.ts).
+    MappingsPanel.preload().catch(() => undefined);
+    if (hasApiKey) AnalyticsDataTable.preload().catch(() => undefined);
+  }, [hasApiKey]);
+
   return (
     <PageContainer className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-2">
