@@ -40,6 +40,10 @@ export default defineConfig({
   // web/public/.assetsignore keeps it out of the served assets.
   build: { outDir: "../dist/web", emptyOutDir: true, manifest: true },
   server: {
-    proxy: { "/api": workerOrigin, "/snippet.js": workerOrigin },
+    // The Host header stays Vite's (PUBLIC_ORIGIN under `npm run dev`): the Worker answers only its own hosts.
+    proxy: {
+      "/api": { target: workerOrigin, changeOrigin: false },
+      "/snippet.js": { target: workerOrigin, changeOrigin: false },
+    },
   },
 });
