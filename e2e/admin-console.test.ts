@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminUser, AuthInfo, CustomerDashboard } from "#contract/responses";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
 import { useBrowserAndMail } from "./support/session";
-import { admin, adminApiKey, api, baseURL, registerCustomer } from "./support/product";
+import { admin, adminApiKey, api, baseURL, COUNTED_WITHIN_MS, registerCustomer } from "./support/product";
 
 const BUSY = "busy@shop.test";
 const QUIET = "quiet@shop.test";
@@ -95,7 +95,9 @@ describe("an admin", () => {
     await page.getByPlaceholder("Suche nach Nutzern...").fill("");
 
     // Sorted by API-Requests, descending: the busy customer (its page was visited) comes before the quiet one.
-    await expect.poll(async () => (await adminUser(BUSY)).totalRequests, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(async () => (await adminUser(BUSY)).totalRequests, { timeout: COUNTED_WITHIN_MS })
+      .toBeGreaterThanOrEqual(2);
     await page.reload();
     const apiRequests = page.getByRole("columnheader", { name: /API-Requests/ });
     await apiRequests.getByRole("button").click();

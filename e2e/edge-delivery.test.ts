@@ -15,7 +15,7 @@ import { freePort } from "../scripts/dev/lib.mjs";
 import { launchBrowser } from "./support/browser";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
 import { openPage } from "./support/page-measure";
-import { api, baseURL, proveWebsite, registerCustomer } from "./support/product";
+import { api, baseURL, COUNTED_WITHIN_MS, proveWebsite, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 
 const CUSTOMER = "edge@shop.test";
@@ -160,11 +160,14 @@ describe("an edge website", () => {
     // Counted: the edge's first loads (/offer three times in this file once proven), and each navigation the snippet
     // followed.
     await expect
-      .poll(async () => {
-        const rows = await api<AnalyticsRow[]>("/api/analytics", { apiKey });
-        const counted = ["shop.test/offer", "shop.test/no-mapping-here", "shop.test/elsewhere"];
-        return Object.fromEntries(rows.filter((r) => counted.includes(r.url)).map((r) => [r.url, r.totalHits]));
-      })
+      .poll(
+        async () => {
+          const rows = await api<AnalyticsRow[]>("/api/analytics", { apiKey });
+          const counted = ["shop.test/offer", "shop.test/no-mapping-here", "shop.test/elsewhere"];
+          return Object.fromEntries(rows.filter((r) => counted.includes(r.url)).map((r) => [r.url, r.totalHits]));
+        },
+        { timeout: COUNTED_WITHIN_MS },
+      )
       .toEqual({
         "shop.test/offer": 4,
         "shop.test/no-mapping-here": 1,

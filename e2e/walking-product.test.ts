@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { CustomerDashboard } from "#contract/responses";
 import { startCustomerSite } from "./support/customer-site";
 import { useBrowserAndMail } from "./support/session";
-import { api, baseURL, linkIn, siteUrl } from "./support/product";
+import { api, baseURL, COUNTED_WITHIN_MS, linkIn, siteUrl } from "./support/product";
 
 const OWNER = "owner@shop.test";
 const HTML = '<section id="promo"><h2>Black Friday: 30% off</h2></section>';
@@ -93,7 +93,7 @@ describe("a website owner", () => {
           // Columns: URL, Total Hits, Last Accessed. Two visits to the landing page so far.
           return Number(await row.first().getByRole("cell").nth(1).innerText());
         },
-        { timeout: 30_000, interval: 1_000 },
+        { timeout: COUNTED_WITHIN_MS, interval: 1_000 },
       )
       .toBe(2);
 

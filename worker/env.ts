@@ -11,8 +11,13 @@ export interface Env {
   DELIVERY_QUEUE: Queue<DeliverySyncMessage>;
   /** The raw analytics archive: one gzipped NDJSON object per consumed batch (see analytics/archive.ts). */
   ANALYTICS_ARCHIVE: R2Bucket;
-  /** Days raw events stay in D1 (`analytics_batches`) besides the archive; default 7, at least 1. */
+  /** Days the ledger of counted page views (`analytics_ledger`) is kept; default 7, at least 1. */
   ANALYTICS_RAW_RETENTION_DAYS?: string;
+  /**
+   * Milliseconds an isolate gathers page views into one analytics message (delivery/page-view.ts); default 2000,
+   * at most 10000; 0 sends each view at once (the Worker tests).
+   */
+  PAGE_VIEW_BUNDLE_MS?: string;
   /**
    * Bounds what one visitor (IP) can make the hot path look up in D1 and fill into KV: customers whose state is
    * not in the store (unknown ids) and URLs of customers whose store is incomplete (wrangler.toml [[ratelimits]]).

@@ -46,8 +46,6 @@ const DAY_MS = 86_400_000;
 const RAW_WINDOW_DAYS = 7;
 /** Events per queue batch, as wrangler.toml's max_batch_size makes them at steady traffic. */
 const EVENTS_PER_BATCH = 100;
-/** What a raw event of the window takes in D1, gzipped (npm run bench: the R2 archive's bytes per view). */
-const GZIPPED_BYTES_PER_EVENT = 36;
 
 const ADMIN = { email: "admin@scale.test", password: "scale-admin-password" };
 const BIG_CUSTOMER_ID = "s000000000000001";
@@ -157,14 +155,12 @@ async function seed(db: SeedDb, now: number): Promise<void> {
   }
   await run(`UPDATE scale_events SET mapping_id = (SELECT max(id) FROM url_mappings m
     WHERE m.user_id = scale_events.user_id AND m.normalized_url = scale_events.url)`);
-  // The raw window as the consumer leaves it: per batch of 100 events, one row per second of their timestamps,
-  // with their ids and their events gzipped (as many random bytes as gzip leaves of them: 36 per event, the bench's
-  // figure; nothing here reads them).
+  // The ledger as the consumer leaves it: per batch of 100 events, one row per second of their timestamps, with
+  // their ids.
   for (const [from, to] of chunks(RAW_EVENTS)) {
     await run(
-      `INSERT INTO analytics_batches (second, batch, message_ids, events_gzip)
-       SELECT ts / 1000, printf('batch%08d', (i - 1) / ${EVENTS_PER_BATCH}), json_group_array(printf('msg%08d', i)),
-         randomblob(${GZIPPED_BYTES_PER_EVENT} * count(*))
+      `INSERT INTO analytics_ledger (second, batch, message_ids)
+       SELECT ts / 1000, printf('batch%08d', (i - 1) / ${EVENTS_PER_BATCH}), json_group_array(printf('msg%08d', i))
        FROM scale_events WHERE i BETWEEN ?1 AND ?2
        GROUP BY (i - 1) / ${EVENTS_PER_BATCH}, ts / 1000`,
       from,
@@ -335,7 +331,7 @@ async function main() {
       `SELECT (SELECT count(*) FROM users WHERE role = 'user') AS customers,
         (SELECT count(*) FROM url_mappings) AS mappings,
         (SELECT count(*) FROM url_mappings WHERE user_id = ?1) AS big,
-        (SELECT coalesce(sum(json_array_length(message_ids)), 0) FROM analytics_batches) AS events,
+        (SELECT coalesce(sum(json_array_length(message_ids)), 0) FROM analytics_ledger) AS events,
         (SELECT count(*) FROM url_stats) AS urls, (SELECT count(*) FROM daily_usage) AS days,
         (SELECT count(*) FROM paypal_transactions) AS transactions`,
     )

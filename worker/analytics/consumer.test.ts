@@ -1,15 +1,13 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { Mapping } from "#contract/responses";
 import type { Env } from "../env";
-import worker from "../index";
-import { gunzip } from "../lib/gzip";
 import { createMapping } from "../models/mappings";
-import { call, createVerifiedCustomer, db } from "../test/helpers";
-import type { AnalyticsMessage } from "../messages/analytics";
+import { call, createVerifiedCustomer, db, deliverAnalytics, foldAnalytics } from "../test/helpers";
+import { ANALYTICS_QUEUE_NAME, type AnalyticsMessage, type PageViewEvent } from "../messages/analytics";
+import { foldRange } from "./fold";
 
-function message(userId: string, mappingId: number | null, url: string, id = crypto.randomUUID()): AnalyticsMessage {
+function message(userId: string, mappingId: number | null, url: string, id = crypto.randomUUID()): PageViewEvent {
   return {
     id,
     userId,
@@ -22,15 +20,11 @@ function message(userId: string, mappingId: number | null, url: string, id = cry
   };
 }
 
-/** Delivers messages to the consumer as one queue batch, as the `attempts`-th delivery. */
-async function consume(messages: AnalyticsMessage[], e: Env = env, attempts = 1, queue = "dynamic-content-analytics") {
-  const batch = createMessageBatch<AnalyticsMessage>(
-    queue,
-    messages.map((body) => ({ id: `q-${body.id}`, timestamp: new Date(), attempts, body })),
-  );
-  const ctx = createExecutionContext();
-  await worker.queue(batch, e);
-  return getQueueResult(batch, ctx);
+/** Delivers messages to the consumer as one queue batch, as the `attempts`-th delivery, then folds as the cron does. */
+async function consume(messages: AnalyticsMessage[], e: Env = env, attempts = 1, queue = ANALYTICS_QUEUE_NAME) {
+  const result = await deliverAnalytics(messages, e, { attempts, queue });
+  await foldAnalytics(e);
+  return result;
 }
 
 async function setup() {
@@ -53,11 +47,12 @@ async function counted() {
     days: await count("select coalesce(sum(requests), 0) as n from daily_usage"),
     customers: await count("select coalesce(sum(total_requests), 0) as n from usage_counters"),
     mappings: await count("select coalesce(sum(requests), 0) as n from mapping_stats"),
-    ledger: await count("select coalesce(sum(json_array_length(message_ids)), 0) as n from analytics_batches"),
+    ledger: await count("select coalesce(sum(json_array_length(message_ids)), 0) as n from analytics_ledger"),
   };
 }
 
 const allCounted = (n: number, mappings = n) => ({ urls: n, urlDays: n, days: n, customers: n, mappings, ledger: n });
+const pendingViews = () => count("select coalesce(sum(views), 0) as n from analytics_pending");
 
 /** The events of every archive object: gunzipped NDJSON. */
 async function archived(): Promise<Record<string, unknown>[]> {
@@ -77,18 +72,12 @@ async function archived(): Promise<Record<string, unknown>[]> {
   return events;
 }
 
-/** The raw events the D1 window keeps: of each ledger row, the gzipped events whose ids it counted. */
-async function keptInD1(): Promise<{ second: number; events: Record<string, unknown>[] }[]> {
+/** The ledger: per row, its second and the ids it holds. */
+async function ledger(): Promise<{ second: number; ids: string[] }[]> {
   const { results } = await env.DB.prepare(
-    "select second, message_ids, events_gzip from analytics_batches order by second, rowid",
-  ).all<{ second: number; message_ids: string; events_gzip: ArrayBuffer | number[] }>();
-  return Promise.all(
-    results.map(async (row) => {
-      const counted = new Set(JSON.parse(row.message_ids) as string[]);
-      const events = JSON.parse(await gunzip(new Uint8Array(row.events_gzip))) as Record<string, unknown>[];
-      return { second: row.second, events: events.filter((e) => counted.has(String(e.id))) };
-    }),
-  );
+    "select second, message_ids from analytics_ledger order by second, message_ids",
+  ).all<{ second: number; message_ids: string }>();
+  return results.map((row) => ({ second: row.second, ids: JSON.parse(row.message_ids) as string[] }));
 }
 
 /** Runs D1 statements that make every insert into `table` fail, as a full disk would, for the duration of `run`. */
@@ -104,15 +93,22 @@ async function whileInsertsFail<T>(table: string, run: () => Promise<T>): Promis
 }
 
 describe("analytics queue consumer", () => {
-  it("counts a batch with one upsert per counter row, keeps its raw events in D1 and R2, and acks", async () => {
+  it("takes a batch into D1 as one pending row; the fold counts it with one upsert per counter row", async () => {
     const { user, apiKey, mapping } = await setup();
-    const result = await consume([
+    const result = await deliverAnalytics([
       message(user.id, mapping.id, "https://shop.test/a"),
       message(user.id, mapping.id, "http://www.shop.test/a/"),
       message(user.id, null, "https://shop.test/b"),
     ]);
     expect(result.explicitAcks).toHaveLength(0);
     expect(result.ackAll).toBe(true);
+    // Taken, not counted yet: the dashboards show it after the minute cron's fold.
+    expect(await pendingViews()).toBe(3);
+    expect(await count("select count(*) as n from analytics_pending")).toBe(1);
+    expect(await counted()).toEqual({ ...allCounted(0, 0), ledger: 3 });
+
+    expect(await foldAnalytics()).toBe(3);
+    expect(await pendingViews()).toBe(0);
     expect(await counted()).toEqual(allCounted(3, 2));
     // One row per URL, one per day, one per customer, one per mapping: not one per message.
     expect(await count("select count(*) as n from url_stats")).toBe(2);
@@ -132,6 +128,7 @@ describe("analytics queue consumer", () => {
       ["shop.test/b", 1],
     ]);
 
+    // The events are in R2 as sent; D1 keeps their ids only.
     const events = await archived();
     expect(events.map((e) => e.url).sort()).toEqual([
       "http://www.shop.test/a/",
@@ -139,23 +136,41 @@ describe("analytics queue consumer", () => {
       "https://shop.test/b",
     ]);
     expect(events[0]).toMatchObject({ userId: user.id, userAgent: "ua", normalizedUrl: expect.any(String) });
-    const kept = (await keptInD1()).flatMap((row) => row.events);
-    expect(kept.map((e) => e.url).sort()).toEqual(events.map((e) => e.url).sort());
-    expect(kept[0]).toMatchObject({ userId: user.id, userAgent: "ua", normalizedUrl: expect.any(String) });
+    expect((await ledger()).flatMap((row) => row.ids).sort()).toEqual(events.map((e) => e.id).sort());
   });
 
-  it("keeps the per-URL series in its key's B-tree alone: no rowid table beside an index of the same key", async () => {
+  it("counts each view of a bundle once, and a view that two messages carry once", async () => {
+    const { user, mapping } = await setup();
+    const views = Array.from({ length: 5 }, () => message(user.id, mapping.id, "https://shop.test/a"));
+    await consume([{ views: views.slice(0, 3) }, { views: views.slice(2) }, views[0]!]);
+    expect(await counted()).toEqual(allCounted(5));
+    expect(await archived()).toHaveLength(5);
+  });
+
+  it("takes a batch of more views than one statement holds in chunks, each counted once when redelivered", async () => {
+    const { user, mapping } = await setup();
+    const views = Array.from({ length: 1_234 }, (_, i) => message(user.id, mapping.id, `https://shop.test/a?i=${i}`));
+    const bundles = Array.from({ length: 13 }, (_, i) => ({ views: views.slice(i * 100, i * 100 + 100) }));
+    await deliverAnalytics(bundles);
+    expect(await count("select count(*) as n from analytics_pending")).toBe(3);
+    await consume(bundles, env, 2);
+    expect(await counted()).toEqual(allCounted(1_234));
+  });
+
+  it("keeps the per-URL series and the ledger in their keys' B-trees alone: no rowid table beside its key", async () => {
     const { user, mapping } = await setup();
     await consume([message(user.id, mapping.id, "https://shop.test/a")]);
-    const objects = await env.DB.prepare(
-      "select type, name, sql from sqlite_schema where tbl_name = 'url_daily_usage' order by name",
-    ).all<{ type: string; name: string; sql: string | null }>();
-    expect(objects.results.map((o) => [o.type, o.name])).toEqual([["table", "url_daily_usage"]]);
-    expect(objects.results[0]!.sql).toMatch(/WITHOUT ROWID$/);
+    for (const table of ["url_daily_usage", "analytics_ledger"]) {
+      const objects = await env.DB.prepare("select type, name, sql from sqlite_schema where tbl_name = ? order by name")
+        .bind(table)
+        .all<{ type: string; name: string; sql: string | null }>();
+      expect(objects.results.map((o) => [o.type, o.name])).toEqual([["table", table]]);
+      expect(objects.results[0]!.sql).toMatch(/WITHOUT ROWID$/);
+    }
     expect(await counted()).toEqual(allCounted(1));
   });
 
-  it("keeps the raw events in D1 gzipped, one ledger row per second of their timestamps, each event once", async () => {
+  it("keeps the ids in one ledger row per second of the views' timestamps, each view once", async () => {
     const { user, mapping } = await setup();
     const second = Math.floor(Date.now() / 1000);
     const at = (ms: number, url: string) => ({ ...message(user.id, mapping.id, url), timestamp: second * 1000 + ms });
@@ -165,20 +180,18 @@ describe("analytics queue consumer", () => {
       at(1_200, "https://shop.test/a#y"),
     ];
     await consume(first);
-    // Redelivered with one new event of the second second: only the new one is kept again.
-    await consume([...first, at(1_500, "https://shop.test/a?z=2")]);
+    // Redelivered with one new view of the second second: only the new one is taken again.
+    const later = at(1_500, "https://shop.test/a?z=2");
+    await consume([...first, later]);
 
-    const rows = await keptInD1();
-    expect(rows.map((r) => [r.second - second, r.events.map((e) => e.url)])).toEqual([
-      [0, ["https://shop.test/a", "https://shop.test/a?x=1"]],
-      [1, ["https://shop.test/a#y"]],
-      [1, ["https://shop.test/a?z=2"]],
+    const rows = await ledger();
+    expect(rows.map((r) => [r.second - second, r.ids.length])).toEqual([
+      [0, 2],
+      [1, 1],
+      [1, 1],
     ]);
+    expect(rows.flatMap((r) => r.ids).sort()).toEqual([...first, later].map((v) => v.id).sort());
     expect(await counted()).toEqual(allCounted(4));
-    // Stored as gzip (its magic bytes), not as JSON text.
-    expect(
-      await count("select count(*) as n from analytics_batches where hex(substr(events_gzip, 1, 2)) != '1F8B'"),
-    ).toBe(0);
   });
 
   it("counts nothing twice when a batch is redelivered, whole or mixed with new messages", async () => {
@@ -195,29 +208,80 @@ describe("analytics queue consumer", () => {
     expect(stats.totalRequests).toBe(4);
   });
 
-  // The batch's statements in their order (record.ts): the URL counters first, the mapping counters in the
-  // middle, the ledger of counted ids last. Whatever was written before the failure, the transaction takes back.
-  it.each([
-    ["first", "url_stats"],
-    ["second", "url_daily_usage"],
-    ["mid-batch", "mapping_stats"],
-    ["last", "analytics_batches"],
-  ])("counts nothing when the %s D1 write fails (%s), retries, and then counts everything once", async (_, table) => {
-    const { user, mapping } = await setup();
-    const batch = [message(user.id, mapping.id, "https://shop.test/a"), message(user.id, null, "https://shop.test/b")];
-    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const failed = await whileInsertsFail(table!, () => consume(batch));
-    expect(logged).toHaveBeenCalledWith("Analytics batch failed; retrying", expect.any(Error));
-    logged.mockRestore();
-    expect(failed.retryBatch).toMatchObject({ retry: true });
-    expect(failed.ackAll).toBe(false);
-    expect(await counted()).toEqual(allCounted(0, 0));
+  it.each([["analytics_pending"], ["analytics_ledger"]])(
+    "takes nothing when writing %s fails, retries, and then counts everything once",
+    async (table) => {
+      const { user, mapping } = await setup();
+      const batch = [
+        message(user.id, mapping.id, "https://shop.test/a"),
+        message(user.id, null, "https://shop.test/b"),
+      ];
+      const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      const failed = await whileInsertsFail(table!, () => consume(batch));
+      expect(logged).toHaveBeenCalledWith("Analytics batch failed; retrying", expect.any(Error));
+      logged.mockRestore();
+      expect(failed.retryBatch).toMatchObject({ retry: true });
+      expect(failed.ackAll).toBe(false);
+      expect(await counted()).toEqual(allCounted(0, 0));
+      expect(await pendingViews()).toBe(0);
 
-    const retried = await consume(batch, env, 2);
-    expect(retried.ackAll).toBe(true);
-    expect(await counted()).toEqual(allCounted(2, 1));
-    await consume(batch, env, 3);
-    expect(await counted()).toEqual(allCounted(2, 1));
+      const retried = await consume(batch, env, 2);
+      expect(retried.ackAll).toBe(true);
+      expect(await counted()).toEqual(allCounted(2, 1));
+      await consume(batch, env, 3);
+      expect(await counted()).toEqual(allCounted(2, 1));
+    },
+  );
+
+  // The fold's statements in their order (fold.ts): the URL counters first, the mapping counters in the middle,
+  // the visitors last. Whatever was written before the failure, the transaction takes back, pending rows included.
+  it.each([
+    ["first", "daily_usage"],
+    ["second", "url_stats"],
+    ["mid-fold", "mapping_stats"],
+    ["last", "visitor_daily_usage"],
+  ])(
+    "leaves the views pending when the fold's %s write fails (%s), and counts them once the next minute",
+    async (_, table) => {
+      const { user, mapping } = await setup();
+      await env.DB.prepare("update users set request_limit = 1000 where id = ?").bind(user.id).run();
+      const visitor = { visitor: "v1" };
+      const batch = [
+        { ...message(user.id, mapping.id, "https://shop.test/a"), ...visitor },
+        { ...message(user.id, null, "https://shop.test/b"), ...visitor },
+      ];
+      await deliverAnalytics(batch);
+      await expect(whileInsertsFail(table!, () => foldAnalytics())).rejects.toThrow(/disk full/);
+      expect(await counted()).toEqual({ ...allCounted(0, 0), ledger: 2 });
+      expect(await pendingViews()).toBe(2);
+
+      expect(await foldAnalytics()).toBe(2);
+      expect(await counted()).toEqual(allCounted(2, 1));
+      expect(await count("select coalesce(sum(views), 0) as n from visitor_daily_usage")).toBe(2);
+      expect(await foldAnalytics()).toBe(0);
+      expect(await counted()).toEqual(allCounted(2, 1));
+    },
+  );
+
+  it("counts a range once when two folds take it at the same time", async () => {
+    const { user, mapping } = await setup();
+    await deliverAnalytics([message(user.id, mapping.id, "https://shop.test/a")]);
+    const seq = await count("select seq as n from analytics_pending");
+    const range = { from: seq, to: seq, views: 1 };
+    await Promise.all([foldRange(env, range, new Date()), foldRange(env, range, new Date())]);
+    expect(await counted()).toEqual(allCounted(1));
+  });
+
+  it("moves Last Accessed on only to a later view, and keeps it for a late one", async () => {
+    const { user, apiKey, mapping } = await setup();
+    const now = Date.now();
+    await consume([{ ...message(user.id, mapping.id, "https://shop.test/a"), timestamp: now }]);
+    await consume([{ ...message(user.id, mapping.id, "https://shop.test/a"), timestamp: now - 60_000 }]);
+    const lastAccessed = async () =>
+      ((await (await call("/api/analytics", { apiKey })).json()) as { lastAccessed: string }[])[0]!.lastAccessed;
+    expect(await lastAccessed()).toBe(new Date(now).toISOString());
+    await consume([{ ...message(user.id, mapping.id, "https://shop.test/a"), timestamp: now + 5_000 }]);
+    expect(await lastAccessed()).toBe(new Date(now + 5_000).toISOString());
   });
 
   it("counts nothing and retries when the archive cannot be written", async () => {
@@ -239,14 +303,18 @@ describe("analytics queue consumer", () => {
     expect(await archived()).toHaveLength(1);
   });
 
-  it("drops messages of users that no longer exist instead of failing the batch", async () => {
+  it("drops messages of users that no longer exist instead of failing the batch or the fold", async () => {
     const { user, mapping } = await setup();
+    const gone = await createVerifiedCustomer("gone@example.com");
+    await deliverAnalytics([message(gone.user.id, null, "https://x.test/")]);
+    await env.DB.prepare("delete from users where id = ?").bind(gone.user.id).run();
     const result = await consume([
       message("gone", null, "https://x.test/"),
       message(user.id, mapping.id, "https://shop.test/a"),
     ]);
     expect(result.ackAll).toBe(true);
     expect(await counted()).toEqual(allCounted(1));
+    expect(await pendingViews()).toBe(0);
   });
 
   it("counts a full batch of 100 customers in one transaction within D1's parameter limit", async () => {
@@ -260,16 +328,16 @@ describe("analytics queue consumer", () => {
     expect(await counted()).toEqual(allCounted(100, 0));
   });
 
-  it("purges up to 200 expired raw rows after each batch, so the purge keeps pace with traffic", async () => {
+  it("purges up to 200 expired ledger rows after each batch, so the purge keeps pace with traffic", async () => {
     const { user, mapping } = await setup();
     const expired = Math.floor((Date.now() - 8 * 86_400_000) / 1000);
     await env.DB.prepare(
       `with recursive n(i) as (select 1 union all select i + 1 from n where i < 250)
-       insert into analytics_batches (second, batch, message_ids) select ?, 'old' || i, '[]' from n`,
+       insert into analytics_ledger (second, batch, message_ids) select ?, 'old' || i, '[]' from n`,
     )
       .bind(expired)
       .run();
-    const expiredRows = () => count(`select count(*) as n from analytics_batches where batch like 'old%'`);
+    const expiredRows = () => count(`select count(*) as n from analytics_ledger where batch like 'old%'`);
 
     await consume([message(user.id, mapping.id, "https://shop.test/a")]);
     expect(await expiredRows()).toBe(50);

@@ -2,16 +2,14 @@
  * What strangers cannot do (docs/analytics.md): spend more than 500 of a customer's quota a day from one address,
  * make crawlers count against the plan, or fill D1 with per-URL rows of made-up URLs.
  */
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CustomerDashboard } from "#contract/responses";
 import { OTHER_PAGES } from "#contract/responses";
-import worker from "../index";
 import { runDaily } from "../scheduled";
-import { call, createCustomerOnPlan, testEnv } from "../test/helpers";
+import { call, countViews, createCustomerOnPlan, testEnv } from "../test/helpers";
 import type { AnalyticsMessage } from "../messages/analytics";
-import { UNMAPPED_URLS_PER_DAY, VISITOR_DAILY_QUOTA } from "./record";
+import { UNMAPPED_URLS_PER_DAY, VISITOR_DAILY_QUOTA } from "./fold";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36";
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
@@ -30,16 +28,7 @@ function view(userId: string, url: string, visitor: string | null, delivered = t
   } satisfies AnalyticsMessage;
 }
 
-async function consume(messages: AnalyticsMessage[]) {
-  for (let i = 0; i < messages.length; i += 100) {
-    const batch = createMessageBatch<AnalyticsMessage>(
-      "dynamic-content-analytics",
-      messages.slice(i, i + 100).map((body) => ({ id: `q-${body.id}`, timestamp: new Date(), attempts: 1, body })),
-    );
-    await worker.queue(batch, env);
-    getQueueResult(batch, createExecutionContext());
-  }
-}
+const consume = (messages: AnalyticsMessage[]) => countViews(messages);
 
 const counters = (userId: string) =>
   env.DB.prepare("select * from usage_counters where user_id = ?").bind(userId).first<Record<string, number>>();

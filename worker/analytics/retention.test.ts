@@ -9,18 +9,18 @@ const DAY = 86_400_000;
 /** Ledger rows (one batch, one second each) at the given ages in days. */
 async function ledgerRowsAged(now: number, ages: number[]) {
   for (const [i, age] of ages.entries()) {
-    await env.DB.prepare("insert into analytics_batches (second, batch, message_ids) values (?, ?, ?)")
+    await env.DB.prepare("insert into analytics_ledger (second, batch, message_ids) values (?, ?, ?)")
       .bind(Math.floor((now - age * DAY) / 1000), `b${i}`, JSON.stringify([`m${i}`]))
       .run();
   }
 }
 
 const ledgerBatches = async () =>
-  (await env.DB.prepare("select batch from analytics_batches order by batch").all<{ batch: string }>()).results.map(
+  (await env.DB.prepare("select batch from analytics_ledger order by batch").all<{ batch: string }>()).results.map(
     (r) => r.batch,
   );
 
-describe("the raw window in D1", () => {
+describe("the ledger in D1", () => {
   it("keeps 7 days by default and as many as ANALYTICS_RAW_RETENTION_DAYS says", async () => {
     expect(rawRetentionDays({ ...env, ANALYTICS_RAW_RETENTION_DAYS: undefined })).toBe(7);
     expect(rawRetentionDays({ ...env, ANALYTICS_RAW_RETENTION_DAYS: "2" })).toBe(2);
@@ -43,7 +43,7 @@ describe("the raw window in D1", () => {
     const now = Date.now();
     await env.DB.prepare(
       `with recursive n(i) as (select 1 union all select i + 1 from n where i < 2500)
-       insert into analytics_batches (second, batch, message_ids) select ?, 'b' || i, '[]' from n`,
+       insert into analytics_ledger (second, batch, message_ids) select ?, 'b' || i, '[]' from n`,
     )
       .bind(Math.floor((now - 10 * DAY) / 1000))
       .run();

@@ -1,24 +1,24 @@
 /**
- * @module How long raw analytics stay in D1. Raw events live in the R2 archive for good; in D1 (the
- * `analytics_batches` window, which is also the ledger of counted message ids) only for
- * `ANALYTICS_RAW_RETENTION_DAYS` (default 7, at least 1: the ledger must outlive every redelivery). Older rows are
- * deleted in bounded chunks by the daily cron and by every analytics batch: a batch writes at most one row per
- * event and deletes up to twice that many expired rows, so the purge keeps pace with any traffic, and the cron
- * clears what is left once traffic stops. The cron also moves the legacy `analytics` rows to R2.
+ * @module How long the ledger of counted page views stays in D1. Raw events live in the R2 archive for good; their
+ * ids in D1 (`analytics_ledger`) for `ANALYTICS_RAW_RETENTION_DAYS` (default 7, at least 1: the ledger must outlive
+ * every redelivery). Older rows are deleted in bounded chunks by the daily cron and by every analytics batch: a
+ * batch writes at most one row per second its views span and deletes up to 200 expired rows, so the purge keeps
+ * pace with any traffic, and the cron clears what is left once traffic stops. The cron also moves the legacy
+ * `analytics` rows to R2.
  *
  * The visitors' counts of a day (`visitor_daily_usage`, analytics/record.ts) matter only on that day: past days go
  * the same way, in bounded chunks by every batch and the cron.
  */
 import { asc, lte, sql } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { analytics, analyticsBatches, visitorDailyUsage } from "../db/schema";
+import { analytics, analyticsLedger, visitorDailyUsage } from "../db/schema";
 import { utcDay } from "../lib/days";
 import type { Env } from "../env";
 import { archiveEvents } from "./archive";
 
 const DEFAULT_DAYS = 7;
 const DAY_MS = 86_400_000;
-/** Ledger rows per DELETE (each holds one batch's events of one second) and DELETEs per run. */
+/** Ledger rows per DELETE (each holds one batch's ids of one second) and DELETEs per run. */
 const PURGE_CHUNK = 1_000;
 const PURGE_CHUNKS_PER_RUN = 50;
 /** Legacy rows per archive object and objects per run. */
@@ -36,20 +36,20 @@ export function rawRetentionDays(env: Env): number {
   return days;
 }
 
-/** Expired rows a batch deletes: twice the most it can write (one per event of a 100-message batch). */
+/** Expired rows a batch deletes: more than it writes (one per second its views span). */
 export const PURGE_ROWS_PER_BATCH = 200;
 /** Expired rows the daily cron deletes at most: 50 chunks of 1,000. */
 export const PURGE_ROWS_PER_CRON = PURGE_CHUNK * PURGE_CHUNKS_PER_RUN;
 
-/** Deletes raw events older than the window from D1, at most `maxRows`; answers the rows deleted. */
+/** Deletes ledger rows older than the window, at most `maxRows`; answers the rows deleted. Its key starts with the second. */
 export async function purgeRawWindow(env: Env, now: Date, maxRows = PURGE_ROWS_PER_CRON): Promise<number> {
   const db = createDb(env.DB);
   const before = Math.floor((now.getTime() - rawRetentionDays(env) * DAY_MS) / 1000);
   let deleted = 0;
   while (deleted < maxRows) {
     const chunk = Math.min(PURGE_CHUNK, maxRows - deleted);
-    const result = await db.run(sql`delete from ${analyticsBatches} where rowid in (
-      select rowid from ${analyticsBatches} where ${analyticsBatches.second} < ${before} limit ${chunk})`);
+    const result = await db.run(sql`delete from ${analyticsLedger} where (second, batch) in (
+      select second, batch from ${analyticsLedger} where ${analyticsLedger.second} < ${before} limit ${chunk})`);
     deleted += result.meta.changes;
     if (result.meta.changes < chunk) break;
   }

@@ -4,7 +4,7 @@
  * Timestamps are integer milliseconds since the epoch. Deleting a user cascades to every row of theirs.
  */
 import { sql } from "drizzle-orm";
-import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Placement } from "#contract/placement";
 import type { Seo } from "#contract/seo";
 import type { VersionAuthor } from "#contract/versions";
@@ -489,30 +489,39 @@ export const analytics = sqliteTable(
 );
 
 /**
- * The raw window and the idempotency ledger: per consumed batch, one row per second of the messages' own
- * timestamps, holding their ids and their raw events (JSON). A redelivered message is recognised by its id among
- * the rows of its second; rows live `ANALYTICS_RAW_RETENTION_DAYS` (default 7), the archive in R2 for good.
+ * The ledger of counted page views: per consumed batch, one row per second of the views' own timestamps, holding
+ * their ids (JSON). A view redelivered, alone or in another batch, is recognised by its id among the rows of its
+ * second. Rows live `ANALYTICS_RAW_RETENTION_DAYS` (default 7); the events themselves are in the R2 archive. A
+ * WITHOUT ROWID table (db/raw.ts): one B-tree write per row, and the purge deletes a range of its key.
  */
-export const analyticsBatches = sqliteTable(
-  "analytics_batches",
+export const analyticsLedger = sqliteTable(
+  "analytics_ledger",
   {
-    /** Unix seconds of the messages' timestamps. */
+    /** Unix seconds of the views' timestamps. */
     second: integer("second").notNull(),
     /** The batch's id, also the name of its archive object in R2. */
     batch: text("batch").notNull(),
-    /** JSON array of the message ids. */
+    /** JSON array of the view ids. */
     messageIds: text("message_ids").notNull(),
-    /**
-     * The batch's raw events of this second (analytics/record.ts `RawEvent`) as a gzipped JSON array; those counted
-     * here are the ones whose id is in `message_ids`. Empty for rows written before migration 0019 (their events
-     * are in the R2 archive).
-     */
-    eventsGzip: blob("events_gzip", { mode: "buffer" })
-      .notNull()
-      .default(sql`x''`),
   },
   (t) => [primaryKey({ columns: [t.second, t.batch] })],
 );
+
+/**
+ * Counted page views not yet added to the counters: one row per consumed batch, written in the transaction that
+ * writes its ledger rows, folded into the counters and deleted in one transaction by the minute cron
+ * (analytics/fold.ts). So each view is counted exactly once, and the counters' rows are written once a minute
+ * whatever the number of batches.
+ */
+export const analyticsPending = sqliteTable("analytics_pending", {
+  /** In the order written (the rowid): the fold takes the oldest first. */
+  seq: integer("seq").primaryKey(),
+  batch: text("batch").notNull(),
+  /** How many views `events` holds. */
+  views: integer("views").notNull(),
+  /** JSON array of the batch's fresh views as the fold reads them (analytics/record.ts `CountedView`). */
+  events: text("events").notNull(),
+});
 
 /**
  * Counters per customer and normalised URL, all time: the Analytics tab (one row per URL, whatever the days). Its

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createVerifiedCustomer, testEnv } from "../test/helpers";
+import { call, createVerifiedCustomer, testEnv, type TestEnv } from "../test/helpers";
 import { visitorId } from "./page-view";
 
 const SECRET = { APP_SECRET: "test-secret-0123456789abcdef0123456789abcdef" };
@@ -36,4 +36,40 @@ describe("the visitor a page view names", () => {
     expect(e.sent.map((m) => m.visitor)).toEqual([e.sent[0]!.visitor, e.sent[0]!.visitor, null]);
     expect(e.sent[0]!.visitor).toMatch(/^[A-Za-z0-9_-]{16}$/);
   });
+});
+
+describe("page views on the queue", () => {
+  async function customerWithPage() {
+    const { user, apiKey } = await createVerifiedCustomer("bundles@example.com");
+    await call("/api/mappings", { method: "POST", apiKey, json: { url: "https://shop.test/", htmlContent: "x" } });
+    return user;
+  }
+  const ask = (userId: string, e: TestEnv, url = "https://shop.test/") =>
+    call(`/api/content?u=${userId}&url=${encodeURIComponent(url)}`, {}, e);
+
+  it("go a few at a time: the views of an isolate's window travel in one message, each with its own id", async () => {
+    const user = await customerWithPage();
+    const e = testEnv({ PAGE_VIEW_BUNDLE_MS: "300" });
+    await Promise.all(Array.from({ length: 5 }, () => ask(user.id, e)));
+    expect(e.analyticsMessages).toHaveLength(1);
+    expect(e.sent).toHaveLength(5);
+    expect(new Set(e.sent.map((v) => v.id)).size).toBe(5);
+    // After the window, the next view opens a message of its own.
+    await ask(user.id, e);
+    expect(e.analyticsMessages).toHaveLength(2);
+  });
+
+  it("split when a message is full, so none passes 48 KB (a queue bills each 64 KB of a message again)", async () => {
+    const user = await customerWithPage();
+    const e = testEnv({ PAGE_VIEW_BUNDLE_MS: "2000" });
+    const long = `https://shop.test/?q=${"x".repeat(2_000)}`;
+    await Promise.all(
+      Array.from({ length: 60 }, () =>
+        call(`/api/content?u=${user.id}&url=${encodeURIComponent(long)}`, { headers: { Referer: long } }, e),
+      ),
+    );
+    expect(e.sent).toHaveLength(60);
+    expect(e.analyticsMessages.length).toBeGreaterThan(1);
+    for (const message of e.analyticsMessages) expect(JSON.stringify(message).length).toBeLessThanOrEqual(48 * 1024);
+  }, 15_000);
 });

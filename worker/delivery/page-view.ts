@@ -1,11 +1,12 @@
 /**
  * @module A page view, counted the same whichever path served it (the content endpoint for the snippet, the edge
- * proxy): one analytics message, sent after the answer in `waitUntil`. The consumer counts it only on the
- * customer's own websites. It names the visitor by a salted hash of their IP address (or IPv6 /64) that changes
+ * proxy): an analytics event, sent after the answer in `waitUntil`, gathered with the isolate's other views of the
+ * next moments into one queue message (a queue bills each message three times, whatever it holds). The consumer
+ * counts it only on the customer's own websites. It names the visitor by a salted hash of their IP address (or IPv6 /64) that changes
  * every day: enough to hold one visitor to a share of a customer's quota that day (docs/analytics.md), never an
  * address, and nothing that follows a person from one day to the next.
  */
-import type { AnalyticsMessage } from "../messages/analytics";
+import type { PageViewEvent } from "../messages/analytics";
 import { URL_MAX_LENGTH } from "#contract/input-caps";
 import { utcDay } from "../lib/days";
 import type { Env } from "../env";
@@ -36,7 +37,7 @@ export async function pageViewMessage(
   env: Pick<Env, "APP_SECRET">,
   view: PageView,
   now = Date.now(),
-): Promise<AnalyticsMessage> {
+): Promise<PageViewEvent> {
   const { userId, url, match, request } = view;
   return {
     id: crypto.randomUUID(),
@@ -51,11 +52,63 @@ export async function pageViewMessage(
   };
 }
 
+/** How long an isolate gathers page views into one message by default (PAGE_VIEW_BUNDLE_MS overrides it). */
+const BUNDLE_WINDOW_MS = 2_000;
+/** A message's size: Cloudflare bills every 64 KB of a message as another operation; views are at most ~5 KB. */
+const BUNDLE_MAX_BYTES = 48 * 1024;
+const BUNDLE_MAX_VIEWS = 100;
+
+interface OpenBundle {
+  views: PageViewEvent[];
+  bytes: number;
+  sent: boolean;
+}
+
+/**
+ * The isolate's views not sent yet. The request whose view opens a bundle sends it once the window has passed, or
+ * the request that finds it full sends it at once; the views of other requests that joined it go with it, so no
+ * request waits on another's promise. A failed send is logged: the visitor has their answer already.
+ */
+let open: OpenBundle | null = null;
+
+function bundleWindowMs(env: Pick<Env, "PAGE_VIEW_BUNDLE_MS">): number {
+  const ms = Number(env.PAGE_VIEW_BUNDLE_MS ?? BUNDLE_WINDOW_MS);
+  return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 10_000) : BUNDLE_WINDOW_MS;
+}
+
+async function send(env: Env, bundle: OpenBundle): Promise<void> {
+  if (bundle.sent) return;
+  bundle.sent = true;
+  if (open === bundle) open = null;
+  try {
+    await env.ANALYTICS_QUEUE.send({ views: bundle.views });
+  } catch (err) {
+    console.error(`Analytics enqueue of ${bundle.views.length} page views failed`, err);
+  }
+}
+
+/** Adds a view to the isolate's bundle; answers what the caller's `waitUntil` must wait for. */
+async function enqueue(env: Env, view: PageViewEvent): Promise<void> {
+  const bytes = JSON.stringify(view).length;
+  const full = open && (open.views.length >= BUNDLE_MAX_VIEWS || open.bytes + bytes > BUNDLE_MAX_BYTES) ? open : null;
+  const sending = full ? send(env, full) : Promise.resolve();
+  if (open) {
+    open.views.push(view);
+    open.bytes += bytes;
+    return sending;
+  }
+  const bundle: OpenBundle = { views: [view], bytes, sent: false };
+  open = bundle;
+  const windowMs = bundleWindowMs(env);
+  if (windowMs > 0) await new Promise((resolve) => setTimeout(resolve, windowMs));
+  await Promise.all([sending, send(env, bundle)]);
+}
+
 /** Counts a page view after the answer; a failed send is logged, never the visitor's problem. */
 export function countPageView(env: Env, ctx: Pick<ExecutionContext, "waitUntil">, view: PageView): void {
   ctx.waitUntil(
     pageViewMessage(env, view)
-      .then((message) => env.ANALYTICS_QUEUE.send(message))
+      .then((message) => enqueue(env, message))
       .catch((err) => console.error("Analytics enqueue failed", err)),
   );
 }

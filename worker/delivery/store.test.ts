@@ -299,7 +299,8 @@ describe("costs that do not grow with the customer's size", () => {
     );
     expect(calls.keysWritten).toEqual([stateKey(user.id)]);
     await expectStoreMatchesD1(user.id);
-  });
+    // 1,000 mappings to seed and rebuild: close to the default 5 s on two busy cores.
+  }, 20_000);
 
   it("a page view reads at most two small values and no D1, however large the customer", async () => {
     const { user } = await createVerifiedCustomer("big@example.com");

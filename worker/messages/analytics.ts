@@ -1,14 +1,15 @@
 /**
- * @module The analytics queue's contract: one message per content request, sent by the hot path
- * (delivery/page-view.ts) and counted by the consumer (analytics/consumer.ts).
+ * @module The analytics queue's contract: page views, sent by the hot path (delivery/page-view.ts) a few at a time
+ * in one message, and counted by the consumer (analytics/consumer.ts).
  */
 /** The queue's name in wrangler.toml. */
 export const ANALYTICS_QUEUE_NAME = "dynamic-content-analytics";
 /** Where its failed batches wait; the Worker consumes it only while an operator replays it (docs/decisions.md). */
 export const ANALYTICS_DEAD_LETTER_QUEUE_NAME = "dynamic-content-analytics-dlq";
 
-export interface AnalyticsMessage {
-  /** Unique per request: a redelivered message is recognised by it. */
+/** One content request. */
+export interface PageViewEvent {
+  /** Unique per request: a view redelivered, alone or in another message, is recognised by it. */
   id: string;
   userId: string;
   /** The page URL without its hash. */
@@ -26,3 +27,14 @@ export interface AnalyticsMessage {
    */
   visitor?: string | null;
 }
+
+/** The page views an isolate gathered (delivery/page-view.ts): one queue message, billed as one. */
+export interface PageViewBundle {
+  views: PageViewEvent[];
+}
+
+/** A message on the queue: a bundle, or one view alone (as every message was before bundles). */
+export type AnalyticsMessage = PageViewBundle | PageViewEvent;
+
+/** The views a message carries. */
+export const viewsOf = (message: AnalyticsMessage): PageViewEvent[] => ("views" in message ? message.views : [message]);

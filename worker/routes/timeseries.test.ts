@@ -1,13 +1,10 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AnalyticsMessage } from "../messages/analytics";
 import { isCrawler } from "../analytics/crawlers";
 import type { TimeseriesPoint } from "#contract/timeseries";
 import { dailyUsage, urlDailyUsage, users } from "../db/schema";
 import { eq } from "drizzle-orm";
-import worker from "../index";
-import { call, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
+import { call, countViews, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
 
 const series = async (apiKey: string, query: string) => {
   const res = await call(`/api/analytics/timeseries${query}`, { apiKey });
@@ -94,25 +91,15 @@ describe("GET /api/analytics/timeseries", () => {
       userAgent,
       referer: null,
     });
-    const batch = createMessageBatch<AnalyticsMessage>(
-      "dynamic-content-analytics",
-      [view("Googlebot/2.1"), view("ClaudeBot/1.0"), view("Mozilla/5.0 Firefox/133.0")].map((body) => ({
-        id: `q-${body.id}`,
-        timestamp: new Date(),
-        attempts: 1,
-        body,
-      })),
-    );
-    const ctx = createExecutionContext();
-    await worker.queue(batch, env);
-    await getQueueResult(batch, ctx);
+    const views = [view("Googlebot/2.1"), view("ClaudeBot/1.0"), view("Mozilla/5.0 Firefox/133.0")];
+    await countViews(views);
     const { body } = await series(apiKey, "");
     expect(body.at(-1)).toMatchObject({ requests: 3, crawlerRequests: 2 });
     // The URL's own series says the same: whether search engines fetched this page.
     const page = await series(apiKey, "?url=https%3A%2F%2Fshop.test%2Fa");
     expect(page.body.at(-1)).toMatchObject({ requests: 3, crawlerRequests: 2 });
     // A redelivered batch counts nothing twice, in the URL's rows too.
-    await worker.queue(batch, env);
+    await countViews(views);
     expect((await series(apiKey, "?url=shop.test/a")).body.at(-1)).toMatchObject({ requests: 3, crawlerRequests: 2 });
   });
 

@@ -1,9 +1,10 @@
 /** Test helpers: call the app with a recording queue, capture console mails, seed users. */
-import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { vi } from "vitest";
-import type { AnalyticsMessage } from "../messages/analytics";
+import { ANALYTICS_QUEUE_NAME, viewsOf, type AnalyticsMessage, type PageViewEvent } from "../messages/analytics";
+import { foldPendingAnalytics } from "../analytics/fold";
 import type { DeliverySyncMessage } from "../messages/delivery-sync";
 import { app } from "../app";
 import worker from "../index";
@@ -20,7 +21,10 @@ import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from 
 export const db = () => createDb(env.DB);
 
 export interface TestEnv extends Env {
-  sent: AnalyticsMessage[];
+  /** The page views sent to the analytics queue, in the order sent, whatever messages carried them. */
+  sent: PageViewEvent[];
+  /** The analytics messages themselves. */
+  analyticsMessages: AnalyticsMessage[];
   /** What was sent to the delivery queue (after a bulk import). */
   deliverySyncs: DeliverySyncMessage[];
 }
@@ -43,15 +47,24 @@ export const PRODUCTION_ORIGIN = "https://dc.test";
  * (`ENVIRONMENT: "production"`) the product is at PRODUCTION_ORIGIN unless the test says otherwise.
  */
 export function testEnv(overrides: Partial<Env> = {}): TestEnv {
-  const sent: AnalyticsMessage[] = [];
+  const analyticsMessages: AnalyticsMessage[] = [];
+  const sent: PageViewEvent[] = [];
   const deliverySyncs: DeliverySyncMessage[] = [];
+  const analyticsQueue = recordingQueue(analyticsMessages);
   return {
     ...env,
-    ANALYTICS_QUEUE: recordingQueue(sent),
+    ANALYTICS_QUEUE: {
+      ...analyticsQueue,
+      send: async (m: AnalyticsMessage) => {
+        await analyticsQueue.send(m);
+        sent.push(...viewsOf(m));
+      },
+    } as unknown as Queue<AnalyticsMessage>,
     DELIVERY_QUEUE: recordingQueue(deliverySyncs),
     ...(overrides.ENVIRONMENT === "production" ? { PUBLIC_ORIGIN: PRODUCTION_ORIGIN } : {}),
     ...overrides,
     sent,
+    analyticsMessages,
     deliverySyncs,
   };
 }
@@ -141,16 +154,34 @@ export async function createAdmin(email = "admin@example.com", password = "corre
   return { user, password, apiKey: await issueAdminKey(db(), secretKeys(env), user.id) };
 }
 
-/** A page view: the content request, then its analytics message through the real queue consumer. */
+/** Delivers analytics messages to the real queue consumer as one batch, as the `attempts`-th delivery. */
+export async function deliverAnalytics(
+  messages: AnalyticsMessage[],
+  e: Env = env,
+  { attempts = 1, queue = ANALYTICS_QUEUE_NAME }: { attempts?: number; queue?: string } = {},
+) {
+  const batch = createMessageBatch<AnalyticsMessage>(
+    queue,
+    messages.map((body, i) => ({ id: `q-${i}-${viewsOf(body)[0]?.id}`, timestamp: new Date(), attempts, body })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, e);
+  return getQueueResult(batch, ctx);
+}
+
+/** What the minute cron does first: the pending page views folded into the counters. */
+export const foldAnalytics = (e: Env = env, now = new Date()) => foldPendingAnalytics(e, now);
+
+/** Page views as the dashboards show them a minute later: consumed in batches of 100, then folded. */
+export async function countViews(messages: AnalyticsMessage[], e: Env = env) {
+  for (let i = 0; i < messages.length; i += 100) await deliverAnalytics(messages.slice(i, i + 100), e);
+  await foldAnalytics(e);
+}
+
+/** A page view: the content request, then its analytics message through the real queue consumer and the fold. */
 export async function visit(userId: string, url: string): Promise<number> {
   const e = testEnv();
   const res = await call(`/api/content?u=${encodeURIComponent(userId)}&url=${encodeURIComponent(url)}`, {}, e);
-  if (e.sent.length) {
-    const batch = createMessageBatch<AnalyticsMessage>(
-      "dynamic-content-analytics",
-      e.sent.map((body) => ({ id: body.id, timestamp: new Date(), attempts: 1, body })),
-    );
-    await worker.queue(batch, env);
-  }
+  if (e.analyticsMessages.length) await countViews(e.analyticsMessages);
   return res.status;
 }

@@ -1,7 +1,8 @@
 import { PagedRows } from "@/components/paged-rows";
 import { UsageChart } from "@/components/usage-chart";
-import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { usePage } from "@/hooks/use-page";
+import { COUNTS_LAG_NOTE } from "@/lib/counts-note";
 import { CUSTOMER_SERIES, useAnalytics } from "@/queries/analytics";
 import { AnalyticsTable } from "./analytics-table";
 
@@ -14,6 +15,7 @@ export function AnalyticsDataTable() {
     <Card>
       <CardHeader>
         <CardTitle className="text-xl">Analytics</CardTitle>
+        <CardDescription>{COUNTS_LAG_NOTE}</CardDescription>
       </CardHeader>
       <CardContent className="space-y-6">
         <UsageChart seriesPath={CUSTOMER_SERIES} />

@@ -454,6 +454,8 @@ describe("dashboard with a stored api key", () => {
     openTab("Analytics");
 
     expect(await screen.findByText("No analytics data available yet.")).toBeInTheDocument();
+    // The counts come from the minute cron's fold: the tab says how fresh they are.
+    expect(screen.getByText("Page views are counted within about a minute.")).toBeInTheDocument();
   });
 
   it("shows a mapping's versions with what changed, as text, and restores one", async () => {

@@ -1,6 +1,7 @@
 import { StatCard } from "@/components/stat-card";
 import { UsageChart } from "@/components/usage-chart";
 import { Card, CardContent } from "@/components/ui/card";
+import { COUNTS_LAG_NOTE } from "@/lib/counts-note";
 import { CUSTOMER_SERIES } from "@/queries/analytics";
 import { useMappingRows } from "@/queries/mappings";
 import { useStats } from "@/queries/stats";
@@ -28,6 +29,7 @@ export function StatsOverview({ hasApiKey }: { hasApiKey: boolean }) {
         <Card>
           <CardContent className="pt-6">
             <UsageChart seriesPath={CUSTOMER_SERIES} controls={false} />
+            <p className="text-muted-foreground mt-2 text-xs">{COUNTS_LAG_NOTE}</p>
           </CardContent>
         </Card>
       )}

@@ -1,0 +1,241 @@
+/**
+ * @module The minute cron's fold: adds the pending page views (record.ts) to the counters and deletes them, in one
+ * `batch()` (one transaction) per range of pending rows: one upsert per counter row the range touches (customer and
+ * URL, customer, URL and day, customer and day, customer, mapping, visitor and day), never one per view or batch. A
+ * fold that fails leaves its range pending for the next minute; two folds of one range count it once, since the
+ * second finds its rows deleted. Before a range is counted its customers' billing is brought up to now
+ * (batch-customers.ts), so its views count in the period they belong to; after it, the delivery state of each
+ * customer whose limit it reached (or lifted) is written. So counters and limits trail page views by about a
+ * minute (the dashboards say so), and a counter row costs one write a minute however many batches touched it.
+ *
+ * What strangers can spend and fill (docs/analytics.md):
+ * - **The plan's quota.** A view spends it (`billed`) unless a known crawler asked, or the visitor (a daily hash of
+ *   their address) has already spent `VISITOR_DAILY_QUOTA` of this customer's today; unbilled views are counted
+ *   apart. Visitors are counted (`visitor_daily_usage`) only for customers whose plan limits deliveries or
+ *   requests (`metered`, ?3): for the others there is nothing to spend.
+ * - **Per-URL rows.** A URL gets rows of its own (`url_stats`, `url_daily_usage`) when the customer has a mapping
+ *   there, when it has a row today already, or as one of the first `UNMAPPED_URLS_PER_DAY` new URLs of the
+ *   customer's day; every other view counts in the day's `OTHER_PAGES` row.
+ * Statements read what earlier statements of the fold wrote, so their order matters: the day's counters first
+ * (`unmapped_urls_before` keeps the count from before this fold for the URL statements), the visitors last.
+ */
+import { OTHER_PAGES } from "#contract/responses";
+import type { Env } from "../env";
+import { deliveryLimitReached, type DeliveryLimitState } from "../models/limits";
+import { syncCustomerState } from "../delivery/sync";
+import { loadBatchCustomers } from "./batch-customers";
+
+/** A visitor's views a day that spend a customer's quota; the rest are counted but not billed. */
+export const VISITOR_DAILY_QUOTA = 500;
+/** New URLs without a mapping that get rows of their own per customer and day. */
+export const UNMAPPED_URLS_PER_DAY = 10_000;
+/** Views one fold transaction counts at most: its statements read them as JSON, well within D1's time per query. */
+export const FOLD_MAX_VIEWS = 20_000;
+/** How long one cron run keeps folding before it leaves the rest to the next minute. */
+const FOLD_BUDGET_MS = 25_000;
+
+/** Whether the customer's plan limits what their page views spend (then each visitor spends at most a share). */
+export const isMetered = (usage: DeliveryLimitState) =>
+  usage.dynamicContentLimit !== null || usage.requestLimit !== null;
+
+/** The pending views of rows ?1 to ?2 of existing customers; ?3 is the JSON array of the metered customers. */
+const FRESH = `WITH fresh AS (
+    SELECT v.value ->> 'id' AS id, v.value ->> 'userId' AS user_id, v.value ->> 'url' AS url,
+      v.value ->> 'mappingId' AS mapping_id, v.value ->> 'delivered' AS delivered, v.value ->> 'timestamp' AS ts,
+      v.value ->> 'day' AS day, coalesce(v.value ->> 'crawler', 0) AS crawler, v.value ->> 'visitor' AS visitor,
+      (v.value ->> 'userId') IN (SELECT value FROM json_each(?3)) AS metered
+    FROM analytics_pending p, json_each(p.events) v
+    WHERE p.seq BETWEEN ?1 AND ?2 AND EXISTS (SELECT 1 FROM users WHERE users.id = v.value ->> 'userId')
+  )`;
+
+/** Which views spend the plan's quota: not a crawler's, and within the visitor's first views of the day. */
+const BILLING = `${FRESH},
+  capping AS (SELECT fresh.*, (crawler = 0 AND metered = 1 AND visitor IS NOT NULL) AS capped FROM fresh),
+  billing AS (
+    SELECT capping.*, CASE
+      WHEN crawler = 1 THEN 0
+      WHEN capped = 0 THEN 1
+      WHEN coalesce((SELECT views FROM visitor_daily_usage v
+          WHERE v.day = capping.day AND v.user_id = capping.user_id AND v.visitor = capping.visitor), 0)
+        + row_number() OVER (PARTITION BY capped, day, user_id, visitor ORDER BY ts, id) <= ${VISITOR_DAILY_QUOTA}
+        THEN 1
+      ELSE 0 END AS billed
+    FROM capping
+  )`;
+
+/** Whether each view's URL has rows already: a mapping of the customer's there, or a row today. */
+const KNOWN = `${FRESH},
+  placed AS (
+    SELECT fresh.*, (
+      EXISTS (SELECT 1 FROM url_mappings m WHERE m.user_id = fresh.user_id AND m.normalized_url = fresh.url)
+      OR EXISTS (SELECT 1 FROM url_daily_usage u
+        WHERE u.user_id = fresh.user_id AND u.url = fresh.url AND u.day = fresh.day)) AS known
+    FROM fresh
+  )`;
+
+/** The row each view counts in: its URL's, or the day's "other pages" once the day's new URLs are used up. */
+const ROWS = `${KNOWN},
+  ranked AS (
+    SELECT placed.*, dense_rank() OVER (PARTITION BY known, user_id, day ORDER BY url) AS new_rank FROM placed
+  ),
+  counted AS (
+    SELECT ranked.*, CASE
+      WHEN known THEN url
+      WHEN new_rank + coalesce((SELECT unmapped_urls_before FROM daily_usage d
+          WHERE d.user_id = ranked.user_id AND d.day = ranked.day), 0) <= ${UNMAPPED_URLS_PER_DAY} THEN url
+      ELSE '${OTHER_PAGES}' END AS row_url
+    FROM ranked
+  )`;
+
+// An upsert from a SELECT needs its WHERE (even `WHERE true`) for SQLite to read ON CONFLICT right.
+const COUNT_DAY = `${KNOWN}
+  INSERT INTO daily_usage (user_id, day, requests, deliveries, crawler_requests, unmapped_urls, unmapped_urls_before)
+  SELECT user_id, day, count(*), sum(delivered), sum(crawler),
+    min(${UNMAPPED_URLS_PER_DAY}, count(DISTINCT CASE WHEN NOT known THEN url END)), 0
+  FROM placed WHERE true GROUP BY user_id, day
+  ON CONFLICT (user_id, day) DO UPDATE SET requests = requests + excluded.requests,
+    deliveries = deliveries + excluded.deliveries, crawler_requests = crawler_requests + excluded.crawler_requests,
+    unmapped_urls_before = unmapped_urls,
+    unmapped_urls = min(${UNMAPPED_URLS_PER_DAY}, unmapped_urls + excluded.unmapped_urls)`;
+
+/** The URL's counts; `last_accessed` only for a new row: an existing one's index entry is written apart, if later. */
+const COUNT_URL = `${ROWS}
+  INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed)
+  SELECT user_id, row_url, count(*), sum(delivered), max(ts) FROM counted WHERE true GROUP BY user_id, row_url
+  ON CONFLICT (user_id, url) DO UPDATE SET hits = hits + excluded.hits, deliveries = deliveries + excluded.deliveries`;
+
+/** Last Accessed moves on only where it changes, so `url_stats_last_accessed_idx` is not rewritten for nothing. */
+const URL_LAST_ACCESSED = `${ROWS},
+  latest AS (SELECT user_id, row_url, max(ts) AS ts FROM counted GROUP BY user_id, row_url)
+  UPDATE url_stats SET last_accessed = latest.ts FROM latest
+  WHERE url_stats.user_id = latest.user_id AND url_stats.url = latest.row_url AND url_stats.last_accessed < latest.ts`;
+
+const COUNT_URL_DAY = `${ROWS}
+  INSERT INTO url_daily_usage (user_id, url, day, requests, deliveries, crawler_requests)
+  SELECT user_id, row_url, day, count(*), sum(delivered), sum(crawler) FROM counted WHERE true
+  GROUP BY user_id, row_url, day
+  ON CONFLICT (user_id, url, day) DO UPDATE SET requests = requests + excluded.requests,
+    deliveries = deliveries + excluded.deliveries, crawler_requests = crawler_requests + excluded.crawler_requests`;
+
+const COUNT_CUSTOMER = `${BILLING}
+  INSERT INTO usage_counters (user_id, total_requests, period_requests, period_deliveries, period_unbilled_requests,
+    period_unbilled_deliveries)
+  SELECT user_id, count(*), sum(billed), sum(billed * delivered), sum(1 - billed), sum((1 - billed) * delivered)
+  FROM billing WHERE true GROUP BY user_id
+  ON CONFLICT (user_id) DO UPDATE SET total_requests = total_requests + excluded.total_requests,
+    period_requests = period_requests + excluded.period_requests,
+    period_deliveries = period_deliveries + excluded.period_deliveries,
+    period_unbilled_requests = period_unbilled_requests + excluded.period_unbilled_requests,
+    period_unbilled_deliveries = period_unbilled_deliveries + excluded.period_unbilled_deliveries`;
+
+const COUNT_MAPPING = `${FRESH}
+  INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
+  SELECT mapping_id, count(*), sum(delivered), max(ts) FROM fresh
+  WHERE mapping_id IS NOT NULL AND EXISTS (SELECT 1 FROM url_mappings WHERE url_mappings.id = fresh.mapping_id)
+  GROUP BY mapping_id
+  ON CONFLICT (mapping_id) DO UPDATE SET requests = requests + excluded.requests,
+    deliveries = deliveries + excluded.deliveries, last_accessed = max(last_accessed, excluded.last_accessed)`;
+
+/** Last of the counters: every statement that bills reads the visitors' views from before this fold. */
+const COUNT_VISITORS = `${BILLING}
+  INSERT INTO visitor_daily_usage (day, user_id, visitor, views)
+  SELECT day, user_id, visitor, count(*) FROM billing WHERE capped GROUP BY day, user_id, visitor
+  ON CONFLICT (day, user_id, visitor) DO UPDATE SET views = views + excluded.views`;
+
+const COUNTING = [
+  COUNT_DAY,
+  COUNT_URL,
+  URL_LAST_ACCESSED,
+  COUNT_URL_DAY,
+  COUNT_CUSTOMER,
+  COUNT_MAPPING,
+  COUNT_VISITORS,
+];
+
+const FOLDED = `DELETE FROM analytics_pending WHERE seq BETWEEN ?1 AND ?2`;
+
+const COUNTERS_AFTER = `SELECT user_id AS userId, period_requests AS periodRequests,
+    period_deliveries AS periodDeliveries
+  FROM usage_counters WHERE user_id IN (SELECT value FROM json_each(?1))`;
+
+const CUSTOMERS_OF_RANGE = `SELECT DISTINCT v.value ->> 'userId' AS userId
+  FROM analytics_pending p, json_each(p.events) v WHERE p.seq BETWEEN ?1 AND ?2`;
+
+export interface PeriodCounters {
+  userId: string;
+  periodRequests: number;
+  periodDeliveries: number;
+}
+
+/** A run of pending rows, oldest first, of at most `FOLD_MAX_VIEWS` views (or one row). */
+export interface PendingRange {
+  from: number;
+  to: number;
+  views: number;
+}
+
+/** The oldest pending rows, in ranges one fold transaction each. */
+async function pendingRanges(d1: D1Database): Promise<PendingRange[]> {
+  const { results } = await d1
+    .prepare(`SELECT seq, views FROM analytics_pending ORDER BY seq LIMIT 5000`)
+    .all<{ seq: number; views: number }>();
+  const ranges: PendingRange[] = [];
+  for (const row of results) {
+    const last = ranges.at(-1);
+    if (last && last.views + row.views <= FOLD_MAX_VIEWS) {
+      last.to = row.seq;
+      last.views += row.views;
+    } else {
+      ranges.push({ from: row.seq, to: row.seq, views: row.views });
+    }
+  }
+  return ranges;
+}
+
+/** Writes the states of the customers whose limit this fold reached (or, after a rollover, lifted). */
+async function markLimitChanges(env: Env, before: Map<string, DeliveryLimitState>, after: PeriodCounters[]) {
+  for (const counters of after) {
+    const usage = before.get(counters.userId);
+    if (usage && deliveryLimitReached(usage) !== deliveryLimitReached({ ...usage, ...counters })) {
+      await syncCustomerState(env, counters.userId);
+    }
+  }
+}
+
+/** Counts one range of pending rows and deletes them; answers the views it held. */
+export async function foldRange(env: Env, range: PendingRange, now: Date): Promise<number> {
+  const d1 = env.DB;
+  const { results } = await d1.prepare(CUSTOMERS_OF_RANGE).bind(range.from, range.to).all<{ userId: string }>();
+  const customers = await loadBatchCustomers(
+    env,
+    results.map((r) => r.userId),
+    now,
+  );
+  const metered = JSON.stringify([...customers.values()].filter(isMetered).map((usage) => usage.userId));
+  const userIds = JSON.stringify([...customers.keys()]);
+  const outcome = await d1.batch<Record<string, unknown>>([
+    ...COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to, metered)),
+    d1.prepare(FOLDED).bind(range.from, range.to),
+    d1.prepare(COUNTERS_AFTER).bind(userIds),
+  ]);
+  await markLimitChanges(env, customers, outcome.at(-1)!.results as unknown as PeriodCounters[]);
+  return range.views;
+}
+
+/**
+ * Folds what is pending, oldest first, range by range, until nothing is or the run's budget is spent (the next
+ * minute goes on); answers the views folded.
+ */
+export async function foldPendingAnalytics(env: Env, now = new Date()): Promise<number> {
+  const started = Date.now();
+  let folded = 0;
+  while (Date.now() - started < FOLD_BUDGET_MS) {
+    const ranges = await pendingRanges(env.DB);
+    if (ranges.length === 0) break;
+    for (const range of ranges) {
+      folded += await foldRange(env, range, now);
+      if (Date.now() - started >= FOLD_BUDGET_MS) break;
+    }
+  }
+  return folded;
+}
