@@ -11,7 +11,7 @@ import { drainRepairs, REPAIRS_PER_BATCH } from "../delivery/repairs";
 import { syncCustomerState } from "../delivery/sync";
 import type { Env } from "../env";
 import { runIndependentSteps } from "../lib/independent-steps";
-import { deliveryLimitReached, type DeliveryLimitState } from "../models/limits";
+import { deliveryLimitReached, isMetered, type DeliveryLimitState } from "../models/limits";
 import { websitesAmong } from "../models/websites";
 import { hostOf } from "#contract/normalize-url";
 import { archiveEvents, archiveKey, batchIdOf } from "./archive";
@@ -19,9 +19,6 @@ import { loadBatchCustomers } from "./batch-customers";
 import type { AnalyticsMessage } from "../messages/analytics";
 import { recordAnalytics, toRawEvent, type PeriodCounters } from "./record";
 import { PURGE_ROWS_PER_BATCH, purgeRawWindow, purgeVisitorDays } from "./retention";
-
-/** Whether the customer's plan limits what their page views spend (then each visitor spends at most a share). */
-const isMetered = (usage: DeliveryLimitState) => usage.dynamicContentLimit !== null || usage.requestLimit !== null;
 
 /** Each message once, even when the queue delivers one twice in a batch. */
 function uniqueMessages(batch: MessageBatch<AnalyticsMessage>): AnalyticsMessage[] {
