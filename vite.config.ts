@@ -4,7 +4,8 @@ import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 
-// The SPA: built into dist/web, which the Worker serves as static assets.
+// The SPA: built into dist/web, which the Worker serves as static assets; web/public (the snippet, written there by
+// scripts/dev/build-snippet.mjs, and the _headers of the assets the platform serves alone) is copied in as it is.
 // `npm run dev` runs this dev server with hot reload and proxies the Worker's paths to `wrangler dev`.
 const workerOrigin = `http://127.0.0.1:${process.env.WORKER_PORT ?? "8788"}`;
 
@@ -41,9 +42,9 @@ export default defineConfig({
   build: { outDir: "../dist/web", emptyOutDir: true, manifest: true },
   server: {
     // The Host header stays Vite's (PUBLIC_ORIGIN under `npm run dev`): the Worker answers only its own hosts.
+    // `/snippet.js` is not the Worker's: Vite serves web/public/snippet.js, as the build copies it to dist/web.
     proxy: {
       "/api": { target: workerOrigin, changeOrigin: false },
-      "/snippet.js": { target: workerOrigin, changeOrigin: false },
     },
   },
 });

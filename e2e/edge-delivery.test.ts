@@ -85,9 +85,11 @@ describe("an edge website", () => {
       expect(res?.status(), path).toBe(421);
       expect(await page.locator("#root").count(), path).toBe(0);
     }
-    // The snippet itself, as a page on that host would load it.
+    // The snippet is the exception: a public script, the same for everyone, answered as a static asset before the
+    // Worker runs, whatever the host (docs/decisions.md "The snippet is a static asset").
     const snippet = await page.goto("http://stranger.test/snippet.js");
-    expect(snippet?.status()).toBe(421);
+    expect(snippet?.status()).toBe(200);
+    expect(snippet?.headers()["content-type"]).toBe("text/javascript; charset=utf-8");
     await page.close();
     // The product's own hosts can never be claimed.
     for (const hostname of ["localhost", "127.0.0.1"]) {

@@ -1,7 +1,8 @@
 /**
  * @module The Hono app, in three faces, each with its own headers and middleware on its own routes:
- * - delivery: a customer's proven edge website (proxied before anything else), `/snippet.js` and `/api/content`,
- *   read by customers' pages from any origin; no secret check, no body cap, no database handle;
+ * - delivery: a customer's proven edge website (proxied before anything else) and `/api/content`, read by customers'
+ *   pages from any origin; no secret check, no body cap, no database handle (`/snippet.js`, the other thing
+ *   customers' pages load, never reaches the Worker: it is a static asset, wrangler.toml `run_worker_first`);
  * - the API (`/api/*`): API headers, the request's database handle (`c.var.db`), the default body cap (a route
  *   may declare its own), and the secret check for every route but the SPA's public configuration;
  * - the SPA's pages and build files, with the page headers.
@@ -10,7 +11,7 @@
  * the delivery host only delivery answers.
  */
 import { Hono } from "hono";
-import { CONTENT_PATH, SNIPPET_PATH } from "#contract/delivery-paths";
+import { CONTENT_PATH } from "#contract/delivery-paths";
 import { contentRoute } from "./delivery/content-route";
 import { routeByHost } from "./delivery/host-routing";
 import type { AppEnv } from "./env";
@@ -36,14 +37,11 @@ import { urlRulesRoutes } from "./routes/url-rules";
 import { userRoutes } from "./routes/user";
 import { webhookRoutes } from "./routes/webhooks";
 import { websiteRoutes } from "./routes/websites";
-import { snippetRoute } from "./snippet/snippet-route";
 
 export const app = new Hono<AppEnv>()
   .use(routeByHost)
   .use(strictTransportSecurity)
   // Delivery.
-  .use(SNIPPET_PATH, deliveryHeaders)
-  .route(SNIPPET_PATH, snippetRoute)
   .use(CONTENT_PATH, deliveryHeaders)
   .use(`${CONTENT_PATH}/*`, deliveryHeaders)
   .route(CONTENT_PATH, contentRoute)

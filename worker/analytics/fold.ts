@@ -21,7 +21,7 @@
  */
 import { OTHER_PAGES } from "#contract/responses";
 import type { Env } from "../env";
-import { deliveryLimitReached, type DeliveryLimitState } from "../models/limits";
+import { deliveryLimitReached, isMetered, type DeliveryLimitState } from "../models/limits";
 import { syncCustomerState } from "../delivery/sync";
 import { loadBatchCustomers } from "./batch-customers";
 
@@ -33,10 +33,6 @@ export const UNMAPPED_URLS_PER_DAY = 10_000;
 export const FOLD_MAX_VIEWS = 20_000;
 /** How long one cron run keeps folding before it leaves the rest to the next minute. */
 const FOLD_BUDGET_MS = 25_000;
-
-/** Whether the customer's plan limits what their page views spend (then each visitor spends at most a share). */
-export const isMetered = (usage: DeliveryLimitState) =>
-  usage.dynamicContentLimit !== null || usage.requestLimit !== null;
 
 /** The pending views of rows ?1 to ?2 of existing customers; ?3 is the JSON array of the metered customers. */
 const FRESH = `WITH fresh AS (

@@ -3,13 +3,17 @@ import { describe, expect, it } from "vitest";
 import type { Mapping } from "#contract/responses";
 import { users } from "../db/schema";
 import { storedEntry, storedState } from "../test/delivery-store";
-import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
-import { urlKey } from "./keys";
+import { call, createCustomerOnPlan, createVerifiedCustomer, db, testEnv } from "../test/helpers";
+import { lookupWithinBudget } from "./content-route";
+import { stateKey, urlKey } from "./keys";
 import { lookupDelivery } from "./store";
 import { syncCustomerState } from "./sync";
 
-async function customerWith(mappings: { url: string; html: string }[]) {
-  const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+/** A customer with these mappings, on the default plan (1,000 content deliveries a period) or on `plan`. */
+async function customerWith(mappings: { url: string; html: string }[], plan?: { dynamicContentLimit: number | null }) {
+  const customer = plan
+    ? await createCustomerOnPlan(plan)
+    : await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
   const ids: number[] = [];
   for (const m of mappings) {
     const res = await call("/api/mappings", {
@@ -20,6 +24,19 @@ async function customerWith(mappings: { url: string; html: string }[]) {
     ids.push(((await res.json()) as Mapping).id);
   }
   return { ...customer, ids };
+}
+
+/** The real visitor budget (wrangler.toml CONTENT_VISITOR_LIMITER), counting the calls made to it. */
+function countingLimiter() {
+  const inner = testEnv().CONTENT_VISITOR_LIMITER;
+  const counted = { calls: 0 };
+  const limiter: RateLimit = {
+    limit: (options) => {
+      counted.calls++;
+      return inner.limit(options);
+    },
+  };
+  return { limiter, counted };
 }
 
 const content = (userId: string, url: string, env = testEnv()) =>
@@ -67,6 +84,70 @@ describe("GET /api/content", () => {
     expect(await (await from("198.51.100.8", shop.user.id, "https://shop.test/a")).text()).toBe("A");
     expect(await (await from("203.0.113.9", other.user.id, "https://other.test/a")).text()).toBe("O");
     expect(env.sent).toHaveLength(302);
+  });
+
+  it("asks no visitor budget for a customer without a request or dynamic-content limit, one per page view otherwise", async () => {
+    const unlimited = await customerWith([{ url: "https://free.test/a", html: "F" }], { dynamicContentLimit: null });
+    const metered = await customerWith([{ url: "https://shop.test/a", html: "A" }]);
+    expect(await storedState(unlimited.user.id)).toMatchObject({ unmetered: true });
+    expect((await storedState(metered.user.id))!.unmetered).toBeUndefined();
+    const { limiter, counted } = countingLimiter();
+    const env = testEnv({ CONTENT_VISITOR_LIMITER: limiter });
+
+    for (let i = 0; i < 3; i++)
+      expect(await (await content(unlimited.user.id, "https://free.test/a", env)).text()).toBe("F");
+    expect(counted.calls).toBe(0);
+    expect(env.sent).toHaveLength(3);
+    for (let i = 0; i < 3; i++)
+      expect(await (await content(metered.user.id, "https://shop.test/a", env)).text()).toBe("A");
+    expect(counted.calls).toBe(3);
+    expect(env.sent).toHaveLength(6);
+  });
+
+  it("asks a metered customer's budget after the state is read when the isolate does not remember it, and takes a state without the flag as metered", async () => {
+    const unlimited = await customerWith([{ url: "https://free.test/a", html: "F" }], { dynamicContentLimit: null });
+    const metered = await customerWith([{ url: "https://shop.test/a", html: "A" }]);
+    const { limiter, counted } = countingLimiter();
+    const env = testEnv({ CONTENT_VISITOR_LIMITER: limiter });
+    // Past the per-isolate memo: the state comes from KV, so whether to ask is known only once it is read.
+    const later = Date.now() + 60_000;
+    const view = (userId: string, url: string, now: number) => lookupWithinBudget(env, userId, url, "203.0.113.4", now);
+
+    expect(await view(unlimited.user.id, "https://free.test/a", later)).toMatchObject({
+      serving: true,
+      metered: false,
+    });
+    expect(counted.calls).toBe(0);
+    expect(await view(metered.user.id, "https://shop.test/a", later)).toMatchObject({ serving: true, metered: true });
+    expect(counted.calls).toBe(1);
+
+    // A state written before the flag existed: metered, so that every visitor stays within their budget.
+    await env.DELIVERY.put(
+      stateKey(unlimited.user.id),
+      JSON.stringify({ active: true, limited: false, complete: true }),
+    );
+    const afterMemo = later + 60_000;
+    expect(await view(unlimited.user.id, "https://free.test/a", afterMemo)).toMatchObject({
+      serving: true,
+      metered: true,
+    });
+    expect(counted.calls).toBe(2);
+  });
+
+  it("refuses a metered customer's visitor past the budget found after the state was read: 204 and nothing counted", async () => {
+    const metered = await customerWith([{ url: "https://shop.test/a", html: "A" }]);
+    const spent: RateLimit = { limit: async () => ({ success: false }) };
+    const env = testEnv({ CONTENT_VISITOR_LIMITER: spent });
+    const found = await lookupWithinBudget(
+      env,
+      metered.user.id,
+      "https://shop.test/a",
+      "203.0.113.5",
+      Date.now() + 60_000,
+    );
+    expect(found.serving).toBe(false);
+    expect((await content(metered.user.id, "https://shop.test/a", env)).status).toBe(204);
+    expect(env.sent).toHaveLength(0);
   });
 
   it("answers 204 when no mapping matches, and still counts the request", async () => {

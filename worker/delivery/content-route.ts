@@ -1,9 +1,9 @@
 /**
  * @module The hot path: `GET /api/content?u=<user id>&url=<page URL>` answers the HTML mapped to that page, or
- * 204. The visitor's budget at this customer (Rate Limiting binding), then the customer's state and the URL's
- * entry from the delivery store (store.ts: at most two small KV reads, in parallel and memoised, no D1), and the
- * analytics message is sent after the answer, in `waitUntil`; the consumer counts it only on the customer's own
- * websites.
+ * 204. The customer's state and the URL's entry from the delivery store (store.ts: at most two small KV reads, in
+ * parallel and memoised, no D1), the visitor's budget at this customer (Rate Limiting binding) when the customer is
+ * metered, and the analytics message is sent after the answer, in `waitUntil`; the consumer counts it only on the
+ * customer's own websites.
  */
 import { Hono } from "hono";
 import { normalizeUrl } from "#contract/normalize-url";
@@ -15,7 +15,7 @@ import { hostOf } from "#contract/normalize-url";
 import { countPageView } from "./page-view";
 import { asksForPreview, previewDelivery } from "./preview";
 import { headElements, type HeadElement } from "./seo-head";
-import { isServing, lookupDelivery, type DeliveredMapping } from "./store";
+import { isServing, lookupDelivery, rememberedState, type DeliveredMapping } from "./store";
 
 export const CORS_HEADERS = { "Access-Control-Allow-Origin": "*" };
 export const NO_CONTENT_HEADERS = { ...CORS_HEADERS, "Cache-Control": "no-store" };
@@ -27,13 +27,18 @@ export const NO_CONTENT_HEADERS = { ...CORS_HEADERS, "Cache-Control": "no-store"
 export const CONTENT_HEADERS = { ...NO_CONTENT_HEADERS, "Content-Type": "text/plain; charset=utf-8" };
 
 export interface ContentLookup {
-  /** False for unknown and inactive customers and past a delivery limit: nothing is delivered or counted. */
+  /**
+   * False for unknown and inactive customers, past a delivery limit and (`lookupWithinBudget`) past the visitor's
+   * budget: nothing is delivered or counted.
+   */
   serving: boolean;
   /** The page URL without its hash and tracking parameters. */
   url: string;
   match: DeliveredMapping | undefined;
   /** The page is on one of the customer's edge websites: the edge proxy counts its first loads. */
   onEdgeWebsite: boolean;
+  /** The customer's page views spend a quota (`CustomerState.unmetered` absent): each visitor has a budget. */
+  metered: boolean;
 }
 
 /** Finds what to deliver for a page: the customer's state, the URL without its hash, the mapping. */
@@ -61,7 +66,38 @@ export async function lookupContent(
     url,
     match: match ?? undefined,
     onEdgeWebsite: state.edgeHosts?.includes(hostOf(normalized)) ?? false,
+    metered: !state.unmetered,
   };
+}
+
+/**
+ * Whether the visitor is within their budget at this customer: 300 requests a minute per Cloudflare location
+ * (wrangler.toml `CONTENT_VISITOR_LIMITER`), so that one machine cannot spend the customer's quota.
+ */
+export async function withinVisitorBudget(env: Env, userId: string, visitor: string): Promise<boolean> {
+  return (await env.CONTENT_VISITOR_LIMITER.limit({ key: `${userId} ${visitor}` })).success;
+}
+
+/**
+ * `lookupContent`, not serving a metered customer's visitor past their budget (`withinVisitorBudget`). Only a
+ * metered customer has a quota to spend, so only their page views cost a Rate Limiting call: asked alongside the
+ * lookup when the isolate remembers the customer's state (no added round trip), else once the lookup has read it.
+ */
+export async function lookupWithinBudget(
+  env: Env,
+  userId: string,
+  pageUrl: string,
+  visitor: string,
+  now = Date.now(),
+): Promise<ContentLookup> {
+  const known = rememberedState(userId, now);
+  const early = known && !known.unmetered && isServing(known, now);
+  const [budget, found] = await Promise.all([
+    early ? withinVisitorBudget(env, userId, visitor) : undefined,
+    lookupContent(env, userId, pageUrl, now, visitor),
+  ]);
+  if (!found.serving || !found.metered) return found;
+  return (budget ?? (await withinVisitorBudget(env, userId, visitor))) ? found : { ...found, serving: false };
 }
 
 /**
@@ -122,17 +158,14 @@ export const contentRoute = new Hono<AppEnv>()
     const json = c.req.query("format") === "json";
     if (asksForPreview(pageUrl)) {
       // A preview link (preview.ts): the mapping's current content to whoever holds it, never counted. Its D1
-      // read is spent only within the visitor's budget.
-      const budget = await c.env.CONTENT_VISITOR_LIMITER.limit({ key: `${userId} ${visitor}` });
-      return contentResponse(budget.success ? await previewDelivery(c.env, userId, pageUrl) : undefined, json);
+      // read is spent only within the visitor's budget, whatever the customer's plan.
+      const allowed = await withinVisitorBudget(c.env, userId, visitor);
+      return contentResponse(allowed ? await previewDelivery(c.env, userId, pageUrl) : undefined, json);
     }
-    // One machine cannot spend a customer's quota: past its budget a visitor gets nothing, and nothing counts.
-    // The budget and the lookup are asked at once, so the budget adds no round trip to a page view.
-    const [budget, { serving, url, match, onEdgeWebsite }] = await Promise.all([
-      c.env.CONTENT_VISITOR_LIMITER.limit({ key: `${userId} ${visitor}` }),
-      lookupContent(c.env, userId, pageUrl, Date.now(), visitor),
-    ]);
-    if (!budget.success || !serving) return contentResponse(undefined);
+    // One machine cannot spend a metered customer's quota: past its budget a visitor gets nothing, and nothing
+    // counts.
+    const { serving, url, match, onEdgeWebsite } = await lookupWithinBudget(c.env, userId, pageUrl, visitor);
+    if (!serving) return contentResponse(undefined);
 
     // On an edge website the proxy counted the page load; the snippet's own requests count after navigations.
     if (!onEdgeWebsite || c.req.query("nav") === "1") {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call, createAdmin, createVerifiedCustomer, testEnv } from "../test/helpers";
+import { call, createAdmin, createCustomerOnPlan, createVerifiedCustomer, testEnv } from "../test/helpers";
 import { provenWebsite } from "../test/websites";
 import { EDGE_LOOP_HEADER } from "./edge-proxy";
 import { EDGE_MARK } from "#contract/delivery-paths";
@@ -23,9 +23,14 @@ function stubOrigin(serve: (request: Request) => Response | Promise<Response>) {
 const html = (body: string, headers: Record<string, string> = {}) =>
   new Response(body, { headers: { "Content-Type": "text/html; charset=utf-8", ...headers } });
 
-/** A customer whose shop.test is a proven edge website, with one mapping on it. */
-async function edgeCustomer() {
-  const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+/**
+ * A customer whose shop.test is a proven edge website, with one mapping on it; on the default plan (1,000 content
+ * deliveries a period) or on `plan`.
+ */
+async function edgeCustomer(plan?: { dynamicContentLimit: number | null }) {
+  const customer = plan
+    ? await createCustomerOnPlan(plan)
+    : await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
   await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });
   const mapping = await call("/api/mappings", {
     method: "POST",
@@ -236,6 +241,39 @@ describe("edge delivery", () => {
     expect(env.sent).toEqual([]);
   });
 
+  it("asks no visitor budget for a customer without a request or dynamic-content limit, one per page view otherwise", async () => {
+    let calls = 0;
+    const inner = testEnv().CONTENT_VISITOR_LIMITER;
+    const limiter: RateLimit = { limit: (options) => (calls++, inner.limit(options)) };
+    stubOrigin(() => html(PAGE));
+    const view = async (env = testEnv({ CONTENT_VISITOR_LIMITER: limiter })) => {
+      expect(await (await call("https://shop.test/offer", {}, env)).text()).toContain("<p>Sale</p>");
+      return env.sent.length;
+    };
+
+    const unlimited = await edgeCustomer({ dynamicContentLimit: null });
+    for (let i = 0; i < 3; i++) expect(await view()).toBe(1);
+    expect(calls).toBe(0);
+    // The same website, now of a metered customer's.
+    const admin = await createAdmin();
+    const limited = await call(`/api/admin/users/${unlimited.user.id}/limits`, {
+      method: "PATCH",
+      apiKey: admin.apiKey,
+      json: { requestLimit: 1000 },
+    });
+    expect(limited.status).toBe(200);
+    for (let i = 0; i < 3; i++) expect(await view()).toBe(1);
+    expect(calls).toBe(3);
+  });
+
+  it("serves a metered customer's page without content past the visitor's budget, and counts nothing", async () => {
+    await edgeCustomer();
+    stubOrigin(() => html(PAGE));
+    const env = testEnv({ CONTENT_VISITOR_LIMITER: { limit: async () => ({ success: false }) } });
+    expect(await (await call("https://shop.test/offer", {}, env)).text()).toBe(PAGE);
+    expect(env.sent).toEqual([]);
+  });
+
   it("serves the origin's page without content for an inactive customer, and counts nothing", async () => {
     const { user } = await edgeCustomer();
     const admin = await createAdmin();
@@ -255,9 +293,9 @@ describe("edge delivery", () => {
     await edgeCustomer();
     const asked = stubOrigin(() => html(PAGE));
     expect((await call("http://dc.test/api/site-config")).status).toBe(200);
+    // (`/snippet.js` never reaches the Worker: a public static asset on any host; snippet-asset.test.ts.)
     for (const url of [
       "https://unknown.test/api/site-config",
-      "https://unknown.test/snippet.js",
       "https://unknown.test/admin-login",
       "https://unknown.test/api/auth",
       "https://dc.acme.workers.dev/",

@@ -14,7 +14,7 @@
 import type { Env } from "../env";
 import { visitorKey } from "../http/client-info";
 import { hmacSha256Hex } from "../lib/crypto";
-import { lookupContent } from "./content-route";
+import { lookupWithinBudget, withinVisitorBudget, type ContentLookup } from "./content-route";
 import type { EdgeHost } from "./edge-hosts";
 import { countPageView } from "./page-view";
 import { asksForPreview, previewDelivery, withoutPreview } from "./preview";
@@ -128,18 +128,21 @@ export async function proxyEdgeWebsite(
   const target = originUrl(site.origin, preview ? new URL(withoutPreview(url.href)) : url);
   if (!target) return plainAnswer(400, "This address cannot be served.");
   const visitor = visitorKey(request.headers.get("CF-Connecting-IP") ?? undefined);
-  const visitorBudget = () => env.CONTENT_VISITOR_LIMITER.limit({ key: `${site.userId} ${visitor}` });
-  // A preview's D1 read is spent only within the visitor's budget.
-  const previewLookup = async () => {
-    const allowed = await visitorBudget();
-    const match = allowed.success ? await previewDelivery(env, site.userId, pageUrl) : undefined;
-    return [allowed, { serving: true, url: pageUrl, match }] as const;
+  // A preview's D1 read is spent only within the visitor's budget, whatever the customer's plan.
+  const previewLookup = async (): Promise<Pick<ContentLookup, "serving" | "url" | "match">> => {
+    const allowed = await withinVisitorBudget(env, site.userId, visitor);
+    return {
+      serving: allowed,
+      url: pageUrl,
+      match: allowed ? await previewDelivery(env, site.userId, pageUrl) : undefined,
+    };
   };
-  // For a page, the budget and the content are looked up while the origin answers: no added round trip.
+  // For a page, the content (and a metered customer's visitor budget) is looked up while the origin answers: no
+  // added round trip.
   const lookups = asksForPage(request)
     ? preview
       ? previewLookup()
-      : Promise.all([visitorBudget(), lookupContent(env, site.userId, pageUrl, Date.now(), visitor)])
+      : lookupWithinBudget(env, site.userId, pageUrl, visitor)
     : null;
   lookups?.catch(() => undefined);
   let answer: Response;
@@ -161,8 +164,8 @@ export async function proxyEdgeWebsite(
     console.error(`Edge content lookup for ${url.host} failed`, err);
     return answer;
   }
-  const [budget, { serving, url: viewedUrl, match }] = found;
-  if (!budget.success || !serving) return answer;
+  const { serving, url: viewedUrl, match } = found;
+  if (!serving) return answer;
   if (!preview) countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request, visitor });
   if (!match) return answer;
   try {

@@ -5,7 +5,9 @@
  * - a customer's proven edge website (an active claim in edge mode): proxied to its origin (edge-proxy.ts) before
  *   anything of the product's own touches it;
  * - anything else: `421 Misdirected Request` and nothing of ours, so that no host but ours ever shows the
- *   dashboard, runs the API or hands out the snippet.
+ *   dashboard, runs the API or delivers content.
+ * `/snippet.js` never gets here, whatever the host (edge websites included): a public static asset, answered before
+ * the Worker runs (docs/decisions.md "The snippet is a static asset").
  * Without a valid PUBLIC_ORIGIN no host is known to be ours: delivery keeps working (customers' pages must not
  * break) and everything else answers 503 until it is configured.
  */

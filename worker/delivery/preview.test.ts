@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Mapping, PreviewLink } from "#contract/responses";
 import { users } from "../db/schema";
 import { syncCustomerState } from "./sync";
-import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
+import { call, createCustomerOnPlan, createVerifiedCustomer, db, testEnv } from "../test/helpers";
 import { provenWebsite } from "../test/websites";
 import { EDGE_MARK } from "#contract/delivery-paths";
 import { previewLink } from "./preview";
@@ -112,6 +112,19 @@ describe("preview links", () => {
     const fresh = await linkFor(apiKey, m.id);
     expect((await snippetAsks(user.id, fresh.url)).res.status).toBe(200);
     expect((await snippetAsks(user.id, second.url)).res.status).toBe(204);
+  });
+
+  it("spends the visitor's budget on every link asked, for a customer without limits too: it reads D1", async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const m = await add(apiKey, { url: "https://shop.test/a", htmlContent: "<p>A</p>", status: "draft" });
+    const link = await linkFor(apiKey, m.id);
+    let calls = 0;
+    const budgetOfOne: RateLimit = { limit: async () => ({ success: ++calls <= 1 }) };
+    const e = testEnv({ CONTENT_VISITOR_LIMITER: budgetOfOne });
+    const ask = () => call(`/api/content?u=${user.id}&url=${encodeURIComponent(link.url)}`, {}, e);
+    expect(await (await ask()).text()).toBe("<p>A</p>");
+    expect((await ask()).status).toBe(204);
+    expect(calls).toBe(2);
   });
 
   it("honours no link after the mapping was deleted and restored", async () => {

@@ -172,6 +172,39 @@ describe("the delivery store agrees with D1 after every kind of change", () => {
     expect(await visit(a.user.id, "https://a.test/")).toBe(200);
   });
 
+  it("whether the customer is metered (a visitor budget to ask) follows their plan's and the admin's limits", async () => {
+    const { apiKey: adminKey } = await createAdmin();
+    const admin = (path: string, method: string, json?: unknown) => call(path, { method, apiKey: adminKey, json });
+    const created = await admin("/api/admin/product-versions", "POST", {
+      name: "Open",
+      eventsLimit: 5,
+      websitesLimit: 1,
+      dynamicContentLimit: null,
+    });
+    const open = (await created.json()) as ProductVersion;
+    const { user } = await createVerifiedCustomer("metered@example.com");
+    const metered = async () => (await storedState(user.id))!.unmetered !== true;
+
+    // The default plan limits content deliveries.
+    expect(await metered()).toBe(true);
+    // Limits on events and websites spend nothing per page view.
+    await admin(`/api/admin/users/${user.id}/product-version`, "POST", { versionId: open.id });
+    expect(await storedState(user.id)).toMatchObject({ unmetered: true });
+    await admin(`/api/admin/users/${user.id}/limits`, "PATCH", { requestLimit: 1000 });
+    expect(await metered()).toBe(true);
+    await admin(`/api/admin/users/${user.id}/limits`, "PATCH", { requestLimit: null });
+    expect(await metered()).toBe(false);
+    await admin(`/api/admin/product-versions/${open.id}`, "PATCH", { dynamicContentLimit: 100 });
+    expect(await metered()).toBe(true);
+    // 0 is unlimited (SPEC.md §9).
+    await admin(`/api/admin/product-versions/${open.id}`, "PATCH", { dynamicContentLimit: 0 });
+    expect(await metered()).toBe(false);
+    // Its users move to the default plan.
+    await admin(`/api/admin/product-versions/${open.id}`, "DELETE");
+    expect(await metered()).toBe(true);
+    await expectStoreMatchesD1(user.id);
+  });
+
   it("deleting a customer leaves nothing of theirs to deliver, their entries deleted in bounded steps", async () => {
     const { apiKey: adminKey } = await createAdmin();
     const { user, apiKey } = await createVerifiedCustomer("c@example.com");

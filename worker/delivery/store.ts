@@ -9,7 +9,7 @@
 import { prefixCandidates } from "#contract/url-rules";
 import { createDb, type Db } from "../db/client";
 import type { Env } from "../env";
-import { deliveryLimitReached, deliveryLimitStates, type DeliveryLimitState } from "../models/limits";
+import { deliveryLimitReached, deliveryLimitStates, isMetered, type DeliveryLimitState } from "../models/limits";
 import { isDefaultPlacement, type Placement } from "#contract/placement";
 import { hasSeo, type Seo } from "#contract/seo";
 import { deliveredMapping, type DeliverableMapping } from "../models/delivered-mappings";
@@ -43,6 +43,12 @@ export interface CustomerState {
   prefixDepths?: number[];
   /** The customer's own tracking parameters (absent when none), dropped from URLs like the usual ones. */
   ignoredParameters?: string[];
+  /**
+   * The customer's plan has neither a dynamic-content nor a request limit (`isMetered`): their page views spend no
+   * quota, so no visitor's budget is asked (content-route.ts `lookupWithinBudget`). Absent means metered, so that a
+   * state written before this flag existed keeps every visitor within their budget.
+   */
+  unmetered?: true;
 }
 
 /** What one URL delivers. */
@@ -114,7 +120,7 @@ const KV_PROPAGATION_MS = 60_000;
 export const PROPAGATION_MS = MEMO_MS + KV_PROPAGATION_MS;
 const stateMemo = new IsolateMemo<CustomerState>(MEMO_MS, 2 * 1024 * 1024);
 const urlMemo = new IsolateMemo<DeliveredMapping | null>(MEMO_MS, 24 * 1024 * 1024);
-const STATE_BYTES = memoBytes("s:0123456789abcdef", JSON.stringify(NOT_A_CUSTOMER));
+const STATE_BYTES = memoBytes("s:0123456789abcdef", JSON.stringify({ ...NOT_A_CUSTOMER, unmetered: true }));
 /** What a state takes in the memo: most are alike; the lists of edge websites, depths or parameters grow one. */
 const stateBytes = (state: CustomerState) =>
   state.edgeHosts || state.prefixDepths || state.ignoredParameters ? memoBytes(JSON.stringify(state)) : STATE_BYTES;
@@ -139,6 +145,7 @@ export function customerState(usage: DeliveryLimitState): CustomerState {
     ...(usage.edgeHosts.length > 0 ? { edgeHosts: usage.edgeHosts } : {}),
     ...(usage.prefixDepths.length > 0 ? { prefixDepths: usage.prefixDepths } : {}),
     ...(usage.ignoredParameters.length > 0 ? { ignoredParameters: usage.ignoredParameters } : {}),
+    ...(isMetered(usage) ? {} : { unmetered: true }),
   };
 }
 
@@ -202,6 +209,11 @@ async function fill(env: Env, key: string, value: string, options: KVNamespacePu
  */
 async function mayFill(env: Env, visitor: string): Promise<boolean> {
   return (await env.HOT_PATH_FILL_LIMITER.limit({ key: visitor })).success;
+}
+
+/** The customer's state if this isolate read or wrote it within the memo's time: known before any I/O. */
+export function rememberedState(userId: string, now = Date.now()): CustomerState | undefined {
+  return stateMemo.get(userId, now);
 }
 
 async function readState(env: Env, userId: string, now: number, visitor: string): Promise<CustomerState> {

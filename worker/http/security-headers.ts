@@ -1,8 +1,9 @@
 /**
  * @module The security headers of every answer, one policy per face of the Worker (app.ts mounts each on its routes;
  * Hono's `secureHeaders`):
- * - delivery (`/snippet.js`, `/api/content`): read by customers' pages from any origin, never rendered as a page
- *   of ours: `nosniff`, a sandboxing CSP, cross-origin resource policy;
+ * - delivery (`/api/content`): read by customers' pages from any origin, never rendered as a page of ours:
+ *   `nosniff`, a sandboxing CSP, cross-origin resource policy (`/snippet.js` is a static asset: its headers are
+ *   in web/public/_headers);
  * - the API (`/api/*`): data, never a page: `nosniff`, a sandboxing CSP that allows nothing, no framing, no cache;
  * - the SPA's pages: a strict CSP without inline script (PayPal's SDK origins allowed, as the plan dialog
  *   loads it on whichever screen the SPA was entered), no framing, `nosniff`, a referrer policy.

@@ -31,6 +31,13 @@ export interface DeliveryLimitState {
   ignoredParameters: string[];
 }
 
+/**
+ * Whether the customer's plan limits what their page views spend (a dynamic-content or a request limit): then a
+ * visitor may spend only a share of it (the content endpoint's per-visitor budget, the consumer's visitor counts).
+ */
+export const isMetered = (usage: DeliveryLimitState) =>
+  usage.dynamicContentLimit !== null || usage.requestLimit !== null;
+
 /** Deliveries stop once either the dynamic-content or the request limit of the period is reached. */
 export function deliveryLimitReached(s: DeliveryLimitState): boolean {
   return (

@@ -166,7 +166,6 @@ const VERSION_BODY = { name: "Pro", eventsLimit: 10, websitesLimit: 1, dynamicCo
 
 /** Every route: `METHOD path` as Hono registers it, the request that exercises it, and who gets what. */
 export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; expect: Expected }> = {
-  "GET /snippet.js": { request: () => ({ path: "/snippet.js" }), expect: anyone(200) },
   "OPTIONS /api/content": { request: () => ({ method: "OPTIONS", path: "/api/content" }), expect: anyone(204) },
   "GET /api/content": {
     request: (f) => ({ path: `/api/content?u=${f.customerId}&url=${encodeURIComponent("https://a.test/page")}` }),
