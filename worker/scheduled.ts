@@ -5,12 +5,14 @@
  * attempts after 90 days and of website claims left unproven for a week, then the hot path's share: raw analytics
  * past their window, past days' visitor counts, legacy raw rows to R2, and delivery store repairs no analytics
  * batch has carried out yet (each bounded; a failing one is logged without stopping the others).
- * And the minute cron: the pending page views folded into the counters (analytics/fold.ts), scheduled publishing
+ * And the minute cron: the pending page views folded into the counters (analytics/fold.ts) and per-URL days past
+ * 13 months summed into months (analytics/url-months.ts), scheduled publishing
  * (delivery/publish-due.ts), then webhook events (webhooks/dispatch.ts), then
  * pending website claims checked again (websites/prove-website.ts) and Cloudflare for SaaS kept in step
  * (websites/custom-hostnames.ts).
  */
 import { foldPendingAnalytics } from "./analytics/fold";
+import { rollUpOldUrlDays } from "./analytics/url-months";
 import { archiveLegacyRows, purgeRawWindow, purgeVisitorDays } from "./analytics/retention";
 import { settleDueBilling } from "./billing/periods";
 import { reconcileSubscriptions } from "./billing/reconcile";
@@ -63,7 +65,10 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
 export const EVERY_MINUTE = "* * * * *";
 
 export async function runEveryMinute(env: Env, now = new Date()): Promise<void> {
-  await runIndependentSteps([["Folding pending page views into the counters", () => foldPendingAnalytics(env, now)]]);
+  await runIndependentSteps([
+    ["Folding pending page views into the counters", () => foldPendingAnalytics(env, now)],
+    ["Summing old per-URL days into months", () => rollUpOldUrlDays(env, now)],
+  ]);
   await runDueSchedules(env, now);
   await runIndependentSteps([
     // The webhook events due, those the schedules just wrote included (written at the real time, after `now`).

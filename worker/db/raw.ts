@@ -303,4 +303,9 @@ END
  * Tables stored WITHOUT ROWID (clustered on their primary key: one B-tree write per upsert instead of two). drizzle
  * cannot say so: a generated rebuild of one of them must add it back (schema-drift.test.ts fails until it does).
  */
-export const WITHOUT_ROWID_TABLES: readonly string[] = ["analytics_ledger", "url_daily_usage", "visitor_daily_usage"];
+export const WITHOUT_ROWID_TABLES: readonly string[] = [
+  "analytics_ledger",
+  "url_daily_usage",
+  "url_monthly_usage",
+  "visitor_daily_usage",
+];

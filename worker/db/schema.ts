@@ -561,6 +561,33 @@ export const urlDailyUsage = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.url, t.day] })],
 );
 
+/**
+ * Counters per customer, normalised URL and UTC month (`month` is its first day, YYYY-MM-01): the days of
+ * `url_daily_usage` older than its 13 months, summed (analytics/url-months.ts), so that table stays bounded. A
+ * WITHOUT ROWID table (db/raw.ts), read and written only by its key.
+ */
+export const urlMonthlyUsage = sqliteTable(
+  "url_monthly_usage",
+  {
+    userId: userRef(),
+    url: text("url").notNull(),
+    month: text("month").notNull(),
+    requests: integer("requests").notNull().default(0),
+    deliveries: integer("deliveries").notNull().default(0),
+    crawlerRequests: integer("crawler_requests").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.url, t.month] })],
+);
+
+/**
+ * Where a long housekeeping pass stands (one row per job, `position` as JSON), so that a pass cut short by its cron
+ * run's budget goes on from there in the next one.
+ */
+export const housekeepingCursors = sqliteTable("housekeeping_cursors", {
+  job: text("job").primaryKey(),
+  position: text("position").notNull(),
+});
+
 /** Counters per customer and UTC day: "Last Month Requests". */
 export const dailyUsage = sqliteTable(
   "daily_usage",

@@ -1,10 +1,11 @@
 /**
  * @module The customer's usage over time (`GET /api/analytics/timeseries`, docs/analytics.md): sums of the daily
- * rollups (`daily_usage`, one row per customer and day; `url_daily_usage`, one per customer, URL and day) per day,
- * week or month, every bucket of the range present (zeros where nothing was asked). Reads one row per day of the
- * range, whatever the traffic.
+ * rollups (`daily_usage`, one row per customer and day; `url_daily_usage`, one per customer, URL and day, and
+ * `url_monthly_usage` for a URL's months past the last 13, each counted on its first day) per day, week or month,
+ * every bucket of the range present (zeros where nothing was asked). Reads one row per day of the range, whatever
+ * the traffic.
  */
-import { and, between, eq, sql } from "drizzle-orm";
+import { and, between, eq, sql, type SQL } from "drizzle-orm";
 import { utcDay } from "../lib/days";
 import { formatNumber } from "#contract/input-caps";
 import { normalizeUrl } from "#contract/normalize-url";
@@ -16,7 +17,7 @@ import {
   type TimeseriesQuery,
 } from "#contract/timeseries";
 import type { Db } from "../db/client";
-import { dailyUsage, urlDailyUsage } from "../db/schema";
+import { dailyUsage, urlDailyUsage, urlMonthlyUsage } from "../db/schema";
 import { Refusal } from "../lib/refusal";
 
 const DAY_MS = 86_400_000;
@@ -39,7 +40,10 @@ function nextBucket(start: string, interval: Interval): string {
 }
 
 /** The first day of each row's bucket, in SQL (as `bucketOf`). */
-const bucketSql = (day: typeof dailyUsage.day | typeof urlDailyUsage.day, interval: Interval) =>
+const bucketSql = (
+  day: typeof dailyUsage.day | typeof urlDailyUsage.day | typeof urlMonthlyUsage.month,
+  interval: Interval,
+) =>
   ({
     day: sql<string>`${day}`,
     week: sql<string>`date(${day}, '-6 days', 'weekday 1')`,
@@ -57,16 +61,18 @@ export interface SeriesQuery {
   url?: string;
 }
 
-export async function usageSeries(db: Db, userId: string, query: SeriesQuery): Promise<TimeseriesPoint[]> {
-  const { interval, from, to, url } = query;
-  // Both tables have the same counters; one URL's rows are a range of its primary key, the account's of theirs.
-  const table = url === undefined ? dailyUsage : urlDailyUsage;
-  const where =
-    url === undefined
-      ? and(eq(dailyUsage.userId, userId), between(dailyUsage.day, from, to))
-      : and(eq(urlDailyUsage.userId, userId), eq(urlDailyUsage.url, url), between(urlDailyUsage.day, from, to));
-  const bucket = bucketSql(table.day, interval);
-  const rows = await db
+type Counts = { requests: number; deliveries: number; crawlerRequests: number };
+
+/** Sums of a counters table's rows per bucket (first day, YYYY-MM-DD). */
+async function bucketSums(
+  db: Db,
+  table: typeof dailyUsage | typeof urlDailyUsage | typeof urlMonthlyUsage,
+  day: typeof dailyUsage.day | typeof urlDailyUsage.day | typeof urlMonthlyUsage.month,
+  where: SQL | undefined,
+  interval: Interval,
+): Promise<(Counts & { bucket: string })[]> {
+  const bucket = bucketSql(day, interval);
+  return db
     .select({
       bucket,
       requests: sql<number>`sum(${table.requests})`,
@@ -76,9 +82,55 @@ export async function usageSeries(db: Db, userId: string, query: SeriesQuery): P
     .from(table)
     .where(where)
     .groupBy(bucket);
-  const byBucket = new Map(rows.map((r) => [r.bucket, r]));
+}
+
+export async function usageSeries(db: Db, userId: string, query: SeriesQuery): Promise<TimeseriesPoint[]> {
+  const { interval, from, to, url } = query;
+  // The account's rows are a range of their primary key, and so are one URL's days and months.
+  const rows =
+    url === undefined
+      ? await bucketSums(
+          db,
+          dailyUsage,
+          dailyUsage.day,
+          and(eq(dailyUsage.userId, userId), between(dailyUsage.day, from, to)),
+          interval,
+        )
+      : (
+          await Promise.all([
+            bucketSums(
+              db,
+              urlDailyUsage,
+              urlDailyUsage.day,
+              and(eq(urlDailyUsage.userId, userId), eq(urlDailyUsage.url, url), between(urlDailyUsage.day, from, to)),
+              interval,
+            ),
+            bucketSums(
+              db,
+              urlMonthlyUsage,
+              urlMonthlyUsage.month,
+              and(
+                eq(urlMonthlyUsage.userId, userId),
+                eq(urlMonthlyUsage.url, url),
+                between(urlMonthlyUsage.month, `${from.slice(0, 7)}-01`, to),
+              ),
+              interval,
+            ),
+          ])
+        ).flat();
+  const byBucket = new Map<string, Counts>();
+  const first = bucketOf(from, interval);
+  for (const row of rows) {
+    // A month summed before the range's first day (the range starts within it) counts in the first bucket.
+    const bucket = row.bucket < first ? first : row.bucket;
+    const sum = byBucket.get(bucket) ?? { requests: 0, deliveries: 0, crawlerRequests: 0 };
+    sum.requests += row.requests;
+    sum.deliveries += row.deliveries;
+    sum.crawlerRequests += row.crawlerRequests;
+    byBucket.set(bucket, sum);
+  }
   const points: TimeseriesPoint[] = [];
-  for (let start = bucketOf(from, interval); start <= to; start = nextBucket(start, interval)) {
+  for (let start = first; start <= to; start = nextBucket(start, interval)) {
     const row = byBucket.get(start);
     points.push({
       start: `${start}T00:00:00.000Z`,
