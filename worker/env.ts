@@ -14,7 +14,7 @@ export interface Env {
   /** Days the ledger of counted page views (`analytics_ledger`) is kept; default 7, at least 1. */
   ANALYTICS_RAW_RETENTION_DAYS?: string;
   /**
-   * Milliseconds an isolate gathers page views into one analytics message (delivery/page-view.ts); default 2000,
+   * Milliseconds an isolate gathers page views into one analytics message (delivery/page-view.ts); default 5000,
    * at most 10000; 0 sends each view at once (the Worker tests).
    */
   PAGE_VIEW_BUNDLE_MS?: string;

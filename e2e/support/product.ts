@@ -9,7 +9,7 @@ export const admin = inject("admin");
 /** The marketing site (SITE_URL) the product was started with. */
 export const siteUrl = inject("siteUrl");
 /**
- * How long a page view takes, at most, to show in the counts: gathered for 2 s in its isolate, consumed within a
+ * How long a page view takes, at most, to show in the counts: gathered for 5 s in its isolate, consumed within a
  * second, then folded by the minute cron (worker/analytics/fold.ts), which the local cron fires at each full minute.
  */
 export const COUNTED_WITHIN_MS = 75_000;

@@ -6,7 +6,7 @@
  * pace with any traffic, and the cron clears what is left once traffic stops. The cron also moves the legacy
  * `analytics` rows to R2.
  *
- * The visitors' counts of a day (`visitor_daily_usage`, analytics/record.ts) matter only on that day: past days go
+ * The visitors' counts of a day (`visitor_daily_usage`, analytics/fold.ts) matter only on that day: past days go
  * the same way, in bounded chunks by every batch and the cron.
  */
 import { asc, lte, sql } from "drizzle-orm";

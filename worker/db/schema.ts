@@ -599,7 +599,7 @@ export const dailyUsage = sqliteTable(
     /** Of the requests, those of known search and AI crawlers (analytics/crawlers.ts). */
     crawlerRequests: integer("crawler_requests").notNull().default(0),
     /**
-     * URLs without a mapping that got per-URL rows of their own this day (at most 10,000, analytics/record.ts);
+     * URLs without a mapping that got per-URL rows of their own this day (at most 10,000, analytics/fold.ts);
      * `unmapped_urls_before` is the count before the batch being counted, which its later statements read.
      */
     unmappedUrls: integer("unmapped_urls").notNull().default(0),
@@ -611,7 +611,7 @@ export const dailyUsage = sqliteTable(
 /**
  * Page views per UTC day, customer and visitor (a salted hash of the IP address or its IPv6 /64, never the address),
  * of customers whose plan limits deliveries or requests: a visitor's first 500 views a day spend the plan's quota,
- * the rest are counted apart (analytics/record.ts, docs/analytics.md). A WITHOUT ROWID table keyed by day first
+ * the rest are counted apart (analytics/fold.ts, docs/analytics.md). A WITHOUT ROWID table keyed by day first
  * (db/raw.ts: drizzle cannot express it), so that the daily cron drops a past day as one range; no foreign
  * key, since rows of a deleted customer go with their day.
  */

@@ -23,7 +23,7 @@ export interface CustomerState {
   limited: boolean;
   /**
    * When `limited` lapses by itself: the billing period's end (epoch ms). Past it the customer is served again
-   * without any write; the analytics consumer then moves the period on and writes the state again.
+   * without any write; the analytics fold then moves the period on and writes the state again.
    */
   limitedUntil?: number;
   /**
