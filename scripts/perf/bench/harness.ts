@@ -114,6 +114,8 @@ export async function startBenchWorker(options: BenchWorkerOptions = {}): Promis
           ? { ...consumers, ...Object.fromEntries(deadLetterQueues.map((q) => [q, { maxBatchTimeout: 1 }])) }
           : consumers,
         ratelimits: w.ratelimits,
+        durableObjects: w.durableObjects,
+        analyticsEngineDatasets: w.analyticsEngineDatasets,
       }),
     );
     const origin = (await mf.ready).origin;

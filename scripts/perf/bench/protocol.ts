@@ -1,4 +1,7 @@
-/** @module What the bench (Node) and its Worker entry (workerd) agree on: the bench-only paths and the HTML. */
+/**
+ * @module What the bench (Node) and its Worker entry (workerd) agree on: the bench-only paths and headers, the
+ * counts of billed binding calls, and the HTML.
+ */
 export const ROUTES = {
   /** (a) a constant 1 KB answer. */
   constant: "/__bench/constant",
@@ -14,9 +17,68 @@ export const ROUTES = {
   purge: "/__bench/purge",
   /** POST `?fault=none|down|flaky`: how D1 fails from now on, for requests and the queue consumer alike. */
   d1Fault: "/__bench/d1-fault",
+  /** GET `?source=<name>`: the counts of billed binding calls booked to that source so far (a Counts). */
+  meter: "/__bench/meter",
   /** (d) the real content endpoint of the Hono app. */
   content: "/api/content",
 } as const;
+
+/** Request headers the entry reads before the app sees a request. */
+export const HEADERS = {
+  /** The source the request's binding calls are booked to (default "fetch"). */
+  meter: "X-Bench-Meter",
+  /** The isolate's `Date.now()` while the request runs (virtual epoch ms), so that the memo sees simulated time. */
+  clock: "X-Bench-Clock",
+} as const;
+
+/**
+ * What the bench counts at the bindings, per source (an invocation kind or a part of the simulation). Worker
+ * invocations: `fetch`, `queue`, `scheduled`. KV: keys read (get, getWithMetadata), lists, writes (put), deletes.
+ * Queues: messages sent, their bytes, and billed operations (one per 64 KB chunk written, read and deleted). D1:
+ * calls (round trips), statements, rows read and written (each statement's `meta`). R2 by class (A: put, list,
+ * multipart; B: get, head; free: delete). Durable Objects: requests (stub fetch or RPC calls) and the storage rows
+ * the objects report. Analytics Engine: data points written.
+ */
+export const COUNT_KEYS = [
+  "fetch",
+  "queue",
+  "scheduled",
+  "kvReads",
+  "kvLists",
+  "kvWrites",
+  "kvDeletes",
+  "rateLimitCalls",
+  "queueMessages",
+  "queueBytes",
+  "queueOps",
+  "d1Calls",
+  "d1Statements",
+  "d1RowsRead",
+  "d1RowsWritten",
+  "r2ClassA",
+  "r2ClassB",
+  "r2Free",
+  "doRequests",
+  "doRowsRead",
+  "doRowsWritten",
+  "aePoints",
+] as const;
+export type CountKey = (typeof COUNT_KEYS)[number];
+export type Counts = Record<CountKey, number>;
+
+export const noCounts = (): Counts => Object.fromEntries(COUNT_KEYS.map((k) => [k, 0])) as Counts;
+
+export function sumCounts(...all: Counts[]): Counts {
+  const total = noCounts();
+  for (const counts of all) for (const k of COUNT_KEYS) total[k] += counts[k];
+  return total;
+}
+
+/**
+ * Queue operations billed per message for each of write, read and delete: one per 64 KB, a KB being 1,000 bytes,
+ * with about 100 bytes of Cloudflare's metadata per message (developers.cloudflare.com, Queues pricing).
+ */
+export const queueChunks = (bodyBytes: number) => Math.max(1, Math.ceil((bodyBytes + 100) / 64_000));
 
 export interface D1Meter {
   rowsWritten: number;
