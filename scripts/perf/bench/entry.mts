@@ -1,7 +1,7 @@
 /**
  * @module The bench's own Worker entry (never deployed): it wraps the real modules so that `npm run bench` can
- * compare the hot path with constant routes in one runtime and count what the real code spends at its bindings.
- * Production code carries no bench routes.
+ * compare the hot path with constant routes in one runtime, count what the real code spends at its bindings, and
+ * drive a simulated stretch of traffic through the real consumer and crons. Production code carries no bench routes.
  *
  *   GET  /__bench/constant             (a) a constant 1 KB answer
  *   GET  /__bench/lookup?u=&url=       (b) the content lookup alone: lookupContent and its answer
@@ -9,6 +9,8 @@
  *   POST /__bench/rebuild?u=           writes a customer's delivery entries with the real rebuild (after seeding)
  *   GET  /__bench/d1-writes            D1 rows the analytics consumer wrote, from D1's own meta
  *   GET  /__bench/meter?source=        the billed binding calls booked to a source so far
+ *   POST /__bench/store                writes the listed customers' states and URL entries (the real writers)
+ *   POST /__bench/sim/start|advance|finish   the simulated stretch of traffic (simulation.mts)
  *   POST /__bench/purge?now=           the daily cron's purge of the raw window, as at that time
  *   POST /__bench/d1-fault?fault=      makes D1 fail (down, flaky) or work again (none), for `npm run faults`
  *   anything else                      the real Hono app: (d) is GET /api/content?u=&url=
@@ -26,9 +28,12 @@ import { consumeAnalytics } from "../../../worker/analytics/consumer";
 import type { AnalyticsMessage } from "../../../worker/messages/analytics";
 import { purgeRawWindow } from "../../../worker/analytics/retention";
 import { app } from "../../../worker/app";
+import { createDb } from "../../../worker/db/client";
 import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from "../../../worker/delivery/content-route";
 import { rebuildCustomer } from "../../../worker/delivery/rebuild";
+import { stateFromD1, writeState, writeUrlEntry } from "../../../worker/delivery/store";
 import type { Env } from "../../../worker/env";
+import { deliveredMapping } from "../../../worker/models/delivered-mappings";
 import { EVERY_MINUTE, runDaily, runEveryMinute } from "../../../worker/scheduled";
 import { at } from "./clock.mjs";
 import { counted, lastSizeAfter, meteredBatch } from "./meter.mjs";
@@ -42,7 +47,9 @@ import {
   type Counts,
   type D1Fault,
   type D1Meter,
+  type SimulationSpec,
 } from "./protocol";
+import { Simulation } from "./simulation.mjs";
 
 // Durable Object classes the Worker exports (none yet), so that wrangler.toml's bindings to them work here too.
 export * from "../../../worker/index";
@@ -162,6 +169,37 @@ const faulty = (d1: D1Database) =>
 /** The Worker's env with D1 failing as set, or the env itself while no fault is set (the bench's own path). */
 const withFaults = (env: Env): Env => (d1Fault === "none" ? env : { ...env, DB: faulty(env.DB) });
 
+/** The customers' states and these URL entries, written from D1 by the real writers (a partial rebuild). */
+async function writeStore(env: Env, entries: { u: string; url: string }[]): Promise<Response> {
+  const db = createDb(env.DB);
+  for (const u of new Set(entries.map((e) => e.u))) await writeState(env, u, await stateFromD1(db, u));
+  for (let i = 0; i < entries.length; i += 20) {
+    await Promise.all(
+      entries
+        .slice(i, i + 20)
+        .map(async ({ u, url }) => writeUrlEntry(env, u, url, await deliveredMapping(db, u, url))),
+    );
+  }
+  return Response.json({ written: entries.length });
+}
+
+let simulation: Simulation | null = null;
+
+async function simulate(pathname: string, request: Request, env: Env): Promise<Response> {
+  if (pathname === ROUTES.simStart) {
+    simulation = new Simulation(env, await request.json<SimulationSpec>());
+    return Response.json({ started: true });
+  }
+  if (!simulation) return new Response("no simulation started", { status: 409 });
+  if (pathname === ROUTES.simAdvance) {
+    const { until, batches } = await request.json<{ until?: number; batches?: number }>();
+    return Response.json(batches ? await simulation.advanceBatches(batches) : await simulation.advance(until!));
+  }
+  const report = await simulation.finish();
+  simulation = null;
+  return Response.json(report);
+}
+
 export default {
   async fetch(request, env, ctx) {
     const url = new URL(request.url);
@@ -188,6 +226,12 @@ export default {
         return Response.json(d1Meter());
       case ROUTES.meter:
         return Response.json(countsOf(url.searchParams.get("source") ?? "fetch"));
+      case ROUTES.store:
+        return writeStore(env, await request.json<{ u: string; url: string }[]>());
+      case ROUTES.simStart:
+      case ROUTES.simAdvance:
+      case ROUTES.simFinish:
+        return simulate(url.pathname, request, env);
       case ROUTES.d1Fault: {
         const fault = url.searchParams.get("fault");
         if (!isD1Fault(fault)) return new Response(`fault must be one of ${D1_FAULTS.join(", ")}`, { status: 400 });

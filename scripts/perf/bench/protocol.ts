@@ -1,6 +1,6 @@
 /**
  * @module What the bench (Node) and its Worker entry (workerd) agree on: the bench-only paths and headers, the
- * counts of billed binding calls, and the HTML.
+ * counts of billed binding calls, the simulation's requests and reports, and the HTML.
  */
 export const ROUTES = {
   /** (a) a constant 1 KB answer. */
@@ -19,6 +19,14 @@ export const ROUTES = {
   d1Fault: "/__bench/d1-fault",
   /** GET `?source=<name>`: the counts of billed binding calls booked to that source so far (a Counts). */
   meter: "/__bench/meter",
+  /** POST `[{ u, url }]` (normalised URLs): writes the customers' states and these URL entries (the real writers). */
+  store: "/__bench/store",
+  /** POST a SimulationSpec: starts a simulated stretch of traffic on a virtual clock (simulation.mts). */
+  simStart: "/__bench/sim/start",
+  /** POST `{ until }` (virtual epoch ms) or `{ batches }`: runs the simulation on; answers its progress. */
+  simAdvance: "/__bench/sim/advance",
+  /** POST: delivers what is still queued, runs the daily cron and the later purge; answers a SimulationReport. */
+  simFinish: "/__bench/sim/finish",
   /** (d) the real content endpoint of the Hono app. */
   content: "/api/content",
 } as const;
@@ -30,6 +38,11 @@ export const HEADERS = {
   /** The isolate's `Date.now()` while the request runs (virtual epoch ms), so that the memo sees simulated time. */
   clock: "X-Bench-Clock",
 } as const;
+
+/** What a browser sends, so that analytics events (and their bytes in queue, D1 and R2) are as large as real ones. */
+export const BROWSER_USER_AGENT =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+export const BROWSER_REFERER = "https://www.shop.example/";
 
 /**
  * What the bench counts at the bindings, per source (an invocation kind or a part of the simulation). Worker
@@ -79,6 +92,59 @@ export function sumCounts(...all: Counts[]): Counts {
  * with about 100 bytes of Cloudflare's metadata per message (developers.cloudflare.com, Queues pricing).
  */
 export const queueChunks = (bodyBytes: number) => Math.max(1, Math.ceil((bodyBytes + 100) / 64_000));
+
+/** One kind of simulated traffic: its customers are seeded as scenario `scenario` (seed.ts) with ids in order. */
+export interface TrafficKind {
+  key: string;
+  name: string;
+  scenario: number;
+  customers: number;
+  urlsEach: number;
+  /** The id of mapping 1 of customer 1; customer c's item i has firstMappingId + (c - 1) * urlsEach + i - 1. */
+  firstMappingId: number;
+}
+
+export interface SimulationSpec {
+  label: string;
+  kind: TrafficKind;
+  viewsPerMonth: number;
+  /** Virtual epoch ms of the first view. */
+  startMs: number;
+  seed: number;
+  /** wrangler.toml's consumer settings of the analytics queue. */
+  maxBatchSize: number;
+  maxBatchTimeoutMs: number;
+  /** When the daily cron runs (minutes after 00:00 UTC), from wrangler.toml's crons. */
+  dailyCronMinute: number;
+  /** Whether `finish` runs the daily cron at the stretch's day boundary and the purge of its raw window later. */
+  dayBoundary: boolean;
+}
+
+export interface SimulationProgress {
+  views: number;
+  messages: number;
+  batches: number;
+  /** Virtual epoch ms the simulation has reached. */
+  now: number;
+}
+
+export interface SimulationReport extends SimulationProgress {
+  /**
+   * Billed calls by who made them: the consumer's batches, the minute cron, the daily cron, the purge of this
+   * stretch's raw window once the retention has passed (by the daily cron of a week later), the modelled queue.
+   */
+  counts: Record<"consumer" | "minuteCron" | "dailyCron" | "laterPurge" | "queue", Counts>;
+  minuteCrons: number;
+  dailyCrons: number;
+  /** Virtual epoch ms of the daily cron's run. */
+  dailyCronAt: number | null;
+  /** Batches the consumer retried (redelivered by the model); none is expected. */
+  retriedBatches: number;
+  /** Messages not acknowledged after the model's retries: lost. */
+  lostMessages: number;
+  /** Wall-clock ms the consumer took per batch in Miniflare (for information). */
+  consumerMsPerBatch: number;
+}
 
 export interface D1Meter {
   rowsWritten: number;
