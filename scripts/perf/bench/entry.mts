@@ -11,6 +11,7 @@
  *   GET  /__bench/meter?source=        the billed binding calls booked to a source so far
  *   POST /__bench/store                writes the listed customers' states and URL entries (the real writers)
  *   POST /__bench/sim/start|advance|finish   the simulated stretch of traffic (simulation.mts)
+ *   POST /__bench/cpu?u=&url=&calls=&rounds=  CPU per /api/content against a constant route (cpu.mts)
  *   POST /__bench/purge?now=           the daily cron's purge of the raw window, as at that time
  *   POST /__bench/d1-fault?fault=      makes D1 fail (down, flaky) or work again (none), for `npm run faults`
  *   anything else                      the real Hono app: (d) is GET /api/content?u=&url=
@@ -36,6 +37,7 @@ import type { Env } from "../../../worker/env";
 import { deliveredMapping } from "../../../worker/models/delivered-mappings";
 import { EVERY_MINUTE, runDaily, runEveryMinute } from "../../../worker/scheduled";
 import { at } from "./clock.mjs";
+import { timeContent } from "./cpu.mjs";
 import { counted, lastSizeAfter, meteredBatch } from "./meter.mjs";
 import {
   D1_FAULTS,
@@ -232,6 +234,19 @@ export default {
       case ROUTES.simAdvance:
       case ROUTES.simFinish:
         return simulate(url.pathname, request, env);
+      case ROUTES.cpu: {
+        const p = url.searchParams;
+        const report = await timeContent(
+          env,
+          url.origin,
+          p.get("u")!,
+          p.get("url")!,
+          +p.get("calls")!,
+          +p.get("rounds")!,
+          constant,
+        );
+        return Response.json(report);
+      }
       case ROUTES.d1Fault: {
         const fault = url.searchParams.get("fault");
         if (!isD1Fault(fault)) return new Response(`fault must be one of ${D1_FAULTS.join(", ")}`, { status: 400 });

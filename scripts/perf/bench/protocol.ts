@@ -27,6 +27,8 @@ export const ROUTES = {
   simAdvance: "/__bench/sim/advance",
   /** POST: delivers what is still queued, runs the daily cron and the later purge; answers a SimulationReport. */
   simFinish: "/__bench/sim/finish",
+  /** POST `?u=&url=&calls=&rounds=`: times the real /api/content against a constant route in-isolate (a CpuReport). */
+  cpu: "/__bench/cpu",
   /** (d) the real content endpoint of the Hono app. */
   content: "/api/content",
 } as const;
@@ -146,6 +148,16 @@ export interface SimulationReport extends SimulationProgress {
   consumerMsPerBatch: number;
 }
 
+export interface CpuReport {
+  calls: number;
+  rounds: number;
+  /** µs per request, one per round. */
+  constant: number[];
+  contentMemoHit: number[];
+  contentMemoMiss: number[];
+  /** What the stand-ins saw per /api/content call (memo cold): KV reads, Rate Limiting calls, messages, 200 answers. */
+  perCall: { kvReads: number; rateLimitCalls: number; messages: number; okAnswers: number };
+}
 export interface D1Meter {
   rowsWritten: number;
   /** Bytes of the database after the last statement the consumer ran (D1's `size_after`). */
