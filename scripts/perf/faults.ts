@@ -8,11 +8,13 @@
  *            answer lost on its way back)
  *   50-60 s  D1 works
  *
- * Every 200 answer enqueued one analytics message. Once the queue has settled (every retry done), the script
- * checks that each message was counted exactly once: the ledger of counted message ids holds each once and no
- * other, every counter (customer, day, URL, mapping) adds up to the same number, the R2 archive holds every id,
- * and nothing reached the dead-letter queue (which this run consumes to count it). It prints the figures per
- * phase and exits non-zero when a message was lost or counted twice, or a request failed.
+ * Every 200 answer sends one page view (several travel in one message). The minute cron's fold runs every
+ * FOLD_EVERY_MS throughout, under the same faults: a fold that fails part-way (D1 down, or a call failing before or
+ * after D1 carried it out) must leave its views pending for the next. Once the queue has settled (every retry
+ * done), the script checks that each view was counted exactly once: the ledger of counted ids holds each once and
+ * no other, every counter (customer, day, URL, mapping) adds up to the same number, nothing is left pending, the R2
+ * archive holds every id, and nothing reached the dead-letter queue (which this run consumes to count it). It
+ * prints the figures per phase and exits non-zero when a view was lost or counted twice, or a request failed.
  *
  * Traffic: 200 customers with 50 mapped pages each (10,000 URLs of 2 KB), visited in turn by 100,000 visitors.
  * The Worker under test is the bench's entry (scripts/perf/bench/entry.mts), which injects the faults.
@@ -30,6 +32,8 @@ const TIMELINE: { fault: D1Fault; seconds: number; label: string }[] = [
   { fault: "flaky", seconds: 25, label: "D1 flaky (1 call in 4 fails)" },
   { fault: "none", seconds: 10, label: "D1 works again" },
 ];
+/** How often the fold runs here: the minute cron's, compressed so that the 60 s of faults see many folds. */
+const FOLD_EVERY_MS = 2_000;
 /** The queue has settled when the count has not moved for this long: more than two retry delays (5 s). */
 const SETTLED_AFTER_MS = 15_000;
 const SETTLE_TIMEOUT_MS = 300_000;
@@ -63,6 +67,19 @@ async function main() {
         `(${SCENARIO.name}); ${total} s of load on ${ROUTES.content}, ${CONNECTIONS} connections\n`,
     );
 
+    const folds = { run: 0, failed: 0 };
+    const fold = async () => {
+      folds.run++;
+      await call<number>(ROUTES.fold, "POST").catch(() => folds.failed++);
+    };
+    let loading = true;
+    const folding = (async () => {
+      while (loading) {
+        await fold();
+        await new Promise((r) => setTimeout(r, FOLD_EVERY_MS));
+      }
+    })();
+
     let offset = 0;
     const phases: { label: string; result: LoadResult }[] = [];
     for (const phase of TIMELINE) {
@@ -77,6 +94,8 @@ async function main() {
       offset += result.answered;
       phases.push({ label: phase.label, result });
     }
+    loading = false;
+    await folding;
     await call(`${ROUTES.d1Fault}?fault=none`, "POST");
     const served = phases.reduce((n, p) => n + p.result.ok, 0);
 
@@ -87,6 +106,7 @@ async function main() {
     let lastChange = performance.now();
     let reachedAfterMs: number | null = null;
     for (;;) {
+      await fold();
       const now = await counted();
       if (now !== last) [last, lastChange] = [now, performance.now()];
       if (now >= served && reachedAfterMs === null) reachedAfterMs = performance.now() - settleStart;
@@ -113,7 +133,7 @@ async function main() {
     const ledger = await db
       .prepare(
         `SELECT count(*) AS ids, count(DISTINCT counted.value) AS distinctIds
-         FROM analytics_batches ledger, json_each(ledger.message_ids) counted`,
+         FROM analytics_ledger ledger, json_each(ledger.message_ids) counted`,
       )
       .first<{ ids: number; distinctIds: number }>();
     const counters = {
@@ -122,6 +142,7 @@ async function main() {
       "URL hits": await sum("SELECT coalesce(sum(hits), 0) AS n FROM url_stats"),
       "mapping requests": await sum("SELECT coalesce(sum(requests), 0) AS n FROM mapping_stats"),
     };
+    const pending = await sum("SELECT coalesce(sum(views), 0) AS n FROM analytics_pending");
     const archived = new Set<string>();
     let archivedLines = 0;
     const archive = await mf.getR2Bucket("ANALYTICS_ARCHIVE");
@@ -143,7 +164,7 @@ async function main() {
 
     const lost = served - (ledger?.distinctIds ?? 0);
     const countedTwice = (ledger?.ids ?? 0) - (ledger?.distinctIds ?? 0);
-    console.log(`\n  page views served (200, one analytics message each): ${fmt(served)}`);
+    console.log(`\n  page views served (200, one page view each): ${fmt(served)}`);
     console.log(
       `  D1 calls failed on purpose: ${fmt(meter.failedBeforeD1)} before D1 saw them, ${fmt(meter.failedAfterD1)} ` +
         `after D1 carried them out (${fmt(meter.transactionsFailedAfterD1)} of them transactions: committed, ` +
@@ -164,6 +185,11 @@ async function main() {
         `(a batch retried after its archive was written is archived again; readers keep the first line of an id)`,
     );
     console.log(`    ${pad("dead-letter queue:", 30)} ${fmt(meter.deadLettered)}`);
+    console.log(
+      `    ${pad("left pending:", 30)} ${fmt(pending)} (folds run: ${fmt(folds.run)}, of which failed and left ` +
+        `their views pending: ${fmt(folds.failed)})`,
+    );
+    if (pending !== 0) fail(`${pending} views were left pending`);
     console.log(`\n  messages lost: ${fmt(Math.max(0, lost))}; messages counted twice: ${fmt(countedTwice)}`);
     if (lost !== 0) fail(`${lost} of ${served} messages were not counted`);
     if (countedTwice !== 0) fail(`${countedTwice} messages were counted twice`);

@@ -53,10 +53,10 @@ export async function pageViewMessage(
 }
 
 /** How long an isolate gathers page views into one message by default (PAGE_VIEW_BUNDLE_MS overrides it). */
-const BUNDLE_WINDOW_MS = 5_000;
+export const BUNDLE_WINDOW_MS = 5_000;
 /** A message's size: Cloudflare bills every 64 KB of a message as another operation; views are at most ~5 KB. */
-const BUNDLE_MAX_BYTES = 48 * 1024;
-const BUNDLE_MAX_VIEWS = 100;
+export const BUNDLE_MAX_BYTES = 48 * 1024;
+export const BUNDLE_MAX_VIEWS = 100;
 
 interface OpenBundle {
   views: PageViewEvent[];

@@ -1,31 +1,62 @@
 /**
  * @module The bench's own Worker entry (never deployed): it wraps the real modules so that `npm run bench` can
- * compare the hot path with constant routes in one runtime. Production code carries no bench routes.
+ * compare the hot path with constant routes in one runtime, count what the real code spends at its bindings, and
+ * drive a simulated stretch of traffic through the real consumer and crons. Production code carries no bench routes.
  *
  *   GET  /__bench/constant             (a) a constant 1 KB answer
  *   GET  /__bench/lookup?u=&url=       (b) the content lookup alone: lookupContent and its answer
  *   GET  /__bench/enqueue?u=&url=&m=   (c) the constant 1 KB answer plus one analytics message in waitUntil
  *   POST /__bench/rebuild?u=           writes a customer's delivery entries with the real rebuild (after seeding)
  *   GET  /__bench/d1-writes            D1 rows the analytics consumer wrote, from D1's own meta
- *   POST /__bench/purge?now=           the daily cron's purge of the raw window, as at that time
+ *   GET  /__bench/meter?source=        the billed binding calls booked to a source so far
+ *   POST /__bench/store                writes the listed customers' states and URL entries (the real writers)
+ *   POST /__bench/sim/start|advance|finish   the simulated stretch of traffic (simulation.mts)
+ *   POST /__bench/cpu?u=&url=&calls=&rounds=  CPU per /api/content against a constant route (cpu.mts)
+ *   POST /__bench/purge?now=           the daily cron's purge of the ledger, as at that time
+ *   POST /__bench/fold                 the minute cron's fold of the pending page views into the counters
  *   POST /__bench/d1-fault?fault=      makes D1 fail (down, flaky) or work again (none), for `npm run faults`
  *   anything else                      the real Hono app: (d) is GET /api/content?u=&url=
  *
- * Its queue handler is the real analytics consumer, with D1 metered: every statement's `meta.rows_written` is
- * added up, so the bench reports D1's own count of rows written per page view. Messages of a dead-letter queue
- * (consumed only when `npm run faults` asks Miniflare to) are counted, not processed.
+ * Every invocation (fetch, queue, scheduled) gets the real Env with each binding counted (meter.mts), booked to a
+ * source: "fetch" (or the request's X-Bench-Meter header), "queue", "scheduled". With X-Bench-Clock the request
+ * runs at that virtual time (clock.mts). Its queue handler is the real analytics consumer, so the bench reports
+ * D1's own count of rows written per page view. Messages of a dead-letter queue (consumed only when
+ * `npm run faults` asks Miniflare to) are counted, not processed. The bench's own control routes are not counted.
  *
  * Named `.mts` so that tsconfig.node.json (`scripts/**\/*.ts`, Node types) does not pick it up: it runs in
  * workerd and is typechecked against the Workers types by scripts/perf/bench/tsconfig.json.
  */
 import { consumeAnalytics } from "../../../worker/analytics/consumer";
 import type { AnalyticsMessage } from "../../../worker/messages/analytics";
+import { foldPendingAnalytics } from "../../../worker/analytics/fold";
 import { purgeRawWindow } from "../../../worker/analytics/retention";
 import { app } from "../../../worker/app";
+import { createDb } from "../../../worker/db/client";
 import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from "../../../worker/delivery/content-route";
 import { rebuildCustomer } from "../../../worker/delivery/rebuild";
+import { stateFromD1, writeState, writeUrlEntry } from "../../../worker/delivery/store";
 import type { Env } from "../../../worker/env";
-import { D1_FAULTS, html, isD1Fault, ROUTES, type D1Fault, type D1Meter } from "./protocol";
+import { deliveredMapping } from "../../../worker/models/delivered-mappings";
+import { EVERY_MINUTE, runDaily, runEveryMinute } from "../../../worker/scheduled";
+import { at } from "./clock.mjs";
+import { timeContent } from "./cpu.mjs";
+import { counted, lastSizeAfter, meteredBatch } from "./meter.mjs";
+import {
+  D1_FAULTS,
+  HEADERS,
+  html,
+  isD1Fault,
+  noCounts,
+  ROUTES,
+  type Counts,
+  type D1Fault,
+  type D1Meter,
+  type SimulationSpec,
+} from "./protocol";
+import { Simulation } from "./simulation.mjs";
+
+// Durable Object classes the Worker exports (none yet), so that wrangler.toml's bindings to them work here too.
+export * from "../../../worker/index";
 
 const CONSTANT_1KB = html(0, 1024);
 
@@ -63,20 +94,22 @@ function constantAndEnqueue(request: Request, env: Env, ctx: ExecutionContext, p
   return constant();
 }
 
-const meter: D1Meter = {
-  rowsWritten: 0,
-  sizeAfter: 0,
-  deadLettered: 0,
-  failedBeforeD1: 0,
-  failedAfterD1: 0,
-  transactionsFailedAfterD1: 0,
-};
+/** What the faults and the dead-letter queue did (the rows and size come from the counts: `d1Meter`). */
+const faultMeter = { deadLettered: 0, failedBeforeD1: 0, failedAfterD1: 0, transactionsFailedAfterD1: 0 };
 
-function record(meta: D1Meta | undefined) {
-  if (!meta) return;
-  meter.rowsWritten += meta.rows_written ?? 0;
-  if (meta.size_after) meter.sizeAfter = meta.size_after;
+/** The billed binding calls, by source. */
+const sources = new Map<string, Counts>();
+function countsOf(source: string): Counts {
+  let counts = sources.get(source);
+  if (!counts) sources.set(source, (counts = noCounts()));
+  return counts;
 }
+
+const d1Meter = (): D1Meter => ({
+  ...faultMeter,
+  rowsWritten: countsOf("queue").d1RowsWritten,
+  sizeAfter: lastSizeAfter,
+});
 
 /**
  * How a D1 call is carried out: `call` does it; `kind` is the method: a statement's run, all, first or raw, or the
@@ -110,14 +143,6 @@ function intercepted(d1: D1Database, around: D1Call): D1Database {
   });
 }
 
-/** D1 as the consumer sees it, adding up `meta.rows_written` of every statement that answers its meta. */
-const metered = (d1: D1Database) =>
-  intercepted(d1, async (call) => {
-    const result = await call();
-    for (const r of Array.isArray(result) ? result : [result]) record((r as { meta?: D1Meta } | null)?.meta);
-    return result;
-  });
-
 /**
  * The D1 outage `npm run faults` sets, for the whole Worker (requests and queue consumer alike): `down` fails every
  * call; `flaky` fails one call in FLAKY_ONE_IN, half of them before D1 saw it and half after D1 carried it out (the
@@ -137,9 +162,9 @@ const faulty = (d1: D1Database) =>
     if (d1Fault === "down" || (d1Fault === "flaky" && draw() < 1 / FLAKY_ONE_IN)) {
       if (d1Fault === "flaky" && draw() < 0.5) {
         await call();
-        meter.failedAfterD1++;
-        if (kind === "batch") meter.transactionsFailedAfterD1++;
-      } else meter.failedBeforeD1++;
+        faultMeter.failedAfterD1++;
+        if (kind === "batch") faultMeter.transactionsFailedAfterD1++;
+      } else faultMeter.failedBeforeD1++;
       throw injectedError();
     }
     return call();
@@ -148,20 +173,82 @@ const faulty = (d1: D1Database) =>
 /** The Worker's env with D1 failing as set, or the env itself while no fault is set (the bench's own path). */
 const withFaults = (env: Env): Env => (d1Fault === "none" ? env : { ...env, DB: faulty(env.DB) });
 
+/** The customers' states and these URL entries, written from D1 by the real writers (a partial rebuild). */
+async function writeStore(env: Env, entries: { u: string; url: string }[]): Promise<Response> {
+  const db = createDb(env.DB);
+  for (const u of new Set(entries.map((e) => e.u))) await writeState(env, u, await stateFromD1(db, u));
+  for (let i = 0; i < entries.length; i += 20) {
+    await Promise.all(
+      entries
+        .slice(i, i + 20)
+        .map(async ({ u, url }) => writeUrlEntry(env, u, url, await deliveredMapping(db, u, url))),
+    );
+  }
+  return Response.json({ written: entries.length });
+}
+
+let simulation: Simulation | null = null;
+
+async function simulate(pathname: string, request: Request, env: Env): Promise<Response> {
+  if (pathname === ROUTES.simStart) {
+    simulation = new Simulation(env, await request.json<SimulationSpec>());
+    return Response.json({ started: true });
+  }
+  if (!simulation) return new Response("no simulation started", { status: 409 });
+  if (pathname === ROUTES.simAdvance) {
+    const { until, batches } = await request.json<{ until?: number; batches?: number }>();
+    return Response.json(batches ? await simulation.advanceBatches(batches) : await simulation.advance(until!));
+  }
+  const report = await simulation.finish();
+  simulation = null;
+  return Response.json(report);
+}
+
 export default {
   async fetch(request, env, ctx) {
     const url = new URL(request.url);
+    /**
+     * The env of traffic the bench measures: counted, and failing as `npm run faults` sets (a call failed before D1
+     * saw it is not counted).
+     */
+    const measured = () => {
+      const counts = countsOf(request.headers.get(HEADERS.meter) ?? "fetch");
+      counts.fetch++;
+      return withFaults(counted(env, counts));
+    };
     switch (url.pathname) {
       case ROUTES.constant:
+        measured();
         return constant();
       case ROUTES.lookup:
-        return lookup(env, url.searchParams);
+        return lookup(measured(), url.searchParams);
       case ROUTES.enqueue:
-        return constantAndEnqueue(request, env, ctx, url.searchParams);
+        return constantAndEnqueue(request, measured(), ctx, url.searchParams);
       case ROUTES.rebuild:
         return Response.json(await rebuildCustomer(env, url.searchParams.get("u") ?? ""));
       case ROUTES.d1Writes:
-        return Response.json(meter);
+        return Response.json(d1Meter());
+      case ROUTES.meter:
+        return Response.json(countsOf(url.searchParams.get("source") ?? "fetch"));
+      case ROUTES.store:
+        return writeStore(env, await request.json<{ u: string; url: string }[]>());
+      case ROUTES.simStart:
+      case ROUTES.simAdvance:
+      case ROUTES.simFinish:
+        return simulate(url.pathname, request, env);
+      case ROUTES.cpu: {
+        const p = url.searchParams;
+        const report = await timeContent(
+          env,
+          url.origin,
+          p.get("u")!,
+          p.get("url")!,
+          +p.get("calls")!,
+          +p.get("rounds")!,
+          constant,
+        );
+        return Response.json(report);
+      }
       case ROUTES.d1Fault: {
         const fault = url.searchParams.get("fault");
         if (!isD1Fault(fault)) return new Response(`fault must be one of ${D1_FAULTS.join(", ")}`, { status: 400 });
@@ -170,16 +257,32 @@ export default {
       }
       case ROUTES.purge:
         return Response.json(await purgeRawWindow(env, new Date(Number(url.searchParams.get("now")))));
-      default:
-        return app.fetch(request, withFaults(env), ctx);
+      case ROUTES.fold:
+        try {
+          return Response.json(await foldPendingAnalytics(withFaults(counted(env, countsOf("queue")))));
+        } catch (err) {
+          return new Response(String(err), { status: 503 });
+        }
+      default: {
+        const clock = request.headers.get(HEADERS.clock);
+        if (clock === null) return app.fetch(request, measured(), ctx);
+        return at(Number(clock), async () => app.fetch(request, measured(), ctx));
+      }
     }
   },
   async queue(batch, env) {
+    const counts = countsOf("queue");
+    counts.queue++;
     if (batch.queue.endsWith("-dlq")) {
-      meter.deadLettered += batch.messages.length;
+      faultMeter.deadLettered += batch.messages.length;
       return batch.ackAll();
     }
-    const faultyEnv = withFaults(env);
-    await consumeAnalytics(batch, { ...faultyEnv, DB: metered(faultyEnv.DB) });
+    await meteredBatch(batch, counts, (b) => consumeAnalytics(b, withFaults(counted(env, counts))));
+  },
+  async scheduled(controller, env, ctx) {
+    const counts = countsOf("scheduled");
+    counts.scheduled++;
+    const metered = counted(env, counts);
+    ctx.waitUntil(controller.cron === EVERY_MINUTE ? runEveryMinute(metered) : runDaily(metered));
   },
 } satisfies ExportedHandler<Env, AnalyticsMessage>;

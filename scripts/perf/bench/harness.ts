@@ -65,10 +65,18 @@ export const runtimeVersions = () =>
 
 export interface BenchWorker {
   mf: Miniflare;
+  /** What wrangler.toml says of the queue consumers (by queue name) and the cron triggers. */
+  config: {
+    queueConsumers: Record<string, { maxBatchSize?: number; maxBatchTimeout?: number }>;
+    crons: string[];
+  };
   origin: string;
   db: Awaited<ReturnType<Miniflare["getD1Database"]>>;
-  /** A call to the Worker that must answer 2xx JSON; no timeout but the run's own (seeding may take minutes). */
-  call: <T>(path: string, method?: string) => Promise<T>;
+  /**
+   * A call to the Worker that must answer 2xx JSON, with `body` sent as JSON; no timeout but the run's own (seeding
+   * may take minutes).
+   */
+  call: <T>(path: string, method?: string, body?: unknown) => Promise<T>;
   dispose: () => Promise<void>;
 }
 
@@ -90,7 +98,10 @@ export async function startBenchWorker(options: BenchWorkerOptions = {}): Promis
     const scriptPath = await bundleEntry(workDir);
     // Wrangler's own reading of wrangler.toml (its declared type loses the keys to an index signature).
     const w = unstable_getMiniflareWorkerOptions(resolve(root, "wrangler.toml")).workerOptions as V4WorkerOptionsShape;
-    const consumers = w.queueConsumers as Record<string, { deadLetterQueue?: string }>;
+    const consumers = w.queueConsumers as Record<
+      string,
+      { deadLetterQueue?: string; maxBatchSize?: number; maxBatchTimeout?: number }
+    >;
     const deadLetterQueues = Object.values(consumers).flatMap((c) => (c.deadLetterQueue ? [c.deadLetterQueue] : []));
     // Wrangler builds v4-style options and converts them for Miniflare 5; so does the bench.
     mf = new Miniflare(
@@ -114,20 +125,27 @@ export async function startBenchWorker(options: BenchWorkerOptions = {}): Promis
           ? { ...consumers, ...Object.fromEntries(deadLetterQueues.map((q) => [q, { maxBatchTimeout: 1 }])) }
           : consumers,
         ratelimits: w.ratelimits,
+        durableObjects: w.durableObjects,
+        analyticsEngineDatasets: w.analyticsEngineDatasets,
       }),
     );
     const origin = (await mf.ready).origin;
     const db = await mf.getD1Database("DB");
     await db.batch(migrationStatements().map((s) => db.prepare(s)));
     const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
-    const call = async <T>(path: string, method = "GET"): Promise<T> => {
-      const res = await undiciFetch(new URL(path, origin), { method, dispatcher: patient });
+    const call = async <T>(path: string, method = "GET", body?: unknown): Promise<T> => {
+      const res = await undiciFetch(new URL(path, origin), {
+        method,
+        dispatcher: patient,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } }),
+      });
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as T;
     };
     const started = mf;
     return {
       mf: started,
+      config: { queueConsumers: consumers, crons: (w.cronTriggers as string[] | undefined) ?? [] },
       origin,
       db,
       call,

@@ -8,6 +8,7 @@
  * with workerd, and every microsecond the client spends per request flattens the differences being measured.
  */
 import { connect, type Socket } from "node:net";
+import { BROWSER_REFERER, BROWSER_USER_AGENT } from "./protocol";
 
 export interface LoadOptions {
   /** Origin of the server, e.g. http://127.0.0.1:8787. */
@@ -47,8 +48,6 @@ interface Answer {
   bodyBytes: number;
 }
 
-const BROWSER_USER_AGENT =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const HEADER_END = Buffer.from("\r\n\r\n");
 const CHUNKED_END = Buffer.from("0\r\n\r\n");
 
@@ -208,7 +207,7 @@ function visitorHeader(n: number): string {
 export async function runLoad({ origin, path, connections, durationMs }: LoadOptions): Promise<LoadResult> {
   const { hostname, port, host } = new URL(origin);
   // What a browser sends, so that the analytics events (and their bytes in D1 and R2) are as large as real ones.
-  const headers = `Host: ${host}\r\nUser-Agent: ${BROWSER_USER_AGENT}\r\nReferer: https://www.shop.example/\r\n`;
+  const headers = `Host: ${host}\r\nUser-Agent: ${BROWSER_USER_AGENT}\r\nReferer: ${BROWSER_REFERER}\r\n`;
   const conns = Array.from({ length: connections }, () => new Connection(hostname, Number(port) || 80));
   let latencies = new Float64Array(1 << 16);
   let answered = 0;

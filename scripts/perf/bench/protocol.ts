@@ -1,4 +1,7 @@
-/** @module What the bench (Node) and its Worker entry (workerd) agree on: the bench-only paths and the HTML. */
+/**
+ * @module What the bench (Node) and its Worker entry (workerd) agree on: the bench-only paths and headers, the
+ * counts of billed binding calls, the simulation's requests and reports, and the HTML.
+ */
 export const ROUTES = {
   /** (a) a constant 1 KB answer. */
   constant: "/__bench/constant",
@@ -8,16 +11,160 @@ export const ROUTES = {
   enqueue: "/__bench/enqueue",
   /** POST `?u=<user id>`: writes the customer's delivery entries from D1 (the real rebuild), answers its result. */
   rebuild: "/__bench/rebuild",
-  /** GET: the D1 rows the analytics consumer has written so far, from D1's own `meta` (a D1Meter). */
+  /** GET: the D1 rows the analytics consumer and the fold have written so far, from D1's own `meta` (a D1Meter). */
   d1Writes: "/__bench/d1-writes",
   /** POST `?now=<epoch ms>`: purges the raw window as the daily cron would at that time, answers rows deleted. */
   purge: "/__bench/purge",
+  /**
+   * POST: the minute cron's fold of the pending page views (worker/analytics/fold.ts), with D1 counted as the
+   * consumer's and failing as `fault` says; answers the views folded, or 503 when the fold failed.
+   */
+  fold: "/__bench/fold",
   /** POST `?fault=none|down|flaky`: how D1 fails from now on, for requests and the queue consumer alike. */
   d1Fault: "/__bench/d1-fault",
+  /** GET `?source=<name>`: the counts of billed binding calls booked to that source so far (a Counts). */
+  meter: "/__bench/meter",
+  /** POST `[{ u, url }]` (normalised URLs): writes the customers' states and these URL entries (the real writers). */
+  store: "/__bench/store",
+  /** POST a SimulationSpec: starts a simulated stretch of traffic on a virtual clock (simulation.mts). */
+  simStart: "/__bench/sim/start",
+  /** POST `{ until }` (virtual epoch ms) or `{ batches }`: runs the simulation on; answers its progress. */
+  simAdvance: "/__bench/sim/advance",
+  /** POST: delivers what is still queued, runs the daily cron and the later purge; answers a SimulationReport. */
+  simFinish: "/__bench/sim/finish",
+  /** POST `?u=&url=&calls=&rounds=`: times the real /api/content against a constant route in-isolate (a CpuReport). */
+  cpu: "/__bench/cpu",
   /** (d) the real content endpoint of the Hono app. */
   content: "/api/content",
 } as const;
 
+/** Request headers the entry reads before the app sees a request. */
+export const HEADERS = {
+  /** The source the request's binding calls are booked to (default "fetch"). */
+  meter: "X-Bench-Meter",
+  /** The isolate's `Date.now()` while the request runs (virtual epoch ms), so that the memo sees simulated time. */
+  clock: "X-Bench-Clock",
+} as const;
+
+/** What a browser sends, so that analytics events (and their bytes in queue, D1 and R2) are as large as real ones. */
+export const BROWSER_USER_AGENT =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+export const BROWSER_REFERER = "https://www.shop.example/";
+
+/**
+ * What the bench counts at the bindings, per source (an invocation kind or a part of the simulation). Worker
+ * invocations: `fetch`, `queue`, `scheduled`. KV: keys read (get, getWithMetadata), lists, writes (put), deletes.
+ * Queues: messages sent, their bytes, and billed operations (one per 64 KB chunk written, read and deleted). D1:
+ * calls (round trips), statements, rows read and written (each statement's `meta`). R2 by class (A: put, list,
+ * multipart; B: get, head; free: delete). Durable Objects: requests (stub fetch or RPC calls) and the storage rows
+ * the objects report. Analytics Engine: data points written.
+ */
+export const COUNT_KEYS = [
+  "fetch",
+  "queue",
+  "scheduled",
+  "kvReads",
+  "kvLists",
+  "kvWrites",
+  "kvDeletes",
+  "rateLimitCalls",
+  "queueMessages",
+  "queueBytes",
+  "queueOps",
+  "d1Calls",
+  "d1Statements",
+  "d1RowsRead",
+  "d1RowsWritten",
+  "r2ClassA",
+  "r2ClassB",
+  "r2Free",
+  "doRequests",
+  "doRowsRead",
+  "doRowsWritten",
+  "aePoints",
+] as const;
+export type CountKey = (typeof COUNT_KEYS)[number];
+export type Counts = Record<CountKey, number>;
+
+export const noCounts = (): Counts => Object.fromEntries(COUNT_KEYS.map((k) => [k, 0])) as Counts;
+
+export function sumCounts(...all: Counts[]): Counts {
+  const total = noCounts();
+  for (const counts of all) for (const k of COUNT_KEYS) total[k] += counts[k];
+  return total;
+}
+
+/**
+ * Queue operations billed per message for each of write, read and delete: one per 64 KB, a KB being 1,000 bytes,
+ * with about 100 bytes of Cloudflare's metadata per message (developers.cloudflare.com, Queues pricing).
+ */
+export const queueChunks = (bodyBytes: number) => Math.max(1, Math.ceil((bodyBytes + 100) / 64_000));
+
+/** One kind of simulated traffic: its customers are seeded as scenario `scenario` (seed.ts) with ids in order. */
+export interface TrafficKind {
+  key: string;
+  name: string;
+  scenario: number;
+  customers: number;
+  urlsEach: number;
+  /** The id of mapping 1 of customer 1; customer c's item i has firstMappingId + (c - 1) * urlsEach + i - 1. */
+  firstMappingId: number;
+}
+
+export interface SimulationSpec {
+  label: string;
+  kind: TrafficKind;
+  viewsPerMonth: number;
+  /** Virtual epoch ms of the first view. */
+  startMs: number;
+  seed: number;
+  /** wrangler.toml's consumer settings of the analytics queue. */
+  maxBatchSize: number;
+  maxBatchTimeoutMs: number;
+  /** When the daily cron runs (minutes after 00:00 UTC), from wrangler.toml's crons. */
+  dailyCronMinute: number;
+  /** Warm isolates the views spread over: each gathers its views into messages (queue-messages.mts). */
+  isolates: number;
+  /** Whether `finish` runs the daily cron at the stretch's day boundary and the purge of its raw window later. */
+  dayBoundary: boolean;
+}
+
+export interface SimulationProgress {
+  views: number;
+  messages: number;
+  batches: number;
+  /** Virtual epoch ms the simulation has reached. */
+  now: number;
+}
+
+export interface SimulationReport extends SimulationProgress {
+  /**
+   * Billed calls by who made them: the consumer's batches, the minute cron, the daily cron, the purge of this
+   * stretch's raw window once the retention has passed (by the daily cron of a week later), the modelled queue.
+   */
+  counts: Record<"consumer" | "minuteCron" | "dailyCron" | "laterPurge" | "queue", Counts>;
+  minuteCrons: number;
+  dailyCrons: number;
+  /** Virtual epoch ms of the daily cron's run. */
+  dailyCronAt: number | null;
+  /** Batches the consumer retried (redelivered by the model); none is expected. */
+  retriedBatches: number;
+  /** Messages not acknowledged after the model's retries: lost. */
+  lostMessages: number;
+  /** Wall-clock ms the consumer took per batch in Miniflare (for information). */
+  consumerMsPerBatch: number;
+}
+
+export interface CpuReport {
+  calls: number;
+  rounds: number;
+  /** µs per request, one per round. */
+  constant: number[];
+  contentMemoHit: number[];
+  contentMemoMiss: number[];
+  /** What the stand-ins saw per /api/content call (memo cold): KV reads, Rate Limiting calls, messages, 200 answers. */
+  perCall: { kvReads: number; rateLimitCalls: number; messages: number; okAnswers: number };
+}
 export interface D1Meter {
   rowsWritten: number;
   /** Bytes of the database after the last statement the consumer ran (D1's `size_after`). */

@@ -4,6 +4,7 @@
  */
 import type { BenchWorker } from "./harness";
 import { html, htmlSql, ROUTES } from "./protocol";
+import { normalizedUrlOf, userIdOf as customerId } from "./traffic";
 
 /** Bytes of HTML per mapping. */
 export const HTML_BYTES = 2048;
@@ -16,11 +17,12 @@ export interface Scenario {
   name: string;
   customers: number;
   mappingsEach: number;
+  /** Bytes of HTML per mapping: HTML_BYTES unless given. */
+  htmlBytes?: number;
 }
 
 /** Customer c (from 1) of a scenario: a 16-character id as the Worker issues them. */
-const userIdOf = (s: Scenario, c: number) => `b${s.n}${String(c).padStart(14, "0")}`;
-const hostOf = (s: Scenario, c: number) => `s${s.n}c${c}.example`;
+const userIdOf = (s: Scenario, c: number) => customerId(s.n, c);
 
 export interface PageView {
   /** The customer's id. */
@@ -38,10 +40,19 @@ export interface Seeded {
   mappings: number;
   /** The i-th page view of a scenario: customers in turn, then their mappings in turn. */
   page: (s: Scenario, i: number) => PageView;
+  /** The id of customer c's item i (both from 1). */
+  mappingIdOf: (s: Scenario, c: number, item: number) => number;
 }
 
-/** Seeds the scenarios' customers and published mappings in D1, then writes their delivery entries. */
-export async function seed({ db, call }: BenchWorker, scenarios: readonly Scenario[]): Promise<Seeded> {
+/**
+ * Seeds the scenarios' customers and published mappings in D1, then (unless `deliveryEntries` is false) writes
+ * their delivery entries: about 3 ms per entry in Miniflare's KV, the most of seeding's time.
+ */
+export async function seed(
+  { db, call }: BenchWorker,
+  scenarios: readonly Scenario[],
+  { deliveryEntries = true } = {},
+): Promise<Seeded> {
   const mappingIds = new Map<string, number>();
   for (const s of scenarios) {
     await db
@@ -56,7 +67,7 @@ export async function seed({ db, call }: BenchWorker, scenarios: readonly Scenar
     // Mapping g (from 1) belongs to customer ceil(g / mappingsEach) and is their item ((g - 1) % mappingsEach) + 1.
     const customer = `((g - 1) / ${s.mappingsEach} + 1)`;
     const item = `((g - 1) % ${s.mappingsEach} + 1)`;
-    const content = htmlSql("g", HTML_BYTES, "?4");
+    const content = htmlSql("g", s.htmlBytes ?? HTML_BYTES, "?4");
     for (let from = 1; from <= total; from += SEED_CHUNK) {
       await db
         .prepare(
@@ -76,23 +87,25 @@ export async function seed({ db, call }: BenchWorker, scenarios: readonly Scenar
       .all<{ id: number; url: string }>();
     for (const r of results) mappingIds.set(r.url, r.id);
   }
-  for (const s of scenarios) {
+  for (const s of deliveryEntries ? scenarios : []) {
     for (let c = 1; c <= s.customers; c += 20) {
       const batch = Array.from({ length: Math.min(20, s.customers - c + 1) }, (_, k) => userIdOf(s, c + k));
       await Promise.all(batch.map((u) => call(`${ROUTES.rebuild}?u=${u}`, "POST")));
     }
   }
+  const mappingIdOf = (s: Scenario, c: number, item: number) => mappingIds.get(normalizedUrlOf(s.n, c, item))!;
   return {
     mappings: mappingIds.size,
+    mappingIdOf,
     page: (s, i) => {
       const c = (i % s.customers) + 1;
       const item = (Math.floor(i / s.customers) % s.mappingsEach) + 1;
-      const normalized = `${hostOf(s, c)}/products/item-${item}`;
+      const normalized = normalizedUrlOf(s.n, c, item);
       return {
         u: userIdOf(s, c),
         url: encodeURIComponent(`https://S${normalized.slice(1)}#reviews`),
         m: mappingIds.get(normalized)!,
-        html: () => html((c - 1) * s.mappingsEach + item, HTML_BYTES),
+        html: () => html((c - 1) * s.mappingsEach + item, s.htmlBytes ?? HTML_BYTES),
       };
     },
   };

@@ -1,0 +1,120 @@
+/**
+ * @module CPU per request of the real /api/content (the Hono app), measured in the isolate as the performance
+ * review's §4.2 did: KV, Rate Limiting and the queue replaced by plain in-memory stand-ins (the customer's state
+ * and one URL entry copied from the delivery store), so that nothing but the product's own JavaScript runs, and
+ * each call timed with `performance.now()` (locally workerd's clock advances while JavaScript runs; in production
+ * it does not, so this is a local measure). Three variants, interleaved round by round: a constant 1 KB Response
+ * (the baseline), /api/content with the memo warm (the same URL again within its 5 s), and /api/content with the
+ * memo cold (the virtual clock 6 s on before every call: the state's and the URL's reads, SHA-256 of the URL).
+ * Each call's waitUntil work (the analytics message, its visitor hash) is awaited within the round.
+ */
+import { app } from "../../../worker/app";
+import { stateKey, urlKey } from "../../../worker/delivery/keys";
+import type { Env } from "../../../worker/env";
+import { normalizeUrl } from "#contract/normalize-url";
+import { at } from "./clock.mjs";
+import { BROWSER_REFERER, BROWSER_USER_AGENT, type CpuReport } from "./protocol";
+
+interface Entry {
+  value: string;
+  metadata: unknown;
+}
+
+/** KV as a Map: get (text or json) and getWithMetadata; nothing else is called on the hot path of a hit. */
+function memoryKv(entries: Map<string, Entry>, seen: { reads: number }): KVNamespace {
+  const read = (key: string, type?: unknown) => {
+    seen.reads++;
+    const entry = entries.get(key);
+    const kind = typeof type === "string" ? type : (type as { type?: string } | undefined)?.type;
+    const value = entry ? (kind === "json" ? (JSON.parse(entry.value) as unknown) : entry.value) : null;
+    return { value, metadata: entry?.metadata ?? null };
+  };
+  return {
+    get: async (key: string, type?: unknown) => read(key, type).value,
+    getWithMetadata: async (key: string, type?: unknown) => read(key, type),
+  } as unknown as KVNamespace;
+}
+
+export async function timeContent(
+  env: Env,
+  origin: string,
+  userId: string,
+  pageUrl: string,
+  calls: number,
+  rounds: number,
+  constant: () => Response,
+): Promise<CpuReport> {
+  const entries = new Map<string, Entry>();
+  for (const key of [stateKey(userId), await urlKey(userId, normalizeUrl(pageUrl))]) {
+    const { value, metadata } = await env.DELIVERY.getWithMetadata(key, "text");
+    if (value === null) throw new Error(`the delivery store has no ${key}`);
+    entries.set(key, { value, metadata });
+  }
+  const seen = { reads: 0, limits: 0, messages: 0 };
+  const allow = { limit: async () => (seen.limits++, { success: true }) } as RateLimit;
+  const stubs: Env = {
+    ...env,
+    DELIVERY: memoryKv(entries, seen),
+    CONTENT_VISITOR_LIMITER: allow,
+    HOT_PATH_FILL_LIMITER: allow,
+    ANALYTICS_QUEUE: {
+      send: async () => void seen.messages++,
+      sendBatch: async () => {},
+    } as unknown as Env["ANALYTICS_QUEUE"],
+  };
+  const url = `${origin}/api/content?u=${userId}&url=${encodeURIComponent(pageUrl)}`;
+  const headers = { "User-Agent": BROWSER_USER_AGENT, Referer: BROWSER_REFERER, "CF-Connecting-IP": "10.0.0.1" };
+  let okAnswers = 0;
+
+  /** µs per call of `handle`, its waitUntil work included. */
+  async function time(handle: (request: Request, ctx: ExecutionContext) => Promise<Response>) {
+    const pending: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {}, props: {} };
+    const started = performance.now();
+    for (let i = 0; i < calls; i++) {
+      const res = await handle(new Request(url, { headers }), ctx as unknown as ExecutionContext);
+      await res.arrayBuffer();
+      if (res.status === 200) okAnswers++;
+    }
+    await Promise.all(pending);
+    return ((performance.now() - started) * 1000) / calls;
+  }
+
+  const report: CpuReport = {
+    calls,
+    rounds,
+    constant: [],
+    contentMemoHit: [],
+    contentMemoMiss: [],
+    perCall: { kvReads: 0, rateLimitCalls: 0, messages: 0, okAnswers: 0 },
+  };
+  let virtual = Date.now() + 3_600_000;
+  for (let round = 0; round < rounds; round++) {
+    report.constant.push(await time(async () => constant()));
+    // The memo warm: one call fills it, the timed ones hit it (all within its 5 s).
+    virtual += 60_000;
+    report.contentMemoHit.push(
+      await at(virtual, async () => {
+        await app.fetch(new Request(url, { headers }), stubs, {
+          waitUntil() {},
+          passThroughOnException() {},
+          props: {},
+        });
+        return time(async (request, ctx) => app.fetch(request, stubs, ctx));
+      }),
+    );
+    Object.assign(seen, { reads: 0, limits: 0, messages: 0 });
+    okAnswers = 0;
+    // The memo cold: every call 6 s after the one before.
+    report.contentMemoMiss.push(
+      await time(async (request, ctx) => at((virtual += 6_000), async () => app.fetch(request, stubs, ctx))),
+    );
+    report.perCall = {
+      kvReads: seen.reads / calls,
+      rateLimitCalls: seen.limits / calls,
+      messages: seen.messages / calls,
+      okAnswers: okAnswers / calls,
+    };
+  }
+  return report;
+}
