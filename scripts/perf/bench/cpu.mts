@@ -54,6 +54,8 @@ export async function timeContent(
   const allow = { limit: async () => (seen.limits++, { success: true }) } as RateLimit;
   const stubs: Env = {
     ...env,
+    // Each view sent at once, its message's work timed with it (an isolate's window would only add waiting).
+    PAGE_VIEW_BUNDLE_MS: "0",
     DELIVERY: memoryKv(entries, seen),
     CONTENT_VISITOR_LIMITER: allow,
     HOT_PATH_FILL_LIMITER: allow,
