@@ -15,14 +15,9 @@ import { utcDay } from "../lib/days";
 import type { PageViewEvent } from "../messages/analytics";
 
 /** A view as it waits to be counted: its normalised URL, UTC day and whether a known crawler asked. */
-export interface CountedView {
-  id: string;
-  userId: string;
+export interface CountedView extends Pick<PageViewEvent, "id" | "userId" | "mappingId" | "delivered" | "timestamp"> {
   /** The normalised URL. */
   url: string;
-  mappingId: number | null;
-  delivered: boolean;
-  timestamp: number;
   day: string;
   crawler: boolean;
   visitor: string | null;
