@@ -2,9 +2,9 @@
  * @module A page view, counted the same whichever path served it (the content endpoint for the snippet, the edge
  * proxy): an analytics event, sent after the answer in `waitUntil`, gathered with the isolate's other views of the
  * next moments into one queue message (a queue bills each message three times, whatever it holds). The consumer
- * counts it only on the customer's own websites. It names the visitor by a salted hash of their IP address (or IPv6 /64) that changes
- * every day: enough to hold one visitor to a share of a customer's quota that day (docs/analytics.md), never an
- * address, and nothing that follows a person from one day to the next.
+ * counts it only on the customer's own websites. It names the visitor by a salted hash of their IP address (or
+ * IPv6 /64) that changes every day: enough to hold one visitor to a share of a customer's quota that day
+ * (docs/analytics.md), never an address, and nothing that follows a person from one day to the next.
  */
 import type { PageViewEvent } from "../messages/analytics";
 import { URL_MAX_LENGTH } from "#contract/input-caps";
@@ -70,6 +70,7 @@ interface OpenBundle {
  * request waits on another's promise. A failed send is logged: the visitor has their answer already.
  */
 let open: OpenBundle | null = null;
+const utf8 = new TextEncoder();
 
 function bundleWindowMs(env: Pick<Env, "PAGE_VIEW_BUNDLE_MS">): number {
   const ms = Number(env.PAGE_VIEW_BUNDLE_MS ?? BUNDLE_WINDOW_MS);
@@ -89,7 +90,7 @@ async function send(env: Env, bundle: OpenBundle): Promise<void> {
 
 /** Adds a view to the isolate's bundle; answers what the caller's `waitUntil` must wait for. */
 async function enqueue(env: Env, view: PageViewEvent): Promise<void> {
-  const bytes = JSON.stringify(view).length;
+  const bytes = utf8.encode(JSON.stringify(view)).byteLength;
   const full = open && (open.views.length >= BUNDLE_MAX_VIEWS || open.bytes + bytes > BUNDLE_MAX_BYTES) ? open : null;
   const sending = full ? send(env, full) : Promise.resolve();
   if (open) {

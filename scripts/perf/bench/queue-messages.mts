@@ -66,7 +66,7 @@ export class IsolateBundler {
         },
         view.timestamp,
       );
-      const bytes = JSON.stringify(event).length;
+      const bytes = new TextEncoder().encode(JSON.stringify(event)).byteLength;
       const isolate = Math.floor(this.random() * this.isolates);
       let open = this.open.get(isolate);
       if (open && (open.views.length >= BUNDLE_MAX_VIEWS || open.bytes + bytes > BUNDLE_MAX_BYTES)) {
