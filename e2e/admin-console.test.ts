@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminUser, AuthInfo, CustomerDashboard } from "#contract/responses";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
 import { useBrowserAndMail } from "./support/session";
-import { admin, adminApiKey, api, baseURL, COUNTED_WITHIN_MS, registerCustomer } from "./support/product";
+import { admin, adminApiKey, api, baseURL, countPendingViews, COUNTS_POLL, registerCustomer } from "./support/product";
 
 const BUSY = "busy@shop.test";
 const QUIET = "quiet@shop.test";
@@ -96,7 +96,7 @@ describe("an admin", () => {
 
     // Sorted by API-Requests, descending: the busy customer (its page was visited) comes before the quiet one.
     await expect
-      .poll(async () => (await adminUser(BUSY)).totalRequests, { timeout: COUNTED_WITHIN_MS })
+      .poll(async () => (await countPendingViews(), await adminUser(BUSY)).totalRequests, COUNTS_POLL)
       .toBeGreaterThanOrEqual(2);
     await page.reload();
     const apiRequests = page.getByRole("columnheader", { name: /API-Requests/ });

@@ -15,7 +15,7 @@ import { freePort } from "../scripts/dev/lib.mjs";
 import { launchBrowser } from "./support/browser";
 import { startCustomerSite, type CustomerSite } from "./support/customer-site";
 import { openPage } from "./support/page-measure";
-import { api, baseURL, COUNTED_WITHIN_MS, proveWebsite, registerCustomer } from "./support/product";
+import { api, baseURL, countPendingViews, COUNTS_POLL, proveWebsite, registerCustomer } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 
 const CUSTOMER = "edge@shop.test";
@@ -162,14 +162,12 @@ describe("an edge website", () => {
     // Counted: the edge's first loads (/offer three times in this file once proven), and each navigation the snippet
     // followed.
     await expect
-      .poll(
-        async () => {
-          const rows = await api<AnalyticsRow[]>("/api/analytics", { apiKey });
-          const counted = ["shop.test/offer", "shop.test/no-mapping-here", "shop.test/elsewhere"];
-          return Object.fromEntries(rows.filter((r) => counted.includes(r.url)).map((r) => [r.url, r.totalHits]));
-        },
-        { timeout: COUNTED_WITHIN_MS },
-      )
+      .poll(async () => {
+        await countPendingViews();
+        const rows = await api<AnalyticsRow[]>("/api/analytics", { apiKey });
+        const counted = ["shop.test/offer", "shop.test/no-mapping-here", "shop.test/elsewhere"];
+        return Object.fromEntries(rows.filter((r) => counted.includes(r.url)).map((r) => [r.url, r.totalHits]));
+      }, COUNTS_POLL)
       .toEqual({
         "shop.test/offer": 4,
         "shop.test/no-mapping-here": 1,

@@ -6,7 +6,7 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AnalyticsRow, CustomerDashboard } from "#contract/responses";
-import { api, COUNTED_WITHIN_MS, registerCustomer } from "./support/product";
+import { api, countPendingViews, COUNTS_POLL, registerCustomer } from "./support/product";
 import { startRouterSite, type RouterSite } from "./support/router-site";
 import { useBrowserAndMail } from "./support/session";
 
@@ -71,13 +71,11 @@ describe("the snippet on a React Router shop", () => {
 
     const host = new URL(site.origin).host;
     await expect
-      .poll(
-        async () => {
-          const rows = await api<AnalyticsRow[]>("/api/analytics", { apiKey });
-          return Object.fromEntries(rows.map((r) => [r.url, r.totalHits]));
-        },
-        { timeout: COUNTED_WITHIN_MS },
-      )
+      .poll(async () => {
+        await countPendingViews();
+        const rows = await api<AnalyticsRow[]>("/api/analytics", { apiKey });
+        return Object.fromEntries(rows.map((r) => [r.url, r.totalHits]));
+      }, COUNTS_POLL)
       .toEqual({ [`${host}/offer`]: 3, [`${host}/about`]: 2 });
   });
 });

@@ -10,9 +10,18 @@ export const admin = inject("admin");
 export const siteUrl = inject("siteUrl");
 /**
  * How long a page view takes, at most, to show in the counts: gathered for 5 s in its isolate, consumed within a
- * second, then folded by the minute cron (worker/analytics/fold.ts), which the local cron fires at each full minute.
+ * second, then folded by the minute cron (worker/analytics/fold.ts), which the local cron fires at each full minute
+ * and a test may fire sooner (`countPendingViews`).
  */
 export const COUNTED_WITHIN_MS = 75_000;
+/** How often a test polling for counts fires the minute cron. */
+export const COUNTS_POLL = { timeout: COUNTED_WITHIN_MS, interval: 1_000 };
+
+/** Fires the minute cron now, through the dev server's trigger as the local cron does: pending views are counted. */
+export async function countPendingViews(): Promise<void> {
+  const res = await fetch(`${baseURL}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}`);
+  if (!res.ok) throw new Error(`the minute cron answered ${res.status}`);
+}
 
 export async function api<T>(path: string, init: RequestInit & { apiKey?: string } = {}): Promise<T> {
   const headers = new Headers(init.headers);
