@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { CustomerDashboard } from "#contract/responses";
 import { startCustomerSite } from "./support/customer-site";
 import { useBrowserAndMail } from "./support/session";
-import { api, baseURL, registerCustomer } from "./support/product";
+import { api, baseURL, countPendingViews, COUNTS_POLL, registerCustomer } from "./support/product";
 
 const CUSTOMER = "Returning@Shop.test";
 const email = CUSTOMER.toLowerCase();
@@ -60,14 +60,12 @@ describe("a returning customer", () => {
     await expect.poll(() => visitor.locator("[data-dynamic-content]").count(), { timeout: 15_000 }).toBe(1);
 
     await expect
-      .poll(
-        async () => {
-          await page.reload();
-          await page.getByRole("tab", { name: "Usage" }).click();
-          return (await usageLine(page, "Content generations this month")).text;
-        },
-        { timeout: 30_000, interval: 1_000 },
-      )
+      .poll(async () => {
+        await countPendingViews();
+        await page.reload();
+        await page.getByRole("tab", { name: "Usage" }).click();
+        return (await usageLine(page, "Content generations this month")).text;
+      }, COUNTS_POLL)
       .toContain("1 / 1000");
     expect(await usageLine(page, "Active websites")).toMatchObject({ value: "100" });
     expect(await usageLine(page, "API content updates this month")).toMatchObject({ value: "10" });
