@@ -1,6 +1,7 @@
 /**
  * @module What the API answers, typed once for the Worker and the SPA. Dates travel as ISO strings.
  */
+import type { Variant } from "./experiments";
 import type { Placement } from "./placement";
 import type { Seo } from "./seo";
 import type { MatchKind } from "./url-rules";
@@ -87,6 +88,10 @@ export interface Mapping {
   htmlContentLength?: number;
   /** In `group=url` answers: how many mappings the URL has, this one (its newest) included. */
   urlMappingCount?: number;
+  /** Only on a mapping running an experiment (docs/experiments.md): its variants, the first the control. */
+  variants?: Variant[];
+  /** Only on a mapping running an experiment: the goals it measures. */
+  goals?: string[];
 }
 
 /** `POST /api/mappings/{id}/preview`: a link that shows the mapping on its page, whatever its state (docs/publishing.md). */
