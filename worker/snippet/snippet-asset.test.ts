@@ -19,8 +19,9 @@ async function gzipSize(text: string): Promise<number> {
 }
 
 describe("GET /snippet.js (a static asset)", () => {
-  it("stays within the 1,024-byte gzip budget", async () => {
-    expect(await gzipSize(await (await snippet()).text())).toBeLessThanOrEqual(1024);
+  // 1,024 bytes until the visitor id and the goal call of experiments (docs/decisions.md, "The snippet's budget").
+  it("stays within the 1,152-byte gzip budget", async () => {
+    expect(await gzipSize(await (await snippet()).text())).toBeLessThanOrEqual(1152);
   });
 
   it("is served minified, as script, with short max-age, long stale-while-revalidate and an ETag, to any origin", async () => {

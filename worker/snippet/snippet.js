@@ -1,41 +1,56 @@
-// The snippet customers load from {host}/snippet.js. One IIFE whose one import (the URL rules' tracking
-// parameters) scripts/dev/build-snippet.mjs bundles in while it minifies; a test keeps it under 1,024 bytes gzipped.
+// The snippet customers load from {host}/snippet.js. One IIFE whose one import (the URL rules' tracking parameters
+// as one regex) scripts/dev/build-snippet.mjs makes and bundles in while it minifies; a test keeps it within 1,152
+// bytes gzipped (1,024 before the visitor id and goals of experiments).
 // It asks /api/content (as JSON) for the current page and puts the content where the mapping says (docs/placement.md:
 // first in <body> unless a selector names an element), inside one marked container, and sets the mapping's SEO fields
 // in <head>; again whenever a history change moves to another page (a `replaceState` of the same URL, as routers make
 // to keep scroll state, asks nothing). On a page the edge proxy already delivered (its <meta name="dynamic-content">
 // in <head>) the first load asks nothing; later requests say `nav=1`, so that the Worker counts them where the edge
-// counted the first load.
-import { TRACKING_PARAMETERS } from "#contract/url-rules";
+// counted the first load. Every request carries the visitor's random id (`vid`: experiments show each visitor one
+// variant, docs/experiments.md), and `dynamicContent.goal(name)` tells /api/goals that the visitor reached a goal.
+
+import TRACKING from "tracking-pattern";
 
 (function (w, d, l, h) {
   var script = d.currentScript;
-  var TRACKING = new RegExp("^(" + TRACKING_PARAMETERS.join("|").replace(/\*/g, ".*") + ")$", "i");
   var base = script ? new URL(script.src).origin : "";
   var MARK = "data-dynamic-content";
   var seq = 0;
   var last = "";
 
+  // The visitor's id (contract/experiments.ts VISITOR_ID: `[\w-]` is [A-Za-z0-9_-]): the edge proxy's first-party
+  // cookie (VISITOR_COOKIE) where it holds a valid one, else localStorage's, else a new one (8 random numbers of 1 to
+  // 5 digits). Kept in localStorage, so that it agrees with the cookie; for this page only where localStorage throws
+  // (some privacy modes), or is none (`store` undefined: the assignment throws).
+  var vid = (d.cookie.match(/(^|; )dc_vid=([\w-]{8,64})(;|$)/) || [])[2];
+  try {
+    var store = w.localStorage;
+    var kept = store.dc_vid;
+    vid = vid || (/^[\w-]{8,64}$/.test(kept) && kept);
+  } catch (e) {}
+  vid = vid || crypto.getRandomValues(new Uint16Array(8)).join("");
+  try {
+    store.dc_vid = vid;
+  } catch (e) {}
+
   // Where the content goes: the element the answer's selector names (none until it exists), else <body>.
-  function target(content) {
+  var target = (content) => {
     try {
       return content.s ? d.querySelector(content.s) : d.body;
     } catch (e) {}
-  }
+  };
 
   // An element of ours in <head>, removed with the content.
-  function add(tag) {
+  var add = (tag) => {
     var el = d.createElement(tag);
     el.setAttribute(MARK, "");
     return d.head.appendChild(el);
-  }
+  };
 
   // Removes what the last page's content added (putting back an element it replaced), then adds this page's
   // (content-route.ts `snippetAnswer` says what each field holds).
-  function inject(content, el) {
-    d.querySelectorAll("[" + MARK + "]").forEach(function (old) {
-      old.r ? old.replaceWith(old.r) : old.remove();
-    });
+  var inject = (content, el) => {
+    d.querySelectorAll("[" + MARK + "]").forEach((old) => (old.r ? old.replaceWith(old.r) : old.remove()));
     if (el && content.h) {
       var box = d.createElement("div");
       box.setAttribute(MARK, "");
@@ -46,7 +61,7 @@ import { TRACKING_PARAMETERS } from "#contract/url-rules";
       } else el.insertAdjacentElement(content.p || "afterbegin", box);
     }
     if (content.t) d.title = content.t;
-    (content.e || []).forEach(function (e) {
+    (content.e || []).forEach((e) => {
       var el = d.head.querySelector(e[0] + "[" + e[1] + "=" + e[2] + "]") || add(e[0]);
       el.setAttribute(e[1], e[2]);
       el.setAttribute(e[3], e[4]);
@@ -56,74 +71,71 @@ import { TRACKING_PARAMETERS } from "#contract/url-rules";
       ld.type = "application/ld+json";
       ld.textContent = content.j;
     }
-  }
+  };
 
   // Injects once the element is there: while the page is still parsed, at DOMContentLoaded at the latest.
-  function place(content, n) {
+  var place = (content, n) => {
     if (n != seq) return;
     var el = target(content);
-    if (!el && d.readyState == "loading")
-      d.addEventListener("DOMContentLoaded", function () {
-        place(content, n);
-      });
+    if (!el && d.readyState == "loading") d.addEventListener("DOMContentLoaded", () => place(content, n));
     else inject(content, el);
-  }
+  };
 
   // The page as the URL rules see it: without its hash and tracking parameters (a script that tidies
   // `?utm_source=…` away with replaceState stays on the same page).
-  function page() {
+  var page = () => {
     var u = new URL(l.href);
     u.hash = "";
-    Array.from(u.searchParams.keys()).forEach(function (k) {
-      if (TRACKING.test(k)) u.searchParams.delete(k);
-    });
+    [...u.searchParams.keys()].forEach((k) => TRACKING.test(k) && u.searchParams.delete(k));
     return u.href;
-  }
+  };
 
   // nav: 1 after a history change (asks only when the page changed), 0 when asked by the page.
-  function run(nav) {
+  var run = (nav) => {
     var id = w.dynamicContentUserId;
-    var url = l.href.split("#")[0];
     if (nav && page() == last) return;
     last = page();
     var n = ++seq;
     if (!id) return place({}, n);
+    // The answer's JSON; nothing for an error, or for 204 (no body: json() fails).
     fetch(
       base +
-        "/api/content?format=json&u=" +
-        encodeURIComponent(id) +
-        "&url=" +
-        encodeURIComponent(url) +
+        "/api/content?" +
+        new URLSearchParams({ format: "json", u: id, url: l.href.split("#")[0], vid: vid }) +
         (nav ? "&nav=1" : ""),
     )
-      .then(function (r) {
-        return r.status == 200 ? r.json() : {};
-      })
-      .catch(function () {
-        return {};
-      })
-      .then(function (content) {
-        place(content, n);
-      });
-  }
+      .then((r) => (r.ok ? r.json() : {}))
+      .catch(() => ({}))
+      .then((content) => place(content, n));
+  };
 
-  function wrap(name) {
+  var wrap = (name) => {
     var original = h[name];
     h[name] = function () {
       var result = original.apply(this, arguments);
       run(1);
       return result;
     };
-  }
+  };
 
   wrap("pushState");
   wrap("replaceState");
-  w.addEventListener("popstate", function () {
-    run(1);
-  });
-  w.setDynamicContentUserId = function (id) {
+  w.addEventListener("popstate", () => run(1));
+  w.setDynamicContentUserId = (id) => {
     w.dynamicContentUserId = id;
     run();
+  };
+  // A goal reached: a simple CORS request (text/plain, no preflight) that outlives the page; errors are swallowed.
+  w.dynamicContent = {
+    goal: (goal) => {
+      var u = w.dynamicContentUserId;
+      if (u)
+        fetch(base + "/api/goals", {
+          method: "POST",
+          keepalive: true,
+          body: JSON.stringify({ u, vid, goal }),
+        }).catch(() => {});
+    },
   };
   if (d.querySelector("meta[name=dynamic-content]")) last = page();
   else run();
