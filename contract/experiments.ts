@@ -24,6 +24,13 @@ export const VARIANT_HEADER = "X-Variant";
 const VARIANT_KEY = /^[A-Za-z0-9_-]+$/;
 const GOAL_NAME = /^[A-Za-z0-9_.:-]+$/;
 
+/**
+ * An experiment as stored, variants' HTML and all, in UTF-8 bytes: 1 MB, so that a mapping's row (its own HTML of
+ * up to 256 KB besides) stays within D1's 2 MB per row.
+ */
+export const EXPERIMENT_MAX_BYTES = 1024 * 1024;
+export const EXPERIMENT_TOO_LARGE = "An experiment's variants must be at most 1 MB together (1,048,576 bytes)";
+
 export const VARIANTS_COUNT = `An experiment has ${VARIANTS_MIN} to ${VARIANTS_MAX} variants`;
 export const WEIGHTS_SUM = "The variants' weights must add up to 100";
 export const VARIANT_KEYS_UNIQUE = "Each variant needs its own key";
@@ -108,6 +115,21 @@ export interface Variant {
   /** Present where the variant's SEO fields differ from the mapping's. */
   seo?: Seo;
 }
+
+/**
+ * An experiment as a mapping keeps it (its `experiment` column, and so its versions): the control's HTML is the
+ * mapping's own (`htmlContent` absent on the first variant). `id` names this run of the experiment: visitors are
+ * assigned and counted per id, and a new set of variant keys starts a new one.
+ */
+export interface StoredExperiment {
+  id: string;
+  variants: StoredVariant[];
+  goals: string[];
+  /** Epoch ms. */
+  startedAt: number;
+}
+
+export type StoredVariant = Omit<Variant, "htmlContent"> & { htmlContent?: string };
 
 /** `POST /api/goals` (the snippet's `dynamicContent.goal(name)`): a visitor reached a goal. */
 export const goalBody = z.object({

@@ -21,6 +21,7 @@ import {
   utf8Length,
 } from "./input-caps";
 import { IMPORT_FORMATS } from "./bulk";
+import { experimentFields } from "./experiments";
 import { normalizeUrl } from "./normalize-url";
 import { placementSchema } from "./placement";
 import { publicationFields } from "./publication";
@@ -88,7 +89,8 @@ const matchAgrees = (body: { url: string; match?: z.infer<typeof matchKind> }, c
   if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["url"] });
 };
 
-export const mappingBody = mappingFields.superRefine(matchAgrees);
+/** A new mapping; with `variants` and `goals` it runs an experiment (docs/experiments.md). */
+export const mappingBody = mappingFields.extend(experimentFields).superRefine(matchAgrees);
 
 /**
  * One row of a bulk import (docs/bulk.md): a new mapping's body, or with `id` a change to that mapping of the
@@ -116,6 +118,7 @@ export const mappingChangeBody = z
     htmlContent: htmlContent.optional(),
     match: matchKind.optional(),
     ...mappingExtras,
+    ...experimentFields,
   })
   .refine(
     (body) => Object.values(body).some((value) => value !== undefined),

@@ -1,4 +1,5 @@
 /** @module A mapping's history (docs/history.md): who made each version, and what the API answers of one. */
+import type { Variant } from "./experiments";
 import type { Placement } from "./placement";
 import type { Seo } from "./seo";
 
@@ -21,4 +22,7 @@ export interface MappingVersion {
   publishedAt: string | null;
   publishAt: string | null;
   unpublishAt: string | null;
+  /** Only on a version with an experiment (docs/experiments.md). */
+  variants?: Variant[];
+  goals?: string[];
 }

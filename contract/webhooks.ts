@@ -17,6 +17,9 @@ export const WEBHOOK_EVENTS = [
   "mapping.unpublished",
   "mapping.changed",
   "mapping.deleted",
+  "experiment.started",
+  "experiment.stopped",
+  "experiment.promoted",
   "ping",
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

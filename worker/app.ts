@@ -11,8 +11,9 @@
  * the delivery host only delivery answers.
  */
 import { Hono } from "hono";
-import { CONTENT_PATH } from "#contract/delivery-paths";
+import { CONTENT_PATH, GOALS_PATH } from "#contract/delivery-paths";
 import { contentRoute } from "./delivery/content-route";
+import { goalRoute } from "./delivery/goal-route";
 import { routeByHost } from "./delivery/host-routing";
 import type { AppEnv } from "./env";
 import { requireAppSecret } from "./http/app-secret-check";
@@ -45,6 +46,8 @@ export const app = new Hono<AppEnv>()
   .use(CONTENT_PATH, deliveryHeaders)
   .use(`${CONTENT_PATH}/*`, deliveryHeaders)
   .route(CONTENT_PATH, contentRoute)
+  .use(GOALS_PATH, deliveryHeaders)
+  .route(GOALS_PATH, goalRoute)
   // Nothing past this point on the delivery host.
   .use(deliveryHostOnly)
   // The API.

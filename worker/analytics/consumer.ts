@@ -14,13 +14,25 @@ import { runIndependentSteps } from "../lib/independent-steps";
 import { websitesAmong } from "../models/websites";
 import { hostOf } from "#contract/normalize-url";
 import { archiveEvents, archiveKey, batchIdOf } from "./archive";
-import { viewsOf, type AnalyticsMessage, type PageViewEvent } from "../messages/analytics";
-import { PEND_MAX_VIEWS, pendAnalytics, toArchivedView, toCountedView, type ArchivedView } from "./record";
+import { goalsOf, viewsOf, type AnalyticsMessage, type GoalEvent, type PageViewEvent } from "../messages/analytics";
+import {
+  PEND_MAX_VIEWS,
+  pendAnalytics,
+  toArchivedView,
+  toCountedGoal,
+  toCountedView,
+  type ArchivedView,
+} from "./record";
 import { PURGE_ROWS_PER_BATCH, purgeRawWindow, purgeVisitorDays } from "./retention";
 
 /** Each view once, even when the queue delivers one twice in a batch, or two messages carry it. */
 function uniqueViews(batch: MessageBatch<AnalyticsMessage>): PageViewEvent[] {
   return [...new Map(batch.messages.flatMap((m) => viewsOf(m.body)).map((view) => [view.id, view])).values()];
+}
+
+/** Each goal event once, likewise. */
+function uniqueGoals(batch: MessageBatch<AnalyticsMessage>): GoalEvent[] {
+  return [...new Map(batch.messages.flatMap((m) => goalsOf(m.body)).map((goal) => [goal.id, goal])).values()];
 }
 
 function uniquePairs(pairs: { userId: string; host: string }[]) {
@@ -45,10 +57,12 @@ export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, en
     if (views.length > 0) {
       const archive = archiveKey(await batchIdOf(views.map((v) => v.id)), Math.min(...views.map((v) => v.timestamp)));
       await archiveEvents(env, archive, views);
-      for (let i = 0; i < views.length; i += PEND_MAX_VIEWS) {
-        const chunk = views.slice(i, i + PEND_MAX_VIEWS).map(toCountedView);
-        await pendAnalytics(env.DB, await batchIdOf(chunk.map((v) => v.id)), chunk);
-      }
+    }
+    // Goals wait beside the views, taken and deduplicated alike (the /api/goals route checked them already).
+    const counted = [...views.map(toCountedView), ...uniqueGoals(batch).map(toCountedGoal)];
+    for (let i = 0; i < counted.length; i += PEND_MAX_VIEWS) {
+      const chunk = counted.slice(i, i + PEND_MAX_VIEWS);
+      await pendAnalytics(env.DB, await batchIdOf(chunk.map((v) => v.id)), chunk);
     }
     batch.ackAll();
   } catch (err) {

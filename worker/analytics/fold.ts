@@ -24,6 +24,7 @@ import type { Env } from "../env";
 import { deliveryLimitReached, isMetered, type DeliveryLimitState } from "../models/limits";
 import { syncCustomerState } from "../delivery/sync";
 import { loadBatchCustomers } from "./batch-customers";
+import { EXPERIMENT_COUNTING } from "./experiment-fold";
 
 /** A visitor's views a day that spend a customer's quota; the rest are counted but not billed. */
 export const VISITOR_DAILY_QUOTA = 500;
@@ -41,7 +42,8 @@ const FRESH = `WITH fresh AS (
       v.value ->> 'day' AS day, coalesce(v.value ->> 'crawler', 0) AS crawler, v.value ->> 'visitor' AS visitor,
       (v.value ->> 'userId') IN (SELECT value FROM json_each(?3)) AS metered
     FROM analytics_pending p, json_each(p.events) v
-    WHERE p.seq BETWEEN ?1 AND ?2 AND EXISTS (SELECT 1 FROM users WHERE users.id = v.value ->> 'userId')
+    WHERE p.seq BETWEEN ?1 AND ?2 AND v.value ->> 'goal' IS NULL
+      AND EXISTS (SELECT 1 FROM users WHERE users.id = v.value ->> 'userId')
   )`;
 
 /** Which views spend the plan's quota: not a crawler's, and within the visitor's first views of the day. */
@@ -154,8 +156,9 @@ const COUNTERS_AFTER = `SELECT user_id AS userId, period_requests AS periodReque
     period_deliveries AS periodDeliveries
   FROM usage_counters WHERE user_id IN (SELECT value FROM json_each(?1))`;
 
-const CUSTOMERS_OF_RANGE = `SELECT DISTINCT v.value ->> 'userId' AS userId
-  FROM analytics_pending p, json_each(p.events) v WHERE p.seq BETWEEN ?1 AND ?2`;
+/** The range's customers, and whether each has events of experiments (views that exposed, goals reached). */
+const CUSTOMERS_OF_RANGE = `SELECT v.value ->> 'userId' AS userId, max(v.value ->> 'vid' IS NOT NULL) AS experiments
+  FROM analytics_pending p, json_each(p.events) v WHERE p.seq BETWEEN ?1 AND ?2 GROUP BY 1`;
 
 export interface PeriodCounters {
   userId: string;
@@ -201,7 +204,10 @@ async function markLimitChanges(env: Env, before: Map<string, DeliveryLimitState
 /** Counts one range of pending rows and deletes them; answers the views it held. */
 export async function foldRange(env: Env, range: PendingRange, now: Date): Promise<number> {
   const d1 = env.DB;
-  const { results } = await d1.prepare(CUSTOMERS_OF_RANGE).bind(range.from, range.to).all<{ userId: string }>();
+  const { results } = await d1
+    .prepare(CUSTOMERS_OF_RANGE)
+    .bind(range.from, range.to)
+    .all<{ userId: string; experiments: number }>();
   const customers = await loadBatchCustomers(
     env,
     results.map((r) => r.userId),
@@ -211,6 +217,10 @@ export async function foldRange(env: Env, range: PendingRange, now: Date): Promi
   const userIds = JSON.stringify([...customers.keys()]);
   const outcome = await d1.batch<Record<string, unknown>>([
     ...COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to, metered)),
+    // Only a range that holds experiments' events pays for their statements.
+    ...(results.some((r) => r.experiments)
+      ? EXPERIMENT_COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to))
+      : []),
     d1.prepare(FOLDED).bind(range.from, range.to),
     d1.prepare(COUNTERS_AFTER).bind(userIds),
   ]);

@@ -9,10 +9,10 @@
  * are then read from that row. The views travel as one JSON parameter, so a statement binds two values whatever the
  * batch's size.
  */
-import { isCrawler } from "./crawlers";
+import { isCrawler } from "../lib/crawlers";
 import { normalizeUrl } from "#contract/normalize-url";
 import { utcDay } from "../lib/days";
-import type { PageViewEvent } from "../messages/analytics";
+import type { GoalEvent, PageViewEvent } from "../messages/analytics";
 
 /** A view as it waits to be counted: its normalised URL, UTC day and whether a known crawler asked. */
 export interface CountedView extends Pick<PageViewEvent, "id" | "userId" | "mappingId" | "delivered" | "timestamp"> {
@@ -21,7 +21,25 @@ export interface CountedView extends Pick<PageViewEvent, "id" | "userId" | "mapp
   day: string;
   crawler: boolean;
   visitor: string | null;
+  /** On a view that showed an experiment's variant (its exposure, counted by experiment-fold.ts). */
+  vid?: string;
+  experiment?: string;
+  variant?: string;
 }
+
+/** A goal reached, as it waits beside the views: `goal` tells it apart from them. */
+export interface CountedGoal extends Pick<GoalEvent, "id" | "userId" | "vid" | "goal" | "timestamp"> {
+  day: string;
+}
+
+export const toCountedGoal = (goal: GoalEvent): CountedGoal => ({
+  id: goal.id,
+  userId: goal.userId,
+  vid: goal.vid,
+  goal: goal.goal,
+  timestamp: goal.timestamp,
+  day: utcDay(goal.timestamp),
+});
 
 /** A view as the R2 archive keeps it: as sent, with what counting derived from it. */
 export interface ArchivedView extends PageViewEvent {
@@ -49,6 +67,9 @@ export const toCountedView = (view: ArchivedView): CountedView => ({
   day: view.day,
   crawler: view.crawler,
   visitor: view.visitor ?? null,
+  ...(view.experiment && view.variant && view.vid
+    ? { vid: view.vid, experiment: view.experiment, variant: view.variant }
+    : {}),
 });
 
 /** The views of existing customers whose id is not in the ledger rows of their second. */
@@ -78,7 +99,11 @@ const LEDGER = `INSERT INTO analytics_ledger (second, batch, message_ids)
  * Takes the views (at most `PEND_MAX_VIEWS`, whose JSON stays far below D1's 2 MB per value) to be counted;
  * answers how many were fresh.
  */
-export async function pendAnalytics(d1: D1Database, batchId: string, views: readonly CountedView[]): Promise<number> {
+export async function pendAnalytics(
+  d1: D1Database,
+  batchId: string,
+  views: readonly (CountedView | CountedGoal)[],
+): Promise<number> {
   if (views.length === 0) return 0;
   const json = JSON.stringify(views);
   const [pended] = await d1.batch<{ views: number }>([

@@ -174,9 +174,9 @@ END
     sql: `
 CREATE TRIGGER "mapping_versions_after_insert" AFTER INSERT ON "url_mappings" BEGIN
   INSERT INTO "mapping_versions" ("mapping_id", "version", "changed_by", "url", "html_content", "placement", "seo",
-    "published_at", "publish_at", "unpublish_at", "created_at")
+    "experiment", "published_at", "publish_at", "unpublish_at", "created_at")
   VALUES (NEW."id", 1, NEW."changed_by", NEW."url", NEW."html_content", NEW."placement", NEW."seo",
-    NEW."published_at", NEW."publish_at", NEW."unpublish_at", CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+    NEW."experiment", NEW."published_at", NEW."publish_at", NEW."unpublish_at", CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
 END
 `,
   },
@@ -185,22 +185,22 @@ END
     table: "url_mappings",
     sql: `
 CREATE TRIGGER "mapping_versions_after_update" AFTER UPDATE OF "url", "html_content", "placement", "seo",
-  "published_at", "publish_at", "unpublish_at" ON "url_mappings"
+  "experiment", "published_at", "publish_at", "unpublish_at" ON "url_mappings"
 WHEN OLD."url" IS NOT NEW."url" OR OLD."html_content" IS NOT NEW."html_content"
-  OR OLD."placement" IS NOT NEW."placement" OR OLD."seo" IS NOT NEW."seo"
+  OR OLD."placement" IS NOT NEW."placement" OR OLD."seo" IS NOT NEW."seo" OR OLD."experiment" IS NOT NEW."experiment"
   OR OLD."published_at" IS NOT NEW."published_at" OR OLD."publish_at" IS NOT NEW."publish_at"
   OR OLD."unpublish_at" IS NOT NEW."unpublish_at" BEGIN
   INSERT INTO "mapping_versions" ("mapping_id", "version", "changed_by", "url", "html_content", "placement", "seo",
-    "published_at", "publish_at", "unpublish_at", "created_at")
+    "experiment", "published_at", "publish_at", "unpublish_at", "created_at")
   SELECT OLD."id", 1, NULL, OLD."url", OLD."html_content", OLD."placement", OLD."seo",
-    OLD."published_at", OLD."publish_at", OLD."unpublish_at", OLD."created_at"
+    OLD."experiment", OLD."published_at", OLD."publish_at", OLD."unpublish_at", OLD."created_at"
   WHERE NOT EXISTS (SELECT 1 FROM "mapping_versions" WHERE "mapping_id" = OLD."id");
   INSERT INTO "mapping_versions" ("mapping_id", "version", "changed_by", "url", "html_content", "placement", "seo",
-    "published_at", "publish_at", "unpublish_at", "created_at")
+    "experiment", "published_at", "publish_at", "unpublish_at", "created_at")
   VALUES (NEW."id",
     (SELECT coalesce(max("version"), 0) + 1 FROM "mapping_versions" WHERE "mapping_id" = NEW."id"),
     NEW."changed_by", NEW."url", NEW."html_content", NEW."placement", NEW."seo",
-    NEW."published_at", NEW."publish_at", NEW."unpublish_at", CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+    NEW."experiment", NEW."published_at", NEW."publish_at", NEW."unpublish_at", CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
   DELETE FROM "mapping_versions" WHERE "mapping_id" = NEW."id" AND "version" <= (
     SELECT max("version") - 50 FROM "mapping_versions" WHERE "mapping_id" = NEW."id");
 END
@@ -264,6 +264,27 @@ END
       WHEN OLD."published_at" IS NOT NULL AND NEW."published_at" IS NULL THEN 'mapping.unpublished'
       ELSE 'mapping.changed' END`,
   }),
+  // Experiments (docs/experiments.md): started with a mapping or a change of its run; ended by a change that drops
+  // it, as a promotion when that change makes one of its variants' HTML the mapping's.
+  webhookEventTrigger({
+    name: "webhook_experiment_after_insert",
+    fires: 'AFTER INSERT ON "url_mappings"',
+    when: 'NEW."experiment" IS NOT NULL',
+    row: "NEW",
+    event: "'experiment.started'",
+  }),
+  webhookEventTrigger({
+    name: "webhook_experiment_after_update",
+    fires: 'AFTER UPDATE OF "experiment" ON "url_mappings"',
+    when: `(OLD."experiment" ->> '$.id') IS NOT (NEW."experiment" ->> '$.id')`,
+    row: "NEW",
+    event: `CASE
+      WHEN NEW."experiment" IS NOT NULL THEN 'experiment.started'
+      WHEN NEW."html_content" IS NOT OLD."html_content" AND NEW."html_content" IN
+        (SELECT v."value" ->> '$.htmlContent' FROM json_each(OLD."experiment", '$.variants') AS v)
+        THEN 'experiment.promoted'
+      ELSE 'experiment.stopped' END`,
+  }),
   // url_stats: keep the URL search of the analytics table in step.
   {
     name: "url_stats_search_after_delete",
@@ -305,7 +326,11 @@ END
  */
 export const WITHOUT_ROWID_TABLES: readonly string[] = [
   "analytics_ledger",
+  "experiment_conversions",
+  "experiment_exposures",
+  "experiment_stats",
   "url_daily_usage",
   "url_monthly_usage",
   "visitor_daily_usage",
+  "visitor_goals",
 ];

@@ -5,6 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { StoredExperiment } from "#contract/experiments";
 import type { Placement } from "#contract/placement";
 import type { Seo } from "#contract/seo";
 import type { VersionAuthor } from "#contract/versions";
@@ -225,6 +226,11 @@ const mappingState = () => ({
   unpublishAt: integer("unpublish_at", { mode: "timestamp_ms" }),
   /** Who made the last change (contract/versions.ts `VersionAuthor`): the history's "who", copied by its trigger. */
   changedBy: text("changed_by").$type<VersionAuthor>(),
+  /**
+   * The experiment the mapping runs (docs/experiments.md): its id, variants (the first the control, whose HTML is
+   * `html_content`) and goals; null: none. Part of the mapping's state, so drafts, schedules and versions carry it.
+   */
+  experiment: text("experiment", { mode: "json" }).$type<StoredExperiment>(),
 });
 
 /**
@@ -281,6 +287,10 @@ export const urlMappings = sqliteTable(
       .where(sql`${t.prefixDepth} is not null and ${t.publishedAt} is not null`),
     // A customer's websites (plan limits, usage), read from the index alone.
     index("url_mappings_host_idx").on(t.userId, t.host),
+    // A customer's mappings that run experiments: the goals their delivery state accepts.
+    index("url_mappings_experiment_idx")
+      .on(t.userId)
+      .where(sql`${t.experiment} is not null`),
     // The admin's Websites & Events tab: a customer's groups, and the newest mapping of one.
     index("url_mappings_group_idx").on(t.userId, t.groupUrl, t.createdAt),
     index("url_mappings_created_idx").on(t.userId, t.createdAt),
@@ -383,7 +393,7 @@ export const webhookDeliveries = sqliteTable(
       .references(() => webhooks.id, { onDelete: "cascade" }),
     /** The event's id, the same for every webhook it goes to: receivers drop a repeat by it. */
     eventId: text("event_id").notNull(),
-    /** `mapping.published`, `mapping.unpublished`, `mapping.changed` or `mapping.deleted`. */
+    /** A `WebhookEvent` (contract/webhooks.ts) of a mapping or its experiment. */
     event: text("event").notNull(),
     /**
      * What a mapping event says, as its trigger recorded it (db/raw.ts): the mapping's id, URL, publication times
@@ -555,7 +565,7 @@ export const urlDailyUsage = sqliteTable(
     day: text("day").notNull(),
     requests: integer("requests").notNull().default(0),
     deliveries: integer("deliveries").notNull().default(0),
-    /** Of the requests, those of known search and AI crawlers (analytics/crawlers.ts). */
+    /** Of the requests, those of known search and AI crawlers (lib/crawlers.ts). */
     crawlerRequests: integer("crawler_requests").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.url, t.day] })],
@@ -596,7 +606,7 @@ export const dailyUsage = sqliteTable(
     day: text("day").notNull(),
     requests: integer("requests").notNull().default(0),
     deliveries: integer("deliveries").notNull().default(0),
-    /** Of the requests, those of known search and AI crawlers (analytics/crawlers.ts). */
+    /** Of the requests, those of known search and AI crawlers (lib/crawlers.ts). */
     crawlerRequests: integer("crawler_requests").notNull().default(0),
     /**
      * URLs without a mapping that got per-URL rows of their own this day (at most 10,000, analytics/fold.ts);
@@ -639,6 +649,69 @@ export const deliveryRepairs = sqliteTable(
     requestedAt: integer("requested_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.target] }), index("delivery_repairs_requested_idx").on(t.requestedAt)],
+);
+
+/**
+ * Who saw which variant of an experiment (docs/experiments.md): one row per experiment and visitor (their random
+ * id), written once by the analytics fold, with the first time they saw it. WITHOUT ROWID (db/raw.ts).
+ */
+export const experimentExposures = sqliteTable(
+  "experiment_exposures",
+  {
+    experiment: text("experiment").notNull(),
+    visitor: text("visitor").notNull(),
+    userId: userRef(),
+    /** The mapping that ran it: a conversion counts while the mapping still runs this experiment with that goal. */
+    mappingId: integer("mapping_id").notNull(),
+    variant: text("variant").notNull(),
+    firstSeen: integer("first_seen").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.experiment, t.visitor] }),
+    index("experiment_exposures_visitor_idx").on(t.userId, t.visitor),
+  ],
+);
+
+/**
+ * The goals a customer's visitors reached (`POST /api/goals`), one row per visitor and goal with the last time: a
+ * goal reached before the visitor's exposure was counted still converts them. WITHOUT ROWID (db/raw.ts); the daily
+ * cron drops rows not touched for `GOAL_RETENTION_DAYS`.
+ */
+export const visitorGoals = sqliteTable(
+  "visitor_goals",
+  {
+    userId: userRef(),
+    visitor: text("visitor").notNull(),
+    goal: text("goal").notNull(),
+    lastAt: integer("last_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.visitor, t.goal] }), index("visitor_goals_last_at_idx").on(t.lastAt)],
+);
+
+/** Each visitor's conversion on each goal of an experiment, once. WITHOUT ROWID (db/raw.ts). */
+export const experimentConversions = sqliteTable(
+  "experiment_conversions",
+  {
+    experiment: text("experiment").notNull(),
+    visitor: text("visitor").notNull(),
+    goal: text("goal").notNull(),
+    userId: userRef(),
+    variant: text("variant").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.experiment, t.visitor, t.goal] })],
+);
+
+/** Visitors per experiment and variant, and conversions per goal (`goal` '' for the visitors' row). */
+export const experimentStats = sqliteTable(
+  "experiment_stats",
+  {
+    experiment: text("experiment").notNull(),
+    variant: text("variant").notNull(),
+    goal: text("goal").notNull(),
+    userId: userRef(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.experiment, t.variant, t.goal] })],
 );
 
 /** Counters per mapping: requests that matched it and deliveries of its HTML. */

@@ -16,6 +16,9 @@ import { countPageView } from "./page-view";
 import { asksForPreview, previewDelivery } from "./preview";
 import { headElements, type HeadElement } from "./seo-head";
 import { isServing, lookupDelivery, rememberedState, type DeliveredMapping } from "./store";
+import { servedTo } from "./variant";
+import { VARIANT_HEADER, VISITOR_ID } from "#contract/experiments";
+import { isCrawler } from "../lib/crawlers";
 
 export const CORS_HEADERS = { "Access-Control-Allow-Origin": "*" };
 export const NO_CONTENT_HEADERS = { ...CORS_HEADERS, "Cache-Control": "no-store" };
@@ -108,6 +111,8 @@ export async function lookupWithinBudget(
  */
 export interface SnippetAnswer {
   h: string;
+  /** The experiment's variant this visitor got (docs/experiments.md); absent without an experiment. */
+  variant?: string;
   p?: "beforebegin" | "afterend" | "afterbegin" | "replace";
   s?: string;
   t?: string;
@@ -130,16 +135,28 @@ export function snippetAnswer({ html, placement, seo }: DeliveredMapping): Snipp
   };
 }
 
-/** SPEC.md's answer: the HTML as text, or 204; with `json`, the snippet's (`SnippetAnswer`). */
-export function contentResponse(match: DeliveredMapping | undefined, json = false): Response {
+/**
+ * SPEC.md's answer: the HTML as text, or 204; with `json`, the snippet's (`SnippetAnswer`). With an experiment's
+ * `variant`, the JSON names it and the text carries it as `X-Variant`.
+ */
+export function contentResponse(match: DeliveredMapping | undefined, json = false, variant?: string): Response {
   if (!match) return new Response(null, { status: 204, headers: NO_CONTENT_HEADERS });
   if (json) {
-    return new Response(JSON.stringify(snippetAnswer(match)), {
+    const answer = variant === undefined ? snippetAnswer(match) : { ...snippetAnswer(match), variant };
+    return new Response(JSON.stringify(answer), {
       headers: { ...NO_CONTENT_HEADERS, "Content-Type": "application/json; charset=utf-8" },
     });
   }
-  return new Response(match.html, { headers: CONTENT_HEADERS });
+  // A page's script reads X-Variant across origins only if it is exposed.
+  const headers =
+    variant === undefined
+      ? CONTENT_HEADERS
+      : { ...CONTENT_HEADERS, [VARIANT_HEADER]: variant, "Access-Control-Expose-Headers": VARIANT_HEADER };
+  return new Response(match.html, { headers });
 }
+
+/** The visitor's random id if the request carries a well-formed one (`vid`). */
+export const visitorIdOf = (vid: string | undefined) => (vid && VISITOR_ID.test(vid) ? vid : undefined);
 
 export const contentRoute = new Hono<AppEnv>()
   .options(
@@ -166,10 +183,12 @@ export const contentRoute = new Hono<AppEnv>()
     // counts.
     const { serving, url, match, onEdgeWebsite } = await lookupWithinBudget(c.env, userId, pageUrl, visitor);
     if (!serving) return contentResponse(undefined);
+    const served = match && servedTo(match, visitorIdOf(c.req.query("vid")), isCrawler(c.req.header("User-Agent")));
 
     // On an edge website the proxy counted the page load; the snippet's own requests count after navigations.
     if (!onEdgeWebsite || c.req.query("nav") === "1") {
-      countPageView(c.env, c.executionCtx, { userId, url, match, request: c.req.raw, visitor });
+      const exposure = served?.exposure;
+      countPageView(c.env, c.executionCtx, { userId, url, match, request: c.req.raw, visitor, exposure });
     }
-    return contentResponse(match, json);
+    return contentResponse(served?.content, json, served?.variant);
   });

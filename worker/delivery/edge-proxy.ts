@@ -19,6 +19,9 @@ import type { EdgeHost } from "./edge-hosts";
 import { countPageView } from "./page-view";
 import { asksForPreview, previewDelivery, withoutPreview } from "./preview";
 import { withContent } from "./edge-rewrite";
+import { servedTo } from "./variant";
+import { VISITOR_COOKIE, VISITOR_ID } from "#contract/experiments";
+import { isCrawler } from "../lib/crawlers";
 
 /** Set on every request to an origin: one that comes back to us is a loop (an origin pointing at the Worker). */
 export const EDGE_LOOP_HEADER = "X-Dynamic-Content-Edge";
@@ -111,6 +114,37 @@ function uncached(page: Response): Response {
   return response;
 }
 
+/** A year: the visitor keeps their variant across visits. */
+const VISITOR_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+/** The visitor's id from our first-party cookie on the customer's hostname, if the request has a well-formed one. */
+export function visitorCookie(request: Request): string | undefined {
+  for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
+    const [name, value] = part.trim().split("=", 2);
+    if (name === VISITOR_COOKIE && value && VISITOR_ID.test(value)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The page with the experiment's variant this visitor gets: a visitor without our cookie gets a new id, kept in a
+ * first-party cookie that the snippet on the same page reads too (so both deliver the same variant). Such a page
+ * is the visitor's own: no shared cache may keep it.
+ */
+function withVariant(page: Response, newVisitorId: string | undefined): Response {
+  const response = new Response(page.body, page);
+  if (newVisitorId) {
+    response.headers.append(
+      "Set-Cookie",
+      `${VISITOR_COOKIE}=${newVisitorId}; Path=/; Max-Age=${VISITOR_COOKIE_MAX_AGE_S}; SameSite=Lax; Secure`,
+    );
+  }
+  response.headers.set("Cache-Control", "private, no-store");
+  return response;
+}
+
+const newVisitorId = () => crypto.randomUUID().replaceAll("-", "");
+
 export async function proxyEdgeWebsite(
   request: Request,
   env: Env,
@@ -166,10 +200,21 @@ export async function proxyEdgeWebsite(
   }
   const { serving, url: viewedUrl, match } = found;
   if (!serving) return answer;
-  if (!preview) countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request, visitor });
-  if (!match) return answer;
+  // A preview shows what its link names (a variant's content included) and assigns nobody.
+  const known = preview || !match?.experiment ? undefined : visitorCookie(request);
+  const fresh = preview || !match?.experiment || known ? undefined : newVisitorId();
+  const served =
+    match &&
+    (preview ? { content: match } : servedTo(match, known ?? fresh, isCrawler(request.headers.get("User-Agent"))));
+  if (!preview) {
+    const exposure = served?.exposure;
+    countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request, visitor, exposure });
+  }
+  if (!served) return answer;
   try {
-    return preview ? uncached(withContent(answer, match)) : withContent(answer, match);
+    if (preview) return uncached(withContent(answer, served.content));
+    const page = withContent(answer, served.content);
+    return served.variant === undefined ? page : withVariant(page, served.exposure ? fresh : undefined);
   } catch (err) {
     // A placement HTMLRewriter refuses (contract/placement.ts admits none): the page as the origin sent it.
     console.error(`Edge placement for ${url.host} failed`, err);

@@ -6,13 +6,14 @@
  * IPv6 /64) that changes every day: enough to hold one visitor to a share of a customer's quota that day
  * (docs/analytics.md), never an address, and nothing that follows a person from one day to the next.
  */
-import type { PageViewEvent } from "../messages/analytics";
+import type { GoalEvent, PageViewEvent } from "../messages/analytics";
 import { URL_MAX_LENGTH } from "#contract/input-caps";
 import { utcDay } from "../lib/days";
 import type { Env } from "../env";
 import { USER_AGENT_MAX_LENGTH } from "../http/client-info";
 import { sha256Base64Url } from "../lib/crypto";
 import type { DeliveredMapping } from "./store";
+import type { Exposure } from "./variant";
 
 const capped = (value: string | null | undefined, max: number) => (value == null ? null : value.slice(0, max));
 
@@ -25,6 +26,8 @@ export interface PageView {
   request: Request;
   /** The visitor (http/client-info.ts `visitorKey`): "unknown" without Cloudflare's header. */
   visitor: string;
+  /** The experiment's variant the view showed (delivery/variant.ts), if any. */
+  exposure?: Exposure;
 }
 
 /** The visitor as the day's analytics name them (16 characters), or null when the address is not known. */
@@ -38,7 +41,7 @@ export async function pageViewMessage(
   view: PageView,
   now = Date.now(),
 ): Promise<PageViewEvent> {
-  const { userId, url, match, request } = view;
+  const { userId, url, match, request, exposure } = view;
   return {
     id: crypto.randomUUID(),
     userId,
@@ -49,6 +52,7 @@ export async function pageViewMessage(
     userAgent: capped(request.headers.get("User-Agent"), USER_AGENT_MAX_LENGTH),
     referer: capped(request.headers.get("Referer"), URL_MAX_LENGTH),
     visitor: await visitorId(env, view.visitor, now),
+    ...(exposure ? { vid: exposure.vid, experiment: exposure.experiment, variant: exposure.variant } : {}),
   };
 }
 
@@ -60,6 +64,7 @@ export const BUNDLE_MAX_VIEWS = 100;
 
 interface OpenBundle {
   views: PageViewEvent[];
+  goals: GoalEvent[];
   bytes: number;
   sent: boolean;
 }
@@ -82,23 +87,37 @@ async function send(env: Env, bundle: OpenBundle): Promise<void> {
   bundle.sent = true;
   if (open === bundle) open = null;
   try {
-    await env.ANALYTICS_QUEUE.send({ views: bundle.views });
+    const { views, goals } = bundle;
+    await env.ANALYTICS_QUEUE.send(goals.length > 0 ? { views, goals } : { views });
   } catch (err) {
-    console.error(`Analytics enqueue of ${bundle.views.length} page views failed`, err);
+    console.error(
+      `Analytics enqueue of ${bundle.views.length} page views and ${bundle.goals.length} goals failed`,
+      err,
+    );
   }
 }
 
-/** Adds a view to the isolate's bundle; answers what the caller's `waitUntil` must wait for. */
-async function enqueue(env: Env, view: PageViewEvent): Promise<void> {
-  const bytes = utf8.encode(JSON.stringify(view)).byteLength;
-  const full = open && (open.views.length >= BUNDLE_MAX_VIEWS || open.bytes + bytes > BUNDLE_MAX_BYTES) ? open : null;
+type Gathered = { view: PageViewEvent } | { goal: GoalEvent };
+
+const count = (bundle: OpenBundle) => bundle.views.length + bundle.goals.length;
+
+function gather(bundle: OpenBundle, item: Gathered) {
+  if ("view" in item) bundle.views.push(item.view);
+  else bundle.goals.push(item.goal);
+}
+
+/** Adds a view or goal to the isolate's bundle; answers what the caller's `waitUntil` must wait for. */
+async function enqueue(env: Env, item: Gathered): Promise<void> {
+  const bytes = utf8.encode(JSON.stringify("view" in item ? item.view : item.goal)).byteLength;
+  const full = open && (count(open) >= BUNDLE_MAX_VIEWS || open.bytes + bytes > BUNDLE_MAX_BYTES) ? open : null;
   const sending = full ? send(env, full) : Promise.resolve();
   if (open) {
-    open.views.push(view);
+    gather(open, item);
     open.bytes += bytes;
     return sending;
   }
-  const bundle: OpenBundle = { views: [view], bytes, sent: false };
+  const bundle: OpenBundle = { views: [], goals: [], bytes, sent: false };
+  gather(bundle, item);
   open = bundle;
   const windowMs = bundleWindowMs(env);
   if (windowMs > 0) await new Promise((resolve) => setTimeout(resolve, windowMs));
@@ -109,7 +128,21 @@ async function enqueue(env: Env, view: PageViewEvent): Promise<void> {
 export function countPageView(env: Env, ctx: Pick<ExecutionContext, "waitUntil">, view: PageView): void {
   ctx.waitUntil(
     pageViewMessage(env, view)
-      .then((message) => enqueue(env, message))
+      .then((message) => enqueue(env, { view: message }))
       .catch((err) => console.error("Analytics enqueue failed", err)),
+  );
+}
+
+/** Counts a goal reached (`POST /api/goals`), gathered with the isolate's page views. */
+export function countGoal(
+  env: Env,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  goal: Omit<GoalEvent, "id" | "timestamp">,
+  now = Date.now(),
+): void {
+  ctx.waitUntil(
+    enqueue(env, { goal: { id: crypto.randomUUID(), ...goal, timestamp: now } }).catch((err) =>
+      console.error("Analytics enqueue failed", err),
+    ),
   );
 }

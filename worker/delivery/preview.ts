@@ -21,6 +21,10 @@ import { urlMappings, users } from "../db/schema";
 import type { Env } from "../env";
 import { fromBase64Url, hmacSha256Hex, sameInConstantTime, toBase64Url } from "../lib/crypto";
 import { deliveredFromMapping, type DeliveredMapping } from "./store";
+import { variantByKey } from "./variant";
+
+/** The mapping's own content (its control's), without what the hot path would pick a variant from. */
+const withoutExperiment = ({ experiment: _, ...delivered }: DeliveredMapping): DeliveredMapping => delivered;
 
 export const PREVIEW_PARAM = "dc_preview";
 export const PREVIEW_TTL_MS = 24 * 60 * 60 * 1000;
@@ -34,16 +38,22 @@ interface PreviewClaims {
   m: number;
   k: string;
   e: number;
+  /** The experiment's variant the link shows (absent: the mapping as it is, its control). */
+  v?: string;
 }
 
 const encoder = new TextEncoder();
 const signingKey = (env: Env) => `dynamic-content:preview:${env.APP_SECRET}`;
 
-/** A preview link to the mapping's page (for a prefix mapping, the page the prefix names). */
+/**
+ * A preview link to the mapping's page (for a prefix mapping, the page the prefix names); with `variant`, one that
+ * shows that variant of the mapping's experiment.
+ */
 export async function previewLink(
   env: Env,
   mapping: { id: number; userId: string; url: string },
   now = new Date(),
+  variant?: string,
 ): Promise<{ url: string; expiresAt: string }> {
   const expiresAt = new Date(now.getTime() + PREVIEW_TTL_MS);
   const key = await ensurePreviewKey(createDb(env.DB), mapping.userId, mapping.id);
@@ -53,6 +63,7 @@ export async function previewLink(
     m: mapping.id,
     k: key,
     e: Math.floor(expiresAt.getTime() / 1000),
+    ...(variant === undefined ? {} : { v: variant }),
   };
   const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
   const token = `${payload}.${await hmacSha256Hex(signingKey(env), payload)}`;
@@ -106,6 +117,7 @@ export async function previewDelivery(
       htmlContent: urlMappings.htmlContent,
       placement: urlMappings.placement,
       seo: urlMappings.seo,
+      experiment: urlMappings.experiment,
       normalizedUrl: urlMappings.normalizedUrl,
       previewKey: urlMappings.previewKey,
       ignoredParameters: users.ignoredParameters,
@@ -118,5 +130,8 @@ export async function previewDelivery(
   const onItsPage = isPrefixUrl(row.normalizedUrl)
     ? prefixCandidates(page).includes(row.normalizedUrl)
     : page === row.normalizedUrl;
-  return onItsPage ? deliveredFromMapping(row) : undefined;
+  if (!onItsPage) return undefined;
+  const delivered = deliveredFromMapping(row);
+  // A variant the experiment no longer has shows the control.
+  return (claims.v === undefined ? undefined : variantByKey(delivered, claims.v)) ?? withoutExperiment(delivered);
 }

@@ -49,6 +49,8 @@ export interface CustomerState {
    * state written before this flag existed keeps every visitor within their budget.
    */
   unmetered?: true;
+  /** The goals the customer's experiments measure (absent when none): `POST /api/goals` counts no other. */
+  goals?: string[];
 }
 
 /** What one URL delivers. */
@@ -59,6 +61,23 @@ export interface DeliveredMapping {
   placement?: Placement;
   /** Absent: nothing set in <head>. */
   seo?: Seo;
+  /** The experiment the mapping runs (docs/experiments.md); the fields above are its control's. */
+  experiment?: DeliveredExperiment;
+}
+
+/** A variant as delivered: its own content, placement and SEO fields, each the mapping's where it has none. */
+export interface DeliveredVariant {
+  key: string;
+  weight: number;
+  html: string;
+  placement?: Placement;
+  seo?: Seo;
+}
+
+export interface DeliveredExperiment {
+  id: string;
+  /** The first is the control. */
+  variants: DeliveredVariant[];
 }
 
 /**
@@ -75,14 +94,36 @@ interface ExtendedEntry {
   html: string;
   placement?: Placement;
   seo?: Seo;
+  experiment?: DeliveredExperiment;
 }
 
-/** A mapping's placement and SEO fields, where they differ from the defaults. */
-function extrasOf(mapping: DeliverableMapping): Omit<ExtendedEntry, "html"> {
+/** Placement and SEO fields, where they differ from the defaults. */
+function placementAndSeo(placement: Placement | null | undefined, seo: Seo | null | undefined) {
   return {
-    ...(isDefaultPlacement(mapping.placement) ? {} : { placement: mapping.placement! }),
-    ...(hasSeo(mapping.seo) ? { seo: mapping.seo } : {}),
+    ...(isDefaultPlacement(placement) ? {} : { placement: placement! }),
+    ...(hasSeo(seo) ? { seo: seo! } : {}),
   };
+}
+
+/** Each variant whole, so that the hot path picks one without merging anything. */
+function deliveredExperiment(mapping: DeliverableMapping): DeliveredExperiment | undefined {
+  const experiment = mapping.experiment;
+  if (!experiment) return undefined;
+  return {
+    id: experiment.id,
+    variants: experiment.variants.map((v, i) => ({
+      key: v.key,
+      weight: v.weight,
+      html: i === 0 ? mapping.htmlContent : (v.htmlContent ?? mapping.htmlContent),
+      ...placementAndSeo(v.placement ?? mapping.placement, v.seo ?? mapping.seo),
+    })),
+  };
+}
+
+/** A mapping's placement, SEO fields and experiment, where it has them. */
+function extrasOf(mapping: DeliverableMapping): Omit<ExtendedEntry, "html"> {
+  const experiment = deliveredExperiment(mapping);
+  return { ...placementAndSeo(mapping.placement, mapping.seo), ...(experiment ? { experiment } : {}) };
 }
 
 /** A mapping's entry in KV: its value and metadata. */
@@ -108,7 +149,12 @@ export const deliveredFromMapping = (mapping: DeliverableMapping): DeliveredMapp
 
 /** What a delivered mapping takes in the isolate's memo. */
 const deliveredBytes = (key: string, delivered: DeliveredMapping | null) =>
-  memoBytes(key, delivered?.html ?? "", delivered?.seo ? JSON.stringify(delivered.seo) : "");
+  memoBytes(
+    key,
+    delivered?.html ?? "",
+    delivered?.seo ? JSON.stringify(delivered.seo) : "",
+    delivered?.experiment ? JSON.stringify(delivered.experiment) : "",
+  );
 
 export const NOT_A_CUSTOMER: CustomerState = { active: false, limited: false, complete: true };
 
@@ -123,7 +169,9 @@ const urlMemo = new IsolateMemo<DeliveredMapping | null>(MEMO_MS, 24 * 1024 * 10
 const STATE_BYTES = memoBytes("s:0123456789abcdef", JSON.stringify({ ...NOT_A_CUSTOMER, unmetered: true }));
 /** What a state takes in the memo: most are alike; the lists of edge websites, depths or parameters grow one. */
 const stateBytes = (state: CustomerState) =>
-  state.edgeHosts || state.prefixDepths || state.ignoredParameters ? memoBytes(JSON.stringify(state)) : STATE_BYTES;
+  state.edgeHosts || state.prefixDepths || state.ignoredParameters || state.goals
+    ? memoBytes(JSON.stringify(state))
+    : STATE_BYTES;
 
 /**
  * Entries the hot path fills from D1 after a miss (unknown customers, customers whose store is incomplete) expire
@@ -146,6 +194,7 @@ export function customerState(usage: DeliveryLimitState): CustomerState {
     ...(usage.prefixDepths.length > 0 ? { prefixDepths: usage.prefixDepths } : {}),
     ...(usage.ignoredParameters.length > 0 ? { ignoredParameters: usage.ignoredParameters } : {}),
     ...(isMetered(usage) ? {} : { unmetered: true }),
+    ...(usage.goals.length > 0 ? { goals: usage.goals } : {}),
   };
 }
 
@@ -216,7 +265,8 @@ export function rememberedState(userId: string, now = Date.now()): CustomerState
   return stateMemo.get(userId, now);
 }
 
-async function readState(env: Env, userId: string, now: number, visitor: string): Promise<CustomerState> {
+/** The customer's state: remembered, else from KV (else, within the visitor's budget, from D1). */
+export async function readState(env: Env, userId: string, now: number, visitor: string): Promise<CustomerState> {
   const memoed = stateMemo.get(userId, now);
   if (memoed) return memoed;
   let state = await env.DELIVERY.get<CustomerState>(stateKey(userId), "json");

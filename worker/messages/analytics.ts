@@ -26,11 +26,29 @@ export interface PageViewEvent {
    * when the address is not known (local development), and absent in messages sent before visitors were named.
    */
   visitor?: string | null;
+  /**
+   * Only on a view that showed an experiment's variant (delivery/variant.ts): the visitor's random id (the
+   * snippet's `vid`, the edge's cookie), the experiment's run and the variant's key.
+   */
+  vid?: string;
+  experiment?: string;
+  variant?: string;
+}
+
+/** A visitor reached one of the customer's goals (`POST /api/goals`): counted for the experiments they saw. */
+export interface GoalEvent {
+  id: string;
+  userId: string;
+  vid: string;
+  goal: string;
+  timestamp: number;
 }
 
 /** The page views an isolate gathered (delivery/page-view.ts): one queue message, billed as one. */
 export interface PageViewBundle {
   views: PageViewEvent[];
+  /** The goals reached, gathered with the views (absent when none). */
+  goals?: GoalEvent[];
 }
 
 /** A message on the queue: a bundle, or one view alone (as every message was before bundles). */
@@ -38,3 +56,6 @@ export type AnalyticsMessage = PageViewBundle | PageViewEvent;
 
 /** The views a message carries. */
 export const viewsOf = (message: AnalyticsMessage): PageViewEvent[] => ("views" in message ? message.views : [message]);
+
+/** The goals a message carries. */
+export const goalsOf = (message: AnalyticsMessage): GoalEvent[] => ("views" in message ? (message.goals ?? []) : []);

@@ -5,6 +5,7 @@
 import { and, asc, eq, gt, isNotNull, isNull } from "drizzle-orm";
 import type { Placement } from "#contract/placement";
 import type { Seo } from "#contract/seo";
+import type { StoredExperiment } from "#contract/experiments";
 import type { Db } from "../db/client";
 import { inList } from "../db/expressions";
 import { mappingStats, urlMappings } from "../db/schema";
@@ -18,9 +19,16 @@ const deliveredColumns = {
   htmlContent: urlMappings.htmlContent,
   placement: urlMappings.placement,
   seo: urlMappings.seo,
+  experiment: urlMappings.experiment,
 };
 
-export type DeliverableMapping = { id: number; htmlContent: string; placement: Placement | null; seo: Seo | null };
+export type DeliverableMapping = {
+  id: number;
+  htmlContent: string;
+  placement: Placement | null;
+  seo: Seo | null;
+  experiment?: StoredExperiment | null;
+};
 
 /**
  * The mapping delivered at one of the customer's URLs: the newest published one (two may share a normalised

@@ -29,6 +29,8 @@ export interface DeliveryLimitState {
   prefixDepths: number[];
   /** The customer's own tracking parameters (users.ignoredParameters). */
   ignoredParameters: string[];
+  /** The goals the customer's experiments measure (`POST /api/goals` counts no other), sorted. */
+  goals: string[];
 }
 
 /**
@@ -63,6 +65,9 @@ export async function customersWithUsage(
       prefixDepths: sql<string>`(select json_group_array(distinct ${urlMappings.prefixDepth}) from ${urlMappings}
         where ${urlMappings.userId} = ${users.id} and ${urlMappings.prefixDepth} is not null
           and ${urlMappings.publishedAt} is not null)`,
+      goals: sql<string>`(select json_group_array(distinct measured.value) from ${urlMappings},
+          json_each(${urlMappings.experiment}, '$.goals') measured
+        where ${urlMappings.userId} = ${users.id} and ${urlMappings.experiment} is not null)`,
     })
     .from(users)
     .leftJoin(productVersions, eq(productVersions.id, users.productVersionId))
@@ -82,6 +87,7 @@ export async function customersWithUsage(
       edgeHosts: JSON.parse(r.edgeHosts) as string[],
       prefixDepths: (JSON.parse(r.prefixDepths) as number[]).sort((a, b) => a - b),
       ignoredParameters: user.ignoredParameters,
+      goals: (JSON.parse(r.goals) as string[]).sort(),
     },
   }));
 }

@@ -5,10 +5,12 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import { DEFAULT_PLACEMENT, type Placement } from "#contract/placement";
 import type { Seo } from "#contract/seo";
+import type { StoredExperiment } from "#contract/experiments";
 import type { MappingVersion } from "#contract/versions";
 import type { Db } from "../db/client";
 import { mappingVersions, urlMappings } from "../db/schema";
 import type { Page, PageParams } from "#contract/page";
+import { experimentAnswer } from "./experiments";
 import { pageOf } from "./page";
 
 const versionColumns = {
@@ -19,6 +21,7 @@ const versionColumns = {
   htmlContent: mappingVersions.htmlContent,
   placement: mappingVersions.placement,
   seo: mappingVersions.seo,
+  experiment: mappingVersions.experiment,
   publishedAt: mappingVersions.publishedAt,
   publishAt: mappingVersions.publishAt,
   unpublishAt: mappingVersions.unpublishAt,
@@ -27,8 +30,9 @@ const versionColumns = {
 /** A version as D1 has it: dates as dates, the defaults as null. */
 type VersionRow = Omit<
   MappingVersion,
-  "createdAt" | "placement" | "seo" | "publishedAt" | "publishAt" | "unpublishAt"
+  "createdAt" | "placement" | "seo" | "publishedAt" | "publishAt" | "unpublishAt" | "variants" | "goals"
 > & {
+  experiment: StoredExperiment | null;
   createdAt: Date;
   placement: Placement | null;
   seo: Seo | null;
@@ -39,7 +43,7 @@ type VersionRow = Omit<
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-function toVersion(row: VersionRow): MappingVersion {
+function toVersion({ experiment, ...row }: VersionRow): MappingVersion {
   return {
     ...row,
     createdAt: row.createdAt.toISOString(),
@@ -48,6 +52,7 @@ function toVersion(row: VersionRow): MappingVersion {
     publishedAt: iso(row.publishedAt),
     publishAt: iso(row.publishAt),
     unpublishAt: iso(row.unpublishAt),
+    ...experimentAnswer(experiment, row.htmlContent),
   };
 }
 

@@ -8,6 +8,7 @@ import type { Mapping } from "#contract/responses";
 import { normalizeUrl } from "#contract/normalize-url";
 import { DEFAULT_PLACEMENT, isDefaultPlacement, type Placement } from "#contract/placement";
 import type { Publication } from "#contract/publication";
+import type { StoredExperiment } from "#contract/experiments";
 import { hasSeo, type Seo } from "#contract/seo";
 import type { MatchKind } from "#contract/url-rules";
 import type { Db } from "../db/client";
@@ -15,6 +16,7 @@ import { containsText, inList, trigramCandidates } from "../db/expressions";
 import { deletedMappings, mappingStats, mappingTotals, urlMappings } from "../db/schema";
 import { URL_MAPPINGS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
+import { experimentAnswer } from "./experiments";
 import { pageOf } from "./page";
 
 export const mappingColumns = {
@@ -24,6 +26,7 @@ export const mappingColumns = {
   htmlContent: urlMappings.htmlContent,
   placement: urlMappings.placement,
   seo: urlMappings.seo,
+  experiment: urlMappings.experiment,
   createdAt: urlMappings.createdAt,
   publishedAt: urlMappings.publishedAt,
   publishAt: urlMappings.publishAt,
@@ -40,6 +43,7 @@ type MappingRow = {
   htmlContent: string;
   placement: Placement | null;
   seo: Seo | null;
+  experiment: StoredExperiment | null;
   createdAt: Date;
   publishedAt: Date | null;
   publishAt: Date | null;
@@ -49,7 +53,7 @@ type MappingRow = {
   match: MatchKind;
 };
 
-export function toMapping(row: MappingRow): Mapping {
+export function toMapping({ experiment, ...row }: MappingRow): Mapping {
   return {
     ...row,
     placement: row.placement ?? DEFAULT_PLACEMENT,
@@ -58,6 +62,7 @@ export function toMapping(row: MappingRow): Mapping {
     publishedAt: row.publishedAt ? row.publishedAt.toISOString() : null,
     publishAt: row.publishAt ? row.publishAt.toISOString() : null,
     unpublishAt: row.unpublishAt ? row.unpublishAt.toISOString() : null,
+    ...experimentAnswer(experiment, row.htmlContent),
   };
 }
 
@@ -234,15 +239,20 @@ export async function mappingsAfter(
   return rows.map(toMapping);
 }
 
-/** A mapping's optional extras as stored: null for the defaults, so that rows without them stay as they were. */
+/**
+ * A mapping's optional extras as stored: null for the defaults, so that rows without them stay as they were. An
+ * `experiment` given (null: none) replaces the mapping's (models/experiments.ts `experimentChange` makes it).
+ */
 export interface MappingExtras {
   placement?: Placement;
   seo?: Seo;
+  experiment?: StoredExperiment | null;
 }
 
 export const storedExtras = (extras: MappingExtras) => ({
   ...(extras.placement ? { placement: isDefaultPlacement(extras.placement) ? null : extras.placement } : {}),
   ...(extras.seo ? { seo: hasSeo(extras.seo) ? extras.seo : null } : {}),
+  ...(extras.experiment === undefined ? {} : { experiment: extras.experiment }),
 });
 
 /** SPEC.md's new mapping: published at once, nothing scheduled. */
@@ -300,6 +310,7 @@ export async function deleteKeepingCopy(db: Db, where: SQL, now = new Date()) {
             publishAt: urlMappings.publishAt,
             unpublishAt: urlMappings.unpublishAt,
             changedBy: urlMappings.changedBy,
+            experiment: urlMappings.experiment,
             createdAt: urlMappings.createdAt,
             deletedAt: sql`${now.getTime()}`.as("deleted_at"),
           })
@@ -403,6 +414,7 @@ export async function getOwnMapping(db: Db, userId: string, id: number) {
       publishedAt: urlMappings.publishedAt,
       publishAt: urlMappings.publishAt,
       unpublishAt: urlMappings.unpublishAt,
+      experiment: urlMappings.experiment,
     })
     .from(urlMappings)
     .where(and(eq(urlMappings.userId, userId), eq(urlMappings.id, id)));

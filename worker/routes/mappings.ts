@@ -38,6 +38,9 @@ import { ApiError, notFound } from "../http/errors";
 import { pageResponse, streamedPageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { assertCanAddMapping } from "../models/limits";
+import { experimentChange, experimentResultsOf } from "../models/experiments";
+import { previewBody, promoteBody, type ExperimentResults, type StoredExperiment } from "#contract/experiments";
+import { syncCustomerState } from "../delivery/sync";
 import { explainMatch } from "../models/mapping-match";
 import { getDeletedMapping, listDeletedMappings, restoreDeletedMapping } from "../models/deleted-mappings";
 import { getVersion, listVersions } from "../models/mapping-versions";
@@ -96,16 +99,20 @@ export const mappingRoutes = new Hono<AppEnv>()
     c.json<MappingMatch>(await explainMatch(c.var.db, c.var.user, c.req.valid("query").url)),
   )
   .post("/", bodyCap(MAPPING_BODY_MAX_BYTES), currentBilling, validate("json", mappingBody), async (c) => {
-    const { url, htmlContent, placement, seo, ...publicationInput } = c.req.valid("json");
+    const { url, htmlContent, placement, seo, variants, goals, ...publicationInput } = c.req.valid("json");
     const now = new Date();
     const publication = resolvePublication(publicationInput, publishedNow(now), now);
     if (typeof publication === "string") throw new ApiError(400, publication);
+    const experiment = experimentChange({ variants, goals }, null, htmlContent, now);
     const db = c.var.db;
     const normalizedUrl = normalizeUrl(url, c.var.user.ignoredParameters);
     await assertCanAddMapping(db, c.var.user, normalizedUrl);
-    const extras = { placement, seo };
-    const mapping = await createMapping(db, c.var.user.id, url, htmlContent, normalizedUrl, extras, now, publication);
+    const extras = { placement, seo, experiment: experiment?.experiment };
+    const html = experiment?.htmlContent ?? htmlContent;
+    const mapping = await createMapping(db, c.var.user.id, url, html, normalizedUrl, extras, now, publication);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, normalizedUrl));
+    // The goals its delivery state accepts (docs/experiments.md).
+    if (experiment) await syncCustomerState(c.env, c.var.user.id);
     return c.json<Mapping>(mapping, 201);
   })
   .patch("/:id", currentBilling, validate("param", idParam), validate("json", mappingChangeBody), async (c) =>
@@ -127,7 +134,11 @@ export const mappingRoutes = new Hono<AppEnv>()
   .post("/:id/preview", validate("param", idParam), async (c) => {
     const mapping = await getMapping(c.var.db, c.var.user.id, c.req.valid("param").id);
     if (!mapping) throw notFound(MAPPING_NOT_FOUND);
-    return c.json<PreviewLink>(await previewLink(c.env, mapping), 201);
+    const { variant } = await previewedVariant(c);
+    if (variant !== undefined && !mapping.variants?.some((v) => v.key === variant)) {
+      throw new ApiError(400, `This mapping's experiment has no variant ${variant}`);
+    }
+    return c.json<PreviewLink>(await previewLink(c.env, mapping, new Date(), variant), 201);
   })
   .delete("/:id/preview", validate("param", idParam), async (c) => {
     if (!(await revokePreviewKey(c.var.db, c.var.user.id, c.req.valid("param").id))) {
@@ -147,6 +158,26 @@ export const mappingRoutes = new Hono<AppEnv>()
     if (!restored) throw notFound("Version not found");
     return c.json<Mapping>(await changeOwnMapping(c, id, restoredChange(restored)));
   })
+  .get("/:id/experiment", validate("param", idParam), async (c) => {
+    const experiment = await runningExperiment(c, c.req.valid("param").id);
+    return c.json<ExperimentResults>(await experimentResultsOf(c.var.db, c.var.user.id, experiment));
+  })
+  .post(
+    "/:id/experiment/promote",
+    currentBilling,
+    validate("param", idParam),
+    validate("json", promoteBody),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const experiment = await runningExperiment(c, id);
+      const { variant } = c.req.valid("json");
+      const chosen = experiment.variants.find((v) => v.key === variant);
+      if (!chosen) throw new ApiError(400, `This mapping's experiment has no variant ${variant}`);
+      // The variant's content becomes the mapping's, and the experiment ends: one change, so one version.
+      const { htmlContent, placement, seo } = chosen;
+      return c.json<Mapping>(await changeOwnMapping(c, id, { htmlContent, placement, seo, variants: null }));
+    },
+  )
   .patch("/:id/status", validate("param", idParam), validate("json", mappingStatusBody), async (c) => {
     const published = c.req.valid("json").status === "published";
     const changed = await setMappingPublished(c.var.db, c.var.user.id, c.req.valid("param").id, published);
@@ -169,6 +200,29 @@ export const mappingRoutes = new Hono<AppEnv>()
     return c.json<MessageResponse>({ message: "URL mapping deleted successfully" });
   });
 
+/** The experiment the customer's mapping runs; 404 when the mapping is not theirs or runs none. */
+async function runningExperiment(c: Context<AppEnv>, id: number): Promise<StoredExperiment> {
+  const own = await getOwnMapping(c.var.db, c.var.user.id, id);
+  if (!own) throw notFound(MAPPING_NOT_FOUND);
+  if (!own.experiment) throw notFound("This mapping runs no experiment");
+  return own.experiment;
+}
+
+/** A preview's optional body (`{variant}`): SPEC.md's request has none. */
+async function previewedVariant(c: Context<AppEnv>) {
+  const text = await c.req.text();
+  if (text.trim() === "") return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'The body must be JSON: {"variant": "B"}, or empty');
+  }
+  const parsed = previewBody.safeParse(body);
+  if (!parsed.success) throw new ApiError(400, parsed.error.issues[0]!.message);
+  return parsed.data;
+}
+
 const mappingsWord = (n: number) => `${n.toLocaleString("en-US")} URL mapping${n === 1 ? "" : "s"}`;
 
 function groupDeletedMessage({ deleted, remaining }: { deleted: number; remaining: number }) {
@@ -182,12 +236,14 @@ function groupDeletedMessage({ deleted, remaining }: { deleted: number; remainin
  * after. A refusal changes nothing.
  */
 async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingChangeBody): Promise<Mapping> {
-  const { url, match, status, publishAt, unpublishAt, ...rest } = body;
+  const { url, match, status, publishAt, unpublishAt, variants, goals, ...rest } = body;
   const db = c.var.db;
   const own = await getOwnMapping(db, c.var.user.id, id);
   if (!own) throw notFound(MAPPING_NOT_FOUND);
-  const publication = resolvePublication({ status, publishAt, unpublishAt }, own, new Date());
+  const now = new Date();
+  const publication = resolvePublication({ status, publishAt, unpublishAt }, own, now);
   if (typeof publication === "string") throw new ApiError(400, publication);
+  const experiment = experimentChange({ variants, goals }, own.experiment, rest.htmlContent, now);
   // As on create, a match given is checked against the URL: the new one, else the mapping's own.
   const normalizedUrl = url === undefined ? own.normalizedUrl : normalizeUrl(url, c.var.user.ignoredParameters);
   const problem = matchProblem(normalizedUrl, match);
@@ -197,11 +253,13 @@ async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingCha
   }
   const changed = await changeMapping(db, c.var.user.id, id, {
     ...rest,
+    ...(experiment ?? {}),
     ...publication,
     ...(url === undefined ? {} : { url, normalizedUrl }),
   });
   if (!changed) throw notFound(MAPPING_NOT_FOUND);
   const synced = await Promise.all(changed.normalizedUrls.map((u) => syncUrl(c.env, c.var.user.id, u)));
+  if (experiment) await syncCustomerState(c.env, c.var.user.id);
   if (!changed.mapping) throw notFound(MAPPING_NOT_FOUND);
   reportDelivery(c, !synced.includes(false));
   return changed.mapping;
@@ -218,4 +276,6 @@ const restoredChange = (version: MappingVersion): MappingChangeBody => ({
   seo: version.seo,
   status: version.publishedAt ? "published" : "draft",
   unpublishAt: null,
+  variants: version.variants ?? null,
+  ...(version.goals ? { goals: version.goals } : {}),
 });

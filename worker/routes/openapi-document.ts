@@ -22,6 +22,7 @@ import {
   websiteBody,
 } from "#contract/schemas";
 import { timeseriesQuery } from "#contract/timeseries";
+import { goalBody, promoteBody } from "#contract/experiments";
 import { deliveriesQuery, webhookBody, webhooksQuery } from "#contract/webhooks";
 
 type JsonSchema = Record<string, unknown>;
@@ -189,7 +190,7 @@ export function openApiDocument(origin: string) {
       },
       "/api/mappings/{id}": {
         patch: {
-          summary: "Change a mapping: URL, HTML, placement, SEO fields, status or schedule",
+          summary: "Change a mapping: URL, HTML, placement, SEO fields, status, schedule or experiment",
           parameters: [mappingId],
           requestBody: json(mappingChangeBody),
           responses: { "200": answer("Mapping"), "403": { description: "Over the plan's limits" }, ...ERRORS },
@@ -208,6 +209,22 @@ export function openApiDocument(origin: string) {
           summary: "Publish or unpublish a mapping",
           parameters: [mappingId],
           requestBody: json(mappingStatusBody),
+          responses: { "200": answer("Mapping"), ...ERRORS },
+        },
+      },
+      "/api/mappings/{id}/experiment": {
+        get: {
+          summary:
+            "The mapping's experiment's results per variant and goal, with uplift, its 95 % interval, the probability to beat the control and a sample-ratio check (docs/experiments.md)",
+          parameters: [mappingId],
+          responses: { "200": answer("ExperimentResults {variants, srm, weights, goals, startedAt}"), ...ERRORS },
+        },
+      },
+      "/api/mappings/{id}/experiment/promote": {
+        post: {
+          summary: "Make a variant the mapping's content and end the experiment (recorded as a version)",
+          parameters: [mappingId],
+          requestBody: json(promoteBody),
           responses: { "200": answer("Mapping"), ...ERRORS },
         },
       },
@@ -331,10 +348,32 @@ export function openApiDocument(origin: string) {
             { name: "u", in: "query", required: true, schema: { type: "string" }, description: "The customer's id" },
             { name: "url", in: "query", required: true, schema: { type: "string" }, description: "The page URL" },
             { name: "format", in: "query", required: false, schema: { type: "string", enum: ["json"] } },
+            {
+              name: "vid",
+              in: "query",
+              required: false,
+              schema: { type: "string", pattern: "^[A-Za-z0-9_-]{8,64}$" },
+              description: "The visitor's random id: which variant of an experiment they see (docs/experiments.md)",
+            },
           ],
           responses: {
-            "200": { description: "The HTML as text/plain, or with format=json the snippet's answer" },
+            "200": {
+              description:
+                "The HTML as text/plain (with X-Variant on an experiment), or with format=json the snippet's answer (with variant)",
+            },
             "204": { description: "No content for this page" },
+          },
+        },
+      },
+      "/api/goals": {
+        post: {
+          summary: "A visitor reached a goal (the snippet's dynamicContent.goal); no key, CORS for any origin",
+          security: [],
+          requestBody: json(goalBody),
+          responses: {
+            "202": answer("{message}: counted for the experiments the visitor saw"),
+            "200": answer("{message}: not counted, no experiment of the customer measures this goal"),
+            ...ERRORS,
           },
         },
       },

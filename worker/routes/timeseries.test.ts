@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AnalyticsMessage } from "../messages/analytics";
-import { isCrawler } from "../analytics/crawlers";
+import { isCrawler } from "../lib/crawlers";
 import type { TimeseriesPoint } from "#contract/timeseries";
 import { dailyUsage, urlDailyUsage, users } from "../db/schema";
 import { eq } from "drizzle-orm";

@@ -9,7 +9,7 @@ import { vi } from "vitest";
 import { app } from "../app";
 import { hashPassword } from "../auth/password";
 import { paypalTransactions, productVersions, users } from "../db/schema";
-import { syncUrl } from "../delivery/sync";
+import { syncCustomerState, syncUrl } from "../delivery/sync";
 import { secretKeys } from "../lib/crypto";
 import { ensureCustomerKey, issueAdminKey, issueImpersonationKey } from "../models/api-keys";
 import { createMapping, deleteMapping } from "../models/mappings";
@@ -36,6 +36,8 @@ export interface Fixture {
   customerId: string;
   customerEmail: string;
   mappingId: number;
+  /** A mapping of the customer's that runs an experiment (variants A and B, goal "signup"). */
+  experimentMappingId: number;
   /** A mapping of the customer's, deleted (restorable). */
   deletedMappingId: number;
   versionId: number;
@@ -103,6 +105,19 @@ export async function createFixture(): Promise<Fixture> {
   await syncUrl(env, a.user.id, "a.test/page");
   const webhook = await createWebhook(d, keys, a.user.id, MATRIX_WEBHOOK_URL);
   await claimWebsite(d, a.user.id, "a.test", { origin: "https://origin.a.test", mode: "edge" });
+  const experiment = await createMapping(d, a.user.id, "https://a.test/test", "<p>A</p>", "a.test/test", {
+    experiment: {
+      id: "matrixexperiment",
+      variants: [
+        { key: "A", weight: 50 },
+        { key: "B", weight: 50, htmlContent: "<p>B</p>" },
+      ],
+      goals: ["signup"],
+      startedAt: Date.now(),
+    },
+  });
+  await syncUrl(env, a.user.id, "a.test/test");
+  await syncCustomerState(env, a.user.id);
   const deleted = await createMapping(d, a.user.id, "https://a.test/deleted", "<p>deleted</p>");
   await deleteMapping(d, a.user.id, deleted.id);
   const [version] = await d.insert(productVersions).values({ name: "Growth", eventsLimit: 100 }).returning();
@@ -121,6 +136,7 @@ export async function createFixture(): Promise<Fixture> {
     customerId: a.user.id,
     customerEmail: a.user.email,
     mappingId: mapping.id,
+    experimentMappingId: experiment.id,
     deletedMappingId: deleted.id,
     versionId: version!.id,
     webhookId: webhook!.id,
@@ -171,6 +187,15 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     request: (f) => ({ path: `/api/content?u=${f.customerId}&url=${encodeURIComponent("https://a.test/page")}` }),
     expect: anyone(200),
   },
+  "OPTIONS /api/goals": { request: () => ({ method: "OPTIONS", path: "/api/goals" }), expect: anyone(204) },
+  "POST /api/goals": {
+    request: (f) => ({
+      method: "POST",
+      path: "/api/goals",
+      json: { u: f.customerId, vid: "matrix-visitor", goal: "signup" },
+    }),
+    expect: anyone(202),
+  },
   "POST /api/register": {
     request: () => ({ path: "/api/register", json: { email: "new@example.com" } }),
     expect: anyone(200),
@@ -217,6 +242,18 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
   },
   "POST /api/mappings/:id/versions/:version/restore": {
     request: (f) => ({ method: "POST", path: `/api/mappings/${f.mappingId}/versions/1/restore` }),
+    expect: ownersOnly(200),
+  },
+  "GET /api/mappings/:id/experiment": {
+    request: (f) => ({ path: `/api/mappings/${f.experimentMappingId}/experiment` }),
+    expect: ownersOnly(200),
+  },
+  "POST /api/mappings/:id/experiment/promote": {
+    request: (f) => ({
+      method: "POST",
+      path: `/api/mappings/${f.experimentMappingId}/experiment/promote`,
+      json: { variant: "B" },
+    }),
     expect: ownersOnly(200),
   },
   "POST /api/mappings/:id/preview": {

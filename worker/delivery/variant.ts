@@ -1,0 +1,58 @@
+/**
+ * @module Which variant of a mapping's experiment a page view gets (docs/experiments.md). A visitor with an id (the
+ * snippet's `vid`, the edge's first-party cookie) gets the variant their id and the experiment hash to, the same on
+ * every view and through snippet and edge alike, and their view records it. Crawlers, and requests without a
+ * visitor id, get the control and record nothing: search engines see one page (no cloaking), and a visitor who
+ * cannot be recognised again cannot be counted in an experiment.
+ */
+import { assignVariant } from "../lib/experiment-assignment";
+import type { DeliveredMapping, DeliveredVariant } from "./store";
+
+/** A view that saw an experiment's variant: what the analytics fold counts as the visitor's exposure. */
+export interface Exposure {
+  experiment: string;
+  variant: string;
+  vid: string;
+}
+
+export interface Served {
+  /** What to deliver: the variant's content, placement and SEO fields. */
+  content: DeliveredMapping;
+  /** The variant's key, when the mapping runs an experiment. */
+  variant?: string;
+  exposure?: Exposure;
+}
+
+const asDelivered = (mappingId: number, { html, placement, seo }: DeliveredVariant): DeliveredMapping => ({
+  mappingId,
+  html,
+  ...(placement ? { placement } : {}),
+  ...(seo ? { seo } : {}),
+});
+
+/** The variant named `key` of the mapping's experiment, for a preview; undefined when it has none such. */
+export function variantByKey(match: DeliveredMapping, key: string): DeliveredMapping | undefined {
+  const variant = match.experiment?.variants.find((v) => v.key === key);
+  return variant ? asDelivered(match.mappingId, variant) : undefined;
+}
+
+/** What `match` serves this visitor (`vid` already checked against VISITOR_ID, or undefined). */
+export function servedTo(match: DeliveredMapping, vid: string | undefined, crawler: boolean): Served {
+  const experiment = match.experiment;
+  if (!experiment) return { content: match };
+  if (!vid || crawler)
+    return { content: asDelivered(match.mappingId, experiment.variants[0]!), variant: experiment.variants[0]!.key };
+  const variant =
+    experiment.variants[
+      assignVariant(
+        vid,
+        experiment.id,
+        experiment.variants.map((v) => v.weight),
+      )
+    ]!;
+  return {
+    content: asDelivered(match.mappingId, variant),
+    variant: variant.key,
+    exposure: { experiment: experiment.id, variant: variant.key, vid },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * @module Which variant of an experiment a visitor sees. The answer is a pure function of the visitor's id and the
+ * experiment's id, so it needs no storage and stays the same on every page view: the pair is hashed (FNV-1a 32-bit
+ * over the UTF-8 bytes of `${experimentId}:${visitorId}`, then murmur3's fmix32 finaliser to spread FNV's weak
+ * low bits) to one of 10,000 buckets, and the buckets are shared out by the variants' cumulative weights. Hashing
+ * the experiment's id in makes experiments independent: a visitor in the first variant of one is not more likely
+ * to be in the first variant of another. Synchronous and allocation-light, as it runs on every page view.
+ */
+
+export const BUCKETS = 10_000;
+
+const FNV_OFFSET_BASIS = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const utf8 = new TextEncoder();
+
+function fnv1a(text: string): number {
+  let hash = FNV_OFFSET_BASIS;
+  const bytes = utf8.encode(text);
+  for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i]!, FNV_PRIME);
+  return hash >>> 0;
+}
+
+function fmix32(hash: number): number {
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return hash >>> 0;
+}
+
+/** The visitor's bucket in the experiment, in [0, BUCKETS). 2^32 mod 10,000 leaves a bias of about 2e-6: none to see. */
+export function bucketOf(visitorId: string, experimentId: string): number {
+  return fmix32(fnv1a(`${experimentId}:${visitorId}`)) % BUCKETS;
+}
+
+/**
+ * The index of the variant the visitor sees, for the variants' weights in order (whole numbers adding up to 100,
+ * as contract/experiments.ts checks): a bucket below the cumulative weight's share of the buckets falls there.
+ * The weights are scaled by their sum, so a list that does not add up to 100 still splits in proportion.
+ */
+export function assignVariant(visitorId: string, experimentId: string, weights: readonly number[]): number {
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  const bucket = bucketOf(visitorId, experimentId);
+  let cumulative = 0;
+  for (const [index, weight] of weights.entries()) {
+    cumulative += weight;
+    if (bucket * total < cumulative * BUCKETS) return index;
+  }
+  return weights.length - 1;
+}

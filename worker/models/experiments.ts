@@ -1,0 +1,128 @@
+/**
+ * @module A mapping's experiment (docs/experiments.md): what a create or change makes of the `variants` and `goals`
+ * sent, how a mapping's answer shows them, and the counts its results are computed from. The experiment lives in
+ * the mapping's `experiment` column, so drafts, schedules and versions carry it; the control's HTML is the mapping's.
+ */
+import { and, eq } from "drizzle-orm";
+import {
+  EXPERIMENT_MAX_BYTES,
+  EXPERIMENT_TOO_LARGE,
+  GOALS_NEEDED,
+  type ExperimentResults,
+  type StoredExperiment,
+  type Variant,
+  type VariantInput,
+} from "#contract/experiments";
+import { utf8Length } from "#contract/input-caps";
+import type { Db } from "../db/client";
+import { experimentStats } from "../db/schema";
+import { experimentResults } from "../lib/experiment-statistics";
+import { Refusal } from "../lib/refusal";
+
+/** What a create or change sends of an experiment: absent fields change nothing, `variants: null` stops it. */
+export interface ExperimentInput {
+  variants?: VariantInput[] | null;
+  goals?: string[];
+}
+
+/** What saving the input does to the mapping: its experiment, and the control's HTML when a variant sent it. */
+export interface ExperimentChange {
+  experiment: StoredExperiment | null;
+  htmlContent?: string;
+}
+
+const sameKeys = (a: StoredExperiment, b: VariantInput[]) =>
+  a.variants.length === b.length && a.variants.every((v, i) => v.key === b[i]!.key);
+
+/** A new run's id: visitors are assigned and counted per id. */
+const newExperimentId = () => crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+
+/**
+ * The mapping's experiment after `input`, or undefined when the input does not touch it. A change that keeps the
+ * variants' keys keeps the run (its id, its visitors and counts: a typo fixed in a variant, a weight moved); other
+ * keys start a new run. `htmlContent` is the mapping's own HTML in the same request, if sent: the control's, which
+ * the first variant may also send (not both, differently).
+ */
+export function experimentChange(
+  input: ExperimentInput,
+  current: StoredExperiment | null,
+  htmlContent: string | undefined,
+  now: Date,
+): ExperimentChange | undefined {
+  const { variants, goals } = input;
+  if (variants === undefined && goals === undefined) return undefined;
+  if (variants === null) return { experiment: null };
+  if (variants === undefined) {
+    if (!current) throw new Refusal(400, "This mapping runs no experiment: send variants to start one");
+    if (goals!.length === 0) throw new Refusal(400, GOALS_NEEDED);
+    return { experiment: { ...current, goals: goals! } };
+  }
+  const measured = goals ?? current?.goals ?? [];
+  if (measured.length === 0) throw new Refusal(400, GOALS_NEEDED);
+  const control = variants[0]!.htmlContent;
+  if (control !== undefined && htmlContent !== undefined && control !== htmlContent) {
+    throw new Refusal(400, "The first variant is the control, whose HTML is the mapping's htmlContent: send it once");
+  }
+  const keep = current && sameKeys(current, variants) ? current : null;
+  const experiment: StoredExperiment = {
+    id: keep?.id ?? newExperimentId(),
+    variants: variants.map(({ htmlContent: html, ...variant }, i) => ({
+      ...variant,
+      ...(i === 0 || html === undefined ? {} : { htmlContent: html }),
+    })),
+    goals: measured,
+    startedAt: keep?.startedAt ?? now.getTime(),
+  };
+  if (utf8Length(JSON.stringify(experiment)) > EXPERIMENT_MAX_BYTES) throw new Refusal(400, EXPERIMENT_TOO_LARGE);
+  return { experiment, ...(control === undefined ? {} : { htmlContent: control }) };
+}
+
+/** A mapping's variants as the API answers them: the control with the mapping's HTML. */
+export const answeredVariants = (experiment: StoredExperiment, htmlContent: string): Variant[] =>
+  experiment.variants.map((v, i) => ({ ...v, htmlContent: i === 0 ? htmlContent : v.htmlContent! }));
+
+/** The fields a mapping's answer carries for its experiment: none without one. */
+export const experimentAnswer = (experiment: StoredExperiment | null, htmlContent: string) =>
+  experiment ? { variants: answeredVariants(experiment, htmlContent), goals: experiment.goals } : {};
+
+/** The stats row of a variant's visitors (`goal` is '' there). */
+export const VISITORS_ROW = "";
+
+/** An experiment's counts: visitors per variant, conversions per variant and goal (one primary-key range). */
+export async function experimentCounts(db: Db, userId: string, experimentId: string) {
+  const rows = await db
+    .select({ variant: experimentStats.variant, goal: experimentStats.goal, count: experimentStats.count })
+    .from(experimentStats)
+    .where(and(eq(experimentStats.experiment, experimentId), eq(experimentStats.userId, userId)));
+  const visitors = new Map<string, number>();
+  const conversions = new Map<string, number>();
+  for (const row of rows) {
+    if (row.goal === VISITORS_ROW) visitors.set(row.variant, row.count);
+    else conversions.set(`${row.variant}\u0000${row.goal}`, row.count);
+  }
+  return {
+    visitors: (variant: string) => visitors.get(variant) ?? 0,
+    conversions: (variant: string, goal: string) => conversions.get(`${variant}\u0000${goal}`) ?? 0,
+  };
+}
+
+/** `GET /api/mappings/{id}/experiment`: the experiment's figures, computed from its counts. */
+export async function experimentResultsOf(
+  db: Db,
+  userId: string,
+  experiment: StoredExperiment,
+): Promise<ExperimentResults> {
+  const counts = await experimentCounts(db, userId, experiment.id);
+  const { variants, srm } = experimentResults({
+    variants: experiment.variants.map((v) => ({ key: v.key, weight: v.weight, visitors: counts.visitors(v.key) })),
+    goals: experiment.goals,
+    conversions: counts.conversions,
+  });
+  return {
+    variants,
+    srm,
+    weights: experiment.variants.map((v) => ({ key: v.key, weight: v.weight })),
+    goals: experiment.goals,
+    startedAt: new Date(experiment.startedAt).toISOString(),
+  };
+}
