@@ -31,7 +31,12 @@ export function ExperimentResultsTable({
           <TableRow key={result.key}>
             <TableCell className="font-medium">
               {result.key}
-              {i === 0 && <span className="ml-1 font-normal text-muted-foreground">{text.controlMark}</span>}
+              {i === 0 && (
+                <>
+                  {" "}
+                  <span className="font-normal text-muted-foreground">{text.controlMark}</span>
+                </>
+              )}
             </TableCell>
             <TableCell className="tabular-nums">{formatCount(result.visitors, lang)}</TableCell>
             <TableCell className="tabular-nums">{formatCount(result.conversions, lang)}</TableCell>
