@@ -10,8 +10,8 @@ import type { Mapping } from "#contract/responses";
 import { apiChange, getJson } from "@/lib/api";
 import { mappingNote } from "@/lib/delivery-note";
 import { toast } from "@/lib/toast";
-import { mappingKeys, NO_API_KEY_MESSAGE } from "./mappings";
 import { getApiKey } from "@/lib/storage";
+import { mappingKeys, NO_API_KEY_MESSAGE } from "./mappings";
 
 export const experimentKeys = {
   results: (id: number) => [...mappingKeys.all, "experiment", id] as const,
@@ -23,6 +23,8 @@ export function useExperimentResults(id: number, enabled: boolean) {
     queryKey: experimentKeys.results(id),
     queryFn: () => getJson<ExperimentResults>(`/api/mappings/${id}/experiment`),
     enabled,
+    // Asked again at each opening of the dialog: visitors keep coming while it is closed.
+    staleTime: 0,
     meta: { silent: true },
   });
 }

@@ -133,7 +133,9 @@ describe("the experiment editor in the edit dialog", () => {
     fireEvent.click(within(dialog).getByRole("button", { name: "Add variant" }));
     expect(within(dialog).getByRole("textbox", { name: "Key of variant 3" })).toHaveValue("C");
     const weights = () =>
-      [1, 2, 3].map((n) => within(dialog).queryByRole("spinbutton", { name: `Weight of variant ${n}` })?.value);
+      [1, 2, 3].map(
+        (n) => within(dialog).getByRole<HTMLInputElement>("spinbutton", { name: `Weight of variant ${n}` }).value,
+      );
     expect(weights()).toEqual(["34", "33", "33"]);
     fireEvent.click(within(dialog).getByRole("button", { name: "Add variant" }));
     expect(within(dialog).getByRole("textbox", { name: "Key of variant 4" })).toHaveValue("D");
@@ -338,6 +340,18 @@ describe("the experiment results", () => {
     await waitFor(() => expect(screen.queryByRole("dialog", { name: "Experiment results" })).not.toBeInTheDocument());
     const listReads = calls.filter((c) => c.method === "GET" && c.url === "/api/mappings?group=url");
     expect(listReads.length).toBeGreaterThan(1);
+  });
+
+  it("asks for the results again at each opening", async () => {
+    const { calls, dialog } = await openResults(() => jsonResponse(results));
+    await within(dialog).findByText("B converts 12 % better than A; 97 % likely to be better.");
+    fireEvent.keyDown(dialog, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    fireEvent.click(screen.getByRole("button", { name: "Experiment results" }));
+    await screen.findByRole("dialog", { name: "Experiment results" });
+    await waitFor(() =>
+      expect(calls.filter((c) => c.url === "/api/mappings/7/experiment").map((c) => c.method)).toEqual(["GET", "GET"]),
+    );
   });
 
   it("says so when the mapping runs no experiment", async () => {

@@ -25,8 +25,8 @@ export function MappingPreviewDialog({ mapping, open, onOpenChange, onCloseAutoF
   const variantId = useId();
   const variants = mapping.variants ?? [];
   const [variant, setVariant] = useState(variants[0]?.key);
-  // The control is what a link without a variant shows: the same link as before the experiment.
-  const chosen = variant === variants[0]?.key ? undefined : variant;
+  // The control is what a link without a variant shows: the same link as before the experiment (and after it).
+  const chosen = variant !== variants[0]?.key && variants.some((v) => v.key === variant) ? variant : undefined;
   const { data: link, isError } = usePreviewLink(mapping.id, open, chosen);
   const revoke = useRevokePreviewLinks(mapping.id);
 
@@ -47,7 +47,7 @@ export function MappingPreviewDialog({ mapping, open, onOpenChange, onCloseAutoF
             </label>
             <select
               id={variantId}
-              value={variant}
+              value={chosen ?? variants[0]?.key}
               onChange={(e) => setVariant(e.target.value)}
               className="flex h-9 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
             >
