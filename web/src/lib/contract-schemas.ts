@@ -5,3 +5,6 @@
 export const loadContractSchemas = () => import("#contract/schemas");
 
 export type ContractSchemas = Awaited<ReturnType<typeof loadContractSchemas>>;
+
+/** The experiments' schemas (contract/experiments.ts), with zod: a chunk that only the experiment editor loads. */
+export const loadExperimentSchemas = () => import("#contract/experiments");

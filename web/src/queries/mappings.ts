@@ -9,6 +9,7 @@ import type {
 } from "#contract/responses";
 import { VERSIONS_KEPT, type MappingVersion } from "#contract/versions";
 import type { MappingBody, MappingChangeBody } from "#contract/schemas";
+import type { VariantInput } from "#contract/experiments";
 import type { BulkFormat, ImportReport } from "#contract/bulk";
 import type { Page } from "#contract/page";
 import { ApiError, apiChange, apiJson, apiRequest, getJson, getPage, RawBody, withQuery } from "@/lib/api";
@@ -23,8 +24,16 @@ export const mappingKeys = {
   match: (url: string) => [...mappingKeys.all, "match", url] as const,
   versions: (id: number) => [...mappingKeys.all, "versions", id] as const,
   deleted: (offset: number) => [...mappingKeys.all, "deleted", offset] as const,
-  preview: (id: number) => ["mapping-preview", id] as const,
+  /** A variant's link under its mapping's key, so that revoking the mapping's links drops them all. */
+  preview: (id: number, variant?: string) =>
+    variant === undefined ? (["mapping-preview", id] as const) : (["mapping-preview", id, variant] as const),
 };
+
+/** A mapping's experiment (docs/experiments.md) as a body carries it: `variants: null` stops it. */
+export interface ExperimentFields {
+  variants?: VariantInput[] | null;
+  goals?: string[];
+}
 
 export const NO_API_KEY_MESSAGE = "Please register and verify your email to get an API key.";
 
@@ -98,7 +107,7 @@ const savedNote = (answer: Answer<Mapping>) => mappingNote(answer.data, answer);
 
 export const useAddMapping = () =>
   useMappingChange(
-    (body: MappingBody) => apiChange<Mapping>("POST", "/api/mappings", body),
+    (body: MappingBody & ExperimentFields) => apiChange<Mapping>("POST", "/api/mappings", body),
     () => "URL mapping added successfully",
     savedNote,
   );
@@ -106,7 +115,7 @@ export const useAddMapping = () =>
 /** `PATCH /api/mappings/{id}`: the fields the customer changed (the rest stay). */
 export const useEditMapping = (id: number) =>
   useMappingChange(
-    (body: MappingChangeBody) => apiChange<Mapping>("PATCH", `/api/mappings/${id}`, body),
+    (body: MappingChangeBody & ExperimentFields) => apiChange<Mapping>("PATCH", `/api/mappings/${id}`, body),
     () => "URL mapping updated",
     savedNote,
   );
@@ -168,14 +177,16 @@ export const useRestoreVersion = (id: number) =>
 
 /**
  * A signed link, valid 24 hours, that shows the mapping on its page whatever its state (docs/publishing.md): made
- * when the dialog first opens (a new link is harmless, but one is enough).
+ * when the dialog first opens (a new link is harmless, but one is enough). With `variant`, the link shows that
+ * variant of the mapping's experiment (docs/experiments.md); without, the control.
  */
-export function usePreviewLink(id: number, enabled: boolean) {
+export function usePreviewLink(id: number, enabled: boolean, variant?: string) {
   return useQuery({
-    queryKey: mappingKeys.preview(id),
+    queryKey: mappingKeys.preview(id, variant),
     queryFn: async () => {
       requireApiKey();
-      return (await apiChange<PreviewLink>("POST", `/api/mappings/${id}/preview`)).data;
+      const body = variant === undefined ? undefined : { variant };
+      return (await apiChange<PreviewLink>("POST", `/api/mappings/${id}/preview`, body)).data;
     },
     enabled,
     // Reused while the dashboard stays open for an hour; the link itself is valid for 24.

@@ -5,26 +5,38 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useAddMapping } from "@/queries/mappings";
+import { experimentBody, NO_EXPERIMENT } from "./experiment-input";
+import { ExperimentSection } from "./experiment-section";
 import { extrasBody, MappingExtrasFields, NO_EXTRAS } from "./mapping-extras-fields";
+import { useExperimentCheck } from "./use-experiment-check";
 
 export function AddMappingForm() {
   const [url, setUrl] = useState("");
   const [htmlContent, setHtmlContent] = useState("");
   const [extras, setExtras] = useState(NO_EXTRAS);
+  const [experiment, setExperiment] = useState(NO_EXPERIMENT);
   const { errors, check } = useSchemaCheck((schemas) => schemas.mappingBody);
+  const experimentCheck = useExperimentCheck(experiment.running);
   const addMapping = useAddMapping();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = await check({ url, htmlContent, ...extrasBody(extras) });
-    if (!body) return;
-    addMapping.mutate(body, {
-      onSuccess: () => {
-        setUrl("");
-        setHtmlContent("");
-        setExtras(NO_EXTRAS);
+    const [body, experimentFields] = await Promise.all([
+      check({ url, htmlContent, ...extrasBody(extras) }),
+      experimentCheck.check(experimentBody(experiment)),
+    ]);
+    if (!body || !experimentFields) return;
+    addMapping.mutate(
+      { ...body, ...experimentFields },
+      {
+        onSuccess: () => {
+          setUrl("");
+          setHtmlContent("");
+          setExtras(NO_EXTRAS);
+          setExperiment(NO_EXPERIMENT);
+        },
       },
-    });
+    );
   }
 
   return (
@@ -41,6 +53,7 @@ export function AddMappingForm() {
         />
       </FormField>
       <MappingExtrasFields value={extras} onChange={setExtras} errors={errors} />
+      <ExperimentSection value={experiment} onChange={setExperiment} errors={experimentCheck.errors} />
       <Button type="submit" disabled={addMapping.isPending}>
         {addMapping.isPending ? "Adding..." : "Add Mapping"}
       </Button>

@@ -1,7 +1,7 @@
 /**
  * @module Editing a mapping in place (`PATCH /api/mappings/{id}`): its URL, HTML, placement, SEO fields and
- * publication, the form filled with what it has now. Only what the customer changed is sent; the rest stays. A
- * chunk of its own, loaded when Edit is first pressed.
+ * publication, and its experiment (docs/experiments.md), the form filled with what it has now. Only what the customer
+ * changed is sent; the rest stays. A chunk of its own, loaded when Edit is first pressed.
  */
 import { useState, type FormEvent } from "react";
 import type { Mapping } from "#contract/responses";
@@ -12,7 +12,10 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useEditMapping } from "@/queries/mappings";
+import { experimentChange, experimentOf } from "./experiment-input";
+import { ExperimentSection } from "./experiment-section";
 import { extrasChange, extrasOf, MappingExtrasFields } from "./mapping-extras-fields";
+import { useExperimentCheck } from "./use-experiment-check";
 
 interface MappingEditDialogProps {
   mapping: Mapping;
@@ -41,7 +44,10 @@ function EditForm({ mapping, onDone }: { mapping: Mapping; onDone: () => void })
   const [url, setUrl] = useState(mapping.url);
   const [htmlContent, setHtmlContent] = useState(mapping.htmlContent);
   const [extras, setExtras] = useState(before);
-  const { errors, check } = useSchemaCheck((schemas) => schemas.mappingChangeBody);
+  const [experimentBefore] = useState(() => experimentOf(mapping));
+  const [experiment, setExperiment] = useState(experimentBefore);
+  const { errors, check, clearErrors } = useSchemaCheck((schemas) => schemas.mappingChangeBody);
+  const experimentCheck = useExperimentCheck(experiment.running);
   const edit = useEditMapping(mapping.id);
 
   async function submit(event: FormEvent) {
@@ -51,11 +57,16 @@ function EditForm({ mapping, onDone }: { mapping: Mapping; onDone: () => void })
       ...(htmlContent !== mapping.htmlContent ? { htmlContent } : {}),
       ...extrasChange(before, extras),
     };
+    const experimentPart = experimentChange(experimentBefore, experiment);
     // Nothing changed: nothing to send (the API would refuse an empty change).
-    if (Object.keys(change).length === 0) return onDone();
-    const body = await check(change);
-    if (!body) return;
-    edit.mutate(body, { onSuccess: onDone });
+    if (Object.keys(change).length === 0 && Object.keys(experimentPart).length === 0) return onDone();
+    // Both checked at once, so every message shows; the mapping's own fields only when one of them changed.
+    const [body, experimentBody] = await Promise.all([
+      Object.keys(change).length > 0 ? check(change) : (clearErrors(), {}),
+      experimentCheck.check(experimentPart),
+    ]);
+    if (!body || !experimentBody) return;
+    edit.mutate({ ...body, ...experimentBody }, { onSuccess: onDone });
   }
 
   return (
@@ -67,6 +78,13 @@ function EditForm({ mapping, onDone }: { mapping: Mapping; onDone: () => void })
         <Textarea value={htmlContent} onChange={(e) => setHtmlContent(e.target.value)} rows={8} className="font-mono" />
       </FormField>
       <MappingExtrasFields value={extras} onChange={setExtras} errors={errors} />
+      <ExperimentSection
+        value={experiment}
+        onChange={setExperiment}
+        errors={experimentCheck.errors}
+        before={experimentBefore}
+        startHtml={htmlContent}
+      />
       <div className="flex justify-end gap-2">
         <Button type="button" variant="outline" onClick={onDone}>
           Cancel

@@ -1,8 +1,9 @@
 /**
  * @module A mapping's preview link (docs/publishing.md): made when the dialog opens, valid 24 hours, to open or to
  * share, and revocable. The page it opens shows the mapping's current content, a draft's too, to whoever holds the
- * link.
+ * link; on a mapping running an experiment, the variant chosen here (docs/experiments.md).
  */
+import { useId, useState } from "react";
 import type { Mapping } from "#contract/responses";
 import { CopyButton } from "@/components/copy-button";
 import { Button, buttonVariants } from "@/components/ui/button";
@@ -11,6 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { formatDayTime } from "@/lib/format-date";
 import { usePreviewLink, useRevokePreviewLinks } from "@/queries/mappings";
+import { EXPERIMENT_TEXT } from "./experiment-text";
 
 interface MappingPreviewDialogProps {
   mapping: Mapping;
@@ -20,7 +22,12 @@ interface MappingPreviewDialogProps {
 }
 
 export function MappingPreviewDialog({ mapping, open, onOpenChange, onCloseAutoFocus }: MappingPreviewDialogProps) {
-  const { data: link, isError } = usePreviewLink(mapping.id, open);
+  const variantId = useId();
+  const variants = mapping.variants ?? [];
+  const [variant, setVariant] = useState(variants[0]?.key);
+  // The control is what a link without a variant shows: the same link as before the experiment (and after it).
+  const chosen = variant !== variants[0]?.key && variants.some((v) => v.key === variant) ? variant : undefined;
+  const { data: link, isError } = usePreviewLink(mapping.id, open, chosen);
   const revoke = useRevokePreviewLinks(mapping.id);
 
   return (
@@ -33,6 +40,25 @@ export function MappingPreviewDialog({ mapping, open, onOpenChange, onCloseAutoF
             counted, not cached.
           </DialogDescription>
         </DialogHeader>
+        {variants.length > 0 && (
+          <div className="flex items-center gap-2">
+            <label htmlFor={variantId} className="text-sm font-medium">
+              {EXPERIMENT_TEXT.en.previewVariant}
+            </label>
+            <select
+              id={variantId}
+              value={chosen ?? variants[0]?.key}
+              onChange={(e) => setVariant(e.target.value)}
+              className="flex h-9 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            >
+              {variants.map((v, i) => (
+                <option key={v.key} value={v.key}>
+                  {i === 0 ? `${v.key} ${EXPERIMENT_TEXT.en.controlMark}` : v.key}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         {!link ? (
           isError ? (
             <p className="text-sm">The preview link could not be made.</p>

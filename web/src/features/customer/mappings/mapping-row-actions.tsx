@@ -3,7 +3,11 @@ import type { Mapping } from "#contract/responses";
 import { Button } from "@/components/ui/button";
 import { useDialogOnDemand } from "@/hooks/use-dialog-on-demand";
 import { olderMappings, useDeleteMapping, useSetMappingStatus } from "@/queries/mappings";
+import { EXPERIMENT_TEXT } from "./experiment-text";
 
+const ExperimentResultsDialog = lazy(() =>
+  import("./experiment-results-dialog").then((m) => ({ default: m.ExperimentResultsDialog })),
+);
 const MappingEditDialog = lazy(() => import("./mapping-edit-dialog").then((m) => ({ default: m.MappingEditDialog })));
 const MappingHistoryDialog = lazy(() =>
   import("./mapping-history-dialog").then((m) => ({ default: m.MappingHistoryDialog })),
@@ -24,8 +28,9 @@ interface RowDialogProps {
 
 /**
  * A row's actions: Edit (every field, issue 25), Publish or Unpublish, Preview (a link that shows it on its page:
- * docs/publishing.md), History (its versions, and restoring one: docs/history.md) and Remove (SPEC.md §2), which
- * on a URL with older mappings asks whether to remove only the newest or all of them.
+ * docs/publishing.md), History (its versions, and restoring one: docs/history.md), on a mapping running an
+ * experiment its results (docs/experiments.md), and Remove (SPEC.md §2), which on a URL with older mappings asks
+ * whether to remove only the newest or all of them.
  */
 export function MappingRowActions({ mapping }: { mapping: Mapping }) {
   const deleteMapping = useDeleteMapping();
@@ -35,6 +40,7 @@ export function MappingRowActions({ mapping }: { mapping: Mapping }) {
   const edit = useDialogOnDemand();
   const history = useDialogOnDemand();
   const preview = useDialogOnDemand();
+  const experiment = useDialogOnDemand();
   const remove = useDialogOnDemand();
 
   return (
@@ -50,6 +56,14 @@ export function MappingRowActions({ mapping }: { mapping: Mapping }) {
       </Button>
       <DialogButton label="Preview" control={preview} Dialog={MappingPreviewDialog} mapping={mapping} />
       <DialogButton label="History" control={history} Dialog={MappingHistoryDialog} mapping={mapping} />
+      {mapping.variants && (
+        <DialogButton
+          label={EXPERIMENT_TEXT.en.results}
+          control={experiment}
+          Dialog={ExperimentResultsDialog}
+          mapping={mapping}
+        />
+      )}
       {removeAsks ? (
         <DialogButton
           label="Remove"

@@ -1,0 +1,111 @@
+/**
+ * @module The experiment screens' labels (docs/experiments.md), English and German, as `components/usage-chart.tsx`
+ * keeps its own: the customer's dashboard is English, so every part takes `lang` and defaults to "en".
+ */
+import type { ExperimentLanguage } from "./experiment-sentence";
+
+export const EXPERIMENT_TEXT = {
+  en: {
+    // The editor, in the add form and the edit dialog.
+    section: "Experiment (optional)",
+    sectionRunning: "Experiment (running)",
+    run: "Run an experiment",
+    intro:
+      "Visitors are split between the variants by their weights. The first variant is the control: it shows the mapping's HTML content.",
+    control: "Control",
+    controlContent: "Shows the mapping's HTML content.",
+    variant: (n: number) => `Variant ${n}`,
+    key: "Key",
+    weight: "Weight (%)",
+    html: "HTML content",
+    keyOf: (n: number) => `Key of variant ${n}`,
+    weightOf: (n: number) => `Weight of variant ${n}`,
+    htmlOf: (n: number) => `HTML content of variant ${n}`,
+    addVariant: "Add variant",
+    remove: "Remove",
+    removeVariant: (key: string) => `Remove variant ${key || "without a key"}`,
+    weightsTotal: (total: number) => `Weights add up to ${total} %.`,
+    goals: "Goals",
+    goalsPlaceholder: "signup, checkout",
+    goalsHint: "Comma separated: the names your page reports with dynamicContent.goal(name).",
+    stop: "Stop experiment",
+    stopping: "The experiment ends when you save; the mapping keeps its own HTML content.",
+    keepRunning: "Keep running",
+    // The row action and the results dialog.
+    results: "Experiment results",
+    runningSince: (date: string) => `Running since ${date}.`,
+    goal: "Goal",
+    chart: (goal: string) => `Conversion rate by variant for ${goal}`,
+    bar: (key: string, rate: string, interval: string | null) =>
+      `${key}: ${rate}${interval ? ` (95 % interval ${interval})` : ""}`,
+    columns: ["Variant", "Visitors", "Conversions", "Rate", "Uplift", "95 % CI", "Chance to beat control"],
+    controlMark: "(control)",
+    to: "to",
+    srm: (p: string) =>
+      `The split of visitors does not match the weights (p ${p}): check the setup before trusting these results.`,
+    makePermanent: (key: string) => `Make ${key} permanent`,
+    confirmTitle: (key: string) => `Make ${key} permanent?`,
+    confirmDescription: (key: string) =>
+      `${key}'s content becomes the mapping's content and the experiment ends. The change is recorded in the history.`,
+    cancel: "Cancel",
+    promoted: (key: string) => `${key} is now the mapping's content`,
+    loadFailed: "The results could not be loaded.",
+    // The preview dialog.
+    previewVariant: "Variant",
+  },
+  de: {
+    section: "Experiment (optional)",
+    sectionRunning: "Experiment (läuft)",
+    run: "Experiment durchführen",
+    intro:
+      "Die Besucher werden nach den Gewichten auf die Varianten verteilt. Die erste Variante ist die Kontrolle: Sie zeigt den HTML-Inhalt des Mappings.",
+    control: "Kontrolle",
+    controlContent: "Zeigt den HTML-Inhalt des Mappings.",
+    variant: (n: number) => `Variante ${n}`,
+    key: "Schlüssel",
+    weight: "Gewicht (%)",
+    html: "HTML-Inhalt",
+    keyOf: (n: number) => `Schlüssel von Variante ${n}`,
+    weightOf: (n: number) => `Gewicht von Variante ${n}`,
+    htmlOf: (n: number) => `HTML-Inhalt von Variante ${n}`,
+    addVariant: "Variante hinzufügen",
+    remove: "Entfernen",
+    removeVariant: (key: string) => `Variante ${key || "ohne Schlüssel"} entfernen`,
+    weightsTotal: (total: number) => `Die Gewichte ergeben ${total} %.`,
+    goals: "Ziele",
+    goalsPlaceholder: "signup, checkout",
+    goalsHint: "Durch Kommas getrennt: die Namen, die Ihre Seite mit dynamicContent.goal(name) meldet.",
+    stop: "Experiment beenden",
+    stopping: "Das Experiment endet beim Speichern; das Mapping behält seinen eigenen HTML-Inhalt.",
+    keepRunning: "Weiterlaufen lassen",
+    results: "Experimentergebnisse",
+    runningSince: (date: string) => `Läuft seit ${date}.`,
+    goal: "Ziel",
+    chart: (goal: string) => `Konversionsrate je Variante für ${goal}`,
+    bar: (key: string, rate: string, interval: string | null) =>
+      `${key}: ${rate}${interval ? ` (95-%-Intervall ${interval})` : ""}`,
+    columns: [
+      "Variante",
+      "Besucher",
+      "Konversionen",
+      "Rate",
+      "Veränderung",
+      "95-%-KI",
+      "Wahrscheinlichkeit, die Kontrolle zu schlagen",
+    ],
+    controlMark: "(Kontrolle)",
+    to: "bis",
+    srm: (p: string) =>
+      `Die Aufteilung der Besucher entspricht nicht den Gewichten (p ${p}): Prüfen Sie die Einrichtung, bevor Sie diesen Ergebnissen vertrauen.`,
+    makePermanent: (key: string) => `${key} dauerhaft übernehmen`,
+    confirmTitle: (key: string) => `${key} dauerhaft übernehmen?`,
+    confirmDescription: (key: string) =>
+      `Der Inhalt von ${key} wird zum Inhalt des Mappings, und das Experiment endet. Die Änderung wird im Verlauf festgehalten.`,
+    cancel: "Abbrechen",
+    promoted: (key: string) => `${key} ist jetzt der Inhalt des Mappings`,
+    loadFailed: "Die Ergebnisse konnten nicht geladen werden.",
+    previewVariant: "Variante",
+  },
+} as const satisfies Record<ExperimentLanguage, unknown>;
+
+export type ExperimentText = (typeof EXPERIMENT_TEXT)[ExperimentLanguage];
