@@ -11,7 +11,7 @@
  */
 import { asc, lte, sql } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { analytics, analyticsLedger, visitorDailyUsage } from "../db/schema";
+import { analytics, analyticsLedger, visitorDailyUsage, visitorGoals } from "../db/schema";
 import { utcDay } from "../lib/days";
 import type { Env } from "../env";
 import { archiveEvents } from "./archive";
@@ -84,6 +84,27 @@ export async function purgeVisitorDays(env: Env, now: Date, maxRows = PURGE_ROWS
     const chunk = Math.min(PURGE_CHUNK, maxRows - deleted);
     const result = await db.run(sql`delete from ${visitorDailyUsage} where (day, user_id, visitor) in (
       select day, user_id, visitor from ${visitorDailyUsage} where ${visitorDailyUsage.day} < ${before} limit ${chunk})`);
+    deleted += result.meta.changes;
+    if (result.meta.changes < chunk) break;
+  }
+  return deleted;
+}
+
+/** How long a visitor's goal waits for the view that would convert it (docs/experiments.md). */
+export const GOAL_RETENTION_DAYS = 90;
+
+/**
+ * Deletes visitors' goals not reached again for `GOAL_RETENTION_DAYS`, at most `maxRows` (`visitor_goals_last_at_idx`
+ * finds them); answers the rows deleted. Conversions already counted stay: they are rows of their own.
+ */
+export async function purgeVisitorGoals(env: Env, now: Date, maxRows = PURGE_ROWS_PER_CRON): Promise<number> {
+  const db = createDb(env.DB);
+  const before = now.getTime() - GOAL_RETENTION_DAYS * DAY_MS;
+  let deleted = 0;
+  while (deleted < maxRows) {
+    const chunk = Math.min(PURGE_CHUNK, maxRows - deleted);
+    const result = await db.run(sql`delete from ${visitorGoals} where (user_id, visitor, goal) in (
+      select user_id, visitor, goal from ${visitorGoals} where ${visitorGoals.lastAt} < ${before} limit ${chunk})`);
     deleted += result.meta.changes;
     if (result.meta.changes < chunk) break;
   }

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ExperimentResults } from "#contract/experiments";
-import type { Mapping, MappingVersion } from "#contract/responses";
+import type { Mapping } from "#contract/responses";
+import type { MappingVersion } from "#contract/versions";
+import { GOAL_RETENTION_DAYS, purgeVisitorGoals } from "../analytics/retention";
 import { GOALS_NEEDED, VARIANT_KEYS_UNIQUE, VARIANTS_COUNT, WEIGHTS_SUM } from "#contract/experiments";
 import { call, countViews, createVerifiedCustomer, testEnv } from "../test/helpers";
 import type { AnalyticsMessage } from "../messages/analytics";
@@ -315,5 +317,22 @@ describe("a mapping's experiment (docs/experiments.md)", () => {
       "experiment.started",
       "experiment.promoted",
     ]);
+  });
+
+  it("forgets a visitor's goals not reached again within 90 days; counted conversions stay", async () => {
+    const { userId } = await customerWithExperiment();
+    const now = Date.now();
+    const old = now - (GOAL_RETENTION_DAYS + 1) * 86_400_000;
+    await env.DB.prepare(
+      `INSERT INTO visitor_goals (user_id, visitor, goal, last_at) VALUES (?1, 'old-visitor', 'signup', ?2),
+        (?1, 'new-visitor', 'signup', ?3)`,
+    )
+      .bind(userId, old, now)
+      .run();
+    await purgeVisitorGoals(env, new Date(now));
+    const { results: left } = await env.DB.prepare("SELECT visitor FROM visitor_goals WHERE user_id = ?1")
+      .bind(userId)
+      .all<{ visitor: string }>();
+    expect(left.map((r) => r.visitor)).toEqual(["new-visitor"]);
   });
 });
