@@ -427,3 +427,48 @@ describe("edge delivery", () => {
     });
   });
 });
+
+describe("an experiment at the edge", () => {
+  it("keeps a new visitor's id in a cookie, Secure on https only, and gives crawlers the control without one", async () => {
+    const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+    await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });
+    const mapping = await call("/api/mappings", {
+      method: "POST",
+      apiKey: customer.apiKey,
+      json: {
+        url: "https://shop.test/offer",
+        htmlContent: "<p>A</p>",
+        variants: [
+          { key: "A", weight: 50 },
+          { key: "B", weight: 50, htmlContent: "<p>B</p>" },
+        ],
+        goals: ["signup"],
+      },
+    });
+    expect(mapping.status).toBe(201);
+    stubOrigin(() => html(PAGE));
+    const view = (url: string, headers: Record<string, string> = {}) =>
+      call(url, { headers: { "User-Agent": "Test", ...headers } });
+    const shown = async (res: Response) => (await res.text()).match(/data-dynamic-content=""><p>([AB])<\/p>/)?.[1];
+    const COOKIE = /^dc_vid=([A-Za-z0-9_-]{8,64}); Path=\/; Max-Age=31536000; SameSite=Lax(; Secure)?$/;
+
+    const secure = await view("https://shop.test/offer");
+    expect(secure.headers.get("Set-Cookie")).toMatch(COOKIE);
+    expect(secure.headers.get("Set-Cookie")).toMatch(/; Secure$/);
+    // A browser drops a Secure cookie set over http: there the visitor would be new on every view.
+    const plain = await view("http://shop.test/offer");
+    const cookie = plain.headers.get("Set-Cookie");
+    expect(cookie).toMatch(COOKIE);
+    expect(cookie).not.toContain("Secure");
+    const variant = await shown(plain);
+    expect(variant).toBeDefined();
+
+    const again = await view("http://shop.test/offer", { Cookie: `dc_vid=${COOKIE.exec(cookie!)![1]}` });
+    expect(again.headers.get("Set-Cookie")).toBeNull();
+    expect(await shown(again)).toBe(variant);
+
+    const crawler = await view("https://shop.test/offer", { "User-Agent": "Googlebot/2.1" });
+    expect(crawler.headers.get("Set-Cookie")).toBeNull();
+    expect(await shown(crawler)).toBe("A");
+  });
+});

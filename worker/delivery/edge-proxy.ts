@@ -128,15 +128,16 @@ export function visitorCookie(request: Request): string | undefined {
 
 /**
  * The page with the experiment's variant this visitor gets: a visitor without our cookie gets a new id, kept in a
- * first-party cookie that the snippet on the same page reads too (so both deliver the same variant). Such a page
- * is the visitor's own: no shared cache may keep it.
+ * first-party cookie that the snippet on the same page reads too (so both deliver the same variant). The cookie is
+ * Secure on an https page only: a browser drops a Secure cookie set over http, and every view of a website served
+ * over http would then be a new visitor. Such a page is the visitor's own: no shared cache may keep it.
  */
-function withVariant(page: Response, newVisitorId: string | undefined): Response {
+function withVariant(page: Response, newVisitorId: string | undefined, https: boolean): Response {
   const response = new Response(page.body, page);
   if (newVisitorId) {
     response.headers.append(
       "Set-Cookie",
-      `${VISITOR_COOKIE}=${newVisitorId}; Path=/; Max-Age=${VISITOR_COOKIE_MAX_AGE_S}; SameSite=Lax; Secure`,
+      `${VISITOR_COOKIE}=${newVisitorId}; Path=/; Max-Age=${VISITOR_COOKIE_MAX_AGE_S}; SameSite=Lax${https ? "; Secure" : ""}`,
     );
   }
   response.headers.set("Cache-Control", "private, no-store");
@@ -214,7 +215,9 @@ export async function proxyEdgeWebsite(
   try {
     if (preview) return uncached(withContent(answer, served.content));
     const page = withContent(answer, served.content);
-    return served.variant === undefined ? page : withVariant(page, served.exposure ? fresh : undefined);
+    return served.variant === undefined
+      ? page
+      : withVariant(page, served.exposure ? fresh : undefined, url.protocol === "https:");
   } catch (err) {
     // A placement HTMLRewriter refuses (contract/placement.ts admits none): the page as the origin sent it.
     console.error(`Edge placement for ${url.host} failed`, err);
