@@ -19,7 +19,8 @@ import type { EdgeHost } from "./edge-hosts";
 import { countPageView } from "./page-view";
 import { asksForPreview, previewDelivery, withoutPreview } from "./preview";
 import { withContent } from "./edge-rewrite";
-import { servedTo } from "./variant";
+import { servedTo, type Served } from "./variant";
+import type { DeliveredMapping } from "./store";
 import { VISITOR_COOKIE, VISITOR_ID } from "#contract/experiments";
 import { isCrawler } from "../lib/crawlers";
 
@@ -144,7 +145,17 @@ function withVariant(page: Response, newVisitorId: string | undefined, https: bo
   return response;
 }
 
-const newVisitorId = () => crypto.randomUUID().replaceAll("-", "");
+/**
+ * What a page view at the edge serves (delivery/variant.ts), and the visitor id to keep in our cookie when the view
+ * assigned a visitor who had none.
+ */
+function servedAtEdge(match: DeliveredMapping, request: Request): { served: Served; newVisitorId?: string } {
+  if (!match.experiment) return { served: { content: match } };
+  const known = visitorCookie(request);
+  const vid = known ?? crypto.randomUUID().replaceAll("-", "");
+  const served = servedTo(match, vid, isCrawler(request.headers.get("User-Agent")));
+  return { served, ...(known || !served.exposure ? {} : { newVisitorId: vid }) };
+}
 
 export async function proxyEdgeWebsite(
   request: Request,
@@ -202,22 +213,17 @@ export async function proxyEdgeWebsite(
   const { serving, url: viewedUrl, match } = found;
   if (!serving) return answer;
   // A preview shows what its link names (a variant's content included) and assigns nobody.
-  const known = preview || !match?.experiment ? undefined : visitorCookie(request);
-  const fresh = preview || !match?.experiment || known ? undefined : newVisitorId();
-  const served =
-    match &&
-    (preview ? { content: match } : servedTo(match, known ?? fresh, isCrawler(request.headers.get("User-Agent"))));
+  const atEdge = match && !preview ? servedAtEdge(match, request) : undefined;
   if (!preview) {
-    const exposure = served?.exposure;
+    const exposure = atEdge?.served.exposure;
     countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request, visitor, exposure });
   }
-  if (!served) return answer;
+  if (!match) return answer;
   try {
-    if (preview) return uncached(withContent(answer, served.content));
+    if (!atEdge) return uncached(withContent(answer, match));
+    const { served, newVisitorId } = atEdge;
     const page = withContent(answer, served.content);
-    return served.variant === undefined
-      ? page
-      : withVariant(page, served.exposure ? fresh : undefined, url.protocol === "https:");
+    return served.variant === undefined ? page : withVariant(page, newVisitorId, url.protocol === "https:");
   } catch (err) {
     // A placement HTMLRewriter refuses (contract/placement.ts admits none): the page as the origin sent it.
     console.error(`Edge placement for ${url.host} failed`, err);
