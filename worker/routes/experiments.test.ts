@@ -4,6 +4,7 @@ import type { ExperimentResults } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
 import type { MappingVersion } from "#contract/versions";
 import { GOAL_RETENTION_DAYS, purgeVisitorGoals } from "../analytics/retention";
+import { runDueSchedules } from "../delivery/publish-due";
 import { GOALS_NEEDED, VARIANT_KEYS_UNIQUE, VARIANTS_COUNT, WEIGHTS_SUM } from "#contract/experiments";
 import { call, countViews, createVerifiedCustomer, testEnv } from "../test/helpers";
 import type { AnalyticsMessage } from "../messages/analytics";
@@ -334,5 +335,23 @@ describe("a mapping's experiment (docs/experiments.md)", () => {
       .bind(userId)
       .all<{ visitor: string }>();
     expect(left.map((r) => r.visitor)).toEqual(["new-visitor"]);
+  });
+
+  it("runs with its mapping: a draft's experiment starts when a schedule publishes it", async () => {
+    const publishAt = new Date(Date.now() + 60_000);
+    const { userId, apiKey, mapping } = await customerWithExperiment({
+      ...experimentBody,
+      publishAt: publishAt.toISOString(),
+    });
+    expect(mapping.publishedAt).toBeNull();
+    expect(mapping.variants).toHaveLength(2);
+    const draft = await call(`/api/content?u=${userId}&url=${encodeURIComponent(PAGE)}&vid=visitor-draft-1`);
+    expect(draft.status).toBe(204);
+    await runDueSchedules(env, new Date(publishAt.getTime() + 1_000));
+    const live = await view(userId, "visitor-draft-1", []);
+    expect(["A", "B"]).toContain(live.variant);
+    expect(live.h).toBe(live.variant === "A" ? A : B);
+    const versions = await call(`/api/mappings/${mapping.id}/versions`, { apiKey });
+    expect(((await versions.json()) as MappingVersion[]).every((v) => v.variants?.length === 2)).toBe(true);
   });
 });
