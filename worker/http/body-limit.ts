@@ -6,6 +6,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { matchedRoutes } from "hono/route";
+import { EXPERIMENT_MAX_BYTES } from "#contract/experiments";
 import { formatNumber, HTML_CONTENT_MAX_BYTES } from "#contract/input-caps";
 import { errorResponse } from "./errors";
 
@@ -15,11 +16,11 @@ const KB = 1024;
 export const DEFAULT_BODY_MAX_BYTES = 16 * KB;
 
 /**
- * A new mapping: twice the HTML cap, because JSON escaping of quotes, backslashes and line breaks can double a
- * text, plus 8 KB for the URL and the JSON around them. So any HTML within its own cap fits, and an HTML over it
- * gets the field's message rather than this one.
+ * A mapping, new or changed: twice its HTML's cap and its experiment's, because JSON escaping of quotes, backslashes
+ * and line breaks can double a text, plus 8 KB for the URL and the JSON around them. So any HTML and experiment
+ * within their own caps fit, and one over them gets the field's message rather than this one.
  */
-export const MAPPING_BODY_MAX_BYTES = 2 * HTML_CONTENT_MAX_BYTES + 8 * KB;
+export const MAPPING_BODY_MAX_BYTES = 2 * (HTML_CONTENT_MAX_BYTES + EXPERIMENT_MAX_BYTES) + 8 * KB;
 
 /** PayPal's notification of a subscription payment is 1 to 3 KB. */
 export const IPN_BODY_MAX_BYTES = 8 * KB;

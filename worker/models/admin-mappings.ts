@@ -28,6 +28,8 @@ const previewColumns = {
   htmlContentLength: sql<number>`length(${urlMappings.htmlContent})`,
   // JSON-LD can be 32 KB: a list carries the other SEO fields only.
   seo: sql<Seo | null>`json_remove(${urlMappings.seo}, '$.jsonLd')`.mapWith(urlMappings.seo),
+  // An experiment's variants hold up to 1 MB of HTML: a list carries none (the mapping's own page has them).
+  experiment: sql<null>`null`,
 };
 
 export interface AdminMappingsQuery extends PageParams {

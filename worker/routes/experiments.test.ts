@@ -5,7 +5,13 @@ import type { Mapping } from "#contract/responses";
 import type { MappingVersion } from "#contract/versions";
 import { GOAL_RETENTION_DAYS, purgeVisitorGoals } from "../analytics/retention";
 import { runDueSchedules } from "../delivery/publish-due";
-import { GOALS_NEEDED, VARIANT_KEYS_UNIQUE, VARIANTS_COUNT, WEIGHTS_SUM } from "#contract/experiments";
+import {
+  EXPERIMENT_TOO_LARGE,
+  GOALS_NEEDED,
+  VARIANT_KEYS_UNIQUE,
+  VARIANTS_COUNT,
+  WEIGHTS_SUM,
+} from "#contract/experiments";
 import { call, countViews, createVerifiedCustomer, testEnv } from "../test/helpers";
 import type { AnalyticsMessage } from "../messages/analytics";
 
@@ -353,5 +359,32 @@ describe("a mapping's experiment (docs/experiments.md)", () => {
     expect(live.h).toBe(live.variant === "A" ? A : B);
     const versions = await call(`/api/mappings/${mapping.id}/versions`, { apiKey });
     expect(((await versions.json()) as MappingVersion[]).every((v) => v.variants?.length === 2)).toBe(true);
+  });
+
+  it("takes a mapping's whole HTML on a change, and an experiment up to 1 MB; past it, the field's message", async () => {
+    const { apiKey, mapping } = await customerWithExperiment();
+    const big = `<p>${"x".repeat(250_000)}</p>`;
+    const changed = await call(`/api/mappings/${mapping.id}`, { method: "PATCH", apiKey, json: { htmlContent: big } });
+    expect(changed.status).toBe(200);
+    const variants = (html: string) => [
+      { key: "A", weight: 20 },
+      ...["B", "C", "D", "E"].map((key) => ({ key, weight: 20, htmlContent: html })),
+    ];
+    // Four variants of 250,000 bytes: 1,000,000 bytes stored, within 1 MB.
+    const within = await call(`/api/mappings/${mapping.id}`, {
+      method: "PATCH",
+      apiKey,
+      json: { variants: variants("y".repeat(250_000)) },
+    });
+    expect(within.status).toBe(200);
+    expect(((await within.json()) as Mapping).variants).toHaveLength(5);
+    // Quotes take two bytes each where the experiment is stored as JSON: 2,000,000 bytes, over 1 MB.
+    const over = await call(`/api/mappings/${mapping.id}`, {
+      method: "PATCH",
+      apiKey,
+      json: { variants: variants('"'.repeat(250_000)) },
+    });
+    expect(over.status).toBe(400);
+    expect(await over.json()).toEqual({ error: EXPERIMENT_TOO_LARGE });
   });
 });

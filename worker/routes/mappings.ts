@@ -115,8 +115,13 @@ export const mappingRoutes = new Hono<AppEnv>()
     if (experiment) await syncCustomerState(c.env, c.var.user.id);
     return c.json<Mapping>(mapping, 201);
   })
-  .patch("/:id", currentBilling, validate("param", idParam), validate("json", mappingChangeBody), async (c) =>
-    c.json<Mapping>(await changeOwnMapping(c, c.req.valid("param").id, c.req.valid("json"))),
+  .patch(
+    "/:id",
+    bodyCap(MAPPING_BODY_MAX_BYTES),
+    currentBilling,
+    validate("param", idParam),
+    validate("json", mappingChangeBody),
+    async (c) => c.json<Mapping>(await changeOwnMapping(c, c.req.valid("param").id, c.req.valid("json"))),
   )
   .get("/deleted", validate("query", deletedMappingsQuery), async (c) =>
     pageResponse(c, await listDeletedMappings(c.var.db, c.var.user.id, c.req.valid("query")), c.req.valid("query")),

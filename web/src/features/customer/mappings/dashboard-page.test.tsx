@@ -235,7 +235,7 @@ describe("dashboard with a stored api key", () => {
 
   it("refuses an over-long URL or HTML over 256 KB before sending, and toasts a server refusal", async () => {
     const fetchMock = await openAddForm(() =>
-      jsonResponse({ error: "Request body too large: at most 520 KB (532,480 bytes) is accepted" }, 413),
+      jsonResponse({ error: "Request body too large: at most 2,568 KB (2,629,632 bytes) is accepted" }, 413),
     );
     const add = () => fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
 
@@ -257,7 +257,7 @@ describe("dashboard with a stored api key", () => {
     fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<p>ok</p>" } });
     add();
     expect(
-      await screen.findByText("Request body too large: at most 520 KB (532,480 bytes) is accepted"),
+      await screen.findByText("Request body too large: at most 2,568 KB (2,629,632 bytes) is accepted"),
     ).toBeInTheDocument();
     expect(screen.getByText("Error")).toBeInTheDocument();
   });
