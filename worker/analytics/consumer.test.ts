@@ -272,6 +272,38 @@ describe("analytics queue consumer", () => {
     expect(await counted()).toEqual(allCounted(1));
   });
 
+  it("writes each counter row once a fold, however many views of its URL the fold holds", async () => {
+    const { user, mapping } = await setup();
+    const written: number[] = [];
+    /** The D1 rows a fold of `views` views of one mapped URL writes, its counter rows there from an earlier fold. */
+    const rowsWrittenByFold = async (views: number) => {
+      let rows = 0;
+      const metered = {
+        ...env,
+        DB: new Proxy(env.DB, {
+          get(target, key) {
+            if (key !== "batch") return Reflect.get(target, key, target);
+            return async (statements: D1PreparedStatement[]) => {
+              const results = await target.batch(statements);
+              for (const r of results) rows += r.meta.rows_written ?? 0;
+              return results;
+            };
+          },
+        }),
+      } as Env;
+      await deliverAnalytics(Array.from({ length: views }, () => message(user.id, mapping.id, "https://shop.test/a")));
+      expect(await foldAnalytics(metered)).toBe(views);
+      return rows;
+    };
+    await consume([message(user.id, mapping.id, "https://shop.test/a")]);
+    for (const views of [1, 50]) written.push(await rowsWrittenByFold(views));
+    expect(written[1]).toBe(written[0]);
+    // The URL's row and its Last Accessed index entry (2), the URL's day, the customer's day, the customer, the
+    // mapping, and the pending row's delete: not one row per view, nor a second write of the URL's row.
+    expect(written[0]).toBe(7);
+    expect(await counted()).toEqual(allCounted(52));
+  });
+
   it("moves Last Accessed on only to a later view, and keeps it for a late one", async () => {
     const { user, apiKey, mapping } = await setup();
     const now = Date.now();

@@ -13,7 +13,8 @@ export const URL_DAYS_KEPT_MONTHS = 13;
 /** URLs per chunk (one transaction) and chunks per cron run. */
 const URLS_PER_CHUNK = 500;
 const CHUNKS_PER_RUN = 4;
-const JOB = "url_days_to_months";
+/** The pass's row in `housekeeping_cursors`. */
+export const URL_MONTHS_JOB = "url_days_to_months";
 
 /** The first day kept by the day, as YYYY-MM-DD: the first of the month `URL_DAYS_KEPT_MONTHS` before now's. */
 export function firstDayKept(now: Date): string {
@@ -51,7 +52,7 @@ const DELETE_DAYS = `WITH ${CHUNK}
 
 const MOVE_CURSOR = `WITH ${CHUNK}
   INSERT INTO housekeeping_cursors (job, position)
-  SELECT '${JOB}', json_object('cutoff', ?3, 'userId', last.user_id, 'url', last.url, 'done', last.user_id IS NULL)
+  SELECT '${URL_MONTHS_JOB}', json_object('cutoff', ?3, 'userId', last.user_id, 'url', last.url, 'done', last.user_id IS NULL)
   FROM (SELECT NULL AS user_id, NULL AS url WHERE NOT EXISTS (SELECT 1 FROM chunk)
     UNION ALL SELECT * FROM (SELECT user_id, url FROM chunk ORDER BY user_id DESC, url DESC LIMIT 1)) AS last
   WHERE true
@@ -60,7 +61,7 @@ const MOVE_CURSOR = `WITH ${CHUNK}
 async function readCursor(d1: D1Database, cutoff: string): Promise<Cursor> {
   const position = await d1
     .prepare(`SELECT position FROM housekeeping_cursors WHERE job = ?`)
-    .bind(JOB)
+    .bind(URL_MONTHS_JOB)
     .first<string>("position");
   const cursor = position ? (JSON.parse(position) as Cursor) : null;
   // A new month starts a new pass; one cut short by it is covered, since the new pass rolls up everything older.

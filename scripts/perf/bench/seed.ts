@@ -2,6 +2,7 @@
  * @module The customers, mappings and page views of `npm run bench` and `npm run faults`: seeded with bulk SQL, their
  * delivery entries written by the real rebuild (worker/delivery/rebuild.ts), and the i-th page view of a scenario.
  */
+import { firstDayKept, URL_MONTHS_JOB } from "../../../worker/analytics/url-months";
 import type { BenchWorker } from "./harness";
 import { html, htmlSql, ROUTES } from "./protocol";
 import { normalizedUrlOf, userIdOf as customerId } from "./traffic";
@@ -46,12 +47,18 @@ export interface Seeded {
 
 /**
  * Seeds the scenarios' customers and published mappings in D1, then (unless `deliveryEntries` is false) writes
- * their delivery entries: about 3 ms per entry in Miniflare's KV, the most of seeding's time.
+ * their delivery entries: about 3 ms per entry in Miniflare's KV, the most of seeding's time. With
+ * `countersOfEarlierDays`, every customer, URL and mapping also gets the counter rows that earlier days of traffic
+ * would have left (`usage_counters`, `url_stats` with its search entries, `mapping_stats`), as in a steady day of
+ * production, where a URL's first view ever is rare: their counts are 0, so what is counted later is what was sent,
+ * and their Last Accessed is three days back. The month's pass of old per-URL days (worker/analytics/url-months.ts)
+ * is then marked done, as it is on every day of a month but its first: a pass walks every URL once a month, which a
+ * simulated hour would otherwise book as that hour's work.
  */
 export async function seed(
   { db, call }: BenchWorker,
   scenarios: readonly Scenario[],
-  { deliveryEntries = true } = {},
+  { deliveryEntries = true, countersOfEarlierDays = false } = {},
 ): Promise<Seeded> {
   const mappingIds = new Map<string, number>();
   for (const s of scenarios) {
@@ -86,6 +93,34 @@ export async function seed(
       .bind(`b${s.n}%`)
       .all<{ id: number; url: string }>();
     for (const r of results) mappingIds.set(r.url, r.id);
+    if (countersOfEarlierDays) {
+      const earlier = Date.now() - 3 * 86_400_000;
+      const users = `b${s.n}%`;
+      await db.batch([
+        db.prepare(`INSERT INTO usage_counters (user_id) SELECT id FROM users WHERE id LIKE ?1`).bind(users),
+        db
+          .prepare(
+            `INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed)
+             SELECT user_id, normalized_url, 0, 0, ?2 FROM url_mappings WHERE user_id LIKE ?1`,
+          )
+          .bind(users, earlier),
+        db
+          .prepare(
+            `INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
+             SELECT id, 0, 0, ?2 FROM url_mappings WHERE user_id LIKE ?1`,
+          )
+          .bind(users, earlier),
+      ]);
+    }
+  }
+  if (countersOfEarlierDays) {
+    await db
+      .prepare(
+        `INSERT INTO housekeeping_cursors (job, position) VALUES (?1, json_object('cutoff', ?2, 'done', 1))
+         ON CONFLICT (job) DO UPDATE SET position = excluded.position`,
+      )
+      .bind(URL_MONTHS_JOB, firstDayKept(new Date()))
+      .run();
   }
   for (const s of deliveryEntries ? scenarios : []) {
     for (let c = 1; c <= s.customers; c += 20) {
