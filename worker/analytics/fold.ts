@@ -155,14 +155,7 @@ const COUNT_VISITORS = `${BILLING}
   SELECT day, user_id, visitor, count(*) FROM capped_billing WHERE true GROUP BY day, user_id, visitor
   ON CONFLICT (day, user_id, visitor) DO UPDATE SET views = views + excluded.views`;
 
-const COUNTING = [
-  COUNT_DAY,
-  COUNT_URL,
-  COUNT_URL_DAY,
-  COUNT_CUSTOMER,
-  COUNT_MAPPING,
-  COUNT_VISITORS,
-];
+const COUNTING = [COUNT_DAY, COUNT_URL, COUNT_URL_DAY, COUNT_CUSTOMER, COUNT_MAPPING, COUNT_VISITORS];
 
 const FOLDED = `DELETE FROM analytics_pending WHERE seq BETWEEN ?1 AND ?2`;
 
