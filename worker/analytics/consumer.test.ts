@@ -43,7 +43,10 @@ const count = async (sql: string) => Number(await env.DB.prepare(sql).first("n")
 async function counted() {
   return {
     urls: await count("select coalesce(sum(hits), 0) as n from url_stats"),
-    urlDays: await count("select coalesce(sum(requests), 0) as n from url_daily_usage"),
+    urlDays: await count(
+      `select (select coalesce(sum(requests), 0) from url_daily_usage)
+         + (select coalesce(sum(latest_day_requests), 0) from url_stats) as n`,
+    ),
     days: await count("select coalesce(sum(requests), 0) as n from daily_usage"),
     customers: await count("select coalesce(sum(total_requests), 0) as n from usage_counters"),
     mappings: await count("select coalesce(sum(requests), 0) as n from mapping_stats"),
@@ -298,9 +301,9 @@ describe("analytics queue consumer", () => {
     await consume([message(user.id, mapping.id, "https://shop.test/a")]);
     for (const views of [1, 50]) written.push(await rowsWrittenByFold(views));
     expect(written[1]).toBe(written[0]);
-    // The URL's row and its Last Accessed index entry (2), the URL's day, the customer's day, the customer, the
-    // mapping, and the pending row's delete: not one row per view, nor a second write of the URL's row.
-    expect(written[0]).toBe(7);
+    // The URL's row with its day's counts and its Last Accessed index entry (2), the customer's day, the customer,
+    // the mapping, and the pending row's delete: not one row per view, nor a second write of the URL's row.
+    expect(written[0]).toBe(6);
     expect(await counted()).toEqual(allCounted(52));
   });
 

@@ -1,12 +1,13 @@
 /**
  * @module The minute cron's fold: adds the pending page views (record.ts) to the counters and deletes them, in one
  * `batch()` (one transaction) per range of pending rows: one upsert per counter row the range touches (customer and
- * URL, customer, URL and day, customer and day, customer, mapping, visitor and day), never one per view or batch. A
- * fold that fails leaves its range pending for the next minute; two folds of one range count it once, since the
- * second finds its rows deleted. Before a range is counted its customers' billing is brought up to now
- * (batch-customers.ts), so its views count in the period they belong to; after it, the delivery state of each
- * customer whose limit it reached (or lifted) is written. So counters and limits trail page views by about a
- * minute (the dashboards say so), and a counter row costs one write a minute however many batches touched it.
+ * URL, with the counts of the URL's newest day; customer, URL and an older day; customer and day; customer; mapping;
+ * visitor and day), never one per view or batch. A fold that fails leaves its range pending for the next minute; two
+ * folds of one range count it once, since the second finds its rows deleted. Before a range is counted its
+ * customers' billing is brought up to now (batch-customers.ts), so its views count in the period they belong to;
+ * after it, the delivery state of each customer whose limit it reached (or lifted) is written. So counters and
+ * limits trail page views by about a minute (the dashboards say so), and a counter row costs one write a minute
+ * however many batches touched it.
  *
  * What strangers can spend and fill (docs/analytics.md):
  * - **The plan's quota.** A view spends it (`billed`) unless a known crawler asked, or the visitor (a daily hash of
@@ -16,8 +17,9 @@
  * - **Per-URL rows.** A URL gets rows of its own (`url_stats`, `url_daily_usage`) when the customer has a mapping
  *   there, when it has a row today already, or as one of the first `UNMAPPED_URLS_PER_DAY` new URLs of the
  *   customer's day; every other view counts in the day's `OTHER_PAGES` row.
- * Statements read what earlier statements of the fold wrote, so their order matters: the day's counters first
- * (`unmapped_urls_before` keeps the count from before this fold for the URL statements), the visitors last.
+ * Statements read what earlier statements of the fold wrote, so their order matters: the URL rows' past latest days
+ * moved to the series first, then the day's counters (`unmapped_urls_before` keeps the count from before this fold
+ * for the URL statements), the URL rows before their series, the visitors last.
  */
 import { OTHER_PAGES } from "#contract/responses";
 import type { Env } from "../env";
@@ -72,7 +74,10 @@ const BILLING = `${FRESH},
 
 /**
  * The views summed per customer, URL and day, and whether that URL has rows already: a mapping of the customer's
- * there, or a row that day. Every later statement works on these sums, one row per URL, not on the views.
+ * there, or counts that day (in `url_daily_usage`, or as its `url_stats` row's latest day). Every later statement
+ * works on these sums, one row per URL, not on the views. What `known` reads stays as it was before the fold's
+ * counting: the day's moves (`MOVE_LATEST_DAYS`) come first, a latest day set by this fold (`latest_day_seq` in its
+ * range, ?1 to ?2) does not count, and `url_daily_usage` is written by the last statement that reads it.
  */
 const KNOWN = `${FRESH},
   grouped AS (
@@ -84,7 +89,10 @@ const KNOWN = `${FRESH},
     SELECT grouped.*, (
       EXISTS (SELECT 1 FROM url_mappings m WHERE m.user_id = grouped.user_id AND m.normalized_url = grouped.url)
       OR EXISTS (SELECT 1 FROM url_daily_usage u
-        WHERE u.user_id = grouped.user_id AND u.url = grouped.url AND u.day = grouped.day)) AS known
+        WHERE u.user_id = grouped.user_id AND u.url = grouped.url AND u.day = grouped.day)
+      OR EXISTS (SELECT 1 FROM url_stats s
+        WHERE s.user_id = grouped.user_id AND s.url = grouped.url AND s.latest_day = grouped.day
+          AND s.latest_day_seq NOT BETWEEN ?1 AND ?2)) AS known
     FROM grouped
   )`;
 
@@ -114,19 +122,70 @@ const COUNT_DAY = `${KNOWN}
     unmapped_urls = min(${UNMAPPED_URLS_PER_DAY}, unmapped_urls + excluded.unmapped_urls)`;
 
 /**
- * The URL's counts and Last Accessed in one write: a URL folded is almost always accessed later than its row says,
- * so its `url_stats_last_accessed_idx` entry moves anyway, and a second statement would write the row twice.
+ * The URL rows whose latest day is older than a day this fold counts for them (the customer's "other pages" row:
+ * than any day it counts for the customer). Worked out from the views and `url_stats` alone, before anything is
+ * counted.
  */
-const COUNT_URL = `${ROWS}
-  INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed)
-  SELECT user_id, row_url, sum(requests), sum(deliveries), max(ts) FROM counted WHERE true GROUP BY user_id, row_url
-  ON CONFLICT (user_id, url) DO UPDATE SET hits = hits + excluded.hits, deliveries = deliveries + excluded.deliveries,
-    last_accessed = max(last_accessed, excluded.last_accessed)`;
+const DUE = `${FRESH},
+  touched AS (SELECT user_id, url, max(day) AS day FROM fresh GROUP BY user_id, url),
+  customers AS (SELECT user_id, max(day) AS day FROM fresh GROUP BY user_id),
+  due AS (
+    SELECT s.user_id, s.url FROM touched t JOIN url_stats s ON s.user_id = t.user_id AND s.url = t.url
+    WHERE s.latest_day <> '' AND s.latest_day < t.day
+    UNION
+    SELECT s.user_id, s.url FROM customers c JOIN url_stats s ON s.user_id = c.user_id AND s.url = '${OTHER_PAGES}'
+    WHERE s.latest_day <> '' AND s.latest_day < c.day
+  )`;
 
+/** Moves those rows' latest day to `url_daily_usage` (adding to a row of that day, if any)… */
+const MOVE_LATEST_DAYS = `${DUE}
+  INSERT INTO url_daily_usage (user_id, url, day, requests, deliveries, crawler_requests)
+  SELECT s.user_id, s.url, s.latest_day, s.latest_day_requests, s.latest_day_deliveries, s.latest_day_crawler_requests
+  FROM due JOIN url_stats s ON s.user_id = due.user_id AND s.url = due.url WHERE true
+  ON CONFLICT (user_id, url, day) DO UPDATE SET requests = requests + excluded.requests,
+    deliveries = deliveries + excluded.deliveries, crawler_requests = crawler_requests + excluded.crawler_requests`;
+
+/** …and empties it, so that the URL's row takes its newest day's counts (`COUNT_URL`). */
+const CLEAR_LATEST_DAYS = `${DUE}
+  UPDATE url_stats SET latest_day = '', latest_day_requests = 0, latest_day_deliveries = 0,
+    latest_day_crawler_requests = 0
+  WHERE (user_id, url) IN (SELECT user_id, url FROM due)`;
+
+/**
+ * The URL's counts, Last Accessed and the counts of its newest day in one write: a URL folded is almost always
+ * accessed later than its row says, so its `url_stats_last_accessed_idx` entry moves anyway. After the moves above
+ * the row's latest day is empty, the fold's newest day for it, or later (then the fold's views are a past day's,
+ * and `COUNT_URL_DAY` counts them).
+ */
+const COUNT_URL = `${ROWS},
+  newest AS (SELECT user_id, row_url, max(day) AS day FROM counted GROUP BY user_id, row_url)
+  INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, latest_day, latest_day_requests,
+    latest_day_deliveries, latest_day_crawler_requests, latest_day_seq)
+  SELECT c.user_id, c.row_url, sum(c.requests), sum(c.deliveries), max(c.ts), n.day,
+    sum(CASE WHEN c.day = n.day THEN c.requests ELSE 0 END), sum(CASE WHEN c.day = n.day THEN c.deliveries ELSE 0 END),
+    sum(CASE WHEN c.day = n.day THEN c.crawler_requests ELSE 0 END), ?2
+  FROM counted c JOIN newest n ON n.user_id = c.user_id AND n.row_url = c.row_url WHERE true
+  GROUP BY c.user_id, c.row_url
+  ON CONFLICT (user_id, url) DO UPDATE SET hits = hits + excluded.hits, deliveries = deliveries + excluded.deliveries,
+    last_accessed = max(last_accessed, excluded.last_accessed),
+    latest_day_requests = CASE WHEN latest_day = excluded.latest_day THEN latest_day_requests
+      + excluded.latest_day_requests WHEN latest_day < excluded.latest_day THEN excluded.latest_day_requests
+      ELSE latest_day_requests END,
+    latest_day_deliveries = CASE WHEN latest_day = excluded.latest_day THEN latest_day_deliveries
+      + excluded.latest_day_deliveries WHEN latest_day < excluded.latest_day THEN excluded.latest_day_deliveries
+      ELSE latest_day_deliveries END,
+    latest_day_crawler_requests = CASE WHEN latest_day = excluded.latest_day THEN latest_day_crawler_requests
+      + excluded.latest_day_crawler_requests WHEN latest_day < excluded.latest_day
+      THEN excluded.latest_day_crawler_requests ELSE latest_day_crawler_requests END,
+    latest_day_seq = CASE WHEN latest_day < excluded.latest_day THEN excluded.latest_day_seq ELSE latest_day_seq END,
+    latest_day = max(latest_day, excluded.latest_day)`;
+
+/** The views of a day other than their row's latest day (an older one, late or before midnight) go to the series. */
 const COUNT_URL_DAY = `${ROWS}
   INSERT INTO url_daily_usage (user_id, url, day, requests, deliveries, crawler_requests)
-  SELECT user_id, row_url, day, sum(requests), sum(deliveries), sum(crawler_requests) FROM counted WHERE true
-  GROUP BY user_id, row_url, day
+  SELECT c.user_id, c.row_url, c.day, sum(c.requests), sum(c.deliveries), sum(c.crawler_requests)
+  FROM counted c JOIN url_stats s ON s.user_id = c.user_id AND s.url = c.row_url
+  WHERE c.day <> s.latest_day GROUP BY c.user_id, c.row_url, c.day
   ON CONFLICT (user_id, url, day) DO UPDATE SET requests = requests + excluded.requests,
     deliveries = deliveries + excluded.deliveries, crawler_requests = crawler_requests + excluded.crawler_requests`;
 
@@ -155,7 +214,16 @@ const COUNT_VISITORS = `${BILLING}
   SELECT day, user_id, visitor, count(*) FROM capped_billing WHERE true GROUP BY day, user_id, visitor
   ON CONFLICT (day, user_id, visitor) DO UPDATE SET views = views + excluded.views`;
 
-const COUNTING = [COUNT_DAY, COUNT_URL, COUNT_URL_DAY, COUNT_CUSTOMER, COUNT_MAPPING, COUNT_VISITORS];
+const COUNTING = [
+  MOVE_LATEST_DAYS,
+  CLEAR_LATEST_DAYS,
+  COUNT_DAY,
+  COUNT_URL,
+  COUNT_URL_DAY,
+  COUNT_CUSTOMER,
+  COUNT_MAPPING,
+  COUNT_VISITORS,
+];
 
 const FOLDED = `DELETE FROM analytics_pending WHERE seq BETWEEN ?1 AND ?2`;
 

@@ -127,10 +127,16 @@ describe("per-URL rows", () => {
       .run();
     const junk = Array.from({ length: 25 }, (_, i) => view(user.id, `https://shop.test/junk/${i}`, null, false));
     await consume([...junk, view(user.id, "https://shop.test/offer", null)]);
+    // The day's point of each URL's series: its row of the day, and the newest day kept on its all-time row.
     const rowsOf = async () =>
       (
-        await env.DB.prepare("select url, requests from url_daily_usage where user_id = ? order by url")
-          .bind(user.id)
+        await env.DB.prepare(
+          `select url, sum(requests) as requests from (
+             select url, requests from url_daily_usage where user_id = ?1 and day = ?2
+             union all select url, latest_day_requests from url_stats where user_id = ?1 and latest_day = ?2)
+           group by url order by url`,
+        )
+          .bind(user.id, day)
           .all<{ url: string; requests: number }>()
       ).results;
     const first = await rowsOf();

@@ -65,6 +65,40 @@ describe("per-URL days past 13 months", () => {
     expect(await series("2025-01-01", "month")).toBe(23);
   });
 
+  it("sums a newest day kept on the URL's row once it is past the 13 months", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    await env.DB.prepare(
+      `insert into url_stats (user_id, url, hits, deliveries, last_accessed, latest_day, latest_day_requests,
+         latest_day_deliveries)
+       values (?1, 'shop.test/old', 5, 5, 0, '2025-03-04', 2, 2), (?1, 'shop.test/recent', 7, 7, 0, '2025-10-04', 7, 7)`,
+    )
+      .bind(user.id)
+      .run();
+    await env.DB.prepare(
+      `insert into url_daily_usage (user_id, url, day, requests, deliveries, crawler_requests)
+       values (?1, 'shop.test/old', '2025-03-01', 3, 3, 0)`,
+    )
+      .bind(user.id)
+      .run();
+    const series = async (url: string) =>
+      (
+        (await (
+          await call(`/api/analytics/timeseries?url=${url}&from=2025-01-01&to=2026-11-26&interval=month`, { apiKey })
+        ).json()) as TimeseriesPoint[]
+      ).filter((p) => p.requests > 0);
+    expect((await series("shop.test/old")).map((p) => [p.start, p.requests])).toEqual([
+      ["2025-03-01T00:00:00.000Z", 5],
+    ]);
+    expect(await rollUpOldUrlDays(testEnv(), NOW)).toBe(2);
+    expect(await count("select count(*) as n from url_daily_usage")).toBe(0);
+    expect(await count("select requests as n from url_monthly_usage where url = 'shop.test/old'")).toBe(5);
+    expect(await count("select count(*) as n from url_stats where latest_day <> ''")).toBe(1);
+    expect((await series("shop.test/old")).map((p) => [p.start, p.requests])).toEqual([
+      ["2025-03-01T00:00:00.000Z", 5],
+    ]);
+    expect((await series("shop.test/recent")).map((p) => p.requests)).toEqual([7]);
+  });
+
   it("goes on where a run stopped, 500 URLs a chunk, and the minute cron runs it", async () => {
     const { user } = await createVerifiedCustomer("c@example.com");
     await seedDays(user.id, 1_200);

@@ -2,9 +2,9 @@
  * @module Per-URL daily counts are kept for `URL_DAYS_KEPT_MONTHS` whole months (besides the current one); older
  * ones are summed into months (`url_monthly_usage`), so the largest table stays bounded whatever a customer's age:
  * about 13 × 31 rows per URL at most, plus one per month before. A pass walks every URL (`url_stats`, in key order)
- * a chunk at a time, each chunk in one transaction that adds its old days to their months, deletes them and moves
- * the pass's cursor (`housekeeping_cursors`), so a pass cut short goes on where it stopped and nothing is summed
- * twice. A pass starts when the month turns and ends once it has walked every URL; the minute cron runs a few chunks.
+ * a chunk at a time, each chunk in one transaction that adds its old days (a latest day kept on the `url_stats` row
+ * among them) to their months, deletes them and moves the pass's cursor (`housekeeping_cursors`), so a pass cut
+ * short goes on where it stopped and nothing is summed twice. A pass starts when the month turns and ends once it has walked every URL; the minute cron runs a few chunks.
  */
 import type { Env } from "../env";
 
@@ -37,6 +37,20 @@ const CHUNK = `chunk AS (
     WHERE ?1 IS NULL OR (user_id, url) > (?1, ?2)
     ORDER BY user_id, url LIMIT ${URLS_PER_CHUNK}
   )`;
+
+/** A URL not seen since before the cutoff still holds that day on its `url_stats` row: it joins its days first. */
+const MOVE_OLD_LATEST_DAYS = `WITH ${CHUNK}
+  INSERT INTO url_daily_usage (user_id, url, day, requests, deliveries, crawler_requests)
+  SELECT s.user_id, s.url, s.latest_day, s.latest_day_requests, s.latest_day_deliveries, s.latest_day_crawler_requests
+  FROM chunk JOIN url_stats s ON s.user_id = chunk.user_id AND s.url = chunk.url
+  WHERE s.latest_day <> '' AND s.latest_day < ?3
+  ON CONFLICT (user_id, url, day) DO UPDATE SET requests = requests + excluded.requests,
+    deliveries = deliveries + excluded.deliveries, crawler_requests = crawler_requests + excluded.crawler_requests`;
+
+const CLEAR_OLD_LATEST_DAYS = `WITH ${CHUNK}
+  UPDATE url_stats SET latest_day = '', latest_day_requests = 0, latest_day_deliveries = 0,
+    latest_day_crawler_requests = 0
+  WHERE (user_id, url) IN (SELECT user_id, url FROM chunk) AND latest_day <> '' AND latest_day < ?3`;
 
 const ADD_MONTHS = `WITH ${CHUNK}
   INSERT INTO url_monthly_usage (user_id, url, month, requests, deliveries, crawler_requests)
@@ -78,7 +92,13 @@ export async function rollUpOldUrlDays(env: Env, now: Date, chunks = CHUNKS_PER_
     const cursor = await readCursor(d1, cutoff);
     if (cursor.done) break;
     const bind = (sql: string) => d1.prepare(sql).bind(cursor.userId, cursor.url, cutoff);
-    const [, deleted] = await d1.batch([bind(ADD_MONTHS), bind(DELETE_DAYS), bind(MOVE_CURSOR)]);
+    const [, , , deleted] = await d1.batch([
+      bind(MOVE_OLD_LATEST_DAYS),
+      bind(CLEAR_OLD_LATEST_DAYS),
+      bind(ADD_MONTHS),
+      bind(DELETE_DAYS),
+      bind(MOVE_CURSOR),
+    ]);
     rolled += deleted!.meta.changes;
   }
   return rolled;

@@ -524,8 +524,11 @@ export const analyticsLedger = sqliteTable(
  * whatever the number of batches.
  */
 export const analyticsPending = sqliteTable("analytics_pending", {
-  /** In the order written (the rowid): the fold takes the oldest first. */
-  seq: integer("seq").primaryKey(),
+  /**
+   * In the order written, never reused (AUTOINCREMENT): the fold takes the oldest first, and a fold is told apart
+   * by its range of them (`url_stats.latest_day_seq`).
+   */
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
   batch: text("batch").notNull(),
   /** How many views `events` holds. */
   views: integer("views").notNull(),
@@ -535,7 +538,10 @@ export const analyticsPending = sqliteTable("analytics_pending", {
 
 /**
  * Counters per customer and normalised URL, all time: the Analytics tab (one row per URL, whatever the days). Its
- * URLs are searched through an FTS5 table kept by triggers (db/raw.ts).
+ * URLs are searched through an FTS5 table kept by triggers (db/raw.ts). The row also holds the counts of the URL's
+ * newest day (`latest_day`), so that the fold writes one row per URL a minute, not two: that day's point of the
+ * URL's series is `url_daily_usage`'s row of the day (if any) plus these; the first fold of a later day moves them
+ * there (analytics/fold.ts).
  */
 export const urlStats = sqliteTable(
   "url_stats",
@@ -545,6 +551,13 @@ export const urlStats = sqliteTable(
     hits: integer("hits").notNull().default(0),
     deliveries: integer("deliveries").notNull().default(0),
     lastAccessed: integer("last_accessed", { mode: "timestamp_ms" }).notNull(),
+    /** The UTC day (YYYY-MM-DD) of the `latest_day_*` counts; '' when they have been moved to `url_daily_usage`. */
+    latestDay: text("latest_day").notNull().default(""),
+    latestDayRequests: integer("latest_day_requests").notNull().default(0),
+    latestDayDeliveries: integer("latest_day_deliveries").notNull().default(0),
+    latestDayCrawlerRequests: integer("latest_day_crawler_requests").notNull().default(0),
+    /** The last `analytics_pending.seq` of the fold that set `latest_day`: that fold does not count the URL as seen. */
+    latestDaySeq: integer("latest_day_seq").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.url] }),

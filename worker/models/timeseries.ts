@@ -1,9 +1,9 @@
 /**
  * @module The customer's usage over time (`GET /api/analytics/timeseries`, docs/analytics.md): sums of the daily
- * rollups (`daily_usage`, one row per customer and day; `url_daily_usage`, one per customer, URL and day, and
- * `url_monthly_usage` for a URL's months past the last 13, each counted on its first day) per day, week or month,
- * every bucket of the range present (zeros where nothing was asked). Reads one row per day of the range, whatever
- * the traffic.
+ * rollups (`daily_usage`, one row per customer and day; for a URL `url_daily_usage`, one per day, plus the counts of
+ * its newest day on its `url_stats` row, and `url_monthly_usage` for its months past the last 13, each counted on its
+ * first day) per day, week or month, every bucket of the range present (zeros where nothing was asked). Reads one
+ * row per day of the range, whatever the traffic.
  */
 import { and, between, eq, sql, type SQL } from "drizzle-orm";
 import { utcDay } from "../lib/days";
@@ -17,7 +17,7 @@ import {
   type TimeseriesQuery,
 } from "#contract/timeseries";
 import type { Db } from "../db/client";
-import { dailyUsage, urlDailyUsage, urlMonthlyUsage } from "../db/schema";
+import { dailyUsage, urlDailyUsage, urlMonthlyUsage, urlStats } from "../db/schema";
 import { Refusal } from "../lib/refusal";
 
 const DAY_MS = 86_400_000;
@@ -84,6 +84,25 @@ async function bucketSums(
     .groupBy(bucket);
 }
 
+/** The counts of a URL's newest day, kept on its `url_stats` row, if that day is in the range (the fold, docs). */
+async function latestDayOf(
+  db: Db,
+  userId: string,
+  url: string,
+  { interval, from, to }: Omit<SeriesQuery, "url">,
+): Promise<(Counts & { bucket: string })[]> {
+  const rows = await db
+    .select({
+      day: urlStats.latestDay,
+      requests: urlStats.latestDayRequests,
+      deliveries: urlStats.latestDayDeliveries,
+      crawlerRequests: urlStats.latestDayCrawlerRequests,
+    })
+    .from(urlStats)
+    .where(and(eq(urlStats.userId, userId), eq(urlStats.url, url), between(urlStats.latestDay, from, to)));
+  return rows.map(({ day, ...counts }) => ({ bucket: bucketOf(day, interval), ...counts }));
+}
+
 export async function usageSeries(db: Db, userId: string, query: SeriesQuery): Promise<TimeseriesPoint[]> {
   const { interval, from, to, url } = query;
   // The account's rows are a range of their primary key, and so are one URL's days and months.
@@ -116,6 +135,7 @@ export async function usageSeries(db: Db, userId: string, query: SeriesQuery): P
               ),
               interval,
             ),
+            latestDayOf(db, userId, url, { interval, from, to }),
           ])
         ).flat();
   const byBucket = new Map<string, Counts>();

@@ -103,6 +103,52 @@ describe("GET /api/analytics/timeseries", () => {
     expect((await series(apiKey, "?url=shop.test/a")).body.at(-1)).toMatchObject({ requests: 3, crawlerRequests: 2 });
   });
 
+  it("keeps a URL's days apart across midnight: a fold of two days, the next day, a late view", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    await call("/api/mappings", { method: "POST", apiKey, json: { url: "https://shop.test/a", htmlContent: "A" } });
+    const DAY = 86_400_000;
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    const view = (timestamp: number, url = "https://shop.test/a"): AnalyticsMessage => ({
+      id: crypto.randomUUID(),
+      userId: user.id,
+      url,
+      mappingId: null,
+      delivered: false,
+      timestamp,
+      userAgent: "Mozilla/5.0 Firefox/133.0",
+      referer: null,
+    });
+    // One fold of two days, on the mapped URL and on one without a mapping.
+    await countViews([
+      view(today - 2 * DAY + 1_000),
+      view(today - DAY + 1_000),
+      view(today - DAY + 2_000),
+      view(today - DAY + 1_000, "https://shop.test/new"),
+    ]);
+    // The next day, with a late view of the day before.
+    await countViews([view(today + 1_000), view(today - DAY + 3_000), view(today + 2_000, "https://shop.test/new")]);
+    await countViews([view(today + 3_000)]);
+
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const range = `&interval=day&from=${day(today - 2 * DAY)}&to=${day(today)}`;
+    const requests = async (url: string) => (await series(apiKey, `?url=${url}${range}`)).body.map((p) => p.requests);
+    expect(await requests("shop.test/a")).toEqual([1, 3, 2]);
+    expect(await requests("shop.test/new")).toEqual([0, 1, 1]);
+    const weeks = await series(apiKey, `?url=shop.test/a&interval=week&from=${day(today - 2 * DAY)}&to=${day(today)}`);
+    expect(weeks.body.reduce((n, p) => n + p.requests, 0)).toBe(6);
+    // The URL without a mapping spent each day's allowance once.
+    const unmapped = await db()
+      .select({ day: dailyUsage.day, unmappedUrls: dailyUsage.unmappedUrls })
+      .from(dailyUsage)
+      .where(eq(dailyUsage.userId, user.id))
+      .orderBy(dailyUsage.day);
+    expect(unmapped).toEqual([
+      { day: day(today - 2 * DAY), unmappedUrls: 0 },
+      { day: day(today - DAY), unmappedUrls: 1 },
+      { day: day(today), unmappedUrls: 1 },
+    ]);
+  });
+
   it("answers one URL's series, its URL as visited or as the Analytics tab lists it, and zeros for another", async () => {
     const { user, apiKey } = await createVerifiedCustomer("c@example.com");
     await db()

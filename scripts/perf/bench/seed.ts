@@ -51,7 +51,8 @@ export interface Seeded {
  * `countersOfEarlierDays`, every customer, URL and mapping also gets the counter rows that earlier days of traffic
  * would have left (`usage_counters`, `url_stats` with its search entries, `mapping_stats`), as in a steady day of
  * production, where a URL's first view ever is rare: their counts are 0, so what is counted later is what was sent,
- * and their Last Accessed is three days back. The month's pass of old per-URL days (worker/analytics/url-months.ts)
+ * and their Last Accessed and latest day are three days back (so a simulated day pays for moving each URL's
+ * latest day to its series). The month's pass of old per-URL days (worker/analytics/url-months.ts)
  * is then marked done, as it is on every day of a month but its first: a pass walks every URL once a month, which a
  * simulated hour would otherwise book as that hour's work.
  */
@@ -100,10 +101,10 @@ export async function seed(
         db.prepare(`INSERT INTO usage_counters (user_id) SELECT id FROM users WHERE id LIKE ?1`).bind(users),
         db
           .prepare(
-            `INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed)
-             SELECT user_id, normalized_url, 0, 0, ?2 FROM url_mappings WHERE user_id LIKE ?1`,
+            `INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, latest_day)
+             SELECT user_id, normalized_url, 0, 0, ?2, ?3 FROM url_mappings WHERE user_id LIKE ?1`,
           )
-          .bind(users, earlier),
+          .bind(users, earlier, new Date(earlier).toISOString().slice(0, 10)),
         db
           .prepare(
             `INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
