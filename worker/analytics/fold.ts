@@ -17,9 +17,9 @@
  * - **Per-URL rows.** A URL gets rows of its own (`url_stats`, `url_daily_usage`) when the customer has a mapping
  *   there, when it has a row today already, or as one of the first `UNMAPPED_URLS_PER_DAY` new URLs of the
  *   customer's day; every other view counts in the day's `OTHER_PAGES` row.
- * Statements read what earlier statements of the fold wrote, so their order matters: the URL rows' past latest days
- * moved to the series first, then the day's counters (`unmapped_urls_before` keeps the count from before this fold
- * for the URL statements), the URL rows before their series, the visitors last.
+ * Statements read what earlier statements of the fold wrote, so their order matters: the day's counters first
+ * (`unmapped_urls_before` keeps the count from before this fold for the URL statements), the URL rows before their
+ * series, the visitors last.
  */
 import { OTHER_PAGES } from "#contract/responses";
 import type { Env } from "../env";
@@ -76,8 +76,9 @@ const BILLING = `${FRESH},
  * The views summed per customer, URL and day, and whether that URL has rows already: a mapping of the customer's
  * there, or counts that day (in `url_daily_usage`, or as its `url_stats` row's latest day). Every later statement
  * works on these sums, one row per URL, not on the views. What `known` reads stays as it was before the fold's
- * counting: the day's moves (`MOVE_LATEST_DAYS`) come first, a latest day set by this fold (`latest_day_seq` in its
- * range, ?1 to ?2) does not count, and `url_daily_usage` is written by the last statement that reads it.
+ * counting: a latest day set by this fold (`latest_day_seq` in its range, ?1 to ?2) does not count, the day it
+ * replaced reads the same from `url_daily_usage` (the trigger's row), and `url_daily_usage` is otherwise written by
+ * the last statement that reads it.
  */
 const KNOWN = `${FRESH},
   grouped AS (
@@ -122,40 +123,10 @@ const COUNT_DAY = `${KNOWN}
     unmapped_urls = min(${UNMAPPED_URLS_PER_DAY}, unmapped_urls + excluded.unmapped_urls)`;
 
 /**
- * The URL rows whose latest day is older than a day this fold counts for them (the customer's "other pages" row:
- * than any day it counts for the customer). Worked out from the views and `url_stats` alone, before anything is
- * counted.
- */
-const DUE = `${FRESH},
-  touched AS (SELECT user_id, url, max(day) AS day FROM fresh GROUP BY user_id, url),
-  customers AS (SELECT user_id, max(day) AS day FROM fresh GROUP BY user_id),
-  due AS (
-    SELECT s.user_id, s.url FROM touched t JOIN url_stats s ON s.user_id = t.user_id AND s.url = t.url
-    WHERE s.latest_day <> '' AND s.latest_day < t.day
-    UNION
-    SELECT s.user_id, s.url FROM customers c JOIN url_stats s ON s.user_id = c.user_id AND s.url = '${OTHER_PAGES}'
-    WHERE s.latest_day <> '' AND s.latest_day < c.day
-  )`;
-
-/** Moves those rows' latest day to `url_daily_usage` (adding to a row of that day, if any)… */
-const MOVE_LATEST_DAYS = `${DUE}
-  INSERT INTO url_daily_usage (user_id, url, day, requests, deliveries, crawler_requests)
-  SELECT s.user_id, s.url, s.latest_day, s.latest_day_requests, s.latest_day_deliveries, s.latest_day_crawler_requests
-  FROM due JOIN url_stats s ON s.user_id = due.user_id AND s.url = due.url WHERE true
-  ON CONFLICT (user_id, url, day) DO UPDATE SET requests = requests + excluded.requests,
-    deliveries = deliveries + excluded.deliveries, crawler_requests = crawler_requests + excluded.crawler_requests`;
-
-/** …and empties it, so that the URL's row takes its newest day's counts (`COUNT_URL`). */
-const CLEAR_LATEST_DAYS = `${DUE}
-  UPDATE url_stats SET latest_day = '', latest_day_requests = 0, latest_day_deliveries = 0,
-    latest_day_crawler_requests = 0
-  WHERE (user_id, url) IN (SELECT user_id, url FROM due)`;
-
-/**
  * The URL's counts, Last Accessed and the counts of its newest day in one write: a URL folded is almost always
- * accessed later than its row says, so its `url_stats_last_accessed_idx` entry moves anyway. After the moves above
- * the row's latest day is empty, the fold's newest day for it, or later (then the fold's views are a past day's,
- * and `COUNT_URL_DAY` counts them).
+ * accessed later than its row says, so its `url_stats_last_accessed_idx` entry moves anyway. A later day replaces
+ * the row's latest day, which the trigger `url_stats_latest_day_to_series` (db/raw.ts) adds to `url_daily_usage`
+ * in the same statement; the views of an earlier day than the row's are `COUNT_URL_DAY`'s.
  */
 const COUNT_URL = `${ROWS},
   newest AS (SELECT user_id, row_url, max(day) AS day FROM counted GROUP BY user_id, row_url)
@@ -214,16 +185,7 @@ const COUNT_VISITORS = `${BILLING}
   SELECT day, user_id, visitor, count(*) FROM capped_billing WHERE true GROUP BY day, user_id, visitor
   ON CONFLICT (day, user_id, visitor) DO UPDATE SET views = views + excluded.views`;
 
-const COUNTING = [
-  MOVE_LATEST_DAYS,
-  CLEAR_LATEST_DAYS,
-  COUNT_DAY,
-  COUNT_URL,
-  COUNT_URL_DAY,
-  COUNT_CUSTOMER,
-  COUNT_MAPPING,
-  COUNT_VISITORS,
-];
+const COUNTING = [COUNT_DAY, COUNT_URL, COUNT_URL_DAY, COUNT_CUSTOMER, COUNT_MAPPING, COUNT_VISITORS];
 
 const FOLDED = `DELETE FROM analytics_pending WHERE seq BETWEEN ?1 AND ?2`;
 

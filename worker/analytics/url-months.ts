@@ -38,15 +38,10 @@ const CHUNK = `chunk AS (
     ORDER BY user_id, url LIMIT ${URLS_PER_CHUNK}
   )`;
 
-/** A URL not seen since before the cutoff still holds that day on its `url_stats` row: it joins its days first. */
-const MOVE_OLD_LATEST_DAYS = `WITH ${CHUNK}
-  INSERT INTO url_daily_usage (user_id, url, day, requests, deliveries, crawler_requests)
-  SELECT s.user_id, s.url, s.latest_day, s.latest_day_requests, s.latest_day_deliveries, s.latest_day_crawler_requests
-  FROM chunk JOIN url_stats s ON s.user_id = chunk.user_id AND s.url = chunk.url
-  WHERE s.latest_day <> '' AND s.latest_day < ?3
-  ON CONFLICT (user_id, url, day) DO UPDATE SET requests = requests + excluded.requests,
-    deliveries = deliveries + excluded.deliveries, crawler_requests = crawler_requests + excluded.crawler_requests`;
-
+/**
+ * A URL not seen since before the cutoff still holds that day on its `url_stats` row: emptied, the trigger
+ * `url_stats_latest_day_to_series` (db/raw.ts) adds it to its days, which the next statement sums.
+ */
 const CLEAR_OLD_LATEST_DAYS = `WITH ${CHUNK}
   UPDATE url_stats SET latest_day = '', latest_day_requests = 0, latest_day_deliveries = 0,
     latest_day_crawler_requests = 0
@@ -92,8 +87,7 @@ export async function rollUpOldUrlDays(env: Env, now: Date, chunks = CHUNKS_PER_
     const cursor = await readCursor(d1, cutoff);
     if (cursor.done) break;
     const bind = (sql: string) => d1.prepare(sql).bind(cursor.userId, cursor.url, cutoff);
-    const [, , , deleted] = await d1.batch([
-      bind(MOVE_OLD_LATEST_DAYS),
+    const [, , deleted] = await d1.batch([
       bind(CLEAR_OLD_LATEST_DAYS),
       bind(ADD_MONTHS),
       bind(DELETE_DAYS),
