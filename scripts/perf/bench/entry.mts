@@ -30,6 +30,7 @@ import { consumeAnalytics } from "../../../worker/analytics/consumer";
 import type { AnalyticsMessage } from "../../../worker/messages/analytics";
 import { foldPendingAnalytics } from "../../../worker/analytics/fold";
 import { purgeRawWindow } from "../../../worker/analytics/retention";
+import { firstDayKept, URL_MONTHS_JOB } from "../../../worker/analytics/url-months";
 import { app } from "../../../worker/app";
 import { createDb } from "../../../worker/db/client";
 import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from "../../../worker/delivery/content-route";
@@ -226,6 +227,16 @@ export default {
         return constantAndEnqueue(request, measured(), ctx, url.searchParams);
       case ROUTES.rebuild:
         return Response.json(await rebuildCustomer(env, url.searchParams.get("u") ?? ""));
+      case ROUTES.monthPassDone: {
+        const cutoff = firstDayKept(new Date());
+        await env.DB.prepare(
+          `INSERT INTO housekeeping_cursors (job, position) VALUES (?1, json_object('cutoff', ?2, 'done', 1))
+           ON CONFLICT (job) DO UPDATE SET position = excluded.position`,
+        )
+          .bind(URL_MONTHS_JOB, cutoff)
+          .run();
+        return Response.json({ cutoff });
+      }
       case ROUTES.d1Writes:
         return Response.json(d1Meter());
       case ROUTES.meter:

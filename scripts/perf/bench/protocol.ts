@@ -26,6 +26,8 @@ export const ROUTES = {
   meter: "/__bench/meter",
   /** POST `[{ u, url }]` (normalised URLs): writes the customers' states and these URL entries (the real writers). */
   store: "/__bench/store",
+  /** POST: marks this month's pass of old per-URL days (worker/analytics/url-months.ts) done, as on a steady day. */
+  monthPassDone: "/__bench/month-pass-done",
   /** POST a SimulationSpec: starts a simulated stretch of traffic on a virtual clock (simulation.mts). */
   simStart: "/__bench/sim/start",
   /** POST `{ until }` (virtual epoch ms) or `{ batches }`: runs the simulation on; answers its progress. */

@@ -2,7 +2,6 @@
  * @module The customers, mappings and page views of `npm run bench` and `npm run faults`: seeded with bulk SQL, their
  * delivery entries written by the real rebuild (worker/delivery/rebuild.ts), and the i-th page view of a scenario.
  */
-import { firstDayKept, URL_MONTHS_JOB } from "../../../worker/analytics/url-months";
 import type { BenchWorker } from "./harness";
 import { html, htmlSql, ROUTES } from "./protocol";
 import { normalizedUrlOf, userIdOf as customerId } from "./traffic";
@@ -114,15 +113,7 @@ export async function seed(
       ]);
     }
   }
-  if (countersOfEarlierDays) {
-    await db
-      .prepare(
-        `INSERT INTO housekeeping_cursors (job, position) VALUES (?1, json_object('cutoff', ?2, 'done', 1))
-         ON CONFLICT (job) DO UPDATE SET position = excluded.position`,
-      )
-      .bind(URL_MONTHS_JOB, firstDayKept(new Date()))
-      .run();
-  }
+  if (countersOfEarlierDays) await call(ROUTES.monthPassDone, "POST");
   for (const s of deliveryEntries ? scenarios : []) {
     for (let c = 1; c <= s.customers; c += 20) {
       const batch = Array.from({ length: Math.min(20, s.customers - c + 1) }, (_, k) => userIdOf(s, c + k));
