@@ -1,6 +1,14 @@
 /** @module The Worker's bindings and variables, declared once. */
-import type { AnalyticsMessage } from "./messages/analytics";
+import type { AnalyticsMessage, PageViewBundle } from "./messages/analytics";
 import type { DeliverySyncMessage } from "./messages/delivery-sync";
+
+/**
+ * The relay of isolates' small bundles (delivery/page-view-relay.ts), as the Worker calls it: `relay` answers true
+ * once the bundle is on the queue in one message with others', and false when it is not (the caller then sends it).
+ */
+export interface PageViewRelayRpc extends Rpc.DurableObjectBranded {
+  relay(bundle: PageViewBundle): Promise<boolean>;
+}
 
 export interface Env {
   DB: D1Database;
@@ -18,6 +26,13 @@ export interface Env {
    * at most 10000; 0 sends each view at once (the Worker tests).
    */
   PAGE_VIEW_BUNDLE_MS?: string;
+  /**
+   * Gathers isolates' small bundles of page views into shared messages (delivery/page-view-relay.ts): a quiet
+   * isolate's bundle costs one Durable Object request instead of a message's three queue operations.
+   */
+  PAGE_VIEW_RELAY: DurableObjectNamespace<PageViewRelayRpc>;
+  /** How many relays share the small bundles; default 1, at most 64 (docs/scaling.md). */
+  PAGE_VIEW_RELAY_SHARDS?: string;
   /**
    * Bounds what one visitor (IP) can make the hot path look up in D1 and fill into KV: customers whose state is
    * not in the store (unknown ids) and URLs of customers whose store is incomplete (wrangler.toml [[ratelimits]]).

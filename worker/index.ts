@@ -1,4 +1,7 @@
-/** @module The Worker: the Hono app, the analytics and delivery queue consumers, and the daily and minute crons. */
+/**
+ * @module The Worker: the Hono app, the analytics and delivery queue consumers, the daily and minute crons, and the
+ * page view relay (a Durable Object).
+ */
 import { consumeAnalytics } from "./analytics/consumer";
 import { app } from "./app";
 import { consumeDeliverySyncs } from "./delivery/repairs";
@@ -6,6 +9,9 @@ import type { Env } from "./env";
 import { ANALYTICS_DEAD_LETTER_QUEUE_NAME, ANALYTICS_QUEUE_NAME, type AnalyticsMessage } from "./messages/analytics";
 import { DELIVERY_QUEUE_NAME, type DeliverySyncMessage } from "./messages/delivery-sync";
 import { EVERY_MINUTE, runDaily, runEveryMinute } from "./scheduled";
+
+/** The Durable Object classes wrangler.toml binds. */
+export { PageViewRelay } from "./delivery/page-view-relay";
 
 type QueueMessage = AnalyticsMessage | DeliverySyncMessage;
 

@@ -9,8 +9,8 @@ export const admin = inject("admin");
 /** The marketing site (SITE_URL) the product was started with. */
 export const siteUrl = inject("siteUrl");
 /**
- * How long a page view takes, at most, to show in the counts: gathered for 5 s in its isolate, consumed within a
- * second, then folded by the minute cron (worker/analytics/fold.ts), which the local cron fires at each full minute
+ * How long a page view takes, at most, to show in the counts: gathered for 5 s in its isolate (and up to 2.5 s more
+ * in the relay, delivery/page-view-relay.ts), consumed within a second, then folded by the minute cron (worker/analytics/fold.ts), which the local cron fires at each full minute
  * and a test may fire sooner (`countPendingViews`).
  */
 export const COUNTED_WITHIN_MS = 75_000;

@@ -7,6 +7,9 @@
  *   25-50 s  D1 flaky: every fourth call fails, alternately before D1 saw it and after D1 carried it out (the
  *            answer lost on its way back)
  *   50-60 s  D1 works
+ *   60-75 s  a trickle of a view every 150 ms, too few to fill an isolate's bundle, so that the bundles go through
+ *            the page view relay (worker/delivery/page-view-relay.ts), which is restarted every second: the bundles
+ *            a restart drops must be sent by their senders
  *
  * Every 200 answer sends one page view (several travel in one message). The minute cron's fold runs every
  * FOLD_EVERY_MS throughout, under the same faults: a fold that fails part-way (D1 down, or a call failing before or
@@ -22,16 +25,21 @@
 import { gunzipSync } from "node:zlib";
 import { fmt, lpad, pad, runtimeVersions, startBenchWorker } from "./bench/harness";
 import { runLoad, summarize, type LoadResult } from "./bench/load";
-import { ROUTES, type D1Fault, type D1Meter } from "./bench/protocol";
+import { ROUTES, type Counts, type D1Fault, type D1Meter } from "./bench/protocol";
 import { HTML_BYTES, seed, type Scenario } from "./bench/seed";
 
 const CONNECTIONS = 10;
-const TIMELINE: { fault: D1Fault; seconds: number; label: string }[] = [
+const TIMELINE: { fault: D1Fault; seconds: number; label: string; trickle?: boolean }[] = [
   { fault: "none", seconds: 10, label: "D1 works" },
   { fault: "down", seconds: 15, label: "D1 down" },
   { fault: "flaky", seconds: 25, label: "D1 flaky (1 call in 4 fails)" },
   { fault: "none", seconds: 10, label: "D1 works again" },
+  { fault: "none", seconds: 15, label: "trickle, relay restarting", trickle: true },
 ];
+/** The trickle's pause between views: about 33 views in an isolate's 5 s, less than half a message. */
+const TRICKLE_PAUSE_MS = 150;
+/** How often the trickle's relay restarts: more often than its 2.5 s window, so that restarts drop bundles. */
+const RELAY_RESTART_EVERY_MS = 1_000;
 /** How often the fold runs here: the minute cron's, compressed so that the 60 s of faults see many folds. */
 const FOLD_EVERY_MS = 2_000;
 /** The queue has settled when the count has not moved for this long: more than two retry delays (5 s). */
@@ -47,11 +55,15 @@ const fail = (message: string) => {
 
 async function main() {
   let batchFailures = 0;
+  let relayRestarts = 0;
+  /** Bundles the relay did not send (dropped by a restart, or refused), which their senders sent themselves. */
+  let relayFallbacks = 0;
   const otherErrors = new Map<string, number>();
   const worker = await startBenchWorker({
     countDeadLetters: true,
     onWorkerLog: ({ level, message }) => {
       if (message.includes("Analytics batch failed")) batchFailures++;
+      else if (message.includes("The page view relay did not")) relayFallbacks++;
       else if (level === "error" || level === "warn") {
         const first = message.split("\n", 1)[0]!.slice(0, 120);
         otherErrors.set(first, (otherErrors.get(first) ?? 0) + 1);
@@ -85,12 +97,23 @@ async function main() {
     for (const phase of TIMELINE) {
       await call(`${ROUTES.d1Fault}?fault=${phase.fault}`, "POST");
       const from = offset;
+      let restarting = phase.trickle === true;
+      const restarts = (async () => {
+        while (restarting) {
+          await new Promise((r) => setTimeout(r, RELAY_RESTART_EVERY_MS));
+          await call(ROUTES.relayRestart, "POST");
+          relayRestarts++;
+        }
+      })();
       const result = await runLoad({
         origin,
         path: (i) => `${ROUTES.content}?u=${page(SCENARIO, from + i).u}&url=${page(SCENARIO, from + i).url}`,
-        connections: CONNECTIONS,
+        connections: phase.trickle ? 1 : CONNECTIONS,
         durationMs: phase.seconds * 1000,
+        pauseMs: phase.trickle ? TRICKLE_PAUSE_MS : 0,
       });
+      restarting = false;
+      await restarts;
       offset += result.answered;
       phases.push({ label: phase.label, result });
     }
@@ -99,6 +122,7 @@ async function main() {
     await call(`${ROUTES.d1Fault}?fault=none`, "POST");
     const served = phases.reduce((n, p) => n + p.result.ok, 0);
 
+    const relayed = (await call<Counts>(`${ROUTES.meter}?source=fetch`)).doRequests;
     const counted = async () =>
       (await db.prepare("SELECT coalesce(sum(total_requests), 0) AS n FROM usage_counters").first<number>("n")) ?? 0;
     const settleStart = performance.now();
@@ -170,6 +194,11 @@ async function main() {
         `after D1 carried them out (${fmt(meter.transactionsFailedAfterD1)} of them transactions: committed, ` +
         `but the consumer saw an error); consumer batches retried: ${fmt(batchFailures)}`,
     );
+    console.log(
+      `  page view relay: ${fmt(relayed)} bundles handed to it, ${fmt(relayRestarts)} restarts, ${fmt(relayFallbacks)} ` +
+        `bundles it did not send (dropped by a restart) and their senders sent to the queue themselves`,
+    );
+    if (relayed === 0) fail("no bundle went through the page view relay: the trickle did not reach it");
     console.log(
       `  counted once the queue settled (${reachedAfterMs === null ? "never reached" : `all counted ${fmt(reachedAfterMs / 1000, 1)} s after the load`}):`,
     );

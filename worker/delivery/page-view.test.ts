@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, createVerifiedCustomer, testEnv, type TestEnv } from "../test/helpers";
+import type { Env } from "../env";
 import { visitorId } from "./page-view";
 
 const SECRET = { APP_SECRET: "test-secret-0123456789abcdef0123456789abcdef" };
@@ -74,5 +75,28 @@ describe("page views on the queue", () => {
     expect(e.analyticsMessages.length).toBeGreaterThan(1);
     const bytes = (message: unknown) => new TextEncoder().encode(JSON.stringify(message)).byteLength;
     for (const message of e.analyticsMessages) expect(bytes(message)).toBeLessThanOrEqual(48 * 1024);
+    // Full bundles go straight to the queue; only a small one (at most half a message) goes through the relay.
+    expect(e.relayed.length).toBeLessThan(e.analyticsMessages.length);
+    for (const bundle of e.relayed) expect(bytes(bundle)).toBeLessThanOrEqual(24 * 1024);
   }, 15_000);
+
+  it("go through the relay when few, and straight to the queue when the relay fails or refuses", async () => {
+    const user = await customerWithPage();
+    const e = testEnv({ PAGE_VIEW_BUNDLE_MS: "200" });
+    await Promise.all([ask(user.id, e), ask(user.id, e)]);
+    expect(e.relayed).toHaveLength(1);
+    expect(e.relayed[0]!.views).toHaveLength(2);
+    expect(e.analyticsMessages).toHaveLength(1);
+
+    // A relay that restarted (the call throws) or could not send (it answers false).
+    for (const relay of [() => Promise.reject(new Error("relay restarted")), () => Promise.resolve(false)]) {
+      const failing = testEnv({
+        PAGE_VIEW_BUNDLE_MS: "200",
+        PAGE_VIEW_RELAY: { getByName: () => ({ relay }) } as unknown as Env["PAGE_VIEW_RELAY"],
+      });
+      await ask(user.id, failing);
+      expect(failing.sent).toHaveLength(1);
+      expect(failing.analyticsMessages).toHaveLength(1);
+    }
+  });
 });

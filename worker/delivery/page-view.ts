@@ -1,10 +1,11 @@
 /**
  * @module A page view, counted the same whichever path served it (the content endpoint for the snippet, the edge
  * proxy): an analytics event, sent after the answer in `waitUntil`, gathered with the isolate's other views of the
- * next moments into one queue message (a queue bills each message three times, whatever it holds). The consumer
- * counts it only on the customer's own websites. It names the visitor by a salted hash of their IP address (or
- * IPv6 /64) that changes every day: enough to hold one visitor to a share of a customer's quota that day
- * (docs/analytics.md), never an address, and nothing that follows a person from one day to the next.
+ * next moments into one queue message (a queue bills each message three times, whatever it holds), and when they are
+ * few, with other isolates' by the relay (page-view-relay.ts). The consumer counts it only on the customer's own
+ * websites. It names the visitor by a salted hash of their IP address (or IPv6 /64) that changes every day: enough
+ * to hold one visitor to a share of a customer's quota that day (docs/analytics.md), never an address, and nothing
+ * that follows a person from one day to the next.
  */
 import type { GoalEvent, PageViewEvent } from "../messages/analytics";
 import { URL_MAX_LENGTH } from "#contract/input-caps";
@@ -13,7 +14,9 @@ import type { Env } from "../env";
 import { USER_AGENT_MAX_LENGTH } from "../http/client-info";
 import { sha256Base64Url } from "../lib/crypto";
 import type { DeliveredMapping } from "./store";
+import { pickRelay } from "./page-view-relay";
 import type { Exposure } from "./variant";
+import { bundleWindowMs, itemBytes, ViewBundle } from "./view-bundle";
 
 const capped = (value: string | null | undefined, max: number) => (value == null ? null : value.slice(0, max));
 
@@ -56,39 +59,30 @@ export async function pageViewMessage(
   };
 }
 
-/** How long an isolate gathers page views into one message by default (PAGE_VIEW_BUNDLE_MS overrides it). */
-export const BUNDLE_WINDOW_MS = 5_000;
-/** A message's size: Cloudflare bills every 64 KB of a message as another operation; views are at most ~5 KB. */
-export const BUNDLE_MAX_BYTES = 48 * 1024;
-export const BUNDLE_MAX_VIEWS = 100;
-
-interface OpenBundle {
-  views: PageViewEvent[];
-  goals: GoalEvent[];
-  bytes: number;
-  sent: boolean;
-}
-
 /**
- * The isolate's views not sent yet. The request whose view opens a bundle sends it once the window has passed, or
+ * The isolate's bundle not sent yet. The request whose view opens a bundle sends it once the window has passed, or
  * the request that finds it full sends it at once; the views of other requests that joined it go with it, so no
- * request waits on another's promise. A failed send is logged: the visitor has their answer already.
+ * request waits on another's promise. A small bundle goes through the relay (page-view-relay.ts), which shares a
+ * message among isolates; a full one, or one the relay could not take, straight to the queue. A failed send is
+ * logged: the visitor has their answer already.
  */
-let open: OpenBundle | null = null;
-const utf8 = new TextEncoder();
+let open: { bundle: ViewBundle; sent: boolean } | null = null;
 
-function bundleWindowMs(env: Pick<Env, "PAGE_VIEW_BUNDLE_MS">): number {
-  const ms = Number(env.PAGE_VIEW_BUNDLE_MS ?? BUNDLE_WINDOW_MS);
-  return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 10_000) : BUNDLE_WINDOW_MS;
-}
-
-async function send(env: Env, bundle: OpenBundle): Promise<void> {
-  if (bundle.sent) return;
-  bundle.sent = true;
-  if (open === bundle) open = null;
+async function send(env: Env, gathering: { bundle: ViewBundle; sent: boolean }): Promise<void> {
+  if (gathering.sent) return;
+  gathering.sent = true;
+  if (open === gathering) open = null;
+  const { bundle } = gathering;
+  if (bundle.small && bundleWindowMs(env) > 0) {
+    try {
+      if (await pickRelay(env).relay(bundle.message)) return;
+      console.warn(`The page view relay did not send ${bundle.size} items; sending them to the queue`);
+    } catch (err) {
+      console.warn(`The page view relay did not take ${bundle.size} items; sending them to the queue`, err);
+    }
+  }
   try {
-    const { views, goals } = bundle;
-    await env.ANALYTICS_QUEUE.send(goals.length > 0 ? { views, goals } : { views });
+    await env.ANALYTICS_QUEUE.send(bundle.message);
   } catch (err) {
     console.error(
       `Analytics enqueue of ${bundle.views.length} page views and ${bundle.goals.length} goals failed`,
@@ -99,29 +93,20 @@ async function send(env: Env, bundle: OpenBundle): Promise<void> {
 
 type Gathered = { view: PageViewEvent } | { goal: GoalEvent };
 
-const count = (bundle: OpenBundle) => bundle.views.length + bundle.goals.length;
-
-function gather(bundle: OpenBundle, item: Gathered) {
-  if ("view" in item) bundle.views.push(item.view);
-  else bundle.goals.push(item.goal);
-}
-
 /** Adds a view or goal to the isolate's bundle; answers what the caller's `waitUntil` must wait for. */
 async function enqueue(env: Env, item: Gathered): Promise<void> {
-  const bytes = utf8.encode(JSON.stringify("view" in item ? item.view : item.goal)).byteLength;
-  const full = open && (count(open) >= BUNDLE_MAX_VIEWS || open.bytes + bytes > BUNDLE_MAX_BYTES) ? open : null;
+  const bytes = itemBytes("view" in item ? item.view : item.goal);
+  const full = open && !open.bundle.fits(1, bytes) ? open : null;
   const sending = full ? send(env, full) : Promise.resolve();
-  if (open) {
-    gather(open, item);
-    open.bytes += bytes;
-    return sending;
-  }
-  const bundle: OpenBundle = { views: [], goals: [], bytes, sent: false };
-  gather(bundle, item);
-  open = bundle;
+  const joined = open !== null;
+  const gathering = open ?? { bundle: new ViewBundle(), sent: false };
+  if ("view" in item) gathering.bundle.addView(item.view, bytes);
+  else gathering.bundle.addGoal(item.goal, bytes);
+  if (joined) return sending;
+  open = gathering;
   const windowMs = bundleWindowMs(env);
   if (windowMs > 0) await new Promise((resolve) => setTimeout(resolve, windowMs));
-  await Promise.all([sending, send(env, bundle)]);
+  await Promise.all([sending, send(env, gathering)]);
 }
 
 /** Counts a page view after the answer; a failed send is logged, never the visitor's problem. */

@@ -3,7 +3,13 @@ import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecu
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { vi } from "vitest";
-import { ANALYTICS_QUEUE_NAME, viewsOf, type AnalyticsMessage, type PageViewEvent } from "../messages/analytics";
+import {
+  ANALYTICS_QUEUE_NAME,
+  viewsOf,
+  type AnalyticsMessage,
+  type PageViewBundle,
+  type PageViewEvent,
+} from "../messages/analytics";
 import { foldPendingAnalytics } from "../analytics/fold";
 import type { DeliverySyncMessage } from "../messages/delivery-sync";
 import { app } from "../app";
@@ -11,7 +17,9 @@ import worker from "../index";
 import { hashPassword } from "../auth/password";
 import { createDb } from "../db/client";
 import { productVersions, users } from "../db/schema";
+import { MessageGatherer } from "../delivery/page-view-relay";
 import { syncCustomerState } from "../delivery/sync";
+import { relayWindowMs } from "../delivery/view-bundle";
 import type { Env } from "../env";
 import { productOrigins } from "../http/origin";
 import { secretKeys } from "../lib/crypto";
@@ -27,6 +35,8 @@ export interface TestEnv extends Env {
   analyticsMessages: AnalyticsMessage[];
   /** What was sent to the delivery queue (after a bulk import). */
   deliverySyncs: DeliverySyncMessage[];
+  /** The bundles isolates handed to the relay (one stand-in relay, the real MessageGatherer, sending to the queue). */
+  relayed: PageViewBundle[];
 }
 
 /** A queue that records what is sent to it instead of delivering it. */
@@ -50,22 +60,27 @@ export function testEnv(overrides: Partial<Env> = {}): TestEnv {
   const analyticsMessages: AnalyticsMessage[] = [];
   const sent: PageViewEvent[] = [];
   const deliverySyncs: DeliverySyncMessage[] = [];
+  const relayed: PageViewBundle[] = [];
   const analyticsQueue = recordingQueue(analyticsMessages);
+  const send = async (m: AnalyticsMessage) => {
+    await analyticsQueue.send(m);
+    sent.push(...viewsOf(m));
+  };
+  const gatherer = new MessageGatherer(relayWindowMs({ ...env, ...overrides }), send);
+  const relay = {
+    relay: (bundle: PageViewBundle) => (relayed.push(bundle), gatherer.relay(bundle).then(() => true)),
+  };
   return {
     ...env,
-    ANALYTICS_QUEUE: {
-      ...analyticsQueue,
-      send: async (m: AnalyticsMessage) => {
-        await analyticsQueue.send(m);
-        sent.push(...viewsOf(m));
-      },
-    } as unknown as Queue<AnalyticsMessage>,
+    ANALYTICS_QUEUE: { ...analyticsQueue, send } as unknown as Queue<AnalyticsMessage>,
+    PAGE_VIEW_RELAY: { getByName: () => relay } as unknown as Env["PAGE_VIEW_RELAY"],
     DELIVERY_QUEUE: recordingQueue(deliverySyncs),
     ...(overrides.ENVIRONMENT === "production" ? { PUBLIC_ORIGIN: PRODUCTION_ORIGIN } : {}),
     ...overrides,
     sent,
     analyticsMessages,
     deliverySyncs,
+    relayed,
   };
 }
 

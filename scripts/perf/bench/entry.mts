@@ -34,6 +34,7 @@ import { firstDayKept, URL_MONTHS_JOB } from "../../../worker/analytics/url-mont
 import { app } from "../../../worker/app";
 import { createDb } from "../../../worker/db/client";
 import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from "../../../worker/delivery/content-route";
+import { PageViewRelay as WorkerPageViewRelay, relayShards } from "../../../worker/delivery/page-view-relay";
 import { rebuildCustomer } from "../../../worker/delivery/rebuild";
 import { stateFromD1, writeState, writeUrlEntry } from "../../../worker/delivery/store";
 import type { Env } from "../../../worker/env";
@@ -56,8 +57,25 @@ import {
 } from "./protocol";
 import { Simulation } from "./simulation.mjs";
 
-// Durable Object classes the Worker exports (none yet), so that wrangler.toml's bindings to them work here too.
+// Durable Object classes the Worker exports, so that wrangler.toml's bindings to them work here too.
 export * from "../../../worker/index";
+
+/** The relay, with a restart the platform may impose at any moment (a deploy, a move): `npm run faults` calls it. */
+export class PageViewRelay extends WorkerPageViewRelay {
+  restart(): void {
+    this.ctx.abort("restarted by npm run faults");
+  }
+}
+
+async function restartRelays(env: Env): Promise<number> {
+  const shards = relayShards(env);
+  const relays = env.PAGE_VIEW_RELAY as unknown as DurableObjectNamespace<PageViewRelay>;
+  // An aborted object fails the call that aborted it: that is the restart.
+  await Promise.allSettled(
+    Array.from({ length: shards }, (_, i) => relays.getByName(`page-view-relay-${i}`).restart()),
+  );
+  return shards;
+}
 
 const CONSTANT_1KB = html(0, 1024);
 
@@ -237,6 +255,8 @@ export default {
           .run();
         return Response.json({ cutoff });
       }
+      case ROUTES.relayRestart:
+        return Response.json(await restartRelays(env));
       case ROUTES.d1Writes:
         return Response.json(d1Meter());
       case ROUTES.meter:

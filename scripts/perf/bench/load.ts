@@ -17,6 +17,8 @@ export interface LoadOptions {
   path: (i: number) => string;
   connections: number;
   durationMs: number;
+  /** A pause after each answer, for a trickle instead of a flood (default none). */
+  pauseMs?: number;
 }
 
 /** One run, or several runs of the same route added up. */
@@ -204,7 +206,13 @@ function visitorHeader(n: number): string {
   return `CF-Connecting-IP: 10.${(v >> 16) & 255}.${(v >> 8) & 255}.${v & 255}\r\n`;
 }
 
-export async function runLoad({ origin, path, connections, durationMs }: LoadOptions): Promise<LoadResult> {
+export async function runLoad({
+  origin,
+  path,
+  connections,
+  durationMs,
+  pauseMs = 0,
+}: LoadOptions): Promise<LoadResult> {
   const { hostname, port, host } = new URL(origin);
   // What a browser sends, so that the analytics events (and their bytes in D1 and R2) are as large as real ones.
   const headers = `Host: ${host}\r\nUser-Agent: ${BROWSER_USER_AGENT}\r\nReferer: ${BROWSER_REFERER}\r\n`;
@@ -242,6 +250,7 @@ export async function runLoad({ origin, path, connections, durationMs }: LoadOpt
         firstError ??= String(err);
         conn.close();
       }
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   };
   await Promise.all(conns.map(loop));

@@ -234,7 +234,8 @@ function countedStub(stub: object, counts: Counts): object {
       if (typeof value !== "function" || key === "then") return value;
       return (...args: unknown[]) => {
         counts.doRequests++;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
+        // Reflect.apply: on an RPC stub, `value.apply` would itself be taken for a method of the object.
+        return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
       };
     },
   });

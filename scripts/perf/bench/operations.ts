@@ -86,8 +86,17 @@ const per = (counts: Counts, views: number): Counts =>
   Object.fromEntries(COUNT_KEYS.map((k) => [k, views ? counts[k] / views : 0])) as Counts;
 const scaled = (counts: Counts, by: number): Counts =>
   Object.fromEntries(COUNT_KEYS.map((k) => [k, counts[k] * by])) as Counts;
-/** The hot path's counts without its queue sends: the modelled queue books every message's operations. */
-const withoutQueue = (counts: Counts): Counts => ({ ...counts, queueMessages: 0, queueBytes: 0, queueOps: 0 });
+/**
+ * The hot path's counts without its queue sends and relay requests: the modelled queue books every message's
+ * operations and every bundle handed to the relay.
+ */
+const withoutQueue = (counts: Counts): Counts => ({
+  ...counts,
+  queueMessages: 0,
+  queueBytes: 0,
+  queueOps: 0,
+  doRequests: 0,
+});
 
 /** A figure per view: more digits the smaller it is. */
 function perView(n: number): string {
@@ -465,7 +474,13 @@ function monthOf(result: KindResult, probe: SimulationReport, viewsPerMonth: num
   );
 }
 
-function usageOf(month: Counts, cpuMs: number): Partial<Record<PricedItem, number>> {
+/**
+ * GB-s a Durable Object is billed for a second active (128 MB). The relay's shards are booked as active all month,
+ * an upper bound: each holds a bundle only while its callers wait.
+ */
+const DO_GB_PER_SECOND = 0.125;
+
+function usageOf(month: Counts, cpuMs: number, relayShards: number): Partial<Record<PricedItem, number>> {
   return {
     workerRequests: month.fetch + month.queue + month.scheduled,
     workerCpuMs: cpuMs,
@@ -477,6 +492,7 @@ function usageOf(month: Counts, cpuMs: number): Partial<Record<PricedItem, numbe
     d1RowsRead: month.d1RowsRead,
     d1RowsWritten: month.d1RowsWritten,
     doRequests: month.doRequests,
+    doGbSeconds: month.doRequests > 0 ? relayShards * MONTH_SECONDS * DO_GB_PER_SECOND : 0,
     doRowsRead: month.doRowsRead,
     doRowsWritten: month.doRowsWritten,
     aePoints: month.aePoints,
@@ -513,18 +529,19 @@ function printProjection(
   row("D1 rows written per view", (m) => perView(m.month.d1RowsWritten / m.rate));
   row("D1 rows read per view", (m) => perView(m.month.d1RowsRead / m.rate));
   row("queue operations per view", (m) => perView(m.month.queueOps / m.rate));
+  row("relay requests per view", (m) => perView(m.month.doRequests / m.rate));
   row("Worker requests per view", (m) => perView((m.month.fetch + m.month.queue + m.month.scheduled) / m.rate));
   row("KV reads per view", (m) => perView(m.month.kvReads / m.rate));
   row("R2 class A per view", (m) => perView(m.month.r2ClassA / m.rate));
   for (const m of months) {
-    const { total } = monthlyCost(usageOf(m.month, cpuMsPerView * m.rate));
+    const { total } = monthlyCost(usageOf(m.month, cpuMsPerView * m.rate, m.probe.relayShards));
     perMillion.set(m.rate, total / (m.rate / 1e6));
   }
   row("$ a month", (m) => dollars(perMillion.get(m.rate)! * (m.rate / 1e6)));
   row("$ per million views", (m) => dollars(perMillion.get(m.rate)!));
 
   const at = months.find((m) => m.rate === COST_RATE)!;
-  const cost = monthlyCost(usageOf(at.month, cpuMsPerView * COST_RATE));
+  const cost = monthlyCost(usageOf(at.month, cpuMsPerView * COST_RATE, at.probe.relayShards));
   const millions = COST_RATE / 1e6;
   console.log(
     `\n  cost of traffic (${b.kind.key}) at ${fmt(millions)} million views a month, by item (Cloudflare's list ` +
@@ -542,7 +559,8 @@ function printProjection(
     `    ${pad("Rate Limiting calls", 38)} ${lpad(fmt(at.month.rateLimitCalls / 1e6, 1), 12)} M  no separate list price known: not in the total`,
   );
   console.log(
-    `    ${pad("not counted", 38)} the consumer's and crons' CPU, D1, KV and R2 storage, Durable Objects' duration`,
+    `    ${pad("not counted", 38)} the consumer's and crons' CPU, D1, KV and R2 storage (the relay's ` +
+      `duration is counted as every shard active all month, an upper bound)`,
   );
   console.log(
     `    ${pad("total, with the plan's minimum", 38)} ${lpad("", 14)}            ${lpad(dollars(cost.total), 10)} ` +

@@ -22,6 +22,11 @@ export const ROUTES = {
   fold: "/__bench/fold",
   /** POST `?fault=none|down|flaky`: how D1 fails from now on, for requests and the queue consumer alike. */
   d1Fault: "/__bench/d1-fault",
+  /**
+   * POST: restarts every page view relay (worker/delivery/page-view-relay.ts) as the platform may, dropping the
+   * bundles it holds; answers how many were restarted. Their senders must send those bundles themselves.
+   */
+  relayRestart: "/__bench/relay-restart",
   /** GET `?source=<name>`: the counts of billed binding calls booked to that source so far (a Counts). */
   meter: "/__bench/meter",
   /** POST `[{ u, url }]` (normalised URLs): writes the customers' states and these URL entries (the real writers). */
@@ -155,6 +160,8 @@ export interface SimulationReport extends SimulationProgress {
   lostMessages: number;
   /** Wall-clock ms the consumer took per batch in Miniflare (for information). */
   consumerMsPerBatch: number;
+  /** The page view relay's Durable Objects (PAGE_VIEW_RELAY_SHARDS), each billed for duration while active. */
+  relayShards: number;
 }
 
 export interface CpuReport {

@@ -3,7 +3,8 @@
  * driving the real code directly, the way the Worker's handlers (worker/index.ts) would be driven in production.
  *
  * - Page views come from traffic.ts at the stated rate; `IsolateBundler` (queue-messages.mts) makes them the
- *   messages the hot path sends.
+ *   messages the hot path and the page view relay send (the relay's Durable Object requests are booked to the
+ *   modelled queue's counts).
  * - The messages are batched as Cloudflare Queues would batch them under wrangler.toml's `max_batch_size` and
  *   `max_batch_timeout` (queue-model.ts), and each batch is handed to the real consumer (analytics/consumer.ts
  *   `consumeAnalytics`) when it is due, as a MessageBatch whose acknowledgements are watched: a retried batch is
@@ -15,7 +16,7 @@
  *
  * Every binding call is counted (meter.mts), booked to who made it: the consumer, the minute cron, the daily cron,
  * the later purge. The modelled queue books its own operations: one write per 64 KB of each message sent, one read
- * per delivery, one delete per acknowledgement. A batch counts as one Worker invocation (`queue`), a cron run as one
+ * per delivery, one delete per acknowledgement, and the relay's requests. A batch counts as one Worker invocation (`queue`), a cron run as one
  * (`scheduled`). The consumer itself reads `new Date()` (billing and its purge budget): it runs at the real time,
  * which only matters to them, and nothing in this stretch is near a billing period's end or the retention.
  */
@@ -26,6 +27,7 @@ import {
   purgeVisitorDays,
   rawRetentionDays,
 } from "../../../worker/analytics/retention";
+import { relayShards } from "../../../worker/delivery/page-view-relay";
 import type { Env } from "../../../worker/env";
 import { ANALYTICS_QUEUE_NAME, type AnalyticsMessage } from "../../../worker/messages/analytics";
 import { runDaily, runEveryMinute } from "../../../worker/scheduled";
@@ -105,6 +107,7 @@ export class Simulation {
 
   /** Puts messages on the modelled queue, in the order sent, delivering and running what is due before each. */
   private async send(messages: QueueMessage[]) {
+    this.counts.queue.doRequests = this.bundler.relayRequests;
     for (const message of messages) {
       await this.runDue(message.sentAt);
       const bytes = jsonBytes(message.body);
@@ -152,6 +155,7 @@ export class Simulation {
       retriedBatches: this.retriedBatches,
       lostMessages: this.lostMessages,
       consumerMsPerBatch: this.batches ? this.consumerMs / this.batches : 0,
+      relayShards: relayShards(this.env),
     };
   }
 
