@@ -8,6 +8,9 @@ const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // Three projects: the Worker inside workerd, the SPA in jsdom, and end-to-end tests in Chromium.
 export default defineConfig({
   test: {
+    // Vitest's default in a run is one worker fewer than the cores: on a 2-core machine the Worker's files ran one at
+    // a time, most of it waiting on workerd. Two at a time keep both cores busy (e2e runs its files in turn anyway).
+    maxWorkers: 2,
     projects: [
       {
         plugins: [

@@ -168,8 +168,8 @@ async function seed(db: SeedDb, now: number): Promise<void> {
     );
   }
   // The rollups those events add up to.
-  await run(`INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed)
-    SELECT user_id, url, count(*), count(mapping_id), max(ts) FROM scale_events GROUP BY user_id, url`);
+  await run(`INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, last_accessed_hour)
+    SELECT user_id, url, count(*), count(mapping_id), max(ts), max(ts) / 3600000 FROM scale_events GROUP BY user_id, url`);
   await run(`INSERT INTO daily_usage (user_id, day, requests, deliveries)
     SELECT user_id, strftime('%Y-%m-%d', ts / 1000, 'unixepoch'), count(*), count(mapping_id)
     FROM scale_events GROUP BY 1, 2`);

@@ -277,9 +277,12 @@ describe("analytics queue consumer", () => {
 
   it("writes each counter row once a fold, however many views of its URL the fold holds", async () => {
     const { user, mapping } = await setup();
-    const written: number[] = [];
-    /** The D1 rows a fold of `views` views of one mapped URL writes, its counter rows there from an earlier fold. */
-    const rowsWrittenByFold = async (views: number) => {
+    const HOUR = 3_600_000;
+    // Yesterday 10:00 UTC: every fold below falls on one day, in the hours it says.
+    const ten = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000 + 10 * HOUR;
+    const at = (timestamp: number) => ({ ...message(user.id, mapping.id, "https://shop.test/a"), timestamp });
+    /** The D1 rows a fold of `views` views of one mapped URL at `timestamp` writes. */
+    const rowsWrittenByFold = async (views: number, timestamp: number) => {
       let rows = 0;
       const metered = {
         ...env,
@@ -294,17 +297,41 @@ describe("analytics queue consumer", () => {
           },
         }),
       } as Env;
-      await deliverAnalytics(Array.from({ length: views }, () => message(user.id, mapping.id, "https://shop.test/a")));
+      await deliverAnalytics(Array.from({ length: views }, (_, i) => at(timestamp + i)));
       expect(await foldAnalytics(metered)).toBe(views);
       return rows;
     };
-    await consume([message(user.id, mapping.id, "https://shop.test/a")]);
-    for (const views of [1, 50]) written.push(await rowsWrittenByFold(views));
-    expect(written[1]).toBe(written[0]);
-    // The URL's row with its day's counts and its Last Accessed index entry (2), the customer's day, the customer,
-    // the mapping, and the pending row's delete: not one row per view, nor a second write of the URL's row.
-    expect(written[0]).toBe(6);
-    expect(await counted()).toEqual(allCounted(52));
+    await consume([at(ten)]);
+    const sameHour = [await rowsWrittenByFold(1, ten + 60_000), await rowsWrittenByFold(50, ten + 120_000)];
+    expect(sameHour[1]).toBe(sameHour[0]);
+    // The URL's row with its day's counts, the customer's day, the customer, the mapping, and the pending row's
+    // delete: not one row per view, nor a second write of the URL's row, nor its Last Accessed index entry, which
+    // holds the hour.
+    expect(sameHour[0]).toBe(5);
+    // In a later hour the index entry moves: one row more.
+    expect(await rowsWrittenByFold(1, ten + HOUR)).toBe(6);
+    expect(await counted()).toEqual(allCounted(53));
+  });
+
+  it("keeps the Analytics tab in Last Accessed order within an hour and across hours", async () => {
+    const { user, apiKey, mapping } = await setup();
+    const HOUR = 3_600_000;
+    const ten = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000 + 10 * HOUR;
+    const view = (url: string, timestamp: number) => ({ ...message(user.id, mapping.id, url), timestamp });
+    // b and c are first seen in hour 10 and a in hour 11; then c again later in hour 10 (its hour stays, so only the
+    // row is written) and b in hour 11 (its hour moves): c last, and a before b within hour 11.
+    await consume([view("https://shop.test/b", ten + 1_000), view("https://shop.test/c", ten + 2_000)]);
+    await consume([view("https://shop.test/a", ten + HOUR + 5_000)]);
+    await consume([view("https://shop.test/c", ten + 3_000)]);
+    await consume([view("https://shop.test/b", ten + HOUR + 1_000)]);
+    const order = async (direction: "asc" | "desc") =>
+      (
+        (await (await call(`/api/analytics?sortBy=timestamp&sortDirection=${direction}`, { apiKey })).json()) as {
+          url: string;
+        }[]
+      ).map((r) => r.url);
+    expect(await order("desc")).toEqual(["shop.test/a", "shop.test/b", "shop.test/c"]);
+    expect(await order("asc")).toEqual(["shop.test/c", "shop.test/b", "shop.test/a"]);
   });
 
   it("moves Last Accessed on only to a later view, and keeps it for a late one", async () => {

@@ -122,23 +122,43 @@ const COUNT_DAY = `${KNOWN}
     unmapped_urls_before = unmapped_urls,
     unmapped_urls = min(${UNMAPPED_URLS_PER_DAY}, unmapped_urls + excluded.unmapped_urls)`;
 
+const HOUR_MS = 3_600_000;
+
 /**
- * The URL's counts, Last Accessed and the counts of its newest day in one write: a URL folded is almost always
- * accessed later than its row says, so its `url_stats_last_accessed_idx` entry moves anyway. A later day replaces
- * the row's latest day, which the trigger `url_stats_latest_day_to_series` (db/raw.ts) adds to `url_daily_usage`
- * in the same statement; the views of an earlier day than the row's are `COUNT_URL_DAY`'s.
+ * The URL's counts, Last Accessed and the counts of its newest day in one write. A later day replaces the row's
+ * latest day, which the trigger `url_stats_latest_day_to_series` (db/raw.ts) adds to `url_daily_usage` in the same
+ * statement; the views of an earlier day than the row's are `COUNT_URL_DAY`'s.
+ *
+ * The Last Accessed order is indexed on the hour (`url_stats_last_accessed_hour_idx`), and SQLite rewrites an
+ * index entry whenever its column is set, to the same value or not. So the URLs are written by two statements: those
+ * whose hour stays (most of a minute's, which were seen earlier that hour) without the column, then those whose
+ * hour moves, and new ones, with it. The first leaves its rows' hour as it was, so the second never takes them.
  */
-const COUNT_URL = `${ROWS},
-  newest AS (SELECT user_id, row_url, max(day) AS day FROM counted GROUP BY user_id, row_url)
-  INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, latest_day, latest_day_requests,
-    latest_day_deliveries, latest_day_crawler_requests, latest_day_seq)
-  SELECT c.user_id, c.row_url, sum(c.requests), sum(c.deliveries), max(c.ts), n.day,
-    sum(CASE WHEN c.day = n.day THEN c.requests ELSE 0 END), sum(CASE WHEN c.day = n.day THEN c.deliveries ELSE 0 END),
-    sum(CASE WHEN c.day = n.day THEN c.crawler_requests ELSE 0 END), ?2
-  FROM counted c JOIN newest n ON n.user_id = c.user_id AND n.row_url = c.row_url WHERE true
-  GROUP BY c.user_id, c.row_url
+function countUrl(hourMoves: boolean): string {
+  return `${ROWS},
+  newest AS (SELECT user_id, row_url, max(day) AS day FROM counted GROUP BY user_id, row_url),
+  summed AS (
+    SELECT c.user_id, c.row_url, sum(c.requests) AS hits, sum(c.deliveries) AS deliveries, max(c.ts) AS ts, n.day,
+      sum(CASE WHEN c.day = n.day THEN c.requests ELSE 0 END) AS day_requests,
+      sum(CASE WHEN c.day = n.day THEN c.deliveries ELSE 0 END) AS day_deliveries,
+      sum(CASE WHEN c.day = n.day THEN c.crawler_requests ELSE 0 END) AS day_crawler_requests
+    FROM counted c JOIN newest n ON n.user_id = c.user_id AND n.row_url = c.row_url
+    GROUP BY c.user_id, c.row_url
+  )
+  INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, last_accessed_hour, latest_day,
+    latest_day_requests, latest_day_deliveries, latest_day_crawler_requests, latest_day_seq)
+  SELECT s.user_id, s.row_url, s.hits, s.deliveries, s.ts, s.ts / ${HOUR_MS}, s.day, s.day_requests,
+    s.day_deliveries, s.day_crawler_requests, ?2
+  FROM summed s LEFT JOIN url_stats u ON u.user_id = s.user_id AND u.url = s.row_url
+  WHERE ${
+    hourMoves
+      ? `u.user_id IS NULL OR u.last_accessed_hour <> max(u.last_accessed, s.ts) / ${HOUR_MS}`
+      : `u.last_accessed_hour = max(u.last_accessed, s.ts) / ${HOUR_MS}`
+  }
   ON CONFLICT (user_id, url) DO UPDATE SET hits = hits + excluded.hits, deliveries = deliveries + excluded.deliveries,
-    last_accessed = max(last_accessed, excluded.last_accessed),
+    last_accessed = max(last_accessed, excluded.last_accessed),${
+      hourMoves ? ` last_accessed_hour = max(last_accessed, excluded.last_accessed) / ${HOUR_MS},` : ""
+    }
     latest_day_requests = CASE WHEN latest_day = excluded.latest_day THEN latest_day_requests
       + excluded.latest_day_requests WHEN latest_day < excluded.latest_day THEN excluded.latest_day_requests
       ELSE latest_day_requests END,
@@ -150,6 +170,7 @@ const COUNT_URL = `${ROWS},
       THEN excluded.latest_day_crawler_requests ELSE latest_day_crawler_requests END,
     latest_day_seq = CASE WHEN latest_day < excluded.latest_day THEN excluded.latest_day_seq ELSE latest_day_seq END,
     latest_day = max(latest_day, excluded.latest_day)`;
+}
 
 /** The views of a day other than their row's latest day (an older one, late or before midnight) go to the series. */
 const COUNT_URL_DAY = `${ROWS}
@@ -185,7 +206,15 @@ const COUNT_VISITORS = `${BILLING}
   SELECT day, user_id, visitor, count(*) FROM capped_billing WHERE true GROUP BY day, user_id, visitor
   ON CONFLICT (day, user_id, visitor) DO UPDATE SET views = views + excluded.views`;
 
-const COUNTING = [COUNT_DAY, COUNT_URL, COUNT_URL_DAY, COUNT_CUSTOMER, COUNT_MAPPING, COUNT_VISITORS];
+const COUNTING = [
+  COUNT_DAY,
+  countUrl(false),
+  countUrl(true),
+  COUNT_URL_DAY,
+  COUNT_CUSTOMER,
+  COUNT_MAPPING,
+  COUNT_VISITORS,
+];
 
 const FOLDED = `DELETE FROM analytics_pending WHERE seq BETWEEN ?1 AND ?2`;
 

@@ -551,6 +551,12 @@ export const urlStats = sqliteTable(
     hits: integer("hits").notNull().default(0),
     deliveries: integer("deliveries").notNull().default(0),
     lastAccessed: integer("last_accessed", { mode: "timestamp_ms" }).notNull(),
+    /**
+     * `last_accessed`'s hour (ms / 3,600,000), what the Last Accessed order is indexed on: a URL folded every minute
+     * moves its index entry once an hour, not once a minute (analytics/fold.ts); the order within an hour is sorted
+     * on read. Every writer sets it with `last_accessed`.
+     */
+    lastAccessedHour: integer("last_accessed_hour").notNull().default(0),
     /** The UTC day (YYYY-MM-DD) of the `latest_day_*` counts; '' when they have been moved to `url_daily_usage`. */
     latestDay: text("latest_day").notNull().default(""),
     latestDayRequests: integer("latest_day_requests").notNull().default(0),
@@ -561,7 +567,7 @@ export const urlStats = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.url] }),
-    index("url_stats_last_accessed_idx").on(t.userId, t.lastAccessed),
+    index("url_stats_last_accessed_hour_idx").on(t.userId, t.lastAccessedHour),
   ],
 );
 

@@ -47,7 +47,8 @@ export interface AnalyticsQuery extends PageParams {
 
 /**
  * Hits per normalised URL, a page at a time; newest access first unless asked otherwise. One `url_stats` row per
- * URL, sorted by its primary key (url) or `url_stats_last_accessed_idx`.
+ * URL, sorted by its primary key (url), or by Last Accessed: its hour from `url_stats_last_accessed_hour_idx`, then
+ * within the hour on read (the same order as Last Accessed's own).
  */
 export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuery): Promise<Page<AnalyticsRow>> {
   const direction = query.sortDirection === "asc" ? asc : desc;
@@ -63,8 +64,9 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
       .from(urlStats)
       .where(where)
       .orderBy(
-        query.sortBy === "url" ? direction(urlStats.url) : direction(urlStats.lastAccessed),
-        direction(urlStats.url),
+        ...(query.sortBy === "url"
+          ? [direction(urlStats.url)]
+          : [direction(urlStats.lastAccessedHour), direction(urlStats.lastAccessed), direction(urlStats.url)]),
       )
       .limit(query.limit)
       .offset(query.offset),

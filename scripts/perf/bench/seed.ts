@@ -100,10 +100,10 @@ export async function seed(
         db.prepare(`INSERT INTO usage_counters (user_id) SELECT id FROM users WHERE id LIKE ?1`).bind(users),
         db
           .prepare(
-            `INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, latest_day)
-             SELECT user_id, normalized_url, 0, 0, ?2, ?3 FROM url_mappings WHERE user_id LIKE ?1`,
+            `INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, last_accessed_hour, latest_day)
+             SELECT user_id, normalized_url, 0, 0, ?2, ?4, ?3 FROM url_mappings WHERE user_id LIKE ?1`,
           )
-          .bind(users, earlier, new Date(earlier).toISOString().slice(0, 10)),
+          .bind(users, earlier, new Date(earlier).toISOString().slice(0, 10), Math.floor(earlier / 3_600_000)),
         db
           .prepare(
             `INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
