@@ -164,7 +164,10 @@ async function main() {
       "customers' total requests": await counted(),
       "daily usage": await sum("SELECT coalesce(sum(requests), 0) AS n FROM daily_usage"),
       "URL hits": await sum("SELECT coalesce(sum(hits), 0) AS n FROM url_stats"),
-      "mapping requests": await sum("SELECT coalesce(sum(requests), 0) AS n FROM mapping_stats"),
+      "mapping requests": await sum(
+        `SELECT (SELECT coalesce(sum(requests), 0) FROM mapping_stats)
+           + (SELECT coalesce(sum(mapping_requests), 0) FROM url_stats) AS n`,
+      ),
     };
     const pending = await sum("SELECT coalesce(sum(views), 0) AS n FROM analytics_pending");
     const archived = new Set<string>();

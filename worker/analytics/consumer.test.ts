@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { Mapping } from "#contract/responses";
 import type { Env } from "../env";
-import { createMapping } from "../models/mappings";
+import { changeMapping, createMapping, deleteMapping, getMapping, listMappings } from "../models/mappings";
 import { call, createVerifiedCustomer, db, deliverAnalytics, foldAnalytics } from "../test/helpers";
 import { ANALYTICS_QUEUE_NAME, type AnalyticsMessage, type PageViewEvent } from "../messages/analytics";
 import { foldRange } from "./fold";
@@ -49,7 +49,10 @@ async function counted() {
     ),
     days: await count("select coalesce(sum(requests), 0) as n from daily_usage"),
     customers: await count("select coalesce(sum(total_requests), 0) as n from usage_counters"),
-    mappings: await count("select coalesce(sum(requests), 0) as n from mapping_stats"),
+    mappings: await count(
+      `select (select coalesce(sum(requests), 0) from mapping_stats)
+         + (select coalesce(sum(mapping_requests), 0) from url_stats) as n`,
+    ),
     ledger: await count("select coalesce(sum(json_array_length(message_ids)), 0) as n from analytics_ledger"),
   };
 }
@@ -236,12 +239,12 @@ describe("analytics queue consumer", () => {
     },
   );
 
-  // The fold's statements in their order (fold.ts): the URL counters first, the mapping counters in the middle,
-  // the visitors last. Whatever was written before the failure, the transaction takes back, pending rows included.
+  // The fold's statements in their order (fold.ts): the day's and the URL counters first, the customer's in the
+  // middle, the visitors last. Whatever was written before the failure, the transaction takes back, pending rows included.
   it.each([
     ["first", "daily_usage"],
     ["second", "url_stats"],
-    ["mid-fold", "mapping_stats"],
+    ["mid-fold", "usage_counters"],
     ["last", "visitor_daily_usage"],
   ])(
     "leaves the views pending when the fold's %s write fails (%s), and counts them once the next minute",
@@ -304,13 +307,62 @@ describe("analytics queue consumer", () => {
     await consume([at(ten)]);
     const sameHour = [await rowsWrittenByFold(1, ten + 60_000), await rowsWrittenByFold(50, ten + 120_000)];
     expect(sameHour[1]).toBe(sameHour[0]);
-    // The URL's row with its day's counts, the customer's day, the customer, the mapping, and the pending row's
-    // delete: not one row per view, nor a second write of the URL's row, nor its Last Accessed index entry, which
-    // holds the hour.
-    expect(sameHour[0]).toBe(5);
+    // The URL's row with its day's counts and its mapping's, the customer's day, the customer, and the pending
+    // row's delete: not one row per view, nor a second write of the URL's row, nor a row for the mapping, nor its
+    // Last Accessed index entry, which holds the hour.
+    expect(sameHour[0]).toBe(4);
     // In a later hour the index entry moves: one row more.
-    expect(await rowsWrittenByFold(1, ten + HOUR)).toBe(6);
+    expect(await rowsWrittenByFold(1, ten + HOUR)).toBe(5);
     expect(await counted()).toEqual(allCounted(53));
+  });
+
+  it("keeps a mapping's totals whichever row counts them: versions of one URL, a move, a prefix, a delete", async () => {
+    const { user, mapping: first } = await setup();
+    const url = "https://shop.test/a";
+    const totals = async (id: number) => {
+      const m = await getMapping(db(), user.id, id);
+      return m && [m.totalRequests, m.contentDeliveryCount];
+    };
+    const urlRow = () => env.DB.prepare("select mapping_id as id from url_stats where url = 'shop.test/a'").first("id");
+    await consume([message(user.id, first.id, url), message(user.id, first.id, url)]);
+    expect(await totals(first.id)).toEqual([2, 2]);
+    // The exact mapping's counts are on its URL's row: the fold wrote no mapping_stats row.
+    expect(await urlRow()).toBe(first.id);
+    expect(await count("select count(*) as n from mapping_stats")).toBe(0);
+
+    // A newer version at the URL takes the row; a late view of the older one still counts for it.
+    const second = await createMapping(db(), user.id, url, "A2");
+    await consume([message(user.id, second.id, url), message(user.id, first.id, url)]);
+    expect(await urlRow()).toBe(second.id);
+    expect([await totals(first.id), await totals(second.id)]).toEqual([
+      [3, 3],
+      [1, 1],
+    ]);
+    // The older one again (the newer unpublished, say): the row's counts move to the newer one's mapping_stats row.
+    await consume([message(user.id, first.id, url)]);
+    expect(await urlRow()).toBe(first.id);
+    expect([await totals(first.id), await totals(second.id)]).toEqual([
+      [4, 4],
+      [1, 1],
+    ]);
+    const byUrl = await listMappings(db(), user.id, { limit: 10, offset: 0, group: "url" });
+    expect(byUrl.rows.map((r) => [r.totalRequests, r.urlMappingCount])).toEqual([[5, 2]]);
+
+    // A prefix mapping's views count in mapping_stats; an undelivered view counts as a request only.
+    const prefix = await createMapping(db(), user.id, "https://shop.test/blog/*", "B");
+    await consume([message(user.id, prefix.id, "https://shop.test/blog/x"), message(user.id, null, url)]);
+    expect(await totals(prefix.id)).toEqual([1, 1]);
+    expect(await totals(first.id)).toEqual([4, 4]);
+
+    // Moved to another URL, a mapping keeps its totals; deleted, they go with it.
+    await changeMapping(db(), user.id, first.id, { url: "https://shop.test/c", normalizedUrl: "shop.test/c" });
+    expect(await urlRow()).toBeNull();
+    expect(await totals(first.id)).toEqual([4, 4]);
+    await consume([message(user.id, second.id, url)]);
+    await deleteMapping(db(), user.id, second.id);
+    expect(await urlRow()).toBeNull();
+    expect(await count("select count(*) as n from mapping_stats where mapping_id = " + second.id)).toBe(0);
+    expect(await count("select sum(hits) as n from url_stats where url = 'shop.test/a'")).toBe(7);
   });
 
   it("keeps the Analytics tab in Last Accessed order within an hour and across hours", async () => {

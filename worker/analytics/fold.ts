@@ -1,8 +1,8 @@
 /**
  * @module The minute cron's fold: adds the pending page views (record.ts) to the counters and deletes them, in one
  * `batch()` (one transaction) per range of pending rows: one upsert per counter row the range touches (customer and
- * URL, with the counts of the URL's newest day; customer, URL and an older day; customer and day; customer; mapping;
- * visitor and day), never one per view or batch. A fold that fails leaves its range pending for the next minute; two
+ * URL, with the counts of the URL's newest day and of its exact mapping; customer, URL and an older day; customer and
+ * day; customer; any other mapping; visitor and day), never one per view or batch. A fold that fails leaves its range pending for the next minute; two
  * folds of one range count it once, since the second finds its rows deleted. Before a range is counted its
  * customers' billing is brought up to now (batch-customers.ts), so its views count in the period they belong to;
  * after it, the delivery state of each customer whose limit it reached (or lifted) is written. So counters and
@@ -111,6 +111,21 @@ const ROWS = `${KNOWN},
     FROM ranked
   )`;
 
+/**
+ * The views of an existing exact mapping at their own URL, summed per mapping. Each URL's newest such mapping
+ * (`on_row`) is counted on the URL's `url_stats` row (its `mapping_*` columns), so a fold writes one row for the URL
+ * and its mapping; any other mapping's views (a prefix mapping's, an older version's) go to `mapping_stats`.
+ */
+const OWN_MAPPING = `own AS (
+    SELECT f.user_id, f.url, f.mapping_id, count(*) AS requests, sum(f.delivered) AS deliveries
+    FROM fresh f JOIN url_mappings m ON m.id = f.mapping_id AND m.user_id = f.user_id AND m.normalized_url = f.url
+    GROUP BY f.user_id, f.url, f.mapping_id
+  ),
+  on_row AS (
+    SELECT * FROM own
+    WHERE mapping_id = (SELECT max(o.mapping_id) FROM own o WHERE o.user_id = own.user_id AND o.url = own.url)
+  )`;
+
 // An upsert from a SELECT needs its WHERE (even `WHERE true`) for SQLite to read ON CONFLICT right.
 const COUNT_DAY = `${KNOWN}
   INSERT INTO daily_usage (user_id, day, requests, deliveries, crawler_requests, unmapped_urls, unmapped_urls_before)
@@ -136,6 +151,7 @@ const HOUR_MS = 3_600_000;
  */
 function countUrl(hourMoves: boolean): string {
   return `${ROWS},
+  ${OWN_MAPPING},
   newest AS (SELECT user_id, row_url, max(day) AS day FROM counted GROUP BY user_id, row_url),
   summed AS (
     SELECT c.user_id, c.row_url, sum(c.requests) AS hits, sum(c.deliveries) AS deliveries, max(c.ts) AS ts, n.day,
@@ -146,10 +162,12 @@ function countUrl(hourMoves: boolean): string {
     GROUP BY c.user_id, c.row_url
   )
   INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, last_accessed_hour, latest_day,
-    latest_day_requests, latest_day_deliveries, latest_day_crawler_requests, latest_day_seq)
+    latest_day_requests, latest_day_deliveries, latest_day_crawler_requests, latest_day_seq, mapping_id,
+    mapping_requests, mapping_deliveries)
   SELECT s.user_id, s.row_url, s.hits, s.deliveries, s.ts, s.ts / ${HOUR_MS}, s.day, s.day_requests,
-    s.day_deliveries, s.day_crawler_requests, ?2
+    s.day_deliveries, s.day_crawler_requests, ?2, r.mapping_id, coalesce(r.requests, 0), coalesce(r.deliveries, 0)
   FROM summed s LEFT JOIN url_stats u ON u.user_id = s.user_id AND u.url = s.row_url
+    LEFT JOIN on_row r ON r.user_id = s.user_id AND r.url = s.row_url
   WHERE ${
     hourMoves
       ? `u.user_id IS NULL OR u.last_accessed_hour <> max(u.last_accessed, s.ts) / ${HOUR_MS}`
@@ -169,8 +187,29 @@ function countUrl(hourMoves: boolean): string {
       + excluded.latest_day_crawler_requests WHEN latest_day < excluded.latest_day
       THEN excluded.latest_day_crawler_requests ELSE latest_day_crawler_requests END,
     latest_day_seq = CASE WHEN latest_day < excluded.latest_day THEN excluded.latest_day_seq ELSE latest_day_seq END,
-    latest_day = max(latest_day, excluded.latest_day)`;
+    latest_day = max(latest_day, excluded.latest_day),
+    mapping_requests = CASE WHEN excluded.mapping_id IS NULL THEN mapping_requests
+      WHEN mapping_id = excluded.mapping_id THEN mapping_requests + excluded.mapping_requests
+      ELSE excluded.mapping_requests END,
+    mapping_deliveries = CASE WHEN excluded.mapping_id IS NULL THEN mapping_deliveries
+      WHEN mapping_id = excluded.mapping_id THEN mapping_deliveries + excluded.mapping_deliveries
+      ELSE excluded.mapping_deliveries END,
+    mapping_id = coalesce(excluded.mapping_id, mapping_id)`;
 }
+
+/**
+ * Before a URL's row takes another mapping's counts (a newer version at the URL, or an older one again), the counts
+ * it holds join that mapping's `mapping_stats` row.
+ */
+const MOVE_MAPPING_OUT = `${FRESH},
+  ${OWN_MAPPING}
+  INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
+  SELECT u.mapping_id, u.mapping_requests, u.mapping_deliveries, u.last_accessed
+  FROM on_row r JOIN url_stats u ON u.user_id = r.user_id AND u.url = r.url
+  WHERE u.mapping_id <> r.mapping_id AND (u.mapping_requests > 0 OR u.mapping_deliveries > 0)
+    AND EXISTS (SELECT 1 FROM url_mappings m WHERE m.id = u.mapping_id)
+  ON CONFLICT (mapping_id) DO UPDATE SET requests = requests + excluded.requests,
+    deliveries = deliveries + excluded.deliveries, last_accessed = max(last_accessed, excluded.last_accessed)`;
 
 /** The views of a day other than their row's latest day (an older one, late or before midnight) go to the series. */
 const COUNT_URL_DAY = `${ROWS}
@@ -192,10 +231,14 @@ const COUNT_CUSTOMER = `${BILLING}
     period_unbilled_requests = period_unbilled_requests + excluded.period_unbilled_requests,
     period_unbilled_deliveries = period_unbilled_deliveries + excluded.period_unbilled_deliveries`;
 
-const COUNT_MAPPING = `${FRESH}
+/** The views of mappings not counted on their URL's row (`OWN_MAPPING`). */
+const COUNT_MAPPING = `${FRESH},
+  ${OWN_MAPPING}
   INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
   SELECT mapping_id, count(*), sum(delivered), max(ts) FROM fresh
   WHERE mapping_id IS NOT NULL AND EXISTS (SELECT 1 FROM url_mappings WHERE url_mappings.id = fresh.mapping_id)
+    AND NOT EXISTS (SELECT 1 FROM on_row r
+      WHERE r.user_id = fresh.user_id AND r.url = fresh.url AND r.mapping_id = fresh.mapping_id)
   GROUP BY mapping_id
   ON CONFLICT (mapping_id) DO UPDATE SET requests = requests + excluded.requests,
     deliveries = deliveries + excluded.deliveries, last_accessed = max(last_accessed, excluded.last_accessed)`;
@@ -208,6 +251,7 @@ const COUNT_VISITORS = `${BILLING}
 
 const COUNTING = [
   COUNT_DAY,
+  MOVE_MAPPING_OUT,
   countUrl(false),
   countUrl(true),
   COUNT_URL_DAY,

@@ -306,6 +306,35 @@ CREATE TRIGGER "url_stats_search_after_insert" AFTER INSERT ON "url_stats" BEGIN
 END
 `,
   },
+  // url_mappings: an exact mapping's counts on its URL's url_stats row (analytics/fold.ts) go with the mapping: cleared
+  // when it is deleted (as its mapping_stats row is), moved to mapping_stats when it moves to another URL.
+  {
+    name: "url_stats_mapping_after_delete",
+    table: "url_mappings",
+    sql: `
+CREATE TRIGGER "url_stats_mapping_after_delete" AFTER DELETE ON "url_mappings" BEGIN
+  UPDATE "url_stats" SET "mapping_id" = NULL, "mapping_requests" = 0, "mapping_deliveries" = 0
+  WHERE "user_id" = OLD."user_id" AND "url" = OLD."normalized_url" AND "mapping_id" = OLD."id";
+END
+`,
+  },
+  {
+    name: "url_stats_mapping_after_move",
+    table: "url_mappings",
+    sql: `
+CREATE TRIGGER "url_stats_mapping_after_move" AFTER UPDATE OF "normalized_url" ON "url_mappings"
+WHEN OLD."normalized_url" <> NEW."normalized_url" BEGIN
+  INSERT INTO "mapping_stats" ("mapping_id", "requests", "deliveries", "last_accessed")
+  SELECT OLD."id", "mapping_requests", "mapping_deliveries", "last_accessed" FROM "url_stats"
+  WHERE "user_id" = OLD."user_id" AND "url" = OLD."normalized_url" AND "mapping_id" = OLD."id"
+  ON CONFLICT ("mapping_id") DO UPDATE SET "requests" = "requests" + excluded."requests",
+    "deliveries" = "deliveries" + excluded."deliveries",
+    "last_accessed" = max("last_accessed", excluded."last_accessed");
+  UPDATE "url_stats" SET "mapping_id" = NULL, "mapping_requests" = 0, "mapping_deliveries" = 0
+  WHERE "user_id" = OLD."user_id" AND "url" = OLD."normalized_url" AND "mapping_id" = OLD."id";
+END
+`,
+  },
   // url_stats: a URL's newest day, replaced by a later one (or emptied by the month pass), joins its series.
   {
     name: "url_stats_latest_day_to_series",

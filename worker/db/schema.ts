@@ -564,6 +564,15 @@ export const urlStats = sqliteTable(
     latestDayCrawlerRequests: integer("latest_day_crawler_requests").notNull().default(0),
     /** The last `analytics_pending.seq` of the fold that set `latest_day`: that fold does not count the URL as seen. */
     latestDaySeq: integer("latest_day_seq").notNull().default(0),
+    /**
+     * The counts of the newest exact mapping at this URL that views were counted for, on the URL's row so that a
+     * fold writes one row for both (analytics/fold.ts); a mapping's totals are these plus its `mapping_stats` row.
+     * Not indexed: a mapping finds them by the URL. Triggers on `url_mappings` (db/raw.ts) clear them when the
+     * mapping is deleted and move them to `mapping_stats` when it moves to another URL.
+     */
+    mappingId: integer("mapping_id"),
+    mappingRequests: integer("mapping_requests").notNull().default(0),
+    mappingDeliveries: integer("mapping_deliveries").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.url] }),
@@ -733,7 +742,10 @@ export const experimentStats = sqliteTable(
   (t) => [primaryKey({ columns: [t.experiment, t.variant, t.goal] })],
 );
 
-/** Counters per mapping: requests that matched it and deliveries of its HTML. */
+/**
+ * Counters per mapping: requests that matched it and deliveries of its HTML; an exact mapping's current counts are
+ * on its URL's `url_stats` row instead, and a mapping's totals are the sum of both.
+ */
 export const mappingStats = sqliteTable("mapping_stats", {
   mappingId: integer("mapping_id")
     .primaryKey()

@@ -13,11 +13,20 @@ import { hasSeo, type Seo } from "#contract/seo";
 import type { MatchKind } from "#contract/url-rules";
 import type { Db } from "../db/client";
 import { containsText, inList, trigramCandidates } from "../db/expressions";
-import { deletedMappings, mappingStats, mappingTotals, urlMappings } from "../db/schema";
+import { deletedMappings, mappingStats, mappingTotals, urlMappings, urlStats } from "../db/schema";
 import { URL_MAPPINGS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
 import { experimentAnswer } from "./experiments";
 import { pageOf } from "./page";
+
+/**
+ * An exact mapping's counts kept on its URL's `url_stats` row (analytics/fold.ts), which its `mapping_stats` row's
+ * add to: one probe of the row's key.
+ */
+function onUrlRow(column: "mapping_requests" | "mapping_deliveries") {
+  return sql<number>`coalesce((select s.${sql.identifier(column)} from ${urlStats} s
+    where s.user_id = ${urlMappings.userId} and s.url = ${urlMappings.normalizedUrl} and s.mapping_id = ${urlMappings.id}), 0)`;
+}
 
 export const mappingColumns = {
   id: urlMappings.id,
@@ -31,8 +40,8 @@ export const mappingColumns = {
   publishedAt: urlMappings.publishedAt,
   publishAt: urlMappings.publishAt,
   unpublishAt: urlMappings.unpublishAt,
-  totalRequests: sql<number>`coalesce(${mappingStats.requests}, 0)`,
-  contentDeliveryCount: sql<number>`coalesce(${mappingStats.deliveries}, 0)`,
+  totalRequests: sql<number>`coalesce(${mappingStats.requests}, 0) + ${onUrlRow("mapping_requests")}`,
+  contentDeliveryCount: sql<number>`coalesce(${mappingStats.deliveries}, 0) + ${onUrlRow("mapping_deliveries")}`,
   match: sql<MatchKind>`case when ${urlMappings.normalizedUrl} like '%/*' then 'prefix' else 'exact' end`,
 };
 
@@ -155,8 +164,9 @@ export async function groupSums(
     .select({
       key: group,
       events: count(),
-      totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0)`,
-      contentDeliveryCount: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)`,
+      totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0) + sum(${onUrlRow("mapping_requests")})`,
+      contentDeliveryCount: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)
+        + sum(${onUrlRow("mapping_deliveries")})`,
     })
     .from(urlMappings)
     .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))

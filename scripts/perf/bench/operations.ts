@@ -204,7 +204,9 @@ export async function operations(
       .prepare(
         `SELECT (SELECT coalesce(sum(total_requests), 0) FROM usage_counters WHERE user_id LIKE ?1) AS customers,
            (SELECT coalesce(sum(hits), 0) FROM url_stats WHERE user_id LIKE ?1) AS urls,
-           (SELECT coalesce(sum(requests), 0) FROM mapping_stats WHERE mapping_id BETWEEN ?2 AND ?3) AS mappings`,
+           (SELECT coalesce(sum(requests), 0) FROM mapping_stats WHERE mapping_id BETWEEN ?2 AND ?3)
+             + (SELECT coalesce(sum(mapping_requests), 0) FROM url_stats
+               WHERE user_id LIKE ?1 AND mapping_id BETWEEN ?2 AND ?3) AS mappings`,
       )
       .bind(prefix, kind.firstMappingId, lastId)
       .first<{ customers: number; urls: number; mappings: number }>();

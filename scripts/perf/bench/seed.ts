@@ -48,7 +48,7 @@ export interface Seeded {
  * Seeds the scenarios' customers and published mappings in D1, then (unless `deliveryEntries` is false) writes
  * their delivery entries: about 3 ms per entry in Miniflare's KV, the most of seeding's time. With
  * `countersOfEarlierDays`, every customer, URL and mapping also gets the counter rows that earlier days of traffic
- * would have left (`usage_counters`, `url_stats` with its search entries, `mapping_stats`), as in a steady day of
+ * would have left (`usage_counters`, `url_stats` with its search entries and its exact mapping), as in a steady day of
  * production, where a URL's first view ever is rare: their counts are 0, so what is counted later is what was sent,
  * and their Last Accessed and latest day are three days back (so a simulated day pays for moving each URL's
  * latest day to its series). The month's pass of old per-URL days (worker/analytics/url-months.ts)
@@ -100,16 +100,11 @@ export async function seed(
         db.prepare(`INSERT INTO usage_counters (user_id) SELECT id FROM users WHERE id LIKE ?1`).bind(users),
         db
           .prepare(
-            `INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, last_accessed_hour, latest_day)
-             SELECT user_id, normalized_url, 0, 0, ?2, ?4, ?3 FROM url_mappings WHERE user_id LIKE ?1`,
+            `INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, last_accessed_hour, latest_day,
+               mapping_id)
+             SELECT user_id, normalized_url, 0, 0, ?2, ?4, ?3, id FROM url_mappings WHERE user_id LIKE ?1`,
           )
           .bind(users, earlier, new Date(earlier).toISOString().slice(0, 10), Math.floor(earlier / 3_600_000)),
-        db
-          .prepare(
-            `INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
-             SELECT id, 0, 0, ?2 FROM url_mappings WHERE user_id LIKE ?1`,
-          )
-          .bind(users, earlier),
       ]);
     }
   }
