@@ -162,7 +162,10 @@ async function main() {
       .first<{ ids: number; distinctIds: number }>();
     const counters = {
       "customers' total requests": await counted(),
-      "daily usage": await sum("SELECT coalesce(sum(requests), 0) AS n FROM daily_usage"),
+      "daily usage": await sum(
+        `SELECT (SELECT coalesce(sum(requests), 0) FROM daily_usage)
+           + (SELECT coalesce(sum(latest_day_requests), 0) FROM usage_counters) AS n`,
+      ),
       "URL hits": await sum("SELECT coalesce(sum(hits), 0) AS n FROM url_stats"),
       "mapping requests": await sum(
         `SELECT (SELECT coalesce(sum(requests), 0) FROM mapping_stats)

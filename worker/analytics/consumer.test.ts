@@ -47,7 +47,10 @@ async function counted() {
       `select (select coalesce(sum(requests), 0) from url_daily_usage)
          + (select coalesce(sum(latest_day_requests), 0) from url_stats) as n`,
     ),
-    days: await count("select coalesce(sum(requests), 0) as n from daily_usage"),
+    days: await count(
+      `select (select coalesce(sum(requests), 0) from daily_usage)
+         + (select coalesce(sum(latest_day_requests), 0) from usage_counters) as n`,
+    ),
     customers: await count("select coalesce(sum(total_requests), 0) as n from usage_counters"),
     mappings: await count(
       `select (select coalesce(sum(requests), 0) from mapping_stats)
@@ -116,9 +119,11 @@ describe("analytics queue consumer", () => {
     expect(await foldAnalytics()).toBe(3);
     expect(await pendingViews()).toBe(0);
     expect(await counted()).toEqual(allCounted(3, 2));
-    // One row per URL, one per day, one per customer, one per mapping: not one per message.
+    // One row per URL (with its mapping's counts), one per customer (with their day's): not one per message.
     expect(await count("select count(*) as n from url_stats")).toBe(2);
-    expect(await count("select count(*) as n from daily_usage")).toBe(1);
+    // The day is the customer's newest: on their counters row, not a row of its own yet.
+    expect(await count("select count(*) as n from usage_counters where latest_day <> ''")).toBe(1);
+    expect(await count("select count(*) as n from daily_usage")).toBe(0);
     expect(await count("select count(*) as n from analytics")).toBe(0);
 
     const [listed] = (await (await call("/api/mappings", { apiKey })).json()) as Mapping[];
@@ -176,28 +181,35 @@ describe("analytics queue consumer", () => {
     expect(await counted()).toEqual(allCounted(1));
   });
 
-  it("keeps the ids in one ledger row per second of the views' timestamps, each view once", async () => {
+  it("keeps the ids in one ledger row per 10 seconds of the views' timestamps, each view once", async () => {
     const { user, mapping } = await setup();
-    const second = Math.floor(Date.now() / 1000);
-    const at = (ms: number, url: string) => ({ ...message(user.id, mapping.id, url), timestamp: second * 1000 + ms });
+    const span = Math.floor(Date.now() / 10_000) * 10 - 10;
+    const at = (ms: number, url: string) => ({ ...message(user.id, mapping.id, url), timestamp: span * 1000 + ms });
     const first = [
       at(100, "https://shop.test/a"),
       at(900, "https://shop.test/a?x=1"),
-      at(1_200, "https://shop.test/a#y"),
+      at(9_200, "https://shop.test/a#y"),
     ];
     await consume(first);
-    // Redelivered with one new view of the second second: only the new one is taken again.
-    const later = at(1_500, "https://shop.test/a?z=2");
+    // Redelivered with one new view of the next span: only the new one is taken again.
+    const later = at(10_500, "https://shop.test/a?z=2");
     await consume([...first, later]);
 
     const rows = await ledger();
-    expect(rows.map((r) => [r.second - second, r.ids.length])).toEqual([
-      [0, 2],
-      [1, 1],
-      [1, 1],
+    expect(rows.map((r) => [r.second - span, r.ids.length])).toEqual([
+      [0, 3],
+      [10, 1],
     ]);
     expect(rows.flatMap((r) => r.ids).sort()).toEqual([...first, later].map((v) => v.id).sort());
     expect(await counted()).toEqual(allCounted(4));
+
+    // A row written one per second, before spans, still keeps its view from being counted again.
+    const old = at(3_700, "https://shop.test/a?old=1");
+    await env.DB.prepare("insert into analytics_ledger (second, batch, message_ids) values (?, 'before', ?)")
+      .bind(span + 3, JSON.stringify([old.id]))
+      .run();
+    await consume([old]);
+    expect(await counted()).toEqual({ ...allCounted(4), ledger: 5 });
   });
 
   it("counts nothing twice when a batch is redelivered, whole or mixed with new messages", async () => {
@@ -239,12 +251,11 @@ describe("analytics queue consumer", () => {
     },
   );
 
-  // The fold's statements in their order (fold.ts): the day's and the URL counters first, the customer's in the
-  // middle, the visitors last. Whatever was written before the failure, the transaction takes back, pending rows included.
+  // The fold's statements in their order (fold.ts): the customer's counters first, the URLs' in the middle, the
+  // visitors last. Whatever was written before the failure, the transaction takes back, pending rows included.
   it.each([
-    ["first", "daily_usage"],
-    ["second", "url_stats"],
-    ["mid-fold", "usage_counters"],
+    ["first", "usage_counters"],
+    ["mid-fold", "url_stats"],
     ["last", "visitor_daily_usage"],
   ])(
     "leaves the views pending when the fold's %s write fails (%s), and counts them once the next minute",
@@ -307,12 +318,12 @@ describe("analytics queue consumer", () => {
     await consume([at(ten)]);
     const sameHour = [await rowsWrittenByFold(1, ten + 60_000), await rowsWrittenByFold(50, ten + 120_000)];
     expect(sameHour[1]).toBe(sameHour[0]);
-    // The URL's row with its day's counts and its mapping's, the customer's day, the customer, and the pending
-    // row's delete: not one row per view, nor a second write of the URL's row, nor a row for the mapping, nor its
-    // Last Accessed index entry, which holds the hour.
-    expect(sameHour[0]).toBe(4);
+    // The URL's row with its day's counts and its mapping's, the customer's row with their day's, and the pending
+    // row's delete: not one row per view, nor a second write of the URL's row, nor a row for the mapping or the
+    // customer's day, nor the URL's Last Accessed index entry, which holds the hour.
+    expect(sameHour[0]).toBe(3);
     // In a later hour the index entry moves: one row more.
-    expect(await rowsWrittenByFold(1, ten + HOUR)).toBe(5);
+    expect(await rowsWrittenByFold(1, ten + HOUR)).toBe(4);
     expect(await counted()).toEqual(allCounted(53));
   });
 

@@ -1,8 +1,9 @@
 /**
  * @module The minute cron's fold: adds the pending page views (record.ts) to the counters and deletes them, in one
- * `batch()` (one transaction) per range of pending rows: one upsert per counter row the range touches (customer and
- * URL, with the counts of the URL's newest day and of its exact mapping; customer, URL and an older day; customer and
- * day; customer; any other mapping; visitor and day), never one per view or batch. A fold that fails leaves its range pending for the next minute; two
+ * `batch()` (one transaction) per range of pending rows: one upsert per counter row the range touches (customer, with
+ * the counts of their newest day; customer and an older day; customer and URL, with the counts of the URL's newest
+ * day and of its exact mapping; customer, URL and an older day; any other mapping; visitor and day), never one per
+ * view or batch. A fold that fails leaves its range pending for the next minute; two
  * folds of one range count it once, since the second finds its rows deleted. Before a range is counted its
  * customers' billing is brought up to now (batch-customers.ts), so its views count in the period they belong to;
  * after it, the delivery state of each customer whose limit it reached (or lifted) is written. So counters and
@@ -17,9 +18,9 @@
  * - **Per-URL rows.** A URL gets rows of its own (`url_stats`, `url_daily_usage`) when the customer has a mapping
  *   there, when it has a row today already, or as one of the first `UNMAPPED_URLS_PER_DAY` new URLs of the
  *   customer's day; every other view counts in the day's `OTHER_PAGES` row.
- * Statements read what earlier statements of the fold wrote, so their order matters: the day's counters first
- * (`unmapped_urls_before` keeps the count from before this fold for the URL statements), the URL rows before their
- * series, the visitors last.
+ * Statements read what earlier statements of the fold wrote, so their order matters: the customer's row and their
+ * older days first (`latest_day_unmapped_urls_before` and `unmapped_urls_before` keep the counts from before this
+ * fold for the URL statements), the URL rows before their series, the visitors last.
  */
 import { OTHER_PAGES } from "#contract/responses";
 import type { Env } from "../env";
@@ -57,8 +58,7 @@ const FRESH = `WITH fresh AS (
  * Which views spend the plan's quota: not a crawler's, and within the visitor's first views of the day. Only the
  * views of metered customers' visitors (`capped`) are ranked per visitor: the sort is theirs alone.
  */
-const BILLING = `${FRESH},
-  capped AS (SELECT * FROM fresh WHERE crawler = 0 AND metered = 1 AND visitor IS NOT NULL),
+const BILLED = `capped AS (SELECT * FROM fresh WHERE crawler = 0 AND metered = 1 AND visitor IS NOT NULL),
   capped_billing AS (
     SELECT user_id, day, visitor, delivered,
       coalesce((SELECT views FROM visitor_daily_usage v
@@ -71,6 +71,8 @@ const BILLING = `${FRESH},
     WHERE NOT (crawler = 0 AND metered = 1 AND visitor IS NOT NULL)
     UNION ALL SELECT user_id, delivered, billed FROM capped_billing
   )`;
+const BILLING = `${FRESH},
+  ${BILLED}`;
 
 /**
  * The views summed per customer, URL and day, and whether that URL has rows already: a mapping of the customer's
@@ -105,7 +107,8 @@ const ROWS = `${KNOWN},
   counted AS (
     SELECT ranked.*, CASE
       WHEN known THEN url
-      WHEN new_rank + coalesce((SELECT unmapped_urls_before FROM daily_usage d
+      WHEN new_rank + coalesce((SELECT latest_day_unmapped_urls_before FROM usage_counters c
+          WHERE c.user_id = ranked.user_id AND c.latest_day = ranked.day), (SELECT unmapped_urls_before FROM daily_usage d
           WHERE d.user_id = ranked.user_id AND d.day = ranked.day), 0) <= ${UNMAPPED_URLS_PER_DAY} THEN url
       ELSE '${OTHER_PAGES}' END AS row_url
     FROM ranked
@@ -126,12 +129,68 @@ const OWN_MAPPING = `own AS (
     WHERE mapping_id = (SELECT max(o.mapping_id) FROM own o WHERE o.user_id = own.user_id AND o.url = own.url)
   )`;
 
+/** Per customer and day: the views, and how many new URLs without a mapping got rows of their own. */
+const DAY_SUMS = `day_sums AS (
+    SELECT user_id, day, sum(requests) AS requests, sum(deliveries) AS deliveries,
+      sum(crawler_requests) AS crawler_requests,
+      min(${UNMAPPED_URLS_PER_DAY}, count(CASE WHEN NOT known THEN url END)) AS unmapped_urls
+    FROM placed GROUP BY user_id, day
+  )`;
+
 // An upsert from a SELECT needs its WHERE (even `WHERE true`) for SQLite to read ON CONFLICT right.
-const COUNT_DAY = `${KNOWN}
+/**
+ * The customer's row: their counters, and the counts of the newest day the fold holds, which replaces an earlier
+ * newest day (the trigger `usage_counters_latest_day_to_series`, db/raw.ts, adds that one to `daily_usage`): one write
+ * for both. The URL statements read `latest_day_unmapped_urls_before`, the count from before this fold.
+ */
+const COUNT_CUSTOMER = `${KNOWN},
+  ${BILLED},
+  ${DAY_SUMS},
+  newest AS (
+    SELECT d.* FROM day_sums d WHERE d.day = (SELECT max(day) FROM day_sums n WHERE n.user_id = d.user_id)
+  ),
+  customer AS (
+    SELECT user_id, count(*) AS total, sum(billed) AS requests, sum(billed * delivered) AS deliveries,
+      sum(1 - billed) AS unbilled_requests, sum((1 - billed) * delivered) AS unbilled_deliveries
+    FROM billing GROUP BY user_id
+  )
+  INSERT INTO usage_counters (user_id, total_requests, period_requests, period_deliveries, period_unbilled_requests,
+    period_unbilled_deliveries, latest_day, latest_day_requests, latest_day_deliveries, latest_day_crawler_requests,
+    latest_day_unmapped_urls, latest_day_unmapped_urls_before)
+  SELECT c.user_id, c.total, c.requests, c.deliveries, c.unbilled_requests, c.unbilled_deliveries, n.day, n.requests,
+    n.deliveries, n.crawler_requests, n.unmapped_urls, 0
+  FROM customer c JOIN newest n ON n.user_id = c.user_id WHERE true
+  ON CONFLICT (user_id) DO UPDATE SET total_requests = total_requests + excluded.total_requests,
+    period_requests = period_requests + excluded.period_requests,
+    period_deliveries = period_deliveries + excluded.period_deliveries,
+    period_unbilled_requests = period_unbilled_requests + excluded.period_unbilled_requests,
+    period_unbilled_deliveries = period_unbilled_deliveries + excluded.period_unbilled_deliveries,
+    latest_day_requests = CASE WHEN latest_day = excluded.latest_day THEN latest_day_requests
+      + excluded.latest_day_requests WHEN latest_day < excluded.latest_day THEN excluded.latest_day_requests
+      ELSE latest_day_requests END,
+    latest_day_deliveries = CASE WHEN latest_day = excluded.latest_day THEN latest_day_deliveries
+      + excluded.latest_day_deliveries WHEN latest_day < excluded.latest_day THEN excluded.latest_day_deliveries
+      ELSE latest_day_deliveries END,
+    latest_day_crawler_requests = CASE WHEN latest_day = excluded.latest_day THEN latest_day_crawler_requests
+      + excluded.latest_day_crawler_requests WHEN latest_day < excluded.latest_day
+      THEN excluded.latest_day_crawler_requests ELSE latest_day_crawler_requests END,
+    latest_day_unmapped_urls_before = CASE WHEN latest_day = excluded.latest_day THEN latest_day_unmapped_urls
+      WHEN latest_day < excluded.latest_day THEN 0 ELSE latest_day_unmapped_urls_before END,
+    latest_day_unmapped_urls = CASE WHEN latest_day = excluded.latest_day
+      THEN min(${UNMAPPED_URLS_PER_DAY}, latest_day_unmapped_urls + excluded.latest_day_unmapped_urls)
+      WHEN latest_day < excluded.latest_day THEN excluded.latest_day_unmapped_urls
+      ELSE latest_day_unmapped_urls END,
+    latest_day = max(latest_day, excluded.latest_day)`;
+
+/**
+ * The views of a day other than the customer's newest (late, or before midnight) go to `daily_usage`, before the URL
+ * statements, which read `unmapped_urls_before` there for such a day.
+ */
+const COUNT_OLDER_DAY = `${KNOWN},
+  ${DAY_SUMS}
   INSERT INTO daily_usage (user_id, day, requests, deliveries, crawler_requests, unmapped_urls, unmapped_urls_before)
-  SELECT user_id, day, sum(requests), sum(deliveries), sum(crawler_requests),
-    min(${UNMAPPED_URLS_PER_DAY}, count(CASE WHEN NOT known THEN url END)), 0
-  FROM placed WHERE true GROUP BY user_id, day
+  SELECT d.user_id, d.day, d.requests, d.deliveries, d.crawler_requests, d.unmapped_urls, 0
+  FROM day_sums d JOIN usage_counters c ON c.user_id = d.user_id WHERE d.day <> c.latest_day
   ON CONFLICT (user_id, day) DO UPDATE SET requests = requests + excluded.requests,
     deliveries = deliveries + excluded.deliveries, crawler_requests = crawler_requests + excluded.crawler_requests,
     unmapped_urls_before = unmapped_urls,
@@ -220,17 +279,6 @@ const COUNT_URL_DAY = `${ROWS}
   ON CONFLICT (user_id, url, day) DO UPDATE SET requests = requests + excluded.requests,
     deliveries = deliveries + excluded.deliveries, crawler_requests = crawler_requests + excluded.crawler_requests`;
 
-const COUNT_CUSTOMER = `${BILLING}
-  INSERT INTO usage_counters (user_id, total_requests, period_requests, period_deliveries, period_unbilled_requests,
-    period_unbilled_deliveries)
-  SELECT user_id, count(*), sum(billed), sum(billed * delivered), sum(1 - billed), sum((1 - billed) * delivered)
-  FROM billing WHERE true GROUP BY user_id
-  ON CONFLICT (user_id) DO UPDATE SET total_requests = total_requests + excluded.total_requests,
-    period_requests = period_requests + excluded.period_requests,
-    period_deliveries = period_deliveries + excluded.period_deliveries,
-    period_unbilled_requests = period_unbilled_requests + excluded.period_unbilled_requests,
-    period_unbilled_deliveries = period_unbilled_deliveries + excluded.period_unbilled_deliveries`;
-
 /** The views of mappings not counted on their URL's row (`OWN_MAPPING`). */
 const COUNT_MAPPING = `${FRESH},
   ${OWN_MAPPING}
@@ -250,12 +298,12 @@ const COUNT_VISITORS = `${BILLING}
   ON CONFLICT (day, user_id, visitor) DO UPDATE SET views = views + excluded.views`;
 
 const COUNTING = [
-  COUNT_DAY,
+  COUNT_CUSTOMER,
+  COUNT_OLDER_DAY,
   MOVE_MAPPING_OUT,
   countUrl(false),
   countUrl(true),
   COUNT_URL_DAY,
-  COUNT_CUSTOMER,
   COUNT_MAPPING,
   COUNT_VISITORS,
 ];

@@ -98,10 +98,11 @@ describe("what a visitor can spend of a customer's plan", () => {
       period_unbilled_requests: 2,
       period_unbilled_deliveries: 2,
     });
-    const day = await env.DB.prepare("select crawler_requests from daily_usage where user_id = ?")
+    // The day is the customer's newest: on their counters row.
+    const day = await env.DB.prepare("select latest_day_crawler_requests as n from usage_counters where user_id = ?")
       .bind(user.id)
-      .first();
-    expect(day).toEqual({ crawler_requests: 2 });
+      .first("n");
+    expect(day).toBe(2);
   });
 
   it("keeps no visitor counts for a customer whose plan limits nothing: there is nothing to spend", async () => {
@@ -120,9 +121,14 @@ describe("what a visitor can spend of a customer's plan", () => {
 describe("per-URL rows", () => {
   it(`keeps mapped pages one by one, and at most ${UNMAPPED_URLS_PER_DAY.toLocaleString("en-US")} new unmapped URLs a day; the rest in one row`, async () => {
     const { user, apiKey } = await customerWithPage({ dynamicContentLimit: null });
-    // The day's allowance almost spent: as if 9,990 other new URLs had come before.
+    // The day's allowance almost spent: as if 9,990 other new URLs had come before (the newest day is on the
+    // customer's counters row).
     const day = new Date().toISOString().slice(0, 10);
-    await env.DB.prepare("insert into daily_usage (user_id, day, requests, unmapped_urls) values (?, ?, 9990, ?)")
+    await env.DB.prepare(
+      `insert into usage_counters (user_id, latest_day, latest_day_requests, latest_day_unmapped_urls)
+       values (?1, ?2, 9990, ?3)
+       on conflict (user_id) do update set latest_day = ?2, latest_day_requests = 9990, latest_day_unmapped_urls = ?3`,
+    )
       .bind(user.id, day, UNMAPPED_URLS_PER_DAY - 10)
       .run();
     const junk = Array.from({ length: 25 }, (_, i) => view(user.id, `https://shop.test/junk/${i}`, null, false));
@@ -173,7 +179,9 @@ describe("per-URL rows", () => {
       view(user.id, "https://shop.test/a", null, false),
       view(user.id, "https://shop.test/c", null, false),
     ]);
-    const day = await env.DB.prepare("select unmapped_urls from daily_usage where user_id = ?").bind(user.id).first();
-    expect(day).toEqual({ unmapped_urls: 3 });
+    const day = await env.DB.prepare("select latest_day_unmapped_urls as n from usage_counters where user_id = ?")
+      .bind(user.id)
+      .first("n");
+    expect(day).toBe(3);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * @module Takes a consumed batch's page views into D1 with one `batch()` (one transaction): the views not counted
- * before go into one `analytics_pending` row, and their ids into the ledger (`analytics_ledger`, one row per second
- * of their timestamps). The minute cron folds pending rows into the counters (fold.ts); so every counter row is
+ * before go into one `analytics_pending` row, and their ids into the ledger (`analytics_ledger`, one row per
+ * `LEDGER_SECONDS` of their timestamps). The minute cron folds pending rows into the counters (fold.ts); so every counter row is
  * written once a minute, not once per batch, and a view is counted exactly once: a redelivered view finds its id in
  * the ledger, and a failed batch leaves neither row behind.
  *
@@ -72,7 +72,17 @@ export const toCountedView = (view: ArchivedView): CountedView => ({
     : {}),
 });
 
-/** The views of existing customers whose id is not in the ledger rows of their second. */
+/**
+ * The span of one ledger row: a batch's views (an isolate's 5 s and the relay's 2.5 s, delivery/view-bundle.ts)
+ * mostly fall in one or two such spans, so a batch writes one or two ledger rows, not one per second; a lookup reads
+ * the ids of the spans its views fall in.
+ */
+export const LEDGER_SECONDS = 10;
+
+/**
+ * The views of existing customers whose id is not in the ledger rows of their span (keyed by its first second).
+ * Rows written one per second, before spans, are found under the view's own second while the ledger keeps them.
+ */
 const PEND = `WITH incoming AS (
     SELECT value AS view, value ->> 'id' AS id, value ->> 'userId' AS user_id, (value ->> 'timestamp') / 1000 AS second
     FROM json_each(?1)
@@ -82,7 +92,8 @@ const PEND = `WITH incoming AS (
     WHERE EXISTS (SELECT 1 FROM users WHERE users.id = incoming.user_id)
       AND incoming.id NOT IN (
         SELECT counted.value FROM analytics_ledger ledger, json_each(ledger.message_ids) counted
-        WHERE ledger.second IN (SELECT second FROM incoming))
+        WHERE ledger.second IN (
+          SELECT second / ${LEDGER_SECONDS} * ${LEDGER_SECONDS} FROM incoming UNION SELECT second FROM incoming))
   )
   INSERT INTO analytics_pending (batch, views, events)
   SELECT ?2, count(*), json_group_array(json(view)) FROM fresh HAVING count(*) > 0
@@ -90,7 +101,7 @@ const PEND = `WITH incoming AS (
 
 /** The ledger rows of the pending row just written (none when nothing was fresh). */
 const LEDGER = `INSERT INTO analytics_ledger (second, batch, message_ids)
-  SELECT (v.value ->> 'timestamp') / 1000, ?1, json_group_array(v.value ->> 'id')
+  SELECT (v.value ->> 'timestamp') / ${LEDGER_SECONDS * 1000} * ${LEDGER_SECONDS}, ?1, json_group_array(v.value ->> 'id')
   FROM analytics_pending p, json_each(p.events) v
   WHERE changes() > 0 AND p.seq = (SELECT max(seq) FROM analytics_pending) AND p.batch = ?1
   GROUP BY 1`;

@@ -2,7 +2,7 @@
  * @module How long the ledger of counted page views stays in D1. Raw events live in the R2 archive for good; their
  * ids in D1 (`analytics_ledger`) for `ANALYTICS_RAW_RETENTION_DAYS` (default 7, at least 1: the ledger must outlive
  * every redelivery). Older rows are deleted in bounded chunks by the daily cron and by every analytics batch: a
- * batch writes at most one row per second its views span and deletes up to 200 expired rows, so the purge keeps
+ * batch writes at most one row per 10 seconds its views span and deletes up to 200 expired rows, so the purge keeps
  * pace with any traffic, and the cron clears what is left once traffic stops. The cron also moves the legacy
  * `analytics` rows to R2.
  *
@@ -18,7 +18,7 @@ import { archiveEvents } from "./archive";
 
 const DEFAULT_DAYS = 7;
 const DAY_MS = 86_400_000;
-/** Ledger rows per DELETE (each holds one batch's ids of one second) and DELETEs per run. */
+/** Ledger rows per DELETE (each holds one batch's ids of 10 seconds) and DELETEs per run. */
 const PURGE_CHUNK = 1_000;
 const PURGE_CHUNKS_PER_RUN = 50;
 /** Legacy rows per archive object and objects per run. */
@@ -36,7 +36,7 @@ export function rawRetentionDays(env: Env): number {
   return days;
 }
 
-/** Expired rows a batch deletes: more than it writes (one per second its views span). */
+/** Expired rows a batch deletes: more than it writes (one per 10 seconds its views span). */
 export const PURGE_ROWS_PER_BATCH = 200;
 /** Expired rows the daily cron deletes at most: 50 chunks of 1,000. */
 export const PURGE_ROWS_PER_CRON = PURGE_CHUNK * PURGE_CHUNKS_PER_RUN;

@@ -499,15 +499,15 @@ export const analytics = sqliteTable(
 );
 
 /**
- * The ledger of counted page views: per consumed batch, one row per second of the views' own timestamps, holding
- * their ids (JSON). A view redelivered, alone or in another batch, is recognised by its id among the rows of its
- * second. Rows live `ANALYTICS_RAW_RETENTION_DAYS` (default 7); the events themselves are in the R2 archive. A
+ * The ledger of counted page views: per consumed batch, one row per span of 10 seconds of the views' own timestamps
+ * (analytics/record.ts), holding their ids (JSON). A view redelivered, alone or in another batch, is recognised by
+ * its id among the rows of its span. Rows live `ANALYTICS_RAW_RETENTION_DAYS` (default 7); the events themselves are in the R2 archive. A
  * WITHOUT ROWID table (db/raw.ts): one B-tree write per row, and the purge deletes a range of its key.
  */
 export const analyticsLedger = sqliteTable(
   "analytics_ledger",
   {
-    /** Unix seconds of the views' timestamps. */
+    /** The first Unix second of the span of the views' timestamps (rows written before spans: their own second). */
     second: integer("second").notNull(),
     /** The batch's id, also the name of its archive object in R2. */
     batch: text("batch").notNull(),
@@ -626,7 +626,10 @@ export const housekeepingCursors = sqliteTable("housekeeping_cursors", {
   position: text("position").notNull(),
 });
 
-/** Counters per customer and UTC day: "Last Month Requests". */
+/**
+ * Counters per customer and UTC day: "Last Month Requests". The customer's newest day is on their `usage_counters`
+ * row until a later day replaces it.
+ */
 export const dailyUsage = sqliteTable(
   "daily_usage",
   {
@@ -784,6 +787,21 @@ export const usageCounters = sqliteTable("usage_counters", {
   /** Requests and deliveries of the period that did not spend the plan's quota: crawlers, visitors past 500 a day. */
   periodUnbilledRequests: integer("period_unbilled_requests").notNull().default(0),
   periodUnbilledDeliveries: integer("period_unbilled_deliveries").notNull().default(0),
+  /**
+   * The customer's newest day (UTC, YYYY-MM-DD; '' before the first) and its counts, as `daily_usage` has them for
+   * earlier days: on this row, a fold writes one row for the customer and its day (analytics/fold.ts). A later day
+   * replaces it, and the trigger `usage_counters_latest_day_to_series` (db/raw.ts) adds it to `daily_usage`.
+   */
+  latestDay: text("latest_day").notNull().default(""),
+  latestDayRequests: integer("latest_day_requests").notNull().default(0),
+  latestDayDeliveries: integer("latest_day_deliveries").notNull().default(0),
+  latestDayCrawlerRequests: integer("latest_day_crawler_requests").notNull().default(0),
+  /**
+   * As `daily_usage.unmapped_urls`, for the newest day; `..._before` is the count before the fold that last wrote
+   * the row, which that fold's later statements read.
+   */
+  latestDayUnmappedUrls: integer("latest_day_unmapped_urls").notNull().default(0),
+  latestDayUnmappedUrlsBefore: integer("latest_day_unmapped_urls_before").notNull().default(0),
 });
 
 export const subscriptions = sqliteTable(

@@ -1,6 +1,7 @@
 /**
  * @module The customer's usage over time (`GET /api/analytics/timeseries`, docs/analytics.md): sums of the daily
- * rollups (`daily_usage`, one row per customer and day; for a URL `url_daily_usage`, one per day, plus the counts of
+ * rollups (`daily_usage`, one row per customer and day, plus the counts of their newest day on their `usage_counters`
+ * row; for a URL `url_daily_usage`, one per day, plus the counts of
  * its newest day on its `url_stats` row, and `url_monthly_usage` for its months past the last 13, each counted on its
  * first day) per day, week or month, every bucket of the range present (zeros where nothing was asked). Reads one
  * row per day of the range, whatever the traffic.
@@ -17,7 +18,7 @@ import {
   type TimeseriesQuery,
 } from "#contract/timeseries";
 import type { Db } from "../db/client";
-import { dailyUsage, urlDailyUsage, urlMonthlyUsage, urlStats } from "../db/schema";
+import { dailyUsage, urlDailyUsage, urlMonthlyUsage, urlStats, usageCounters } from "../db/schema";
 import { Refusal } from "../lib/refusal";
 
 const DAY_MS = 86_400_000;
@@ -84,22 +85,25 @@ async function bucketSums(
     .groupBy(bucket);
 }
 
-/** The counts of a URL's newest day, kept on its `url_stats` row, if that day is in the range (the fold, docs). */
+/**
+ * The counts of the newest day kept on a row (the fold, docs): a URL's on its `url_stats` row, the customer's on
+ * their `usage_counters` row; if that day is in the range.
+ */
 async function latestDayOf(
   db: Db,
-  userId: string,
-  url: string,
+  table: typeof urlStats | typeof usageCounters,
+  where: SQL | undefined,
   { interval, from, to }: Omit<SeriesQuery, "url">,
 ): Promise<(Counts & { bucket: string })[]> {
   const rows = await db
     .select({
-      day: urlStats.latestDay,
-      requests: urlStats.latestDayRequests,
-      deliveries: urlStats.latestDayDeliveries,
-      crawlerRequests: urlStats.latestDayCrawlerRequests,
+      day: table.latestDay,
+      requests: table.latestDayRequests,
+      deliveries: table.latestDayDeliveries,
+      crawlerRequests: table.latestDayCrawlerRequests,
     })
-    .from(urlStats)
-    .where(and(eq(urlStats.userId, userId), eq(urlStats.url, url), between(urlStats.latestDay, from, to)));
+    .from(table)
+    .where(and(where, between(table.latestDay, from, to)));
   return rows.map(({ day, ...counts }) => ({ bucket: bucketOf(day, interval), ...counts }));
 }
 
@@ -108,13 +112,18 @@ export async function usageSeries(db: Db, userId: string, query: SeriesQuery): P
   // The account's rows are a range of their primary key, and so are one URL's days and months.
   const rows =
     url === undefined
-      ? await bucketSums(
-          db,
-          dailyUsage,
-          dailyUsage.day,
-          and(eq(dailyUsage.userId, userId), between(dailyUsage.day, from, to)),
-          interval,
-        )
+      ? (
+          await Promise.all([
+            bucketSums(
+              db,
+              dailyUsage,
+              dailyUsage.day,
+              and(eq(dailyUsage.userId, userId), between(dailyUsage.day, from, to)),
+              interval,
+            ),
+            latestDayOf(db, usageCounters, eq(usageCounters.userId, userId), { interval, from, to }),
+          ])
+        ).flat()
       : (
           await Promise.all([
             bucketSums(
@@ -135,7 +144,7 @@ export async function usageSeries(db: Db, userId: string, query: SeriesQuery): P
               ),
               interval,
             ),
-            latestDayOf(db, userId, url, { interval, from, to }),
+            latestDayOf(db, urlStats, and(eq(urlStats.userId, userId), eq(urlStats.url, url)), { interval, from, to }),
           ])
         ).flat();
   const byBucket = new Map<string, Counts>();

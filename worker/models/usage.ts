@@ -32,10 +32,12 @@ export async function userStats(db: Db, user: User, now = Date.now()): Promise<S
       .from(dailyUsage)
       .where(and(eq(dailyUsage.userId, user.id), gte(dailyUsage.day, since))),
   ]);
+  // The newest day is on the customer's counters row (analytics/fold.ts).
+  const newestDay = counters && counters.latestDay >= since ? counters.latestDayRequests : 0;
   return {
     totalRequests: counters?.totalRequests ?? 0,
     requestLimit: user.requestLimit,
-    lastMonthRequests: lastMonth[0]?.hits ?? 0,
+    lastMonthRequests: (lastMonth[0]?.hits ?? 0) + newestDay,
   };
 }
 

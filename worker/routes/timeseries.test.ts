@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AnalyticsMessage } from "../messages/analytics";
 import { isCrawler } from "../lib/crawlers";
 import type { TimeseriesPoint } from "#contract/timeseries";
-import { dailyUsage, urlDailyUsage, users } from "../db/schema";
+import { dailyUsage, urlDailyUsage, usageCounters, users } from "../db/schema";
 import { eq } from "drizzle-orm";
 import { call, countViews, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
 
@@ -134,15 +134,21 @@ describe("GET /api/analytics/timeseries", () => {
     const requests = async (url: string) => (await series(apiKey, `?url=${url}${range}`)).body.map((p) => p.requests);
     expect(await requests("shop.test/a")).toEqual([1, 3, 2]);
     expect(await requests("shop.test/new")).toEqual([0, 1, 1]);
+    // The account's days too: its newest on the customer's counters row, the ones before in daily_usage.
+    expect((await series(apiKey, `?${range.slice(1)}`)).body.map((p) => p.requests)).toEqual([1, 4, 3]);
     const weeks = await series(apiKey, `?url=shop.test/a&interval=week&from=${day(today - 2 * DAY)}&to=${day(today)}`);
     expect(weeks.body.reduce((n, p) => n + p.requests, 0)).toBe(6);
-    // The URL without a mapping spent each day's allowance once.
+    // The URL without a mapping spent each day's allowance once; the newest day is on the customer's counters row.
     const unmapped = await db()
       .select({ day: dailyUsage.day, unmappedUrls: dailyUsage.unmappedUrls })
       .from(dailyUsage)
       .where(eq(dailyUsage.userId, user.id))
       .orderBy(dailyUsage.day);
-    expect(unmapped).toEqual([
+    const newest = await db()
+      .select({ day: usageCounters.latestDay, unmappedUrls: usageCounters.latestDayUnmappedUrls })
+      .from(usageCounters)
+      .where(eq(usageCounters.userId, user.id));
+    expect([...unmapped, ...newest]).toEqual([
       { day: day(today - 2 * DAY), unmappedUrls: 0 },
       { day: day(today - DAY), unmappedUrls: 1 },
       { day: day(today), unmappedUrls: 1 },
