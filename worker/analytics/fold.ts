@@ -3,8 +3,8 @@
  * `batch()` (one transaction) per range of pending rows: one upsert per counter row the range touches (customer, with
  * the counts of their newest day; customer and an older day; customer and URL, with the counts of the URL's newest
  * day and of its exact mapping; customer, URL and an older day; any other mapping; visitor and day), never one per
- * view or batch. A fold that fails leaves its range pending for the next minute; two
- * folds of one range count it once, since the second finds its rows deleted. Before a range is counted its
+ * view or batch. A fold that fails leaves its range pending for the next minute; two folds of one range count it
+ * once, since the second finds its rows deleted. Before a range is counted its
  * customers' billing is brought up to now (batch-customers.ts), so its views count in the period they belong to;
  * after it, the delivery state of each customer whose limit it reached (or lifted) is written. So counters and
  * limits trail page views by about a minute (the dashboards say so), and a counter row costs one write a minute
@@ -129,6 +129,8 @@ const OWN_MAPPING = `own AS (
     WHERE mapping_id = (SELECT max(o.mapping_id) FROM own o WHERE o.user_id = own.user_id AND o.url = own.url)
   )`;
 
+// An upsert from a SELECT needs its WHERE (even `WHERE true`) for SQLite to read ON CONFLICT right.
+
 /** Per customer and day: the views, and how many new URLs without a mapping got rows of their own. */
 const DAY_SUMS = `day_sums AS (
     SELECT user_id, day, sum(requests) AS requests, sum(deliveries) AS deliveries,
@@ -137,7 +139,6 @@ const DAY_SUMS = `day_sums AS (
     FROM placed GROUP BY user_id, day
   )`;
 
-// An upsert from a SELECT needs its WHERE (even `WHERE true`) for SQLite to read ON CONFLICT right.
 /**
  * The customer's row: their counters, and the counts of the newest day the fold holds, which replaces an earlier
  * newest day (the trigger `usage_counters_latest_day_to_series`, db/raw.ts, adds that one to `daily_usage`): one write
