@@ -131,6 +131,18 @@ const OWN_MAPPING = `own AS (
 
 // An upsert from a SELECT needs its WHERE (even `WHERE true`) for SQLite to read ON CONFLICT right.
 
+/**
+ * An upsert's SET of the counts of the row's newest day (`latest_day`, on the customer's and the URL's rows): added
+ * to for the same day, replaced for a later one (the row's trigger moves the old day to its series), kept for an
+ * earlier one (whose views the statements for older days count).
+ */
+const LATEST_DAY_COUNTS = ["latest_day_requests", "latest_day_deliveries", "latest_day_crawler_requests"]
+  .map(
+    (count) => `${count} = CASE WHEN latest_day = excluded.latest_day THEN ${count} + excluded.${count}
+      WHEN latest_day < excluded.latest_day THEN excluded.${count} ELSE ${count} END`,
+  )
+  .join(",\n    ");
+
 /** Per customer and day: the views, and how many new URLs without a mapping got rows of their own. */
 const DAY_SUMS = `day_sums AS (
     SELECT user_id, day, sum(requests) AS requests, sum(deliveries) AS deliveries,
@@ -166,15 +178,7 @@ const COUNT_CUSTOMER = `${KNOWN},
     period_deliveries = period_deliveries + excluded.period_deliveries,
     period_unbilled_requests = period_unbilled_requests + excluded.period_unbilled_requests,
     period_unbilled_deliveries = period_unbilled_deliveries + excluded.period_unbilled_deliveries,
-    latest_day_requests = CASE WHEN latest_day = excluded.latest_day THEN latest_day_requests
-      + excluded.latest_day_requests WHEN latest_day < excluded.latest_day THEN excluded.latest_day_requests
-      ELSE latest_day_requests END,
-    latest_day_deliveries = CASE WHEN latest_day = excluded.latest_day THEN latest_day_deliveries
-      + excluded.latest_day_deliveries WHEN latest_day < excluded.latest_day THEN excluded.latest_day_deliveries
-      ELSE latest_day_deliveries END,
-    latest_day_crawler_requests = CASE WHEN latest_day = excluded.latest_day THEN latest_day_crawler_requests
-      + excluded.latest_day_crawler_requests WHEN latest_day < excluded.latest_day
-      THEN excluded.latest_day_crawler_requests ELSE latest_day_crawler_requests END,
+    ${LATEST_DAY_COUNTS},
     latest_day_unmapped_urls_before = CASE WHEN latest_day = excluded.latest_day THEN latest_day_unmapped_urls
       WHEN latest_day < excluded.latest_day THEN 0 ELSE latest_day_unmapped_urls_before END,
     latest_day_unmapped_urls = CASE WHEN latest_day = excluded.latest_day
@@ -237,15 +241,7 @@ function countUrl(hourMoves: boolean): string {
     last_accessed = max(last_accessed, excluded.last_accessed),${
       hourMoves ? ` last_accessed_hour = max(last_accessed, excluded.last_accessed) / ${HOUR_MS},` : ""
     }
-    latest_day_requests = CASE WHEN latest_day = excluded.latest_day THEN latest_day_requests
-      + excluded.latest_day_requests WHEN latest_day < excluded.latest_day THEN excluded.latest_day_requests
-      ELSE latest_day_requests END,
-    latest_day_deliveries = CASE WHEN latest_day = excluded.latest_day THEN latest_day_deliveries
-      + excluded.latest_day_deliveries WHEN latest_day < excluded.latest_day THEN excluded.latest_day_deliveries
-      ELSE latest_day_deliveries END,
-    latest_day_crawler_requests = CASE WHEN latest_day = excluded.latest_day THEN latest_day_crawler_requests
-      + excluded.latest_day_crawler_requests WHEN latest_day < excluded.latest_day
-      THEN excluded.latest_day_crawler_requests ELSE latest_day_crawler_requests END,
+    ${LATEST_DAY_COUNTS},
     latest_day_seq = CASE WHEN latest_day < excluded.latest_day THEN excluded.latest_day_seq ELSE latest_day_seq END,
     latest_day = max(latest_day, excluded.latest_day),
     mapping_requests = CASE WHEN excluded.mapping_id IS NULL THEN mapping_requests

@@ -75,6 +75,10 @@ END
   };
 }
 
+/** In a trigger on `url_mappings`: the counts of the mapping (OLD) on its URL's `url_stats` row, cleared. */
+const CLEAR_MAPPING_COUNTS = `  UPDATE "url_stats" SET "mapping_id" = NULL, "mapping_requests" = 0, "mapping_deliveries" = 0
+  WHERE "user_id" = OLD."user_id" AND "url" = OLD."normalized_url" AND "mapping_id" = OLD."id";`;
+
 export const TRIGGERS: readonly RawObject[] = [
   // paypal_transactions: keep the payer-email search in step (admin billing search).
   {
@@ -313,8 +317,7 @@ END
     table: "url_mappings",
     sql: `
 CREATE TRIGGER "url_stats_mapping_after_delete" AFTER DELETE ON "url_mappings" BEGIN
-  UPDATE "url_stats" SET "mapping_id" = NULL, "mapping_requests" = 0, "mapping_deliveries" = 0
-  WHERE "user_id" = OLD."user_id" AND "url" = OLD."normalized_url" AND "mapping_id" = OLD."id";
+${CLEAR_MAPPING_COUNTS}
 END
 `,
   },
@@ -330,8 +333,7 @@ WHEN OLD."normalized_url" <> NEW."normalized_url" BEGIN
   ON CONFLICT ("mapping_id") DO UPDATE SET "requests" = "requests" + excluded."requests",
     "deliveries" = "deliveries" + excluded."deliveries",
     "last_accessed" = max("last_accessed", excluded."last_accessed");
-  UPDATE "url_stats" SET "mapping_id" = NULL, "mapping_requests" = 0, "mapping_deliveries" = 0
-  WHERE "user_id" = OLD."user_id" AND "url" = OLD."normalized_url" AND "mapping_id" = OLD."id";
+${CLEAR_MAPPING_COUNTS}
 END
 `,
   },
