@@ -5,6 +5,7 @@ import type { Env } from "../env";
 import { changeMapping, createMapping, deleteMapping, getMapping, listMappings } from "../models/mappings";
 import { call, createVerifiedCustomer, db, deliverAnalytics, foldAnalytics } from "../test/helpers";
 import { ANALYTICS_QUEUE_NAME, type AnalyticsMessage, type PageViewEvent } from "../messages/analytics";
+import { listMappingGroups } from "../models/admin-mappings";
 import { foldRange } from "./fold";
 
 function message(userId: string, mappingId: number | null, url: string, id = crypto.randomUUID()): PageViewEvent {
@@ -358,6 +359,8 @@ describe("analytics queue consumer", () => {
     ]);
     const byUrl = await listMappings(db(), user.id, { limit: 10, offset: 0, group: "url" });
     expect(byUrl.rows.map((r) => [r.totalRequests, r.urlMappingCount])).toEqual([[5, 2]]);
+    const byGroup = await listMappingGroups(db(), user.id, { limit: 10, offset: 0 });
+    expect(byGroup.rows.map((r) => [r.totalRequests, r.events])).toEqual([[5, 2]]);
 
     // A prefix mapping's views count in mapping_stats; an undelivered view counts as a request only.
     const prefix = await createMapping(db(), user.id, "https://shop.test/blog/*", "B");

@@ -152,6 +152,22 @@ interface GroupSums {
   contentDeliveryCount: number;
 }
 
+/**
+ * Of a group's mappings, the counts their URL's rows hold (`onUrlRow`). Grouped by normalised URL, the group has one
+ * such row, and the mapping it names is always one of the group's (the triggers on `url_mappings` clear it when the
+ * mapping leaves the URL): one probe per group, not per mapping. Grouped otherwise (the admin's group URL, where
+ * mappings of one normalised URL may fall in different groups), the row counts for the mapping it names.
+ */
+function urlRowSum(
+  group: typeof urlMappings.normalizedUrl | typeof urlMappings.groupUrl,
+  column: "mapping_requests" | "mapping_deliveries",
+) {
+  return group === urlMappings.normalizedUrl
+    ? sql<number>`coalesce((select s.${sql.identifier(column)} from ${urlStats} s
+        where s.user_id = ${urlMappings.userId} and s.url = ${urlMappings.normalizedUrl}), 0)`
+    : sql<number>`sum(${onUrlRow(column)})`;
+}
+
 /** Per group key of a page (at most a page of keys): its mappings, and their requests and deliveries summed. */
 export async function groupSums(
   db: Db,
@@ -164,9 +180,9 @@ export async function groupSums(
     .select({
       key: group,
       events: count(),
-      totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0) + sum(${onUrlRow("mapping_requests")})`,
+      totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0) + ${urlRowSum(group, "mapping_requests")}`,
       contentDeliveryCount: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)
-        + sum(${onUrlRow("mapping_deliveries")})`,
+        + ${urlRowSum(group, "mapping_deliveries")}`,
     })
     .from(urlMappings)
     .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
