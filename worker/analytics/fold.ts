@@ -107,9 +107,11 @@ const ROWS = `${KNOWN},
   counted AS (
     SELECT ranked.*, CASE
       WHEN known THEN url
-      WHEN new_rank + coalesce((SELECT latest_day_unmapped_urls_before FROM usage_counters c
-          WHERE c.user_id = ranked.user_id AND c.latest_day = ranked.day), (SELECT unmapped_urls_before FROM daily_usage d
-          WHERE d.user_id = ranked.user_id AND d.day = ranked.day), 0) <= ${UNMAPPED_URLS_PER_DAY} THEN url
+      WHEN new_rank + coalesce(
+        (SELECT latest_day_unmapped_urls_before FROM usage_counters c
+          WHERE c.user_id = ranked.user_id AND c.latest_day = ranked.day),
+        (SELECT unmapped_urls_before FROM daily_usage d WHERE d.user_id = ranked.user_id AND d.day = ranked.day),
+        0) <= ${UNMAPPED_URLS_PER_DAY} THEN url
       ELSE '${OTHER_PAGES}' END AS row_url
     FROM ranked
   )`;

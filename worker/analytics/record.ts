@@ -1,9 +1,9 @@
 /**
  * @module Takes a consumed batch's page views into D1 with one `batch()` (one transaction): the views not counted
  * before go into one `analytics_pending` row, and their ids into the ledger (`analytics_ledger`, one row per
- * `LEDGER_SECONDS` of their timestamps). The minute cron folds pending rows into the counters (fold.ts); so every counter row is
- * written once a minute, not once per batch, and a view is counted exactly once: a redelivered view finds its id in
- * the ledger, and a failed batch leaves neither row behind.
+ * `LEDGER_SECONDS` of their timestamps). The minute cron folds pending rows into the counters (fold.ts); so every
+ * counter row is written once a minute, not once per batch, and a view is counted exactly once: a redelivered view
+ * finds its id in the ledger, and a failed batch leaves neither row behind.
  *
  * Which views are fresh is worked out once per batch, in the statement that writes the pending row; the ledger rows
  * are then read from that row. The views travel as one JSON parameter, so a statement binds two values whatever the

@@ -501,8 +501,9 @@ export const analytics = sqliteTable(
 /**
  * The ledger of counted page views: per consumed batch, one row per span of 10 seconds of the views' own timestamps
  * (analytics/record.ts), holding their ids (JSON). A view redelivered, alone or in another batch, is recognised by
- * its id among the rows of its span. Rows live `ANALYTICS_RAW_RETENTION_DAYS` (default 7); the events themselves are in the R2 archive. A
- * WITHOUT ROWID table (db/raw.ts): one B-tree write per row, and the purge deletes a range of its key.
+ * its id among the rows of its span. Rows live `ANALYTICS_RAW_RETENTION_DAYS` (default 7); the events themselves
+ * are in the R2 archive. A WITHOUT ROWID table (db/raw.ts): one B-tree write per row, and the purge deletes a range
+ * of its key.
  */
 export const analyticsLedger = sqliteTable(
   "analytics_ledger",

@@ -25,7 +25,8 @@ import { pageOf } from "./page";
  */
 function onUrlRow(column: "mapping_requests" | "mapping_deliveries") {
   return sql<number>`coalesce((select s.${sql.identifier(column)} from ${urlStats} s
-    where s.user_id = ${urlMappings.userId} and s.url = ${urlMappings.normalizedUrl} and s.mapping_id = ${urlMappings.id}), 0)`;
+    where s.user_id = ${urlMappings.userId} and s.url = ${urlMappings.normalizedUrl}
+      and s.mapping_id = ${urlMappings.id}), 0)`;
 }
 
 export const mappingColumns = {
