@@ -1,5 +1,5 @@
 /** @module The Worker's bindings and variables, declared once. */
-import type { AnalyticsMessage, PageViewBundle } from "./messages/analytics";
+import type { AnalyticsMessage, HeldSum, PageViewBundle } from "./messages/analytics";
 import type { DeliverySyncMessage } from "./messages/delivery-sync";
 
 /**
@@ -8,6 +8,24 @@ import type { DeliverySyncMessage } from "./messages/delivery-sync";
  */
 export interface PageViewRelayRpc extends Rpc.DurableObjectBranded {
   relay(bundle: PageViewBundle): Promise<boolean>;
+}
+
+/**
+ * A reducer of page-view counts (analytics/reducer.ts), one per shard of customers: `hold` takes a part of the sums of
+ * one handoff (ignored when it has it already) and settles what it holds of the `metered` customers (whose plan now has
+ * a limit), `settle` adds the named customers' held sums (all, for null) to the counters and answers how many views
+ * that was.
+ */
+export interface AnalyticsReducerRpc extends Rpc.DurableObjectBranded {
+  hold(
+    shard: number,
+    handoff: number,
+    part: number,
+    sums: HeldSum[],
+    periodEnds: Record<string, number>,
+    metered: string[],
+  ): Promise<void>;
+  settle(shard: number, userIds: string[] | null): Promise<number>;
 }
 
 export interface Env {
@@ -33,6 +51,13 @@ export interface Env {
   PAGE_VIEW_RELAY: DurableObjectNamespace<PageViewRelayRpc>;
   /** How many relays share the small bundles; default 1, at most 64 (docs/scaling.md). */
   PAGE_VIEW_RELAY_SHARDS?: string;
+  /**
+   * Hold the page views of customers without a limit, summed, until their counters are read, their period ends or
+   * a day has passed (analytics/reducer.ts): most counter rows are then written once a day, not once a minute.
+   */
+  ANALYTICS_REDUCER: DurableObjectNamespace<AnalyticsReducerRpc>;
+  /** How many reducers share the customers; default 4, at most 64 (docs/scaling.md). */
+  ANALYTICS_REDUCER_SHARDS?: string;
   /**
    * Bounds what one visitor (IP) can make the hot path look up in D1 and fill into KV: customers whose state is
    * not in the store (unknown ids) and URLs of customers whose store is incomplete (wrangler.toml [[ratelimits]]).

@@ -1,6 +1,6 @@
 /**
  * @module The Worker: the Hono app, the analytics and delivery queue consumers, the daily and minute crons, and the
- * page view relay (a Durable Object).
+ * page view relay and the analytics reducers (Durable Objects).
  */
 import { consumeAnalytics } from "./analytics/consumer";
 import { app } from "./app";
@@ -12,6 +12,7 @@ import { EVERY_MINUTE, runDaily, runEveryMinute } from "./scheduled";
 
 /** The Durable Object classes wrangler.toml binds. */
 export { PageViewRelay } from "./delivery/page-view-relay";
+export { AnalyticsReducer } from "./analytics/reducer";
 
 type QueueMessage = AnalyticsMessage | DeliverySyncMessage;
 

@@ -10,10 +10,13 @@
  *   60-75 s  a trickle of a view every 150 ms, too few to fill an isolate's bundle, so that the bundles go through
  *            the page view relay (worker/delivery/page-view-relay.ts), which is restarted every second: the bundles
  *            a restart drops must be sent by their senders
+ * and the analytics reducers (worker/analytics/reducer.ts), which hold the customers' views between folds and
+ * settles, restart every 3 s throughout.
  *
  * Every 200 answer sends one page view (several travel in one message). The minute cron's fold runs every
- * FOLD_EVERY_MS throughout, under the same faults: a fold that fails part-way (D1 down, or a call failing before or
- * after D1 carried it out) must leave its views pending for the next. Once the queue has settled (every retry
+ * FOLD_EVERY_MS throughout, under the same faults, and then the reducers settle what they hold: a fold or a settle
+ * that fails part-way (D1 down, or a call failing before or after D1 carried it out) must leave its views pending
+ * or held for the next. Once the queue has settled (every retry
  * done), the script checks that each view was counted exactly once: the ledger of counted ids holds each once and
  * no other, every counter (customer, day, URL, mapping) adds up to the same number, nothing is left pending, the R2
  * archive holds every id, and nothing reached the dead-letter queue (which this run consumes to count it). It
@@ -40,6 +43,11 @@ const TIMELINE: { fault: D1Fault; seconds: number; label: string; trickle?: bool
 const TRICKLE_PAUSE_MS = 150;
 /** How often the trickle's relay restarts: more often than its 2.5 s window, so that restarts drop bundles. */
 const RELAY_RESTART_EVERY_MS = 1_000;
+/**
+ * How often every analytics reducer (worker/analytics/reducer.ts) restarts, throughout: what it held in memory is
+ * then read back from its log and D1's checkpoints.
+ */
+const REDUCER_RESTART_EVERY_MS = 3_000;
 /** How often the fold runs here: the minute cron's, compressed so that the 60 s of faults see many folds. */
 const FOLD_EVERY_MS = 2_000;
 /** The queue has settled when the count has not moved for this long: more than two retry delays (5 s). */
@@ -58,12 +66,16 @@ async function main() {
   let relayRestarts = 0;
   /** Bundles the relay did not send (dropped by a restart, or refused), which their senders sent themselves. */
   let relayFallbacks = 0;
+  let reducerRestarts = 0;
+  /** Settles of the analytics reducers that failed under the faults (their sums stay held for the next). */
+  let reducerSettleFailures = 0;
   const otherErrors = new Map<string, number>();
   const worker = await startBenchWorker({
     countDeadLetters: true,
     onWorkerLog: ({ level, message }) => {
       if (message.includes("Analytics batch failed")) batchFailures++;
       else if (message.includes("The page view relay did not")) relayFallbacks++;
+      else if (/^Reducer \d+ (could not settle|settled rows)/.test(message)) reducerSettleFailures++;
       else if (level === "error" || level === "warn") {
         const first = message.split("\n", 1)[0]!.slice(0, 120);
         otherErrors.set(first, (otherErrors.get(first) ?? 0) + 1);
@@ -85,6 +97,13 @@ async function main() {
       await call<number>(ROUTES.fold, "POST").catch(() => folds.failed++);
     };
     let loading = true;
+    const restartingReducers = (async () => {
+      while (loading) {
+        await new Promise((r) => setTimeout(r, REDUCER_RESTART_EVERY_MS));
+        await call(ROUTES.reducerRestart, "POST");
+        reducerRestarts++;
+      }
+    })();
     const folding = (async () => {
       while (loading) {
         await fold();
@@ -119,6 +138,7 @@ async function main() {
     }
     loading = false;
     await folding;
+    await restartingReducers;
     await call(`${ROUTES.d1Fault}?fault=none`, "POST");
     const served = phases.reduce((n, p) => n + p.result.ok, 0);
 
@@ -205,6 +225,10 @@ async function main() {
         `bundles it did not send (dropped by a restart) and their senders sent to the queue themselves`,
     );
     if (relayed === 0) fail("no bundle went through the page view relay: the trickle did not reach it");
+    console.log(
+      `  analytics reducers: ${fmt(reducerRestarts)} restarts of all of them (each then reads back what it held), ` +
+        `${fmt(reducerSettleFailures)} settles that failed and were redone`,
+    );
     console.log(
       `  counted once the queue settled (${reachedAfterMs === null ? "never reached" : `all counted ${fmt(reachedAfterMs / 1000, 1)} s after the load`}):`,
     );

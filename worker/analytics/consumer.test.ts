@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { Mapping } from "#contract/responses";
 import type { Env } from "../env";
 import { changeMapping, createMapping, deleteMapping, getMapping, listMappings } from "../models/mappings";
-import { call, createVerifiedCustomer, db, deliverAnalytics, foldAnalytics } from "../test/helpers";
+import { call, createVerifiedCustomer, db, deliverAnalytics, foldAnalytics, whileInsertsFail } from "../test/helpers";
 import { ANALYTICS_QUEUE_NAME, type AnalyticsMessage, type PageViewEvent } from "../messages/analytics";
 import { listMappingGroups } from "../models/admin-mappings";
 import { foldRange } from "./fold";
@@ -88,18 +88,6 @@ async function ledger(): Promise<{ second: number; ids: string[] }[]> {
     "select second, message_ids from analytics_ledger order by second, message_ids",
   ).all<{ second: number; message_ids: string }>();
   return results.map((row) => ({ second: row.second, ids: JSON.parse(row.message_ids) as string[] }));
-}
-
-/** Runs D1 statements that make every insert into `table` fail, as a full disk would, for the duration of `run`. */
-async function whileInsertsFail<T>(table: string, run: () => Promise<T>): Promise<T> {
-  await env.DB.prepare(
-    `create trigger fail_${table} before insert on ${table} begin select raise(abort, 'disk full'); end`,
-  ).run();
-  try {
-    return await run();
-  } finally {
-    await env.DB.prepare(`drop trigger fail_${table}`).run();
-  }
 }
 
 describe("analytics queue consumer", () => {

@@ -8,7 +8,9 @@
  * customers' billing is brought up to now (batch-customers.ts), so its views count in the period they belong to;
  * after it, the delivery state of each customer whose limit it reached (or lifted) is written. So counters and
  * limits trail page views by about a minute (the dashboards say so), and a counter row costs one write a minute
- * however many batches touched it.
+ * however many batches touched it. The views of customers without a limit are handed to the reducers instead
+ * (reducer.ts, `handOff` below), which hold them summed and settle them back as a pending row of sums when the
+ * counters are read, the period ends or a day has passed: their counter rows are written about once a day.
  *
  * What strangers can spend and fill (docs/analytics.md):
  * - **The plan's quota.** A view spends it (`billed`) unless a known crawler asked, or the visitor (a daily hash of
@@ -24,10 +26,12 @@
  */
 import { OTHER_PAGES } from "#contract/responses";
 import type { Env } from "../env";
+import type { HeldSum } from "../messages/analytics";
 import { deliveryLimitReached, isMetered, type DeliveryLimitState } from "../models/limits";
 import { syncCustomerState } from "../delivery/sync";
 import { loadBatchCustomers } from "./batch-customers";
 import { EXPERIMENT_COUNTING } from "./experiment-fold";
+import { HOLD_MAX_SUMS, reducerOf, reducerShardOf } from "./reducer-shards";
 
 /** A visitor's views a day that spend a customer's quota; the rest are counted but not billed. */
 export const VISITOR_DAILY_QUOTA = 500;
@@ -43,15 +47,22 @@ export const FOLD_MAX_VIEWS = 250_000;
 /** How long one cron run keeps folding before it leaves the rest to the next minute. */
 const FOLD_BUDGET_MS = 25_000;
 
-/** The pending views of rows ?1 to ?2 of existing customers; ?3 is the JSON array of the metered customers. */
+/**
+ * The pending views of rows ?1 to ?2 of existing customers; ?3 is the JSON array of the metered customers, ?4 that
+ * of the customers whose views in consumers' rows went to the reducers (`handOff`). An element is a view
+ * (record.ts) or, in a reducer's row (`reduced`), a sum of views (`HeldSum`, messages/analytics.ts) that counts as
+ * `n` views of which `delivered` were delivered; a sum has no visitor.
+ */
 const FRESH = `WITH fresh AS (
     SELECT v.value ->> 'id' AS id, v.value ->> 'userId' AS user_id, v.value ->> 'url' AS url,
       v.value ->> 'mappingId' AS mapping_id, v.value ->> 'delivered' AS delivered, v.value ->> 'timestamp' AS ts,
       v.value ->> 'day' AS day, coalesce(v.value ->> 'crawler', 0) AS crawler, v.value ->> 'visitor' AS visitor,
+      coalesce(v.value ->> 'n', 1) AS n,
       (v.value ->> 'userId') IN (SELECT value FROM json_each(?3)) AS metered
     FROM analytics_pending p, json_each(p.events) v
     WHERE p.seq BETWEEN ?1 AND ?2 AND v.value ->> 'goal' IS NULL
       AND EXISTS (SELECT 1 FROM users WHERE users.id = v.value ->> 'userId')
+      AND (p.reduced = 1 OR (v.value ->> 'userId') NOT IN (SELECT value FROM json_each(?4)))
   )`;
 
 /**
@@ -67,9 +78,9 @@ const BILLED = `capped AS (SELECT * FROM fresh WHERE crawler = 0 AND metered = 1
     FROM capped
   ),
   billing AS (
-    SELECT user_id, delivered, 1 - crawler AS billed FROM fresh
+    SELECT user_id, n, delivered, 1 - crawler AS billed FROM fresh
     WHERE NOT (crawler = 0 AND metered = 1 AND visitor IS NOT NULL)
-    UNION ALL SELECT user_id, delivered, billed FROM capped_billing
+    UNION ALL SELECT user_id, 1, delivered, billed FROM capped_billing
   )`;
 const BILLING = `${FRESH},
   ${BILLED}`;
@@ -84,7 +95,7 @@ const BILLING = `${FRESH},
  */
 const KNOWN = `${FRESH},
   grouped AS (
-    SELECT user_id, url, day, count(*) AS requests, sum(delivered) AS deliveries, sum(crawler) AS crawler_requests,
+    SELECT user_id, url, day, sum(n) AS requests, sum(delivered) AS deliveries, sum(n * crawler) AS crawler_requests,
       max(ts) AS ts
     FROM fresh GROUP BY user_id, url, day
   ),
@@ -122,7 +133,7 @@ const ROWS = `${KNOWN},
  * and its mapping; any other mapping's views (a prefix mapping's, an older version's) go to `mapping_stats`.
  */
 const OWN_MAPPING = `own AS (
-    SELECT f.user_id, f.url, f.mapping_id, count(*) AS requests, sum(f.delivered) AS deliveries
+    SELECT f.user_id, f.url, f.mapping_id, sum(f.n) AS requests, sum(f.delivered) AS deliveries
     FROM fresh f JOIN url_mappings m ON m.id = f.mapping_id AND m.user_id = f.user_id AND m.normalized_url = f.url
     GROUP BY f.user_id, f.url, f.mapping_id
   ),
@@ -165,8 +176,8 @@ const COUNT_CUSTOMER = `${KNOWN},
     SELECT d.* FROM day_sums d WHERE d.day = (SELECT max(day) FROM day_sums n WHERE n.user_id = d.user_id)
   ),
   customer AS (
-    SELECT user_id, count(*) AS total, sum(billed) AS requests, sum(billed * delivered) AS deliveries,
-      sum(1 - billed) AS unbilled_requests, sum((1 - billed) * delivered) AS unbilled_deliveries
+    SELECT user_id, sum(n) AS total, sum(n * billed) AS requests, sum(billed * delivered) AS deliveries,
+      sum(n * (1 - billed)) AS unbilled_requests, sum((1 - billed) * delivered) AS unbilled_deliveries
     FROM billing GROUP BY user_id
   )
   INSERT INTO usage_counters (user_id, total_requests, period_requests, period_deliveries, period_unbilled_requests,
@@ -282,7 +293,7 @@ const COUNT_URL_DAY = `${ROWS}
 const COUNT_MAPPING = `${FRESH},
   ${OWN_MAPPING}
   INSERT INTO mapping_stats (mapping_id, requests, deliveries, last_accessed)
-  SELECT mapping_id, count(*), sum(delivered), max(ts) FROM fresh
+  SELECT mapping_id, sum(n), sum(delivered), max(ts) FROM fresh
   WHERE mapping_id IS NOT NULL AND EXISTS (SELECT 1 FROM url_mappings WHERE url_mappings.id = fresh.mapping_id)
     AND NOT EXISTS (SELECT 1 FROM on_row r
       WHERE r.user_id = fresh.user_id AND r.url = fresh.url AND r.mapping_id = fresh.mapping_id)
@@ -308,14 +319,28 @@ const COUNTING = [
 ];
 
 const FOLDED = `DELETE FROM analytics_pending WHERE seq BETWEEN ?1 AND ?2`;
+const HANDED_OFF = `DELETE FROM analytics_handoffs WHERE from_seq = ?1`;
 
 const COUNTERS_AFTER = `SELECT user_id AS userId, period_requests AS periodRequests,
     period_deliveries AS periodDeliveries
   FROM usage_counters WHERE user_id IN (SELECT value FROM json_each(?1))`;
 
-/** The range's customers, and whether each has events of experiments (views that exposed, goals reached). */
-const CUSTOMERS_OF_RANGE = `SELECT v.value ->> 'userId' AS userId, max(v.value ->> 'vid' IS NOT NULL) AS experiments
+/**
+ * The range's customers, whether each has events of experiments (views that exposed, goals reached), and whether
+ * each has views in consumers' rows (not only in reducers').
+ */
+const CUSTOMERS_OF_RANGE = `SELECT v.value ->> 'userId' AS userId, max(v.value ->> 'vid' IS NOT NULL) AS experiments,
+    max(p.reduced = 0) AS consumed
   FROM analytics_pending p, json_each(p.events) v WHERE p.seq BETWEEN ?1 AND ?2 GROUP BY 1`;
+
+/** The views of customers ?3 in consumers' rows ?1 to ?2, summed as a reducer holds them. */
+const HELD_SUMS = `SELECT v.value ->> 'userId' AS userId, v.value ->> 'url' AS url, v.value ->> 'day' AS day,
+    v.value ->> 'mappingId' AS mappingId, coalesce(v.value ->> 'crawler', 0) AS crawler, count(*) AS n,
+    sum(v.value ->> 'delivered') AS delivered, max(v.value ->> 'timestamp') AS timestamp
+  FROM analytics_pending p, json_each(p.events) v
+  WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 0 AND v.value ->> 'goal' IS NULL
+    AND (v.value ->> 'userId') IN (SELECT value FROM json_each(?3))
+  GROUP BY 1, 2, 3, 4, 5`;
 
 export interface PeriodCounters {
   userId: string;
@@ -358,31 +383,113 @@ async function markLimitChanges(env: Env, before: Map<string, DeliveryLimitState
   }
 }
 
-/** Counts one range of pending rows and deletes them; answers the views it held. */
-export async function foldRange(env: Env, range: PendingRange, now: Date): Promise<number> {
+/**
+ * Hands the views of the range's customers without a limit to the reducers (reducer.ts), who hold them summed
+ * until they are read; answers those customers (JSON), whose views the fold then leaves out. The handoff is written
+ * first, so a cron that stops half way hands the same range and customers over again (`handoff`, when redoing one),
+ * and a reducer ignores a handoff it has. Metered customers' views are folded each minute as before: their limits
+ * and per-visitor budgets are checked within the minute; each one's reducer is told, and settles what it still
+ * holds of them from before their plan had a limit.
+ */
+async function handOff(
+  env: Env,
+  range: PendingRange,
+  customers: Map<string, DeliveryLimitState>,
+  consumed: string[],
+  handoff: string | undefined,
+): Promise<string> {
+  const d1 = env.DB;
+  const metered = consumed.filter((userId) => customers.has(userId) && isMetered(customers.get(userId)!));
+  let handedOff = handoff;
+  if (handedOff === undefined) {
+    handedOff = JSON.stringify(consumed.filter((userId) => customers.has(userId) && !metered.includes(userId)));
+    if (handedOff !== "[]") {
+      // A fold of the same range at the same time (two crons) hands over the customers the first one wrote.
+      const stored = await d1
+        .prepare(
+          `INSERT INTO analytics_handoffs (from_seq, to_seq, customers) VALUES (?1, ?2, ?3)
+          ON CONFLICT (from_seq) DO UPDATE SET from_seq = from_seq RETURNING to_seq AS "to", customers`,
+        )
+        .bind(range.from, range.to, handedOff)
+        .first<{ to: number; customers: string }>();
+      if (stored!.to !== range.to) throw new Error(`Rows from ${range.from} are being handed over as another range`);
+      handedOff = stored!.customers;
+    }
+  }
+  const { results } =
+    handedOff === "[]"
+      ? { results: [] }
+      : await d1.prepare(HELD_SUMS).bind(range.from, range.to, handedOff).all<HeldSum>();
+  const byShard = new Map<number, { sums: HeldSum[]; metered: string[] }>();
+  const shardOf = (userId: string) => {
+    const shard = reducerShardOf(env, userId);
+    let part = byShard.get(shard);
+    if (!part) byShard.set(shard, (part = { sums: [], metered: [] }));
+    return part;
+  };
+  for (const sum of results) shardOf(sum.userId).sums.push(sum);
+  for (const userId of metered) shardOf(userId).metered.push(userId);
+  await Promise.all(
+    [...byShard].map(async ([shard, { sums, metered: limited }]) => {
+      const periodEnds: Record<string, number> = {};
+      for (const { userId } of sums) {
+        const ends = customers.get(userId)?.billingPeriodEnd;
+        if (ends) periodEnds[userId] = ends.getTime();
+      }
+      const reducer = reducerOf(env, shard);
+      const parts = Math.max(1, Math.ceil(sums.length / HOLD_MAX_SUMS));
+      for (let part = 0; part < parts; part++) {
+        const some = sums.slice(part * HOLD_MAX_SUMS, (part + 1) * HOLD_MAX_SUMS);
+        await reducer.hold(shard, range.to, part, some, periodEnds, limited);
+      }
+    }),
+  );
+  return handedOff;
+}
+
+/**
+ * Counts one range of pending rows and deletes them; answers the views it held. `handoff` is the customers of a
+ * handoff of this range that did not finish (`analytics_handoffs`).
+ */
+export async function foldRange(env: Env, range: PendingRange, now: Date, handoff?: string): Promise<number> {
   const d1 = env.DB;
   const { results } = await d1
     .prepare(CUSTOMERS_OF_RANGE)
     .bind(range.from, range.to)
-    .all<{ userId: string; experiments: number }>();
+    .all<{ userId: string; experiments: number; consumed: number }>();
   const customers = await loadBatchCustomers(
     env,
     results.map((r) => r.userId),
     now,
   );
+  const consumed = results.filter((r) => r.consumed).map((r) => r.userId);
+  const handedOff = await handOff(env, range, customers, consumed, handoff);
   const metered = JSON.stringify([...customers.values()].filter(isMetered).map((usage) => usage.userId));
   const userIds = JSON.stringify([...customers.keys()]);
   const outcome = await d1.batch<Record<string, unknown>>([
-    ...COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to, metered)),
+    ...COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to, metered, handedOff)),
     // Only a range that holds experiments' events pays for their statements.
     ...(results.some((r) => r.experiments)
       ? EXPERIMENT_COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to))
       : []),
     d1.prepare(FOLDED).bind(range.from, range.to),
+    ...(handedOff === "[]" ? [] : [d1.prepare(HANDED_OFF).bind(range.from)]),
     d1.prepare(COUNTERS_AFTER).bind(userIds),
   ]);
   await markLimitChanges(env, customers, outcome.at(-1)!.results as unknown as PeriodCounters[]);
   return range.views;
+}
+
+/** Handoffs a cron began and did not finish: their ranges are folded first, with the same customers. */
+async function unfinishedHandoffs(d1: D1Database): Promise<{ range: PendingRange; customers: string }[]> {
+  const { results } = await d1
+    .prepare(
+      `SELECT h.from_seq AS "from", h.to_seq AS "to", h.customers,
+        (SELECT coalesce(sum(views), 0) FROM analytics_pending p WHERE p.seq BETWEEN h.from_seq AND h.to_seq) AS views
+      FROM analytics_handoffs h ORDER BY h.from_seq`,
+    )
+    .all<PendingRange & { customers: string }>();
+  return results.map(({ customers, ...range }) => ({ range, customers }));
 }
 
 /**
@@ -392,6 +499,9 @@ export async function foldRange(env: Env, range: PendingRange, now: Date): Promi
 export async function foldPendingAnalytics(env: Env, now = new Date()): Promise<number> {
   const started = Date.now();
   let folded = 0;
+  for (const { range, customers } of await unfinishedHandoffs(env.DB)) {
+    folded += await foldRange(env, range, now, customers);
+  }
   while (Date.now() - started < FOLD_BUDGET_MS) {
     const ranges = await pendingRanges(env.DB);
     if (ranges.length === 0) break;

@@ -535,7 +535,39 @@ export const analyticsPending = sqliteTable("analytics_pending", {
   views: integer("views").notNull(),
   /** JSON array of the batch's fresh views as the fold reads them (analytics/record.ts `CountedView`). */
   events: text("events").notNull(),
+  /**
+   * 1 for sums a reducer held and settled (`events` are `HeldSum`s, analytics/reducer-sums.ts): the fold counts
+   * them as they are. On a consumer's row (0) the views of customers its handoff gave the reducers are theirs.
+   */
+  reduced: integer("reduced").notNull().default(0),
 });
+
+/**
+ * A range of pending rows whose page views of `customers` (JSON array: those without a limit) go to the reducers
+ * (analytics/reducer.ts), the rest to the fold: written before the reducers are told, deleted in the fold's
+ * transaction, so a cron that stops half way hands the same range and customers over again.
+ */
+export const analyticsHandoffs = sqliteTable("analytics_handoffs", {
+  fromSeq: integer("from_seq").primaryKey(),
+  toSeq: integer("to_seq").notNull(),
+  customers: text("customers").notNull(),
+});
+
+/**
+ * Per reducer shard and customer: the last handoff (its `to_seq`) whose sums of the customer are in the counters,
+ * written in the transaction that settles them, so a reducer that restarts holds only what came after.
+ */
+export const reducerCheckpoints = sqliteTable(
+  "reducer_checkpoints",
+  {
+    shard: integer("shard").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    through: integer("through").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shard, t.userId] })],
+);
 
 /**
  * Counters per customer and normalised URL, all time: the Analytics tab (one row per URL, whatever the days). Its

@@ -59,3 +59,20 @@ export const viewsOf = (message: AnalyticsMessage): PageViewEvent[] => ("views" 
 
 /** The goals a message carries. */
 export const goalsOf = (message: AnalyticsMessage): GoalEvent[] => ("views" in message ? (message.goals ?? []) : []);
+
+/**
+ * Page views summed, as the minute cron hands them to a reducer (analytics/reducer.ts) and a reducer settles them
+ * into the counters (analytics/fold.ts counts one as `n` views): `n` views of one customer, URL, day, mapping and
+ * crawler flag, `delivered` of them delivered, the last at `timestamp`.
+ */
+export interface HeldSum {
+  userId: string;
+  /** The normalised URL. */
+  url: string;
+  day: string;
+  mappingId: number | null;
+  crawler: 0 | 1;
+  n: number;
+  delivered: number;
+  timestamp: number;
+}

@@ -11,11 +11,12 @@ import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { customerSeries } from "../models/timeseries";
 import { analyticsRows } from "../models/usage";
+import { ownCountsSettled } from "../analytics/settled-counts";
 
 export const analyticsRoutes = new Hono<AppEnv>()
-  .get("/", requireUser, validate("query", analyticsQuery), async (c) =>
+  .get("/", requireUser, ownCountsSettled, validate("query", analyticsQuery), async (c) =>
     pageResponse(c, await analyticsRows(c.var.db, c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
-  .get("/timeseries", requireUser, validate("query", timeseriesQuery), async (c) =>
+  .get("/timeseries", requireUser, ownCountsSettled, validate("query", timeseriesQuery), async (c) =>
     c.json<TimeseriesPoint[]>(await customerSeries(c.var.db, c.var.user, c.req.valid("query"))),
   );

@@ -55,6 +55,7 @@ import {
   publishedNow,
   setMappingPublished,
 } from "../models/mappings";
+import { ownCountsSettled } from "../analytics/settled-counts";
 
 const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
 const versionParam = idParam.extend({ version: z.coerce.number().int().positive("Invalid version") });
@@ -65,6 +66,7 @@ const DELETED_NOT_FOUND = "No deleted mapping with this id from the last 30 days
 
 export const mappingRoutes = new Hono<AppEnv>()
   .use(requireUser)
+  .use(ownCountsSettled)
   .use(sendWebhooksAfterChange)
   .get("/", validate("query", mappingsQuery), async (c) => {
     const db = c.var.db;

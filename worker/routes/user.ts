@@ -20,6 +20,7 @@ import { paymentHistory } from "../models/payments";
 import { getProductVersion } from "../models/product-versions";
 import { currentSubscription } from "../models/subscriptions";
 import { usageOf, userStats } from "../models/usage";
+import { ownCountsSettled } from "../analytics/settled-counts";
 
 /**
  * The key the dashboard shows: a customer's own (issued if they have none since a revocation); while an admin
@@ -46,8 +47,8 @@ export const userRoutes = new Hono<AppEnv>()
   .get("/payment-history", validate("query", plainListQuery), async (c) =>
     pageResponse(c, await paymentHistory(c.var.db, c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
-  .get("/stats", async (c) => c.json<Stats>(await userStats(c.var.db, c.var.user)))
-  .get("/dashboard", async (c) => {
+  .get("/stats", ownCountsSettled, async (c) => c.json<Stats>(await userStats(c.var.db, c.var.user)))
+  .get("/dashboard", ownCountsSettled, async (c) => {
     const db = c.var.db;
     const user = c.var.user;
     const [apiKey, version, usage, subscription] = await Promise.all([

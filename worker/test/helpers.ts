@@ -11,6 +11,7 @@ import {
   type PageViewEvent,
 } from "../messages/analytics";
 import { foldPendingAnalytics } from "../analytics/fold";
+import { settleCounters } from "../analytics/reducer-shards";
 import type { DeliverySyncMessage } from "../messages/delivery-sync";
 import { app } from "../app";
 import worker from "../index";
@@ -184,8 +185,15 @@ export async function deliverAnalytics(
   return getQueueResult(batch, ctx);
 }
 
-/** What the minute cron does first: the pending page views folded into the counters. */
-export const foldAnalytics = (e: Env = env, now = new Date()) => foldPendingAnalytics(e, now);
+/**
+ * The pending page views folded into the counters (the minute cron's first step), and what the reducers then hold
+ * settled, as a reader of the counters would have them (analytics/reducer.ts).
+ */
+export async function foldAnalytics(e: Env = env, now = new Date()): Promise<number> {
+  const folded = await foldPendingAnalytics(e, now);
+  await settleCounters(e, "all");
+  return folded;
+}
 
 /** Page views as the dashboards show them a minute later: consumed in batches of 100, then folded. */
 export async function countViews(messages: AnalyticsMessage[], e: Env = env) {
@@ -199,4 +207,16 @@ export async function visit(userId: string, url: string): Promise<number> {
   const res = await call(`/api/content?u=${encodeURIComponent(userId)}&url=${encodeURIComponent(url)}`, {}, e);
   if (e.analyticsMessages.length) await countViews(e.analyticsMessages);
   return res.status;
+}
+
+/** Runs `run` while every insert into `table` fails as a full disk would (a trigger), then lets inserts work again. */
+export async function whileInsertsFail<T>(table: string, run: () => Promise<T>): Promise<T> {
+  await env.DB.prepare(
+    `create trigger fail_${table} before insert on ${table} begin select raise(abort, 'disk full'); end`,
+  ).run();
+  try {
+    return await run();
+  } finally {
+    await env.DB.prepare(`drop trigger fail_${table}`).run();
+  }
 }

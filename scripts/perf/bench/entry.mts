@@ -29,6 +29,8 @@
 import { consumeAnalytics } from "../../../worker/analytics/consumer";
 import type { AnalyticsMessage } from "../../../worker/messages/analytics";
 import { foldPendingAnalytics } from "../../../worker/analytics/fold";
+import { AnalyticsReducer as WorkerAnalyticsReducer } from "../../../worker/analytics/reducer";
+import { reducerShards, settleCounters } from "../../../worker/analytics/reducer-shards";
 import { purgeRawWindow } from "../../../worker/analytics/retention";
 import { firstDayKept, URL_MONTHS_JOB } from "../../../worker/analytics/url-months";
 import { app } from "../../../worker/app";
@@ -42,7 +44,7 @@ import { deliveredMapping } from "../../../worker/models/delivered-mappings";
 import { EVERY_MINUTE, runDaily, runEveryMinute } from "../../../worker/scheduled";
 import { at } from "./clock.mjs";
 import { timeContent } from "./cpu.mjs";
-import { counted, lastSizeAfter, meteredBatch } from "./meter.mjs";
+import { counted, durableObjectSpend, lastSizeAfter, meteredBatch, reportingStorage } from "./meter.mjs";
 import {
   D1_FAULTS,
   HEADERS,
@@ -65,6 +67,33 @@ export class PageViewRelay extends WorkerPageViewRelay {
   restart(): void {
     this.ctx.abort("restarted by npm run faults");
   }
+}
+
+/**
+ * A reducer whose D1 calls and storage rows are counted (meter.mts `durableObjectSpend`, booked to whoever's work
+ * called it) and whose D1 fails as the others', with a restart as for the relay: it then reads back what it held.
+ */
+export class AnalyticsReducer extends WorkerAnalyticsReducer {
+  constructor(ctx: DurableObjectState, env: Env) {
+    const spent = counted(env, durableObjectSpend);
+    // Its D1 fails as `npm run faults` sets, whenever it is asked.
+    super(ctx, new Proxy(spent, { get: (e, key) => (key === "DB" ? withFaults(e).DB : Reflect.get(e, key)) }));
+    // The platform's constructor takes only the real state; the object then works on one that reports its rows.
+    Object.defineProperty(this, "ctx", { value: reportingStorage(ctx) });
+  }
+
+  restart(): void {
+    this.ctx.abort("restarted by npm run faults");
+  }
+}
+
+async function restartReducers(env: Env): Promise<number> {
+  const shards = reducerShards(env);
+  const reducers = env.ANALYTICS_REDUCER as unknown as DurableObjectNamespace<AnalyticsReducer>;
+  await Promise.allSettled(
+    Array.from({ length: shards }, (_, i) => reducers.getByName(`analytics-reducer-${i}`).restart()),
+  );
+  return shards;
 }
 
 async function restartRelays(env: Env): Promise<number> {
@@ -257,6 +286,8 @@ export default {
       }
       case ROUTES.relayRestart:
         return Response.json(await restartRelays(env));
+      case ROUTES.reducerRestart:
+        return Response.json(await restartReducers(env));
       case ROUTES.d1Writes:
         return Response.json(d1Meter());
       case ROUTES.meter:
@@ -290,7 +321,11 @@ export default {
         return Response.json(await purgeRawWindow(env, new Date(Number(url.searchParams.get("now")))));
       case ROUTES.fold:
         try {
-          return Response.json(await foldPendingAnalytics(withFaults(counted(env, countsOf("queue")))));
+          // Folded as the minute cron does, then what the reducers hold settled, as a reader's screen would ask.
+          const metered = withFaults(counted(env, countsOf("queue")));
+          const folded = await foldPendingAnalytics(metered);
+          await settleCounters(metered, "all");
+          return Response.json(folded);
         } catch (err) {
           return new Response(String(err), { status: 503 });
         }

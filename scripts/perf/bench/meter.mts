@@ -16,7 +16,7 @@
  * - Analytics Engine: `writeDataPoint` points.
  * Variables, the assets Fetcher and anything unknown pass through unchanged.
  */
-import { queueChunks, type Counts } from "./protocol";
+import { noCounts, queueChunks, type Counts } from "./protocol";
 
 /** What the bench sees of a D1 result: its rows and its meta. */
 type D1Answer = { results?: unknown[]; meta?: Partial<D1Meta> } | null;
@@ -258,15 +258,48 @@ function countedNamespace(namespace: DurableObjectNamespace, counts: Counts): Du
   });
 }
 
-/** Storage rows Durable Objects report (none exist yet): booked to every `counts` passed to `durableObjectRows`. */
-const reported = { read: 0, written: 0 };
+/**
+ * What Durable Objects spend, counted where they run (the bench's objects count their env into it and report their
+ * storage rows): booked as a difference around a stretch of work, to whoever's work it was (simulation.mts `booked`).
+ */
+export const durableObjectSpend: Counts = noCounts();
 /** For a Durable Object of the bench to call after each storage operation (`cursor.rowsRead`, `rowsWritten`). */
 export function reportDurableObjectRows(read: number, written: number) {
-  reported.read += read;
-  reported.written += written;
+  durableObjectSpend.doRowsRead += read;
+  durableObjectSpend.doRowsWritten += written;
 }
-/** The storage rows reported so far, to book as a difference around a stretch of work. */
-export const durableObjectRows = () => ({ ...reported });
+
+/**
+ * A Durable Object's storage whose SQL statements report the rows they read and wrote: each cursor is read to its
+ * end at once (the reducer's statements are all small or read whole), then handed on as an array's cursor.
+ */
+export function reportingStorage(ctx: DurableObjectState): DurableObjectState {
+  const sql = ctx.storage.sql;
+  const exec = (query: string, ...bindings: unknown[]) => {
+    const cursor = sql.exec(query, ...bindings);
+    const rows = cursor.toArray();
+    reportDurableObjectRows(cursor.rowsRead, cursor.rowsWritten);
+    return {
+      toArray: () => rows,
+      one: () => {
+        if (rows.length !== 1) throw new Error(`Expected exactly one row from "${query}", got ${rows.length}`);
+        return rows[0];
+      },
+      [Symbol.iterator]: () => rows[Symbol.iterator](),
+      rowsRead: cursor.rowsRead,
+      rowsWritten: cursor.rowsWritten,
+    };
+  };
+  const sqlProxy = new Proxy(sql, { get: (target, key) => (key === "exec" ? exec : own(target, key)) });
+  const storage = new Proxy(ctx.storage, { get: (target, key) => (key === "sql" ? sqlProxy : own(target, key)) });
+  return new Proxy(ctx, { get: (target, key) => (key === "storage" ? storage : own(target, key)) });
+}
+
+/** A property of a platform object, its methods bound to it (they refuse a proxy as `this`). */
+function own(target: object, key: string | symbol): unknown {
+  const value = Reflect.get(target, key, target) as unknown;
+  return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+}
 
 /** Whether `value`'s class (not an RPC stub's catch-all) has all these methods. */
 function hasMethods(value: object, names: string[]): boolean {

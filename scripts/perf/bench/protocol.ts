@@ -27,6 +27,8 @@ export const ROUTES = {
    * bundles it holds; answers how many were restarted. Their senders must send those bundles themselves.
    */
   relayRestart: "/__bench/relay-restart",
+  /** POST: restarts every analytics reducer (npm run faults); answers how many. They read back what they held. */
+  reducerRestart: "/__bench/reducer-restart",
   /** GET `?source=<name>`: the counts of billed binding calls booked to that source so far (a Counts). */
   meter: "/__bench/meter",
   /** POST `[{ u, url }]` (normalised URLs): writes the customers' states and these URL entries (the real writers). */
@@ -149,7 +151,7 @@ export interface SimulationReport extends SimulationProgress {
    * Billed calls by who made them: the consumer's batches, the minute cron, the daily cron, the purge of this
    * stretch's raw window once the retention has passed (by the daily cron of a week later), the modelled queue.
    */
-  counts: Record<"consumer" | "minuteCron" | "dailyCron" | "laterPurge" | "queue", Counts>;
+  counts: Record<"consumer" | "minuteCron" | "dailyCron" | "laterPurge" | "settle" | "queue", Counts>;
   minuteCrons: number;
   dailyCrons: number;
   /** Virtual epoch ms of the daily cron's run. */
@@ -162,6 +164,10 @@ export interface SimulationReport extends SimulationProgress {
   consumerMsPerBatch: number;
   /** The page view relay's Durable Objects (PAGE_VIEW_RELAY_SHARDS), each billed for duration while active. */
   relayShards: number;
+  /** The analytics reducers (ANALYTICS_REDUCER_SHARDS), each billed for duration while active. */
+  reducerShards: number;
+  /** Distinct pages (customer and URL) the stretch's views saw: the sums a reducer settles at its end. */
+  pagesSeen: number;
 }
 
 export interface CpuReport {

@@ -27,12 +27,14 @@ import {
   purgeVisitorDays,
   rawRetentionDays,
 } from "../../../worker/analytics/retention";
+import { reducerShards, settleCounters } from "../../../worker/analytics/reducer-shards";
 import { relayShards } from "../../../worker/delivery/page-view-relay";
 import type { Env } from "../../../worker/env";
 import { ANALYTICS_QUEUE_NAME, type AnalyticsMessage } from "../../../worker/messages/analytics";
 import { runDaily, runEveryMinute } from "../../../worker/scheduled";
-import { counted, durableObjectRows } from "./meter.mjs";
+import { counted, durableObjectSpend } from "./meter.mjs";
 import {
+  COUNT_KEYS,
   noCounts,
   queueChunks,
   type Counts,
@@ -66,12 +68,14 @@ export class Simulation {
     minuteCron: noCounts(),
     dailyCron: noCounts(),
     laterPurge: noCounts(),
+    settle: noCounts(),
     queue: noCounts(),
   };
   private now: number;
   private nextMinute: number;
   private nextDaily: number;
   private views = 0;
+  private readonly pages = new Set<string>();
   private messages = 0;
   private batches = 0;
   private retriedBatches = 0;
@@ -99,6 +103,7 @@ export class Simulation {
   async advance(until: number): Promise<SimulationProgress> {
     const views = this.traffic.until(until);
     this.views += views.length;
+    for (const view of views) this.pages.add(`${view.userId} ${view.normalizedUrl}`);
     await this.send(await this.bundler.add(views, until));
     await this.runDue(until);
     this.now = Math.max(this.now, until);
@@ -133,6 +138,9 @@ export class Simulation {
     if (Number.isFinite(this.queue.deadline)) await this.runDue(this.queue.deadline);
     // The minute cron after the last batch folds what it took.
     await this.runDue(this.nextMinute);
+    // What the reducers hold of the stretch, settled as they do once a day at the latest: booked to the stretch's
+    // own views, though a day's settle would spread its rows over a day's (more sums per row).
+    await this.booked(this.counts.settle, () => settleCounters(counted(this.env, this.counts.settle), "all"));
     if (this.spec.dayBoundary) {
       // The minute crons between the stretch's end and the daily cron would run on no traffic: not simulated.
       if (this.dailyCrons === 0) await this.runDaily(this.nextDaily);
@@ -156,6 +164,8 @@ export class Simulation {
       lostMessages: this.lostMessages,
       consumerMsPerBatch: this.batches ? this.consumerMs / this.batches : 0,
       relayShards: relayShards(this.env),
+      reducerShards: reducerShards(this.env),
+      pagesSeen: this.pages.size,
     };
   }
 
@@ -239,15 +249,13 @@ export class Simulation {
     return { batch, retried };
   }
 
-  /** Runs `work`, booking the storage rows Durable Objects report meanwhile to `counts`. */
+  /** Runs `work`, booking what Durable Objects spend meanwhile (their storage rows, their D1 calls) to `counts`. */
   private async booked(counts: Counts, work: () => Promise<unknown>) {
-    const before = durableObjectRows();
+    const before = { ...durableObjectSpend };
     try {
       await work();
     } finally {
-      const after = durableObjectRows();
-      counts.doRowsRead += after.read - before.read;
-      counts.doRowsWritten += after.written - before.written;
+      for (const key of COUNT_KEYS) counts[key] += durableObjectSpend[key] - before[key];
     }
   }
 }

@@ -10,15 +10,16 @@ import { notFound } from "../../http/errors";
 import { pageResponse } from "../../http/paging";
 import { validate } from "../../http/validate";
 import { deleteAnyMapping, getAnyMapping, listAdminMappings } from "../../models/admin-mappings";
+import { allCountsSettled } from "../../analytics/settled-counts";
 
 const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
 const NOT_FOUND = "Mapping not found";
 
 export const adminMappingRoutes = new Hono<AppEnv>()
-  .get("/", validate("query", adminMappingsQuery), async (c) =>
+  .get("/", validate("query", adminMappingsQuery), allCountsSettled, async (c) =>
     pageResponse(c, await listAdminMappings(c.var.db, c.req.valid("query")), c.req.valid("query")),
   )
-  .get("/:id", validate("param", idParam), async (c) => {
+  .get("/:id", validate("param", idParam), allCountsSettled, async (c) => {
     const mapping = await getAnyMapping(c.var.db, c.req.valid("param").id);
     if (!mapping) throw notFound(NOT_FOUND);
     return c.json<AdminMapping>(mapping);

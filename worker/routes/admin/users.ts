@@ -46,6 +46,7 @@ import { userTransactions } from "../../models/transactions";
 import { customerSeries } from "../../models/timeseries";
 import { deleteUser, findUserByEmail, getUser, updateUser } from "../../models/users";
 import { listWebsites, releaseWebsite } from "../../models/websites";
+import { allCountsSettled, pathCustomerCountsSettled } from "../../analytics/settled-counts";
 
 const userParam = z.object({ userId: z.string().min(1) });
 /** How many of a user's mappings the detail answer carries; the rest page through `/:userId/mappings`. */
@@ -86,13 +87,13 @@ async function changeUser(c: Context<AppEnv>, userId: string, change: Parameters
 }
 
 export const adminUserRoutes = new Hono<AppEnv>()
-  .get("/", validate("query", adminUsersQuery), async (c) =>
+  .get("/", validate("query", adminUsersQuery), allCountsSettled, async (c) =>
     pageResponse(c, await listAdminUsers(c.var.db, c.req.valid("query")), c.req.valid("query")),
   )
   .get("/emails", validate("query", userEmailsQuery), async (c) =>
     pageResponse(c, await listUserEmails(c.var.db, c.req.valid("query")), c.req.valid("query")),
   )
-  .get("/:userId", validate("param", userParam), async (c) => {
+  .get("/:userId", validate("param", userParam), pathCustomerCountsSettled, async (c) => {
     const db = c.var.db;
     const { userId } = c.req.valid("param");
     const stored = await getUser(db, userId);
@@ -106,26 +107,44 @@ export const adminUserRoutes = new Hono<AppEnv>()
     ]);
     return c.json<AdminUserDetail>({ ...user, apiKey, mappings: mappings.rows });
   })
-  .get("/:userId/mappings", validate("param", userParam), validate("query", userMappingsQuery), async (c) => {
-    const db = c.var.db;
-    const user = await userOr404(db, c.req.valid("param").userId);
-    return pageResponse(
-      c,
-      await listAdminMappings(db, { ...c.req.valid("query"), userId: user.id }),
-      c.req.valid("query"),
-    );
-  })
-  .get("/:userId/mapping-groups", validate("param", userParam), validate("query", plainListQuery), async (c) => {
-    const db = c.var.db;
-    const user = await userOr404(db, c.req.valid("param").userId);
-    return pageResponse(c, await listMappingGroups(db, user.id, c.req.valid("query")), c.req.valid("query"));
-  })
-  .get("/:userId/timeseries", validate("param", userParam), validate("query", timeseriesQuery), async (c) => {
-    const db = c.var.db;
-    const user = await getUser(db, c.req.valid("param").userId);
-    if (!user) throw notFound(USER_NOT_FOUND);
-    return c.json<TimeseriesPoint[]>(await customerSeries(db, user, c.req.valid("query")));
-  })
+  .get(
+    "/:userId/mappings",
+    validate("param", userParam),
+    validate("query", userMappingsQuery),
+    pathCustomerCountsSettled,
+    async (c) => {
+      const db = c.var.db;
+      const user = await userOr404(db, c.req.valid("param").userId);
+      return pageResponse(
+        c,
+        await listAdminMappings(db, { ...c.req.valid("query"), userId: user.id }),
+        c.req.valid("query"),
+      );
+    },
+  )
+  .get(
+    "/:userId/mapping-groups",
+    validate("param", userParam),
+    validate("query", plainListQuery),
+    pathCustomerCountsSettled,
+    async (c) => {
+      const db = c.var.db;
+      const user = await userOr404(db, c.req.valid("param").userId);
+      return pageResponse(c, await listMappingGroups(db, user.id, c.req.valid("query")), c.req.valid("query"));
+    },
+  )
+  .get(
+    "/:userId/timeseries",
+    validate("param", userParam),
+    validate("query", timeseriesQuery),
+    pathCustomerCountsSettled,
+    async (c) => {
+      const db = c.var.db;
+      const user = await getUser(db, c.req.valid("param").userId);
+      if (!user) throw notFound(USER_NOT_FOUND);
+      return c.json<TimeseriesPoint[]>(await customerSeries(db, user, c.req.valid("query")));
+    },
+  )
   .get("/:userId/transactions", validate("param", userParam), validate("query", plainListQuery), async (c) => {
     const db = c.var.db;
     const user = await userOr404(db, c.req.valid("param").userId);

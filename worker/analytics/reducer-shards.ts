@@ -1,0 +1,57 @@
+/**
+ * @module Which reducer (reducer.ts) holds a customer's page views, and asking them to settle: what every reader
+ * of a customer's counters calls first, so that a screen never shows less than was counted a minute ago.
+ */
+import type { Env } from "../env";
+
+/**
+ * Sums per part of a handoff (`hold`): a range of many distinct URLs (a visitor asking for random paths) travels in
+ * parts, each far below a Durable Object call's 32 MiB and D1's 2 MB per value (about 150 bytes a sum).
+ */
+export const HOLD_MAX_SUMS = 5_000;
+
+/** The most reducers ANALYTICS_REDUCER_SHARDS may ask for. */
+export const REDUCER_MAX_SHARDS = 64;
+const DEFAULT_SHARDS = 4;
+
+type ReducerEnv = Pick<Env, "ANALYTICS_REDUCER" | "ANALYTICS_REDUCER_SHARDS">;
+
+export function reducerShards(env: Pick<Env, "ANALYTICS_REDUCER_SHARDS">): number {
+  const shards = Math.floor(Number(env.ANALYTICS_REDUCER_SHARDS ?? DEFAULT_SHARDS));
+  return Number.isFinite(shards) && shards >= 1 ? Math.min(shards, REDUCER_MAX_SHARDS) : DEFAULT_SHARDS;
+}
+
+/** The customer's shard: a hash of their id (FNV-1a), the same in every isolate. */
+export function reducerShardOf(env: Pick<Env, "ANALYTICS_REDUCER_SHARDS">, userId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < userId.length; i++) hash = Math.imul(hash ^ userId.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % reducerShards(env);
+}
+
+export const reducerOf = (env: ReducerEnv, shard: number) =>
+  env.ANALYTICS_REDUCER.getByName(`analytics-reducer-${shard}`);
+
+/**
+ * Adds what the reducers hold of these customers (every customer, for "all") to the counters. A reducer that
+ * cannot is logged, not thrown: the reader then shows the counters as they are, and the sums stay held.
+ */
+export async function settleCounters(env: ReducerEnv, userIds: readonly string[] | "all"): Promise<void> {
+  const byShard = new Map<number, string[] | null>();
+  if (userIds === "all") {
+    for (let shard = 0; shard < reducerShards(env); shard++) byShard.set(shard, null);
+  } else {
+    for (const userId of userIds) {
+      const shard = reducerShardOf(env, userId);
+      byShard.set(shard, [...(byShard.get(shard) ?? []), userId]);
+    }
+  }
+  await Promise.all(
+    [...byShard].map(async ([shard, ids]) => {
+      try {
+        await reducerOf(env, shard).settle(shard, ids);
+      } catch (err) {
+        console.warn(`Reducer ${shard} could not settle its page views`, err);
+      }
+    }),
+  );
+}

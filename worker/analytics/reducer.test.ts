@@ -1,0 +1,176 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { Stats } from "#contract/responses";
+import type { PageViewEvent } from "../messages/analytics";
+import {
+  call,
+  createCustomerOnPlan,
+  createVerifiedCustomer,
+  deliverAnalytics,
+  whileInsertsFail,
+} from "../test/helpers";
+import { foldPendingAnalytics } from "./fold";
+import type { AnalyticsReducer } from "./reducer";
+import { HOLD_MAX_SUMS, reducerOf, reducerShards, settleCounters } from "./reducer-shards";
+
+const view = (userId: string, url: string): PageViewEvent => ({
+  id: crypto.randomUUID(),
+  userId,
+  url,
+  mappingId: null,
+  delivered: true,
+  timestamp: Date.now(),
+  userAgent: "ua",
+  referer: null,
+});
+
+const count = async (sql: string, ...params: unknown[]) =>
+  Number(
+    await env.DB.prepare(sql)
+      .bind(...params)
+      .first("n"),
+  );
+
+/** What the counters hold of a customer: their row's total, and their URLs' hits. */
+const countedFor = async (userId: string) => ({
+  total: await count("select coalesce(sum(total_requests), 0) as n from usage_counters where user_id = ?", userId),
+  urls: await count("select coalesce(sum(hits), 0) as n from url_stats where user_id = ?", userId),
+});
+
+/** A customer whose plan limits nothing: their views go to a reducer. */
+const unlimitedCustomer = () => createCustomerOnPlan({ dynamicContentLimit: null });
+
+/** Every reducer as after a restart: what it holds is read back from its log and D1's checkpoints. */
+async function restartReducers() {
+  for (let shard = 0; shard < reducerShards(env); shard++) {
+    await runInDurableObject(reducerOf(env, shard), (reducer: AnalyticsReducer) => {
+      (reducer as unknown as { held: unknown }).held = null;
+    });
+  }
+}
+
+describe("analytics reducers", () => {
+  it("hold an unlimited customer's views past the minute's fold and count them once their counters are read", async () => {
+    const unlimited = await unlimitedCustomer();
+    const metered = await createVerifiedCustomer("metered@example.com");
+    const id = unlimited.user.id;
+    await deliverAnalytics([
+      view(id, "https://shop.test/a"),
+      view(id, "https://shop.test/a"),
+      view(id, "https://shop.test/b"),
+      view(metered.user.id, "https://shop.test/a"),
+    ]);
+    expect(await foldPendingAnalytics(env)).toBe(4);
+    // The metered customer's limit needs their counts within the minute; the other's wait in the reducer.
+    expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
+    expect(await countedFor(id)).toEqual({ total: 0, urls: 0 });
+    expect(await count("select count(*) as n from analytics_pending")).toBe(0);
+    expect(await count("select count(*) as n from analytics_handoffs")).toBe(0);
+
+    await deliverAnalytics([view(id, "https://shop.test/a"), view(id, "https://shop.test/c")]);
+    await foldPendingAnalytics(env);
+    expect(await countedFor(id)).toEqual({ total: 0, urls: 0 });
+
+    const res = await call("/api/user/stats", { apiKey: unlimited.apiKey });
+    expect(((await res.json()) as Stats).totalRequests).toBe(5);
+    expect(await countedFor(id)).toEqual({ total: 5, urls: 5 });
+    expect(await count("select count(*) as n from url_stats where user_id = ?", id)).toBe(3);
+    expect(await count("select count(*) as n from reducer_checkpoints where user_id = ?", id)).toBe(1);
+
+    await settleCounters(env, "all");
+    await foldPendingAnalytics(env);
+    expect(await countedFor(id)).toEqual({ total: 5, urls: 5 });
+  });
+
+  it("hold again after a restart only what they had not settled", async () => {
+    const first = await unlimitedCustomer();
+    const second = await unlimitedCustomer();
+    await deliverAnalytics([view(first.user.id, "https://shop.test/a"), view(second.user.id, "https://shop.test/a")]);
+    await foldPendingAnalytics(env);
+    await settleCounters(env, [first.user.id]);
+    expect(await countedFor(first.user.id)).toEqual({ total: 1, urls: 1 });
+    expect(await countedFor(second.user.id)).toEqual({ total: 0, urls: 0 });
+
+    await restartReducers();
+    await deliverAnalytics([view(first.user.id, "https://shop.test/b")]);
+    await foldPendingAnalytics(env);
+    await settleCounters(env, "all");
+    expect(await countedFor(first.user.id)).toEqual({ total: 2, urls: 2 });
+    expect(await countedFor(second.user.id)).toEqual({ total: 1, urls: 1 });
+
+    await restartReducers();
+    await settleCounters(env, "all");
+    expect(await countedFor(first.user.id)).toEqual({ total: 2, urls: 2 });
+    expect(await countedFor(second.user.id)).toEqual({ total: 1, urls: 1 });
+  });
+
+  it("keep what they could not settle when D1 fails, and count it once on the next read", async () => {
+    const { user } = await unlimitedCustomer();
+    await deliverAnalytics([view(user.id, "https://shop.test/a"), view(user.id, "https://shop.test/b")]);
+    await foldPendingAnalytics(env);
+    await whileInsertsFail("reducer_checkpoints", () => settleCounters(env, [user.id]));
+    expect(await countedFor(user.id)).toEqual({ total: 0, urls: 0 });
+    expect(await count("select count(*) as n from analytics_pending")).toBe(0);
+
+    await settleCounters(env, [user.id]);
+    await settleCounters(env, [user.id]);
+    expect(await countedFor(user.id)).toEqual({ total: 2, urls: 2 });
+  });
+
+  it("take the same range again, and count it once, when the fold after the handoff fails", async () => {
+    const unlimited = await unlimitedCustomer();
+    const metered = await createVerifiedCustomer("metered@example.com");
+    await deliverAnalytics([
+      view(unlimited.user.id, "https://shop.test/a"),
+      view(metered.user.id, "https://shop.test/a"),
+    ]);
+    await expect(whileInsertsFail("usage_counters", () => foldPendingAnalytics(env))).rejects.toThrow(/disk full/);
+    // Handed over to the reducer, but the range is still pending and so is its handoff.
+    expect(await count("select count(*) as n from analytics_handoffs")).toBe(1);
+    expect(await count("select coalesce(sum(views), 0) as n from analytics_pending")).toBe(2);
+
+    await deliverAnalytics([view(unlimited.user.id, "https://shop.test/b")]);
+    expect(await foldPendingAnalytics(env)).toBe(3);
+    expect(await count("select count(*) as n from analytics_handoffs")).toBe(0);
+    await settleCounters(env, "all");
+    expect(await countedFor(unlimited.user.id)).toEqual({ total: 2, urls: 2 });
+    expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
+  });
+
+  it("take a range of more distinct URLs than a part holds in parts, and count each once when it is handed over again", async () => {
+    const unlimited = await unlimitedCustomer();
+    const metered = await createVerifiedCustomer("metered@example.com");
+    const urls = HOLD_MAX_SUMS + 1;
+    const views = Array.from({ length: urls }, (_, i) => view(unlimited.user.id, `https://shop.test/p${i}`));
+    for (let i = 0; i < views.length; i += 100) await deliverAnalytics(views.slice(i, i + 100));
+    await deliverAnalytics([view(metered.user.id, "https://shop.test/a")]);
+    await expect(whileInsertsFail("usage_counters", () => foldPendingAnalytics(env))).rejects.toThrow(/disk full/);
+    expect(await foldPendingAnalytics(env)).toBe(urls + 1);
+    await settleCounters(env, "all");
+    expect(await countedFor(unlimited.user.id)).toEqual({ total: urls, urls });
+    expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
+  });
+
+  it("settle what they hold of a customer whose plan now has a limit with the next fold, unasked", async () => {
+    const { user } = await unlimitedCustomer();
+    await deliverAnalytics([view(user.id, "https://shop.test/a"), view(user.id, "https://shop.test/b")]);
+    await foldPendingAnalytics(env);
+    expect(await countedFor(user.id)).toEqual({ total: 0, urls: 0 });
+
+    await env.DB.prepare("update users set request_limit = 1000 where id = ?").bind(user.id).run();
+    await deliverAnalytics([view(user.id, "https://shop.test/a")]);
+    await foldPendingAnalytics(env);
+    // The limit is checked against all three: the two held and the one the fold counted at once.
+    expect(await countedFor(user.id)).toEqual({ total: 3, urls: 3 });
+  });
+
+  it("settle a customer whose billing period ends within minutes with the fold, unasked", async () => {
+    const { user } = await unlimitedCustomer();
+    await env.DB.prepare("update users set billing_period_end = ? where id = ?")
+      .bind(Date.now() + 60_000, user.id)
+      .run();
+    await deliverAnalytics([view(user.id, "https://shop.test/a")]);
+    await foldPendingAnalytics(env);
+    expect(await countedFor(user.id)).toEqual({ total: 1, urls: 1 });
+  });
+});
