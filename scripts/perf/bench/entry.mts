@@ -82,8 +82,33 @@ export class AnalyticsReducer extends WorkerAnalyticsReducer {
     Object.defineProperty(this, "ctx", { value: reportingStorage(ctx) });
   }
 
+  override hold(...args: Parameters<WorkerAnalyticsReducer["hold"]>) {
+    return active(() => super.hold(...args));
+  }
+
+  override settle(...args: Parameters<WorkerAnalyticsReducer["settle"]>) {
+    return active(() => super.settle(...args));
+  }
+
+  override alarm() {
+    return active(() => super.alarm());
+  }
+
   restart(): void {
     this.ctx.abort("restarted by npm run faults");
+  }
+}
+
+/**
+ * Runs a reducer's call, booking its wall-clock time: what the platform bills a Durable Object's duration for (it
+ * holds no timer or connection between calls, so it may hibernate there).
+ */
+async function active<T>(work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    durableObjectSpend.doActiveMs += performance.now() - started;
   }
 }
 

@@ -482,7 +482,8 @@ function printKind(result: KindResult) {
   line(
     "Durable Objects per view",
     perView(all.doRequests),
-    `(requests; storage rows read ${perView(all.doRowsRead)}, written ${perView(all.doRowsWritten)})`,
+    `(requests; storage rows read ${perView(all.doRowsRead)}, written ${perView(all.doRowsWritten)}; the ` +
+      `reducers' calls ${perView(all.doActiveMs)} ms)`,
   );
   line("Analytics Engine points per view", perView(all.aePoints));
   line(
@@ -523,13 +524,14 @@ function monthOf(result: KindResult, probe: SimulationReport, viewsPerMonth: num
 }
 
 /**
- * GB-s a Durable Object is billed for a second active (128 MB). The relays and the reducers are booked as active all
- * month: an upper bound for a relay, which holds a bundle only while its callers wait; about right for a reducer,
- * which a hold wakes every minute.
+ * GB-s a Durable Object is billed for a second active (128 MB). The relays are booked as active all month (an upper
+ * bound: each holds a bundle only while its callers wait, behind a timer that keeps it from hibernating); the
+ * reducers for the time their calls took (`doActiveMs`, wall-clock in Miniflare): between calls they hold no timer
+ * or connection, so they may hibernate, which the platform does not bill.
  */
 const DO_GB_PER_SECOND = 0.125;
 
-function usageOf(month: Counts, cpuMs: number, objects: number): Partial<Record<PricedItem, number>> {
+function usageOf(month: Counts, cpuMs: number, relays: number): Partial<Record<PricedItem, number>> {
   return {
     workerRequests: month.fetch + month.queue + month.scheduled,
     workerCpuMs: cpuMs,
@@ -541,7 +543,9 @@ function usageOf(month: Counts, cpuMs: number, objects: number): Partial<Record<
     d1RowsRead: month.d1RowsRead,
     d1RowsWritten: month.d1RowsWritten,
     doRequests: month.doRequests,
-    doGbSeconds: month.doRequests > 0 ? objects * MONTH_SECONDS * DO_GB_PER_SECOND : 0,
+    doGbSeconds:
+      (month.doRequests > 0 ? relays * MONTH_SECONDS * DO_GB_PER_SECOND : 0) +
+      (month.doActiveMs / 1000) * DO_GB_PER_SECOND,
     doRowsRead: month.doRowsRead,
     doRowsWritten: month.doRowsWritten,
     aePoints: month.aePoints,
@@ -583,14 +587,14 @@ function printProjection(
   row("KV reads per view", (m) => perView(m.month.kvReads / m.rate));
   row("R2 class A per view", (m) => perView(m.month.r2ClassA / m.rate));
   for (const m of months) {
-    const { total } = monthlyCost(usageOf(m.month, cpuMsPerView * m.rate, m.probe.relayShards + m.probe.reducerShards));
+    const { total } = monthlyCost(usageOf(m.month, cpuMsPerView * m.rate, m.probe.relayShards));
     perMillion.set(m.rate, total / (m.rate / 1e6));
   }
   row("$ a month", (m) => dollars(perMillion.get(m.rate)! * (m.rate / 1e6)));
   row("$ per million views", (m) => dollars(perMillion.get(m.rate)!));
 
   const at = months.find((m) => m.rate === COST_RATE)!;
-  const cost = monthlyCost(usageOf(at.month, cpuMsPerView * COST_RATE, at.probe.relayShards + at.probe.reducerShards));
+  const cost = monthlyCost(usageOf(at.month, cpuMsPerView * COST_RATE, at.probe.relayShards));
   const millions = COST_RATE / 1e6;
   console.log(
     `\n  cost of traffic (${b.kind.key}) at ${fmt(millions)} million views a month, by item (Cloudflare's list ` +

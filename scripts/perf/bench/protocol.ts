@@ -65,8 +65,8 @@ export const BROWSER_REFERER = "https://www.shop.example/";
  * invocations: `fetch`, `queue`, `scheduled`. KV: keys read (get, getWithMetadata), lists, writes (put), deletes.
  * Queues: messages sent, their bytes, and billed operations (one per 64 KB chunk written, read and deleted). D1:
  * calls (round trips), statements, rows read and written (each statement's `meta`). R2 by class (A: put, list,
- * multipart; B: get, head; free: delete). Durable Objects: requests (stub fetch or RPC calls) and the storage rows
- * the objects report. Analytics Engine: data points written.
+ * multipart; B: get, head; free: delete). Durable Objects: requests (stub fetch or RPC calls), the storage rows
+ * the objects report, and the milliseconds the reducers spent in their calls (billed duration; wall-clock here). Analytics Engine: data points written.
  */
 export const COUNT_KEYS = [
   "fetch",
@@ -90,6 +90,7 @@ export const COUNT_KEYS = [
   "doRequests",
   "doRowsRead",
   "doRowsWritten",
+  "doActiveMs",
   "aePoints",
 ] as const;
 export type CountKey = (typeof COUNT_KEYS)[number];
@@ -164,8 +165,6 @@ export interface SimulationReport extends SimulationProgress {
   consumerMsPerBatch: number;
   /** The page view relay's Durable Objects (PAGE_VIEW_RELAY_SHARDS), each billed for duration while active. */
   relayShards: number;
-  /** The analytics reducers (ANALYTICS_REDUCER_SHARDS), each billed for duration while active. */
-  reducerShards: number;
   /** Distinct pages (customer and URL) the stretch's views saw: the sums a reducer settles at its end. */
   pagesSeen: number;
 }

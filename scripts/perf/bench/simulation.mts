@@ -27,7 +27,7 @@ import {
   purgeVisitorDays,
   rawRetentionDays,
 } from "../../../worker/analytics/retention";
-import { reducerShards, settleCounters } from "../../../worker/analytics/reducer-shards";
+import { settleCounters } from "../../../worker/analytics/reducer-shards";
 import { relayShards } from "../../../worker/delivery/page-view-relay";
 import type { Env } from "../../../worker/env";
 import { ANALYTICS_QUEUE_NAME, type AnalyticsMessage } from "../../../worker/messages/analytics";
@@ -164,7 +164,6 @@ export class Simulation {
       lostMessages: this.lostMessages,
       consumerMsPerBatch: this.batches ? this.consumerMs / this.batches : 0,
       relayShards: relayShards(this.env),
-      reducerShards: reducerShards(this.env),
       pagesSeen: this.pages.size,
     };
   }
