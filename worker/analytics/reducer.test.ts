@@ -11,7 +11,7 @@ import {
 } from "../test/helpers";
 import { foldPendingAnalytics } from "./fold";
 import type { AnalyticsReducer } from "./reducer";
-import { HOLD_MAX_SUMS, reducerOf, reducerShards, settleCounters } from "./reducer-shards";
+import { HOLD_MAX_SUMS, reducerOf, reducerShardOf, reducerShards, settleCounters } from "./reducer-shards";
 
 const view = (userId: string, url: string): PageViewEvent => ({
   id: crypto.randomUUID(),
@@ -82,6 +82,22 @@ describe("analytics reducers", () => {
     expect(await countedFor(id)).toEqual({ total: 5, urls: 5 });
   });
 
+  it("are asked once by a screen's reads within a few seconds, which then show what that settle counted", async () => {
+    const { user, apiKey } = await unlimitedCustomer();
+    const totalRequests = async () =>
+      ((await (await call("/api/user/stats", { apiKey })).json()) as Stats).totalRequests;
+    await deliverAnalytics([view(user.id, "https://shop.test/a")]);
+    await foldPendingAnalytics(env);
+    expect(await totalRequests()).toBe(1);
+
+    await deliverAnalytics([view(user.id, "https://shop.test/a")]);
+    await foldPendingAnalytics(env);
+    // Within SETTLED_FOR_MS of the first read: the reducer is not asked again.
+    expect(await totalRequests()).toBe(1);
+    await settleCounters(env, [user.id]);
+    expect(await totalRequests()).toBe(2);
+  });
+
   it("hold again after a restart only what they had not settled", async () => {
     const first = await unlimitedCustomer();
     const second = await unlimitedCustomer();
@@ -149,6 +165,38 @@ describe("analytics reducers", () => {
     await settleCounters(env, "all");
     expect(await countedFor(unlimited.user.id)).toEqual({ total: urls, urls });
     expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
+  });
+
+  it("rewrite their log as what they hold as it grows, between the parts of a handoff too, and read it back", async () => {
+    const { user } = await unlimitedCustomer();
+    const shard = reducerShardOf(env, user.id);
+    const reducer = reducerOf(env, shard);
+    const sum = (handoff: number) => ({
+      userId: user.id,
+      url: `shop.test/p${handoff % 7}`,
+      day: new Date().toISOString().slice(0, 10),
+      mappingId: null,
+      crawler: 0 as const,
+      n: 1,
+      delivered: 1,
+      timestamp: Date.now(),
+    });
+    // 200 log rows, then a handoff in two parts whose first part makes the log rewrite itself.
+    for (let handoff = 1; handoff <= 200; handoff++) await reducer.hold(shard, handoff, 0, [sum(handoff)], {}, []);
+    await reducer.hold(shard, 201, 0, [sum(201)], {}, []);
+    await reducer.hold(shard, 201, 1, [sum(202)], {}, []);
+    await reducer.hold(shard, 201, 1, [sum(202)], {}, []);
+    const logRows = await runInDurableObject(
+      reducer,
+      (_: AnalyticsReducer, state: DurableObjectState) =>
+        state.storage.sql.exec<{ n: number }>("select count(*) as n from held_log").one().n,
+    );
+    expect(logRows).toBe(2);
+
+    await restartReducers();
+    await settleCounters(env, [user.id]);
+    expect(await countedFor(user.id)).toEqual({ total: 202, urls: 202 });
+    expect(await count("select count(*) as n from url_stats where user_id = ?", user.id)).toBe(7);
   });
 
   it("settle what they hold of a customer whose plan now has a limit with the next fold, unasked", async () => {

@@ -101,6 +101,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
         this.setMeta("last_part", part);
       });
       held.add(sums);
+      if (this.logRows() > COMPACT_AFTER_ROWS) this.compact(held);
       try {
         await this.settleDue(shard, held, metered);
       } catch (err) {
@@ -210,8 +211,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       throw err;
     }
     if (all) this.settledAll(held);
-    else if (held.size === 0) this.compact(held);
-    else if (this.logRows() > COMPACT_AFTER_ROWS) this.compact(held);
+    else if (held.size === 0 || this.logRows() > COMPACT_AFTER_ROWS) this.compact(held);
     if (rows.length === 0) return 0;
     const range = {
       from: Math.min(...rows.map((row) => row.seq)),
@@ -236,17 +236,20 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     return this.ctx.storage.sql.exec<{ rows: number }>(`SELECT count(*) AS rows FROM held_log`).one().rows;
   }
 
-  /** Rewrites the log as what is held now, under the last handoff: everything older is settled or in it. */
+  /**
+   * Rewrites the log as what is held now, under the last handoff: everything older is settled or in it. Its rows
+   * take negative parts, so that the handoff's parts still to come (0 and up) never meet them.
+   */
   private compact(held: HeldSums) {
     const through = this.meta("last_handoff");
     const sums = held.list();
     this.ctx.storage.transactionSync(() => {
       this.ctx.storage.sql.exec(`DELETE FROM held_log`);
-      for (const [part, some] of chunks(sums, SUMS_PER_ROW).entries()) {
+      for (const [i, some] of chunks(sums, SUMS_PER_ROW).entries()) {
         this.ctx.storage.sql.exec(
           `INSERT INTO held_log (handoff, part, sums) VALUES (?, ?, ?)`,
           through,
-          part,
+          -1 - i,
           JSON.stringify(some),
         );
       }
