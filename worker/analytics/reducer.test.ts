@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Stats } from "#contract/responses";
-import type { PageViewEvent } from "../messages/analytics";
+import type { HeldSum, PageViewEvent } from "../messages/analytics";
 import {
   call,
   createCustomerOnPlan,
@@ -35,6 +35,18 @@ const count = async (sql: string, ...params: unknown[]) =>
 const countedFor = async (userId: string) => ({
   total: await count("select coalesce(sum(total_requests), 0) as n from usage_counters where user_id = ?", userId),
   urls: await count("select coalesce(sum(hits), 0) as n from url_stats where user_id = ?", userId),
+});
+
+/** One view as a reducer holds it, of one of seven pages. */
+const heldSum = (userId: string, i: number): HeldSum => ({
+  userId,
+  url: `shop.test/p${i % 7}`,
+  day: new Date().toISOString().slice(0, 10),
+  mappingId: null,
+  crawler: 0,
+  n: 1,
+  delivered: 1,
+  timestamp: Date.now(),
 });
 
 /** A customer whose plan limits nothing: their views go to a reducer. */
@@ -167,20 +179,26 @@ describe("analytics reducers", () => {
     expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
   });
 
+  it("count the later parts of a handoff that a settle came between", async () => {
+    const { user } = await unlimitedCustomer();
+    const shard = reducerShardOf(env, user.id);
+    const reducer = reducerOf(env, shard);
+    await reducer.hold(shard, 10, 0, [heldSum(user.id, 1)], {}, []);
+    await settleCounters(env, [user.id]);
+    await reducer.hold(shard, 10, 1, [heldSum(user.id, 2)], {}, []);
+    await settleCounters(env, [user.id]);
+    expect(await countedFor(user.id)).toEqual({ total: 2, urls: 2 });
+
+    await restartReducers();
+    await settleCounters(env, [user.id]);
+    expect(await countedFor(user.id)).toEqual({ total: 2, urls: 2 });
+  });
+
   it("rewrite their log as what they hold as it grows, between the parts of a handoff too, and read it back", async () => {
     const { user } = await unlimitedCustomer();
     const shard = reducerShardOf(env, user.id);
     const reducer = reducerOf(env, shard);
-    const sum = (handoff: number) => ({
-      userId: user.id,
-      url: `shop.test/p${handoff % 7}`,
-      day: new Date().toISOString().slice(0, 10),
-      mappingId: null,
-      crawler: 0 as const,
-      n: 1,
-      delivered: 1,
-      timestamp: Date.now(),
-    });
+    const sum = (handoff: number) => heldSum(user.id, handoff);
     // 200 log rows, then a handoff in two parts whose first part makes the log rewrite itself.
     for (let handoff = 1; handoff <= 200; handoff++) await reducer.hold(shard, handoff, 0, [sum(handoff)], {}, []);
     await reducer.hold(shard, 201, 0, [sum(201)], {}, []);

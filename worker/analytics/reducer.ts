@@ -9,11 +9,13 @@
  * - a day has passed since everything was last settled (`SETTLE_ALL_EVERY_MS`), or it holds too many sums.
  *
  * Nothing is lost or counted twice:
- * - Each part of a handoff's sums is written to the object's own storage (`held_log`) before `hold` answers, and a
- *   part it already has is ignored, so the cron may hand a range over again.
+ * - Each part of a handoff's sums is written to the object's own storage (`held_log`) before `hold` answers, under
+ *   its position (`positionOf`: handoff and part), and a part at or before the last position is ignored, so the
+ *   cron may hand a range over again.
  * - Settling writes, in one D1 transaction, the pending rows and each customer's checkpoint (`reducer_checkpoints`:
- *   the last handoff whose sums are counted); the pending rows leave out the sums of any customer whose checkpoint
- *   already covers them. So a settle redone after an error or a restart counts nothing twice.
+ *   the last position whose sums are counted; a settle may come between two parts of a handoff); the pending rows
+ *   leave out the sums of any customer whose checkpoint already covers them. So a settle redone after an error or a
+ *   restart counts nothing twice.
  * - After a restart, or an error of D1, it holds again what its log has past each customer's checkpoint.
  */
 import { DurableObject } from "cloudflare:workers";
@@ -36,11 +38,16 @@ const COMPACT_AFTER_ROWS = 200;
 /** How often the alarm looks at the periods and the day, when nothing else wakes the object. */
 const ALARM_EVERY_MS = 3_600_000;
 
+/** Parts a handoff may have: one range holds at most 250,000 views (fold.ts `FOLD_MAX_VIEWS`), 50 parts. */
+const PARTS_PER_HANDOFF = 1_000;
+/** Where a part stands among everything handed over: positions grow with handoffs and, within one, with parts. */
+const positionOf = (handoff: number, part: number) => handoff * PARTS_PER_HANDOFF + part;
+
 const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
- * The pending rows of a settle: its sums of customers whose checkpoint in this shard is before this handoff (?3);
+ * The pending rows of a settle: its sums of customers whose checkpoint in this shard is before its position (?3);
  * the checkpoints follow in the same transaction.
  */
 const SETTLED_ROW = `INSERT INTO analytics_pending (batch, views, events, reduced)
@@ -64,8 +71,8 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const sql = ctx.storage.sql;
-    sql.exec(`CREATE TABLE IF NOT EXISTS held_log (handoff INTEGER NOT NULL, part INTEGER NOT NULL,
-      sums TEXT NOT NULL, PRIMARY KEY (handoff, part))`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS held_log (position INTEGER NOT NULL, chunk INTEGER NOT NULL,
+      sums TEXT NOT NULL, PRIMARY KEY (position, chunk))`);
     sql.exec(`CREATE TABLE IF NOT EXISTS period_ends (user_id TEXT PRIMARY KEY, ends INTEGER NOT NULL)`);
     sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)`);
   }
@@ -80,15 +87,15 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
   ): Promise<void> {
     return this.inTurn(async () => {
       const held = await this.state(shard);
-      const lastHandoff = this.meta("last_handoff");
-      if (handoff < lastHandoff || (handoff === lastHandoff && part <= this.meta("last_part", -1))) return;
+      if (part >= PARTS_PER_HANDOFF) throw new RangeError(`A handoff has at most ${PARTS_PER_HANDOFF} parts`);
       if (sums.length > HOLD_MAX_SUMS) throw new RangeError(`A part holds at most ${HOLD_MAX_SUMS} sums`);
+      const position = positionOf(handoff, part);
+      if (position <= this.meta("last_position")) return;
       this.ctx.storage.transactionSync(() => {
         if (sums.length > 0) {
           this.ctx.storage.sql.exec(
-            `INSERT INTO held_log (handoff, part, sums) VALUES (?, ?, ?)`,
-            handoff,
-            part,
+            `INSERT INTO held_log (position, chunk, sums) VALUES (?, 0, ?)`,
+            position,
             JSON.stringify(sums),
           );
         }
@@ -97,8 +104,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
           this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO period_ends (user_id, ends) VALUES (?, ?)`, userId, ends);
           this.periodEnds.set(userId, ends);
         }
-        this.setMeta("last_handoff", handoff);
-        this.setMeta("last_part", part);
+        this.setMeta("last_position", position);
       });
       held.add(sums);
       if (this.logRows() > COMPACT_AFTER_ROWS) this.compact(held);
@@ -152,11 +158,11 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       .all<{ userId: string; through: number }>();
     const checkpoints = new Map(results.map((row) => [row.userId, row.through]));
     const held = new HeldSums();
-    for (const row of this.ctx.storage.sql.exec<{ handoff: number; sums: string }>(
-      `SELECT handoff, sums FROM held_log ORDER BY handoff, part`,
+    for (const row of this.ctx.storage.sql.exec<{ position: number; sums: string }>(
+      `SELECT position, sums FROM held_log ORDER BY position, chunk`,
     )) {
       const sums = JSON.parse(row.sums) as HeldSum[];
-      held.add(sums.filter((sum) => row.handoff > (checkpoints.get(sum.userId) ?? 0)));
+      held.add(sums.filter((sum) => row.position > (checkpoints.get(sum.userId) ?? 0)));
     }
     this.periodEnds = new Map(
       this.ctx.storage.sql
@@ -192,7 +198,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       if (all) this.settledAll(held);
       return 0;
     }
-    const through = this.meta("last_handoff");
+    const through = this.meta("last_position");
     const sums = customers.flatMap((userId) => held.take(userId));
     const d1 = this.env.DB;
     const batchId = `reducer-${shard}-${through}-${crypto.randomUUID()}`;
@@ -237,19 +243,19 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
   }
 
   /**
-   * Rewrites the log as what is held now, under the last handoff: everything older is settled or in it. Its rows
-   * take negative parts, so that the handoff's parts still to come (0 and up) never meet them.
+   * Rewrites the log as what is held now, under the last position: everything older is settled or in it, and what
+   * comes later has a later position.
    */
   private compact(held: HeldSums) {
-    const through = this.meta("last_handoff");
+    const through = this.meta("last_position");
     const sums = held.list();
     this.ctx.storage.transactionSync(() => {
       this.ctx.storage.sql.exec(`DELETE FROM held_log`);
       for (const [i, some] of chunks(sums, SUMS_PER_ROW).entries()) {
         this.ctx.storage.sql.exec(
-          `INSERT INTO held_log (handoff, part, sums) VALUES (?, ?, ?)`,
+          `INSERT INTO held_log (position, chunk, sums) VALUES (?, ?, ?)`,
           through,
-          -1 - i,
+          i,
           JSON.stringify(some),
         );
       }

@@ -554,8 +554,9 @@ export const analyticsHandoffs = sqliteTable("analytics_handoffs", {
 });
 
 /**
- * Per reducer shard and customer: the last handoff (its `to_seq`) whose sums of the customer are in the counters,
- * written in the transaction that settles them, so a reducer that restarts holds only what came after.
+ * Per reducer shard and customer: the position of the last part of a handoff (its `to_seq` × 1,000 + the part,
+ * analytics/reducer.ts) whose sums of the customer are in the counters, written in the transaction that settles
+ * them, so a reducer that restarts holds only what came after.
  */
 export const reducerCheckpoints = sqliteTable(
   "reducer_checkpoints",
