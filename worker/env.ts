@@ -1,5 +1,5 @@
 /** @module The Worker's bindings and variables, declared once. */
-import type { AnalyticsMessage, HeldSum, PageViewBundle } from "./messages/analytics";
+import type { AnalyticsMessage, HandoffPart, PageViewBundle } from "./messages/analytics";
 import type { DeliverySyncMessage } from "./messages/delivery-sync";
 
 /**
@@ -17,14 +17,7 @@ export interface PageViewRelayRpc extends Rpc.DurableObjectBranded {
  * that was.
  */
 export interface AnalyticsReducerRpc extends Rpc.DurableObjectBranded {
-  hold(
-    shard: number,
-    handoff: number,
-    part: number,
-    sums: HeldSum[],
-    periodEnds: Record<string, number>,
-    metered: string[],
-  ): Promise<void>;
+  hold(shard: number, handoff: number, part: number, held: HandoffPart): Promise<void>;
   settle(shard: number, userIds: string[] | null): Promise<number>;
 }
 
@@ -52,8 +45,9 @@ export interface Env {
   /** How many relays share the small bundles; default 1, at most 64 (docs/scaling.md). */
   PAGE_VIEW_RELAY_SHARDS?: string;
   /**
-   * Hold the page views of customers without a limit, summed, until their counters are read, their period ends or
-   * a day has passed (analytics/reducer.ts): most counter rows are then written once a day, not once a minute.
+   * Hold the customers' page views, summed, and bill their visitors, until their counters are read, their limit could
+   * be reached, their period ends or a day has passed (analytics/reducer.ts): most counter rows are then written once
+   * a day, not once a minute.
    */
   ANALYTICS_REDUCER: DurableObjectNamespace<AnalyticsReducerRpc>;
   /** How many reducers share the customers; default 4, at most 64 (docs/scaling.md). */

@@ -13,7 +13,7 @@
  */
 import { foldPendingAnalytics } from "./analytics/fold";
 import { rollUpOldUrlDays } from "./analytics/url-months";
-import { archiveLegacyRows, purgeRawWindow, purgeVisitorDays, purgeVisitorGoals } from "./analytics/retention";
+import { archiveLegacyRows, purgeRawWindow, purgeVisitorGoals } from "./analytics/retention";
 import { settleDueBilling } from "./billing/periods";
 import { reconcileSubscriptions } from "./billing/reconcile";
 import { createDb } from "./db/client";
@@ -55,7 +55,6 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
   await purgeLapsedWebsites(db, now);
   await runIndependentSteps([
     ["Purging the raw analytics window", () => purgeRawWindow(env, now)],
-    ["Purging past days' visitor counts", () => purgeVisitorDays(env, now)],
     ["Purging visitors' old goals", () => purgeVisitorGoals(env, now)],
     ["Archiving legacy analytics rows", () => archiveLegacyRows(env)],
     ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_CRON)],

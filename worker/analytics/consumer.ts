@@ -23,7 +23,7 @@ import {
   toCountedView,
   type ArchivedView,
 } from "./record";
-import { PURGE_ROWS_PER_BATCH, purgeRawWindow, purgeVisitorDays } from "./retention";
+import { PURGE_ROWS_PER_BATCH, purgeRawWindow } from "./retention";
 
 /** Each view once, even when the queue delivers one twice in a batch, or two messages carry it. */
 function uniqueViews(batch: MessageBatch<AnalyticsMessage>): PageViewEvent[] {
@@ -73,7 +73,6 @@ export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, en
   // Upkeep that must keep pace with traffic; a failure here is retried by the next batch and the daily cron.
   await runIndependentSteps([
     ["Purging the ledger past its window", () => purgeRawWindow(env, new Date(), PURGE_ROWS_PER_BATCH)],
-    ["Purging past days' visitor counts", () => purgeVisitorDays(env, new Date(), PURGE_ROWS_PER_BATCH)],
     ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_BATCH)],
   ]);
 }

@@ -8,33 +8,32 @@
  * customers' billing is brought up to now (batch-customers.ts), so its views count in the period they belong to;
  * after it, the delivery state of each customer whose limit it reached (or lifted) is written. So counters and
  * limits trail page views by about a minute (the dashboards say so), and a counter row costs one write a minute
- * however many batches touched it. The views of customers without a limit are handed to the reducers instead
- * (reducer.ts, `handOff` below), which hold them summed and settle them back as a pending row of sums when the
- * counters are read, the period ends or a day has passed: their counter rows are written about once a day.
+ * however many batches touched it. The consumers' rows are not counted here: their views are handed to the reducers
+ * (reducer.ts, `handOff` below), which hold them summed and settle them back as a pending row of sums (reduced = 1)
+ * when the counters are read, a limit could be reached, the period ends or a day has passed: what this fold counts.
+ * So a customer's counter rows are written about once a day, or once per look at their dashboards.
  *
  * What strangers can spend and fill (docs/analytics.md):
- * - **The plan's quota.** A view spends it (`billed`) unless a known crawler asked, or the visitor (a daily hash of
- *   their address) has already spent `VISITOR_DAILY_QUOTA` of this customer's today; unbilled views are counted
- *   apart. Visitors are counted (`visitor_daily_usage`) only for customers whose plan limits deliveries or
- *   requests (`metered`, ?3): for the others there is nothing to spend.
+ * - **The plan's quota.** A view spends it unless a known crawler asked, or its visitor has already spent their
+ *   day's budget of this customer's (the reducer bills them: reducer-visitors.ts, for customers whose plan limits
+ *   deliveries or requests); a settled sum carries its customer's views that spent none (`unbilled`), counted apart.
  * - **Per-URL rows.** A URL gets rows of its own (`url_stats`, `url_daily_usage`) when the customer has a mapping
  *   there, when it has a row today already, or as one of the first `UNMAPPED_URLS_PER_DAY` new URLs of the
  *   customer's day; every other view counts in the day's `OTHER_PAGES` row.
  * Statements read what earlier statements of the fold wrote, so their order matters: the customer's row and their
  * older days first (`latest_day_unmapped_urls_before` and `unmapped_urls_before` keep the counts from before this
- * fold for the URL statements), the URL rows before their series, the visitors last.
+ * fold for the URL statements), the URL rows before their series.
  */
 import { OTHER_PAGES } from "#contract/responses";
 import type { Env } from "../env";
-import type { HeldSum } from "../messages/analytics";
+import type { HandoffPart, Headroom, HeldSum, VisitorTally } from "../messages/analytics";
 import { deliveryLimitReached, isMetered, type DeliveryLimitState } from "../models/limits";
 import { syncCustomerState } from "../delivery/sync";
 import { loadBatchCustomers } from "./batch-customers";
 import { EXPERIMENT_COUNTING } from "./experiment-fold";
 import { HOLD_MAX_SUMS, reducerOf, reducerShardOf } from "./reducer-shards";
+import { VISITOR_DAILY_QUOTA } from "./reducer-visitors";
 
-/** A visitor's views a day that spend a customer's quota; the rest are counted but not billed. */
-export const VISITOR_DAILY_QUOTA = 500;
 /** New URLs without a mapping that get rows of their own per customer and day. */
 export const UNMAPPED_URLS_PER_DAY = 10_000;
 /**
@@ -48,42 +47,26 @@ export const FOLD_MAX_VIEWS = 250_000;
 const FOLD_BUDGET_MS = 25_000;
 
 /**
- * The pending views of rows ?1 to ?2 of existing customers; ?3 is the JSON array of the metered customers, ?4 that
- * of the customers whose views in consumers' rows went to the reducers (`handOff`). An element is a view
- * (record.ts) or, in a reducer's row (`reduced`), a sum of views (`HeldSum`, messages/analytics.ts) that counts as
- * `n` views of which `delivered` were delivered; a sum has no visitor.
+ * The reducers' settled sums (`HeldSum`, messages/analytics.ts) in pending rows ?1 to ?2 of existing customers: each
+ * counts as `n` views of which `delivered` were delivered, `unbilled` of its customer's views (`unbilledDelivered`
+ * delivered) spent no quota. A consumer's row (reduced = 0) holds views, which `handOff` gives the reducers.
  */
 const FRESH = `WITH fresh AS (
-    SELECT v.value ->> 'id' AS id, v.value ->> 'userId' AS user_id, v.value ->> 'url' AS url,
-      v.value ->> 'mappingId' AS mapping_id, v.value ->> 'delivered' AS delivered, v.value ->> 'timestamp' AS ts,
-      v.value ->> 'day' AS day, coalesce(v.value ->> 'crawler', 0) AS crawler, v.value ->> 'visitor' AS visitor,
-      coalesce(v.value ->> 'n', 1) AS n,
-      (v.value ->> 'userId') IN (SELECT value FROM json_each(?3)) AS metered
+    SELECT v.value ->> 'userId' AS user_id, v.value ->> 'url' AS url, v.value ->> 'mappingId' AS mapping_id,
+      v.value ->> 'delivered' AS delivered, v.value ->> 'timestamp' AS ts, v.value ->> 'day' AS day,
+      v.value ->> 'crawler' AS crawler, v.value ->> 'n' AS n, coalesce(v.value ->> 'unbilled', 0) AS unbilled,
+      coalesce(v.value ->> 'unbilledDelivered', 0) AS unbilled_delivered
     FROM analytics_pending p, json_each(p.events) v
-    WHERE p.seq BETWEEN ?1 AND ?2 AND v.value ->> 'goal' IS NULL
+    WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 1
       AND EXISTS (SELECT 1 FROM users WHERE users.id = v.value ->> 'userId')
-      AND (p.reduced = 1 OR (v.value ->> 'userId') NOT IN (SELECT value FROM json_each(?4)))
   )`;
 
-/**
- * Which views spend the plan's quota: not a crawler's, and within the visitor's first views of the day. Only the
- * views of metered customers' visitors (`capped`) are ranked per visitor: the sort is theirs alone.
- */
-const BILLED = `capped AS (SELECT * FROM fresh WHERE crawler = 0 AND metered = 1 AND visitor IS NOT NULL),
-  capped_billing AS (
-    SELECT user_id, day, visitor, delivered,
-      coalesce((SELECT views FROM visitor_daily_usage v
-          WHERE v.day = capped.day AND v.user_id = capped.user_id AND v.visitor = capped.visitor), 0)
-        + row_number() OVER (PARTITION BY day, user_id, visitor ORDER BY ts, id) <= ${VISITOR_DAILY_QUOTA} AS billed
-    FROM capped
-  ),
-  billing AS (
-    SELECT user_id, n, delivered, 1 - crawler AS billed FROM fresh
-    WHERE NOT (crawler = 0 AND metered = 1 AND visitor IS NOT NULL)
-    UNION ALL SELECT user_id, 1, delivered, billed FROM capped_billing
+/** What spends the plan's quota: the views not by a known crawler, but those of visitors past their budget. */
+const BILLING = `billing AS (
+    SELECT user_id, n, delivered, n * (1 - crawler) - unbilled AS requests,
+      delivered * (1 - crawler) - unbilled_delivered AS deliveries
+    FROM fresh
   )`;
-const BILLING = `${FRESH},
-  ${BILLED}`;
 
 /**
  * The views summed per customer, URL and day, and whether that URL has rows already: a mapping of the customer's
@@ -170,14 +153,14 @@ const DAY_SUMS = `day_sums AS (
  * for both. The URL statements read `latest_day_unmapped_urls_before`, the count from before this fold.
  */
 const COUNT_CUSTOMER = `${KNOWN},
-  ${BILLED},
+  ${BILLING},
   ${DAY_SUMS},
   newest AS (
     SELECT d.* FROM day_sums d WHERE d.day = (SELECT max(day) FROM day_sums n WHERE n.user_id = d.user_id)
   ),
   customer AS (
-    SELECT user_id, sum(n) AS total, sum(n * billed) AS requests, sum(billed * delivered) AS deliveries,
-      sum(n * (1 - billed)) AS unbilled_requests, sum((1 - billed) * delivered) AS unbilled_deliveries
+    SELECT user_id, sum(n) AS total, sum(requests) AS requests, sum(deliveries) AS deliveries,
+      sum(n - requests) AS unbilled_requests, sum(delivered - deliveries) AS unbilled_deliveries
     FROM billing GROUP BY user_id
   )
   INSERT INTO usage_counters (user_id, total_requests, period_requests, period_deliveries, period_unbilled_requests,
@@ -301,12 +284,6 @@ const COUNT_MAPPING = `${FRESH},
   ON CONFLICT (mapping_id) DO UPDATE SET requests = requests + excluded.requests,
     deliveries = deliveries + excluded.deliveries, last_accessed = max(last_accessed, excluded.last_accessed)`;
 
-/** Last of the counters: every statement that bills reads the visitors' views from before this fold. */
-const COUNT_VISITORS = `${BILLING}
-  INSERT INTO visitor_daily_usage (day, user_id, visitor, views)
-  SELECT day, user_id, visitor, count(*) FROM capped_billing WHERE true GROUP BY day, user_id, visitor
-  ON CONFLICT (day, user_id, visitor) DO UPDATE SET views = views + excluded.views`;
-
 const COUNTING = [
   COUNT_CUSTOMER,
   COUNT_OLDER_DAY,
@@ -315,7 +292,6 @@ const COUNTING = [
   countUrl(true),
   COUNT_URL_DAY,
   COUNT_MAPPING,
-  COUNT_VISITORS,
 ];
 
 const FOLDED = `DELETE FROM analytics_pending WHERE seq BETWEEN ?1 AND ?2`;
@@ -326,11 +302,11 @@ const COUNTERS_AFTER = `SELECT user_id AS userId, period_requests AS periodReque
   FROM usage_counters WHERE user_id IN (SELECT value FROM json_each(?1))`;
 
 /**
- * The range's customers, whether each has events of experiments (views that exposed, goals reached), and whether
- * each has views in consumers' rows (not only in reducers').
+ * The range's customers, whether each has events of experiments (views that exposed, goals reached), whether each
+ * has views in consumers' rows (to hand off), and sums in reducers' (to count).
  */
 const CUSTOMERS_OF_RANGE = `SELECT v.value ->> 'userId' AS userId, max(v.value ->> 'vid' IS NOT NULL) AS experiments,
-    max(p.reduced = 0) AS consumed
+    max(p.reduced = 0) AS consumed, max(p.reduced = 1) AS reduced
   FROM analytics_pending p, json_each(p.events) v WHERE p.seq BETWEEN ?1 AND ?2 GROUP BY 1`;
 
 /** The views of customers ?3 in consumers' rows ?1 to ?2, summed as a reducer holds them. */
@@ -340,7 +316,25 @@ const HELD_SUMS = `SELECT v.value ->> 'userId' AS userId, v.value ->> 'url' AS u
   FROM analytics_pending p, json_each(p.events) v
   WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 0 AND v.value ->> 'goal' IS NULL
     AND (v.value ->> 'userId') IN (SELECT value FROM json_each(?3))
-  GROUP BY 1, 2, 3, 4, 5`;
+  GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
+
+/**
+ * The visitors of metered customers ?3 in consumers' rows ?1 to ?2, as a reducer bills them (`VisitorTally`): the
+ * views not by a known crawler, and where each delivered one stands among its visitor's, within a day's budget.
+ */
+const VISITOR_TALLIES = `WITH seen AS (
+    SELECT v.value ->> 'userId' AS user_id, v.value ->> 'day' AS day, v.value ->> 'visitor' AS visitor,
+      v.value ->> 'delivered' AS delivered, row_number() OVER (
+        PARTITION BY v.value ->> 'userId', v.value ->> 'day', v.value ->> 'visitor'
+        ORDER BY v.value ->> 'timestamp', v.value ->> 'id') AS place
+    FROM analytics_pending p, json_each(p.events) v
+    WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 0 AND v.value ->> 'goal' IS NULL
+      AND coalesce(v.value ->> 'crawler', 0) = 0 AND v.value ->> 'visitor' IS NOT NULL
+      AND (v.value ->> 'userId') IN (SELECT value FROM json_each(?3))
+  )
+  SELECT user_id AS userId, day, visitor, count(*) AS n, sum(delivered) AS delivered,
+    json_group_array(place) FILTER (WHERE delivered AND place <= ${VISITOR_DAILY_QUOTA}) AS deliveredAt
+  FROM seen GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
 
 export interface PeriodCounters {
   userId: string;
@@ -383,13 +377,22 @@ async function markLimitChanges(env: Env, before: Map<string, DeliveryLimitState
   }
 }
 
+/** What the customer may still spend before their limit is reached; none when it is reached or they have none. */
+function headroomOf(usage: DeliveryLimitState): Headroom | undefined {
+  if (!isMetered(usage) || deliveryLimitReached(usage)) return undefined;
+  return {
+    requests: usage.requestLimit === null ? null : usage.requestLimit - usage.periodRequests,
+    deliveries: usage.dynamicContentLimit === null ? null : usage.dynamicContentLimit - usage.periodDeliveries,
+  };
+}
+
 /**
- * Hands the views of the range's customers without a limit to the reducers (reducer.ts), who hold them summed
- * until they are read; answers those customers (JSON), whose views the fold then leaves out. The handoff is written
- * first, so a cron that stops half way hands the same range and customers over again (`handoff`, when redoing one),
- * and a reducer ignores a handoff it has. Metered customers' views are folded each minute as before: their limits
- * and per-visitor budgets are checked within the minute; each one's reducer is told, and settles what it still
- * holds of them from before their plan had a limit.
+ * Hands the views in the range's consumers' rows to the reducers (reducer.ts), summed per customer, URL, day, mapping
+ * and crawler flag, with the metered customers' visitors' tallies and what each may still spend, in parts of at
+ * most `HOLD_MAX_SUMS` sums and tallies per reducer. The handoff's customers are written first, so a cron that stops
+ * half way hands the same range and customers over again (`handoff`, when redoing one), in the same parts, and a
+ * reducer ignores the parts it has. A handoff begun before metered customers were handed off too lists only the
+ * others: the rest follow in parts after theirs.
  */
 async function handOff(
   env: Env,
@@ -397,54 +400,76 @@ async function handOff(
   customers: Map<string, DeliveryLimitState>,
   consumed: string[],
   handoff: string | undefined,
-): Promise<string> {
+): Promise<void> {
   const d1 = env.DB;
-  const metered = consumed.filter((userId) => customers.has(userId) && isMetered(customers.get(userId)!));
-  let handedOff = handoff;
-  if (handedOff === undefined) {
-    handedOff = JSON.stringify(consumed.filter((userId) => customers.has(userId) && !metered.includes(userId)));
-    if (handedOff !== "[]") {
-      // A fold of the same range at the same time (two crons) hands over the customers the first one wrote.
-      const stored = await d1
-        .prepare(
-          `INSERT INTO analytics_handoffs (from_seq, to_seq, customers) VALUES (?1, ?2, ?3)
-          ON CONFLICT (from_seq) DO UPDATE SET from_seq = from_seq RETURNING to_seq AS "to", customers`,
-        )
-        .bind(range.from, range.to, handedOff)
-        .first<{ to: number; customers: string }>();
-      if (stored!.to !== range.to) throw new Error(`Rows from ${range.from} are being handed over as another range`);
-      handedOff = stored!.customers;
-    }
+  const existing = consumed.filter((userId) => customers.has(userId));
+  let stored = handoff;
+  if (stored === undefined) {
+    if (existing.length === 0) return;
+    // A fold of the same range at the same time (two crons) hands over the customers the first one wrote.
+    const row = await d1
+      .prepare(
+        `INSERT INTO analytics_handoffs (from_seq, to_seq, customers) VALUES (?1, ?2, ?3)
+        ON CONFLICT (from_seq) DO UPDATE SET from_seq = from_seq RETURNING to_seq AS "to", customers`,
+      )
+      .bind(range.from, range.to, JSON.stringify(existing))
+      .first<{ to: number; customers: string }>();
+    if (row!.to !== range.to) throw new Error(`Rows from ${range.from} are being handed over as another range`);
+    stored = row!.customers;
   }
-  const { results } =
-    handedOff === "[]"
-      ? { results: [] }
-      : await d1.prepare(HELD_SUMS).bind(range.from, range.to, handedOff).all<HeldSum>();
-  const byShard = new Map<number, { sums: HeldSum[]; metered: string[] }>();
-  const shardOf = (userId: string) => {
-    const shard = reducerShardOf(env, userId);
-    let part = byShard.get(shard);
-    if (!part) byShard.set(shard, (part = { sums: [], metered: [] }));
-    return part;
-  };
-  for (const sum of results) shardOf(sum.userId).sums.push(sum);
-  for (const userId of metered) shardOf(userId).metered.push(userId);
-  await Promise.all(
-    [...byShard].map(async ([shard, { sums, metered: limited }]) => {
-      const periodEnds: Record<string, number> = {};
-      for (const { userId } of sums) {
-        const ends = customers.get(userId)?.billingPeriodEnd;
-        if (ends) periodEnds[userId] = ends.getTime();
-      }
-      const reducer = reducerOf(env, shard);
-      const parts = Math.max(1, Math.ceil(sums.length / HOLD_MAX_SUMS));
-      for (let part = 0; part < parts; part++) {
-        const some = sums.slice(part * HOLD_MAX_SUMS, (part + 1) * HOLD_MAX_SUMS);
-        await reducer.hold(shard, range.to, part, some, periodEnds, limited);
-      }
-    }),
-  );
-  return handedOff;
+  const first = JSON.parse(stored) as string[];
+  const listed = new Set(first);
+  const groups = [first, existing.filter((userId) => !listed.has(userId))].filter((group) => group.length > 0);
+  const nextPart = new Map<number, number>();
+  for (const group of groups) {
+    const metered = group.filter((userId) => customers.has(userId) && isMetered(customers.get(userId)!));
+    const [{ results: sums }, { results: tallies }] = await Promise.all([
+      d1.prepare(HELD_SUMS).bind(range.from, range.to, JSON.stringify(group)).all<HeldSum>(),
+      metered.length === 0
+        ? { results: [] }
+        : d1
+            .prepare(VISITOR_TALLIES)
+            .bind(range.from, range.to, JSON.stringify(metered))
+            .all<Omit<VisitorTally, "deliveredAt"> & { deliveredAt: string }>(),
+    ]);
+    const byShard = new Map<number, HandoffPart>();
+    const partOf = (userId: string) => {
+      const shard = reducerShardOf(env, userId);
+      let part = byShard.get(shard);
+      if (!part) byShard.set(shard, (part = { sums: [], tallies: [], periodEnds: {}, headroom: {} }));
+      return part;
+    };
+    for (const sum of sums) {
+      const part = partOf(sum.userId);
+      part.sums.push(sum);
+      const ends = customers.get(sum.userId)?.billingPeriodEnd;
+      if (ends) part.periodEnds[sum.userId] = ends.getTime();
+    }
+    for (const { deliveredAt, ...tally } of tallies) {
+      partOf(tally.userId).tallies.push({ ...tally, deliveredAt: JSON.parse(deliveredAt) as number[] });
+    }
+    for (const userId of metered) {
+      const room = headroomOf(customers.get(userId)!);
+      if (room) partOf(userId).headroom[userId] = room;
+    }
+    await Promise.all(
+      [...byShard].map(async ([shard, { sums, tallies, periodEnds, headroom }]) => {
+        const reducer = reducerOf(env, shard);
+        const parts = Math.max(1, Math.ceil(sums.length / HOLD_MAX_SUMS), Math.ceil(tallies.length / HOLD_MAX_SUMS));
+        const offset = nextPart.get(shard) ?? 0;
+        nextPart.set(shard, offset + parts);
+        for (let part = 0; part < parts; part++) {
+          const slice = <T>(items: T[]) => items.slice(part * HOLD_MAX_SUMS, (part + 1) * HOLD_MAX_SUMS);
+          await reducer.hold(shard, range.to, offset + part, {
+            sums: slice(sums),
+            tallies: slice(tallies),
+            periodEnds,
+            headroom,
+          });
+        }
+      }),
+    );
+  }
 }
 
 /**
@@ -456,24 +481,24 @@ export async function foldRange(env: Env, range: PendingRange, now: Date, handof
   const { results } = await d1
     .prepare(CUSTOMERS_OF_RANGE)
     .bind(range.from, range.to)
-    .all<{ userId: string; experiments: number; consumed: number }>();
+    .all<{ userId: string; experiments: number; consumed: number; reduced: number }>();
   const customers = await loadBatchCustomers(
     env,
     results.map((r) => r.userId),
     now,
   );
   const consumed = results.filter((r) => r.consumed).map((r) => r.userId);
-  const handedOff = await handOff(env, range, customers, consumed, handoff);
-  const metered = JSON.stringify([...customers.values()].filter(isMetered).map((usage) => usage.userId));
+  await handOff(env, range, customers, consumed, handoff);
   const userIds = JSON.stringify([...customers.keys()]);
   const outcome = await d1.batch<Record<string, unknown>>([
-    ...COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to, metered, handedOff)),
+    // Only reducers' sums are counted here; a range of consumers' rows alone has nothing for these statements.
+    ...(results.some((r) => r.reduced) ? COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to)) : []),
     // Only a range that holds experiments' events pays for their statements.
     ...(results.some((r) => r.experiments)
       ? EXPERIMENT_COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to))
       : []),
     d1.prepare(FOLDED).bind(range.from, range.to),
-    ...(handedOff === "[]" ? [] : [d1.prepare(HANDED_OFF).bind(range.from)]),
+    d1.prepare(HANDED_OFF).bind(range.from),
     d1.prepare(COUNTERS_AFTER).bind(userIds),
   ]);
   await markLimitChanges(env, customers, outcome.at(-1)!.results as unknown as PeriodCounters[]);

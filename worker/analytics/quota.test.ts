@@ -2,14 +2,17 @@
  * What strangers cannot do (docs/analytics.md): spend more than 500 of a customer's quota a day from one address,
  * make crawlers count against the plan, or fill D1 with per-URL rows of made-up URLs.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CustomerDashboard } from "#contract/responses";
 import { OTHER_PAGES } from "#contract/responses";
-import { runDaily } from "../scheduled";
-import { call, countViews, createCustomerOnPlan, testEnv } from "../test/helpers";
+import { call, countViews, createCustomerOnPlan } from "../test/helpers";
 import type { AnalyticsMessage } from "../messages/analytics";
-import { UNMAPPED_URLS_PER_DAY, VISITOR_DAILY_QUOTA } from "./fold";
+import { UNMAPPED_URLS_PER_DAY } from "./fold";
+import type { AnalyticsReducer } from "./reducer";
+import { reducerOf, reducerShardOf } from "./reducer-shards";
+import { VISITOR_DAILY_QUOTA, type VisitorCounts } from "./reducer-visitors";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36";
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
@@ -67,7 +70,7 @@ describe("what a visitor can spend of a customer's plan", () => {
     });
   });
 
-  it("holds a visitor to the share across batches and redeliveries, and drops the counts of past days", async () => {
+  it("holds a visitor to the share across batches and redeliveries, day by day", async () => {
     const { user } = await customerWithPage({ dynamicContentLimit: 100_000 });
     const first = Array.from({ length: VISITOR_DAILY_QUOTA - 10 }, () =>
       view(user.id, "https://shop.test/offer", "v1"),
@@ -81,8 +84,15 @@ describe("what a visitor can spend of a customer's plan", () => {
       period_unbilled_deliveries: 20,
     });
 
-    await runDaily(testEnv(), new Date(Date.now() + 2 * 86_400_000));
-    expect(await env.DB.prepare("select count(*) as n from visitor_daily_usage").first("n")).toBe(0);
+    // Another day is another share.
+    const yesterday = Date.now() - 86_400_000;
+    await consume(
+      Array.from({ length: 30 }, () => ({ ...view(user.id, "https://shop.test/offer", "v1"), timestamp: yesterday })),
+    );
+    expect(await counters(user.id)).toMatchObject({
+      period_deliveries: VISITOR_DAILY_QUOTA + 30,
+      period_unbilled_deliveries: 20,
+    });
   });
 
   it("never bills known crawlers, and counts them apart", async () => {
@@ -114,7 +124,12 @@ describe("what a visitor can spend of a customer's plan", () => {
       period_deliveries: VISITOR_DAILY_QUOTA + 5,
       period_unbilled_requests: 0,
     });
-    expect(await env.DB.prepare("select count(*) as n from visitor_daily_usage").first("n")).toBe(0);
+    const shard = reducerShardOf(env, user.id);
+    const visitors = await runInDurableObject(
+      reducerOf(env, shard),
+      (reducer: AnalyticsReducer) => (reducer as unknown as { visitors: VisitorCounts }).visitors.size,
+    );
+    expect(visitors).toBe(0);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * @module What a reducer (reducer.ts) holds: page views summed per customer, URL, day, mapping and crawler flag,
- * as the fold counts them (fold.ts reads a `HeldSum` as `n` views). Plain data and arithmetic, no bindings.
+ * as the fold counts them (fold.ts reads a `HeldSum` as `n` views), and per customer the views of those that spent
+ * no quota (reducer-visitors.ts). Plain data and arithmetic, no bindings.
  */
 import type { HeldSum } from "../messages/analytics";
 
@@ -29,6 +30,11 @@ function sumOf(userId: string, key: string, [n, delivered, timestamp]: Held): He
  */
 export class HeldSums {
   private readonly byCustomer = new Map<string, Map<string, Held>>();
+  /** Per customer: views and deliveries not by a crawler, and of those the ones that spent no quota. */
+  private readonly billing = new Map<
+    string,
+    [views: number, deliveries: number, unbilled: number, unbilledDeliveries: number]
+  >();
   private count = 0;
 
   /** How many sums are held, all customers together (what memory they take). */
@@ -46,6 +52,11 @@ export class HeldSums {
 
   add(sums: Iterable<HeldSum>): void {
     for (const sum of sums) {
+      if (!sum.crawler) {
+        const billing = this.billingOf(sum.userId);
+        billing[0] += sum.n;
+        billing[1] += sum.delivered;
+      }
       let held = this.byCustomer.get(sum.userId);
       if (!held) this.byCustomer.set(sum.userId, (held = new Map()));
       const key = keyOf(sum);
@@ -61,17 +72,55 @@ export class HeldSums {
     }
   }
 
+  /** Adds views of the customer's held sums that spent no quota (a handoff's, billed by reducer-visitors.ts). */
+  addUnbilled(userId: string, views: number, deliveries: number): void {
+    const billing = this.billingOf(userId);
+    billing[2] += views;
+    billing[3] += deliveries;
+  }
+
+  /** What the customer's held views spend of their quota: billed views and deliveries. */
+  billed(userId: string): { requests: number; deliveries: number } {
+    const [views, deliveries, unbilled, unbilledDeliveries] = this.billing.get(userId) ?? [0, 0, 0, 0];
+    return { requests: views - unbilled, deliveries: deliveries - unbilledDeliveries };
+  }
+
   /** Every sum held, still held. */
   list(): HeldSum[] {
     return [...this.byCustomer].flatMap(([userId, held]) => [...held].map(([key, h]) => sumOf(userId, key, h)));
   }
 
-  /** The customer's sums, no longer held (`add` them back if they could not be settled). */
+  /** Every customer's views held that spent no quota, still held (`addUnbilled` takes them back). */
+  listUnbilled(): [userId: string, views: number, deliveries: number][] {
+    return [...this.billing]
+      .filter(([, [, , views, deliveries]]) => views > 0 || deliveries > 0)
+      .map(([userId, [, , views, deliveries]]) => [userId, views, deliveries]);
+  }
+
+  /**
+   * The customer's sums, no longer held, with their views that spent no quota on one of them (only the customer's
+   * totals read those: fold.ts). A customer without sums keeps them until sums come: a handoff's tallies and sums
+   * may travel in different parts.
+   */
   take(userId: string): HeldSum[] {
     const held = this.byCustomer.get(userId);
     if (!held) return [];
+    const sums = [...held].map(([key, h]) => sumOf(userId, key, h));
+    const [, , unbilled, unbilledDelivered] = this.billing.get(userId) ?? [0, 0, 0, 0];
+    if (unbilled > 0 || unbilledDelivered > 0) {
+      const carrier = sums.find((sum) => !sum.crawler) ?? sums[0]!;
+      carrier.unbilled = unbilled;
+      carrier.unbilledDelivered = unbilledDelivered;
+    }
     this.byCustomer.delete(userId);
+    this.billing.delete(userId);
     this.count -= held.size;
-    return [...held].map(([key, h]) => sumOf(userId, key, h));
+    return sums;
+  }
+
+  private billingOf(userId: string) {
+    let billing = this.billing.get(userId);
+    if (!billing) this.billing.set(userId, (billing = [0, 0, 0, 0]));
+    return billing;
   }
 }

@@ -1,17 +1,14 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Stats } from "#contract/responses";
-import type { HeldSum, PageViewEvent } from "../messages/analytics";
-import {
-  call,
-  createCustomerOnPlan,
-  createVerifiedCustomer,
-  deliverAnalytics,
-  whileInsertsFail,
-} from "../test/helpers";
+import type { HandoffPart, HeldSum, PageViewEvent } from "../messages/analytics";
+import { call, createCustomerOnPlan, createVerifiedCustomer, deliverAnalytics, whileWritesFail } from "../test/helpers";
 import { foldPendingAnalytics } from "./fold";
 import type { AnalyticsReducer } from "./reducer";
 import { HOLD_MAX_SUMS, reducerOf, reducerShardOf, reducerShards, settleCounters } from "./reducer-shards";
+import { VISITOR_DAILY_QUOTA } from "./reducer-visitors";
+import { stateKey } from "../delivery/keys";
+import type { CustomerState } from "../delivery/store";
 
 const view = (userId: string, url: string): PageViewEvent => ({
   id: crypto.randomUUID(),
@@ -49,20 +46,23 @@ const heldSum = (userId: string, i: number): HeldSum => ({
   timestamp: Date.now(),
 });
 
-/** A customer whose plan limits nothing: their views go to a reducer. */
+/** A part of a handoff of these sums alone. */
+const part = (sums: HeldSum[]): HandoffPart => ({ sums, tallies: [], periodEnds: {}, headroom: {} });
+
+/** A customer whose plan limits nothing. */
 const unlimitedCustomer = () => createCustomerOnPlan({ dynamicContentLimit: null });
 
 /** Every reducer as after a restart: what it holds is read back from its log and D1's checkpoints. */
 async function restartReducers() {
   for (let shard = 0; shard < reducerShards(env); shard++) {
     await runInDurableObject(reducerOf(env, shard), (reducer: AnalyticsReducer) => {
-      (reducer as unknown as { held: unknown }).held = null;
+      Object.assign(reducer, { held: null, visitors: null });
     });
   }
 }
 
 describe("analytics reducers", () => {
-  it("hold an unlimited customer's views past the minute's fold and count them once their counters are read", async () => {
+  it("hold customers' views past the minute's fold, limited or not, and count them once their counters are read", async () => {
     const unlimited = await unlimitedCustomer();
     const metered = await createVerifiedCustomer("metered@example.com");
     const id = unlimited.user.id;
@@ -73,8 +73,8 @@ describe("analytics reducers", () => {
       view(metered.user.id, "https://shop.test/a"),
     ]);
     expect(await foldPendingAnalytics(env)).toBe(4);
-    // The metered customer's limit needs their counts within the minute; the other's wait in the reducer.
-    expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
+    // A limit far away (the Free plan's 1,000) does not need their counts yet.
+    expect(await countedFor(metered.user.id)).toEqual({ total: 0, urls: 0 });
     expect(await countedFor(id)).toEqual({ total: 0, urls: 0 });
     expect(await count("select count(*) as n from analytics_pending")).toBe(0);
     expect(await count("select count(*) as n from analytics_handoffs")).toBe(0);
@@ -92,6 +92,7 @@ describe("analytics reducers", () => {
     await settleCounters(env, "all");
     await foldPendingAnalytics(env);
     expect(await countedFor(id)).toEqual({ total: 5, urls: 5 });
+    expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
   });
 
   it("are asked once by a screen's reads within a few seconds, which then show what that settle counted", async () => {
@@ -136,7 +137,7 @@ describe("analytics reducers", () => {
     const { user } = await unlimitedCustomer();
     await deliverAnalytics([view(user.id, "https://shop.test/a"), view(user.id, "https://shop.test/b")]);
     await foldPendingAnalytics(env);
-    await whileInsertsFail("reducer_checkpoints", () => settleCounters(env, [user.id]));
+    await whileWritesFail("reducer_checkpoints", () => settleCounters(env, [user.id]));
     expect(await countedFor(user.id)).toEqual({ total: 0, urls: 0 });
     expect(await count("select count(*) as n from analytics_pending")).toBe(0);
 
@@ -152,7 +153,9 @@ describe("analytics reducers", () => {
       view(unlimited.user.id, "https://shop.test/a"),
       view(metered.user.id, "https://shop.test/a"),
     ]);
-    await expect(whileInsertsFail("usage_counters", () => foldPendingAnalytics(env))).rejects.toThrow(/disk full/);
+    await expect(whileWritesFail("analytics_handoffs", () => foldPendingAnalytics(env), "delete")).rejects.toThrow(
+      /disk full/,
+    );
     // Handed over to the reducer, but the range is still pending and so is its handoff.
     expect(await count("select count(*) as n from analytics_handoffs")).toBe(1);
     expect(await count("select coalesce(sum(views), 0) as n from analytics_pending")).toBe(2);
@@ -172,7 +175,9 @@ describe("analytics reducers", () => {
     const views = Array.from({ length: urls }, (_, i) => view(unlimited.user.id, `https://shop.test/p${i}`));
     for (let i = 0; i < views.length; i += 100) await deliverAnalytics(views.slice(i, i + 100));
     await deliverAnalytics([view(metered.user.id, "https://shop.test/a")]);
-    await expect(whileInsertsFail("usage_counters", () => foldPendingAnalytics(env))).rejects.toThrow(/disk full/);
+    await expect(whileWritesFail("analytics_handoffs", () => foldPendingAnalytics(env), "delete")).rejects.toThrow(
+      /disk full/,
+    );
     expect(await foldPendingAnalytics(env)).toBe(urls + 1);
     await settleCounters(env, "all");
     expect(await countedFor(unlimited.user.id)).toEqual({ total: urls, urls });
@@ -183,9 +188,9 @@ describe("analytics reducers", () => {
     const { user } = await unlimitedCustomer();
     const shard = reducerShardOf(env, user.id);
     const reducer = reducerOf(env, shard);
-    await reducer.hold(shard, 10, 0, [heldSum(user.id, 1)], {}, []);
+    await reducer.hold(shard, 10, 0, part([heldSum(user.id, 1)]));
     await settleCounters(env, [user.id]);
-    await reducer.hold(shard, 10, 1, [heldSum(user.id, 2)], {}, []);
+    await reducer.hold(shard, 10, 1, part([heldSum(user.id, 2)]));
     await settleCounters(env, [user.id]);
     expect(await countedFor(user.id)).toEqual({ total: 2, urls: 2 });
 
@@ -200,10 +205,10 @@ describe("analytics reducers", () => {
     const reducer = reducerOf(env, shard);
     const sum = (handoff: number) => heldSum(user.id, handoff);
     // 200 log rows, then a handoff in two parts whose first part makes the log rewrite itself.
-    for (let handoff = 1; handoff <= 200; handoff++) await reducer.hold(shard, handoff, 0, [sum(handoff)], {}, []);
-    await reducer.hold(shard, 201, 0, [sum(201)], {}, []);
-    await reducer.hold(shard, 201, 1, [sum(202)], {}, []);
-    await reducer.hold(shard, 201, 1, [sum(202)], {}, []);
+    for (let handoff = 1; handoff <= 200; handoff++) await reducer.hold(shard, handoff, 0, part([sum(handoff)]));
+    await reducer.hold(shard, 201, 0, part([sum(201)]));
+    await reducer.hold(shard, 201, 1, part([sum(202)]));
+    await reducer.hold(shard, 201, 1, part([sum(202)]));
     const logRows = await runInDurableObject(
       reducer,
       (_: AnalyticsReducer, state: DurableObjectState) =>
@@ -217,17 +222,53 @@ describe("analytics reducers", () => {
     expect(await count("select count(*) as n from url_stats where user_id = ?", user.id)).toBe(7);
   });
 
-  it("settle what they hold of a customer whose plan now has a limit with the next fold, unasked", async () => {
+  it("settle a limited customer with the fold, unasked, once what they hold could reach the limit, and not again past it", async () => {
+    const { user } = await createCustomerOnPlan({ dynamicContentLimit: 3 });
+    const limited = async () => (await env.DELIVERY.get<CustomerState>(stateKey(user.id), "json"))?.limited;
+    await deliverAnalytics([view(user.id, "https://shop.test/a"), view(user.id, "https://shop.test/b")]);
+    await foldPendingAnalytics(env);
+    expect(await countedFor(user.id)).toEqual({ total: 0, urls: 0 });
+
+    await deliverAnalytics([view(user.id, "https://shop.test/a")]);
+    await foldPendingAnalytics(env);
+    expect(await countedFor(user.id)).toEqual({ total: 3, urls: 3 });
+    expect(await limited()).toBe(true);
+
+    // Past the limit nothing is left to check: the views wait to be read again.
+    await deliverAnalytics([view(user.id, "https://shop.test/a")]);
+    await foldPendingAnalytics(env);
+    expect(await countedFor(user.id)).toEqual({ total: 3, urls: 3 });
+  });
+
+  it("settle what they hold of a customer whose plan now has a limit once it could be reached", async () => {
     const { user } = await unlimitedCustomer();
     await deliverAnalytics([view(user.id, "https://shop.test/a"), view(user.id, "https://shop.test/b")]);
     await foldPendingAnalytics(env);
     expect(await countedFor(user.id)).toEqual({ total: 0, urls: 0 });
 
-    await env.DB.prepare("update users set request_limit = 1000 where id = ?").bind(user.id).run();
+    await env.DB.prepare("update users set request_limit = 3 where id = ?").bind(user.id).run();
     await deliverAnalytics([view(user.id, "https://shop.test/a")]);
     await foldPendingAnalytics(env);
-    // The limit is checked against all three: the two held and the one the fold counted at once.
+    // The limit is checked against all three: the two held from before it and the new one.
     expect(await countedFor(user.id)).toEqual({ total: 3, urls: 3 });
+  });
+
+  it("keep each visitor's budget across a restart", async () => {
+    const { user } = await createCustomerOnPlan({ dynamicContentLimit: 100_000 });
+    const visit = () => ({ ...view(user.id, "https://shop.test/a"), visitor: "v1" });
+    await deliverAnalytics(Array.from({ length: VISITOR_DAILY_QUOTA - 10 }, visit));
+    await foldPendingAnalytics(env);
+    await restartReducers();
+    await deliverAnalytics(Array.from({ length: 30 }, visit));
+    await foldPendingAnalytics(env);
+    await restartReducers();
+    await settleCounters(env, [user.id]);
+    const counters = await env.DB.prepare(
+      "select period_deliveries as billed, period_unbilled_deliveries as unbilled from usage_counters where user_id = ?",
+    )
+      .bind(user.id)
+      .first();
+    expect(counters).toEqual({ billed: VISITOR_DAILY_QUOTA, unbilled: 20 });
   });
 
   it("settle a customer whose billing period ends within minutes with the fold, unasked", async () => {

@@ -1,29 +1,35 @@
 /**
- * @module A reducer: a Durable Object per shard of customers (reducer-shards.ts) that holds the page views of
- * customers without a limit, summed per URL, day, mapping and crawler flag, so that their counter rows are written
- * once when the sums settle rather than once a minute. The minute cron hands it each range's sums (`hold`,
- * fold.ts); it settles a customer's sums into the counters (as a pending row the fold counts, reduced = 1) when:
+ * @module A reducer: a Durable Object per shard of customers (reducer-shards.ts) that holds their page views, summed
+ * per URL, day, mapping and crawler flag, so that their counter rows are written once when the sums settle rather
+ * than once a minute. The minute cron hands it each range's sums (`hold`, fold.ts); for a metered customer (a plan
+ * with a limit) also their visitors' tallies, which it bills against each visitor's daily budget
+ * (reducer-visitors.ts). It settles a customer's sums into the counters (as a pending row the fold counts,
+ * reduced = 1) when:
  * - someone reads that customer's counters (every reader calls `settleCounters` first);
- * - the customer's billing period is about to end (their views count in their period), or their plan now has a
- *   limit (the minute cron then counts their views at once, and the limit needs what was held);
+ * - the views it holds of a metered customer could reach their limit (the fold tells it what is left: `headroom`),
+ *   so a limit is enforced within the minute, as when every view was folded each minute;
+ * - the customer's billing period is about to end (their views count in their period);
  * - a day has passed since everything was last settled (`SETTLE_ALL_EVERY_MS`), or it holds too many sums.
  *
  * Nothing is lost or counted twice:
- * - Each part of a handoff's sums is written to the object's own storage (`held_log`) before `hold` answers, under
- *   its position (`positionOf`: handoff and part), and a part at or before the last position is ignored, so the
- *   cron may hand a range over again.
+ * - Each part of a handoff (its sums, its views that spent no quota, its visitors' counts) is written to the
+ *   object's own storage (`held_log`, `visitor_log`) before `hold` answers, under its position (`positionOf`:
+ *   handoff and part), and a part at or before the last position is ignored, so the cron may hand a range over again.
  * - Settling writes, in one D1 transaction, the pending rows and each customer's checkpoint (`reducer_checkpoints`:
  *   the last position whose sums are counted; a settle may come between two parts of a handoff); the pending rows
  *   leave out the sums of any customer whose checkpoint already covers them. So a settle redone after an error or a
  *   restart counts nothing twice.
- * - After a restart, or an error of D1, it holds again what its log has past each customer's checkpoint.
+ * - After a restart, or an error of D1, it holds again what its log has past each customer's checkpoint. Visitors'
+ *   counts are never settled: they are read back whole, and forgotten with their day.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { AnalyticsReducerRpc, Env } from "../env";
-import type { HeldSum } from "../messages/analytics";
+import type { HandoffPart, HeldSum, Headroom } from "../messages/analytics";
+import { utcDay } from "../lib/days";
 import { foldRange } from "./fold";
 import { HOLD_MAX_SUMS } from "./reducer-shards";
 import { HeldSums } from "./reducer-sums";
+import { VisitorCounts } from "./reducer-visitors";
 
 /** Everything held is settled at least this often. */
 export const SETTLE_ALL_EVERY_MS = 24 * 3_600_000;
@@ -35,6 +41,21 @@ export const MAX_HELD_SUMS = 100_000;
 const SUMS_PER_ROW = HOLD_MAX_SUMS;
 /** Rows the log keeps before it is rewritten as what is held (so a restart reads little). */
 const COMPACT_AFTER_ROWS = 200;
+/** Visitors per row of the visitors' log: 1.2 MB of (hi, lo, views) triples, within a row's 2 MB. */
+const VISITORS_PER_ROW = 100_000;
+const DAY_MS = 86_400_000;
+
+/** A row of `held_log`: a part's (or, rewritten, everything's) sums and views that spent no quota. */
+interface LoggedPart {
+  sums: HeldSum[];
+  unbilled: [userId: string, views: number, deliveries: number][];
+}
+
+/** A row as written before visitors were billed here: sums alone. */
+const loggedPart = (json: string): LoggedPart => {
+  const row = JSON.parse(json) as LoggedPart | HeldSum[];
+  return Array.isArray(row) ? { sums: row, unbilled: [] } : row;
+};
 /** How often the alarm looks at the periods and the day, when nothing else wakes the object. */
 const ALARM_EVERY_MS = 3_600_000;
 
@@ -64,6 +85,8 @@ const CHECKPOINTS = `INSERT INTO reducer_checkpoints (shard, user_id, through)
 export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsReducerRpc {
   /** What is held; null until read back from the log (after a start or an error). */
   private held: HeldSums | null = null;
+  /** The metered customers' visitors' counts of the last days; null until read back from the log. */
+  private visitors: VisitorCounts | null = null;
   private periodEnds = new Map<string, number>();
   /** One call at a time: a settle and a hold never see each other half done. */
   private turn: Promise<unknown> = Promise.resolve();
@@ -73,6 +96,8 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     const sql = ctx.storage.sql;
     sql.exec(`CREATE TABLE IF NOT EXISTS held_log (position INTEGER NOT NULL, chunk INTEGER NOT NULL,
       sums TEXT NOT NULL, PRIMARY KEY (position, chunk))`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS visitor_log (position INTEGER NOT NULL, day TEXT NOT NULL,
+      chunk INTEGER NOT NULL, counts BLOB NOT NULL, PRIMARY KEY (position, day, chunk))`);
     sql.exec(`CREATE TABLE IF NOT EXISTS period_ends (user_id TEXT PRIMARY KEY, ends INTEGER NOT NULL)`);
     sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)`);
   }
@@ -81,35 +106,49 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     shard: number,
     handoff: number,
     part: number,
-    sums: HeldSum[],
-    periodEnds: Record<string, number>,
-    metered: string[],
+    { sums, tallies, periodEnds, headroom }: HandoffPart,
   ): Promise<void> {
     return this.inTurn(async () => {
       const held = await this.state(shard);
       if (part >= PARTS_PER_HANDOFF) throw new RangeError(`A handoff has at most ${PARTS_PER_HANDOFF} parts`);
-      if (sums.length > HOLD_MAX_SUMS) throw new RangeError(`A part holds at most ${HOLD_MAX_SUMS} sums`);
+      if (sums.length > HOLD_MAX_SUMS || tallies.length > HOLD_MAX_SUMS) {
+        throw new RangeError(`A part holds at most ${HOLD_MAX_SUMS} sums and ${HOLD_MAX_SUMS} tallies`);
+      }
       const position = positionOf(handoff, part);
       if (position <= this.meta("last_position")) return;
-      this.ctx.storage.transactionSync(() => {
-        if (sums.length > 0) {
-          this.ctx.storage.sql.exec(
-            `INSERT INTO held_log (position, chunk, sums) VALUES (?, 0, ?)`,
-            position,
-            JSON.stringify(sums),
-          );
-        }
-        for (const [userId, ends] of Object.entries(periodEnds)) {
-          if (this.periodEnds.get(userId) === ends) continue;
-          this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO period_ends (user_id, ends) VALUES (?, ?)`, userId, ends);
-          this.periodEnds.set(userId, ends);
-        }
-        this.setMeta("last_position", position);
-      });
-      held.add(sums);
-      if (this.logRows() > COMPACT_AFTER_ROWS) this.compact(held);
+      const { unbilled, counted } = this.visitors!.bill(tallies);
+      const logged: LoggedPart = {
+        sums,
+        unbilled: [...unbilled].map(([userId, [views, deliveries]]) => [userId, views, deliveries]),
+      };
       try {
-        await this.settleDue(shard, held, metered);
+        this.ctx.storage.transactionSync(() => {
+          if (sums.length > 0 || logged.unbilled.length > 0) {
+            this.ctx.storage.sql.exec(
+              `INSERT INTO held_log (position, chunk, sums) VALUES (?, 0, ?)`,
+              position,
+              JSON.stringify(logged),
+            );
+          }
+          for (const [day, triples] of counted) this.logVisitors(position, day, triples);
+          for (const [userId, ends] of Object.entries(periodEnds)) {
+            if (this.periodEnds.get(userId) === ends) continue;
+            this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO period_ends (user_id, ends) VALUES (?, ?)`, userId, ends);
+            this.periodEnds.set(userId, ends);
+          }
+          this.setMeta("last_position", position);
+        });
+      } catch (err) {
+        // The visitors were counted in memory only: read back from the log what it has.
+        this.held = this.visitors = null;
+        throw err;
+      }
+      held.add(sums);
+      for (const [userId, views, deliveries] of logged.unbilled) held.addUnbilled(userId, views, deliveries);
+      if (this.logRows("held_log") > COMPACT_AFTER_ROWS) this.compact(held);
+      if (this.logRows("visitor_log") > COMPACT_AFTER_ROWS) this.compactVisitors();
+      try {
+        await this.settleDue(shard, held, headroom);
       } catch (err) {
         // The handoff is held all the same: the alarm or the next hold settles them.
         console.warn(`Reducer ${shard} could not settle what was due`, err);
@@ -147,8 +186,20 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`, key, value);
   }
 
-  /** What is held: the log's sums past each customer's checkpoint, read back once after a start or an error. */
+  /**
+   * What is held: the log's sums and unbilled views past each customer's checkpoint, read back once after a start
+   * or an error; and the visitors' counts, read back whole.
+   */
   private async state(shard: number): Promise<HeldSums> {
+    if (!this.visitors) {
+      const visitors = new VisitorCounts();
+      for (const row of this.ctx.storage.sql.exec<{ day: string; counts: ArrayBuffer }>(
+        `SELECT day, counts FROM visitor_log ORDER BY position, day, chunk`,
+      )) {
+        visitors.load(row.day, new Uint32Array(row.counts));
+      }
+      this.visitors = visitors;
+    }
     if (this.held) return this.held;
     if (this.meta("shard", -1) !== shard) this.setMeta("shard", shard);
     const { results } = await this.env.DB.prepare(
@@ -157,12 +208,16 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       .bind(shard)
       .all<{ userId: string; through: number }>();
     const checkpoints = new Map(results.map((row) => [row.userId, row.through]));
+    const unsettled = (position: number, userId: string) => position > (checkpoints.get(userId) ?? 0);
     const held = new HeldSums();
     for (const row of this.ctx.storage.sql.exec<{ position: number; sums: string }>(
       `SELECT position, sums FROM held_log ORDER BY position, chunk`,
     )) {
-      const sums = JSON.parse(row.sums) as HeldSum[];
-      held.add(sums.filter((sum) => row.position > (checkpoints.get(sum.userId) ?? 0)));
+      const { sums, unbilled } = loggedPart(row.sums);
+      held.add(sums.filter((sum) => unsettled(row.position, sum.userId)));
+      for (const [userId, views, deliveries] of unbilled) {
+        if (unsettled(row.position, userId)) held.addUnbilled(userId, views, deliveries);
+      }
     }
     this.periodEnds = new Map(
       this.ctx.storage.sql
@@ -175,19 +230,27 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     return held;
   }
 
-  /** Settles whom a limit (`metered`), a period end, the day or the object's memory asks for. */
-  private async settleDue(shard: number, held: HeldSums, metered: string[] = []): Promise<void> {
+  /** Settles whom a limit (`headroom`), a period end, the day or the object's memory asks for. */
+  private async settleDue(shard: number, held: HeldSums, headroom: Record<string, Headroom> = {}): Promise<void> {
     const now = Date.now();
     if (held.size > MAX_HELD_SUMS || now - this.meta("last_settle_all", now) >= SETTLE_ALL_EVERY_MS) {
       await this.settleNow(shard, held, null);
       return;
     }
-    const limited = new Set(metered);
-    const ending = held.customers().filter((userId) => {
+    const couldReachLimit = (userId: string) => {
+      const room = headroom[userId];
+      if (!room) return false;
+      const billed = held.billed(userId);
+      return (
+        (room.requests !== null && billed.requests >= room.requests) ||
+        (room.deliveries !== null && billed.deliveries >= room.deliveries)
+      );
+    };
+    const due = held.customers().filter((userId) => {
       const ends = this.periodEnds.get(userId);
-      return limited.has(userId) || (ends !== undefined && ends - now < SETTLE_BEFORE_PERIOD_END_MS);
+      return couldReachLimit(userId) || (ends !== undefined && ends - now < SETTLE_BEFORE_PERIOD_END_MS);
     });
-    if (ending.length > 0) await this.settleNow(shard, held, ending);
+    if (due.length > 0) await this.settleNow(shard, held, due);
   }
 
   /** Settles the customers' sums (everyone's, for null); answers how many views that was. */
@@ -217,7 +280,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       throw err;
     }
     if (all) this.settledAll(held);
-    else if (held.size === 0 || this.logRows() > COMPACT_AFTER_ROWS) this.compact(held);
+    else if (held.size === 0 || this.logRows("held_log") > COMPACT_AFTER_ROWS) this.compact(held);
     if (rows.length === 0) return 0;
     const range = {
       from: Math.min(...rows.map((row) => row.seq)),
@@ -238,8 +301,22 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     this.setMeta("last_settle_all", Date.now());
   }
 
-  private logRows(): number {
-    return this.ctx.storage.sql.exec<{ rows: number }>(`SELECT count(*) AS rows FROM held_log`).one().rows;
+  private logRows(log: "held_log" | "visitor_log"): number {
+    return this.ctx.storage.sql.exec<{ rows: number }>(`SELECT count(*) AS rows FROM ${log}`).one().rows;
+  }
+
+  private logVisitors(position: number, day: string, triples: Uint32Array | number[]) {
+    const all = triples instanceof Uint32Array ? triples : Uint32Array.from(triples);
+    for (let chunk = 0; chunk * VISITORS_PER_ROW * 3 < all.length; chunk++) {
+      const some = all.slice(chunk * VISITORS_PER_ROW * 3, (chunk + 1) * VISITORS_PER_ROW * 3);
+      this.ctx.storage.sql.exec(
+        `INSERT INTO visitor_log (position, day, chunk, counts) VALUES (?, ?, ?, ?)`,
+        position,
+        day,
+        chunk,
+        some.buffer,
+      );
+    }
   }
 
   /**
@@ -249,14 +326,18 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
   private compact(held: HeldSums) {
     const through = this.meta("last_position");
     const sums = held.list();
+    const unbilled = held.listUnbilled();
     this.ctx.storage.transactionSync(() => {
       this.ctx.storage.sql.exec(`DELETE FROM held_log`);
-      for (const [i, some] of chunks(sums, SUMS_PER_ROW).entries()) {
+      const rows = chunks(sums, SUMS_PER_ROW);
+      if (rows.length === 0 && unbilled.length > 0) rows.push([]);
+      for (const [i, some] of rows.entries()) {
+        const logged: LoggedPart = { sums: some, unbilled: i === 0 ? unbilled : [] };
         this.ctx.storage.sql.exec(
           `INSERT INTO held_log (position, chunk, sums) VALUES (?, ?, ?)`,
           through,
           i,
-          JSON.stringify(some),
+          JSON.stringify(logged),
         );
       }
       const heldCustomers = new Set(held.customers());
@@ -265,6 +346,17 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
         this.ctx.storage.sql.exec(`DELETE FROM period_ends WHERE user_id = ?`, userId);
         this.periodEnds.delete(userId);
       }
+    });
+  }
+
+  /** Rewrites the visitors' log as the counts of yesterday and today, forgetting older days. */
+  private compactVisitors() {
+    const visitors = this.visitors!;
+    visitors.forgetBefore(utcDay(Date.now() - DAY_MS));
+    const through = this.meta("last_position");
+    this.ctx.storage.transactionSync(() => {
+      this.ctx.storage.sql.exec(`DELETE FROM visitor_log`);
+      for (const [day, triples] of visitors.dump()) this.logVisitors(through, day, triples);
     });
   }
 }

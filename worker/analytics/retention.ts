@@ -5,14 +5,10 @@
  * batch writes at most one row per 10 seconds its views span and deletes up to 200 expired rows, so the purge keeps
  * pace with any traffic, and the cron clears what is left once traffic stops. The cron also moves the legacy
  * `analytics` rows to R2.
- *
- * The visitors' counts of a day (`visitor_daily_usage`, analytics/fold.ts) matter only on that day: past days go
- * the same way, in bounded chunks by every batch and the cron.
  */
 import { asc, lte, sql } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { analytics, analyticsLedger, visitorDailyUsage, visitorGoals } from "../db/schema";
-import { utcDay } from "../lib/days";
+import { analytics, analyticsLedger, visitorGoals } from "../db/schema";
 import type { Env } from "../env";
 import { archiveEvents } from "./archive";
 
@@ -70,24 +66,6 @@ export async function archiveLegacyRows(env: Env): Promise<number> {
     moved += rows.length;
   }
   return moved;
-}
-
-/**
- * Deletes visitors' counts of days before yesterday (late events of yesterday still find theirs), at most
- * `maxRows`; answers the rows deleted. The table's key starts with the day: each chunk is a range of it.
- */
-export async function purgeVisitorDays(env: Env, now: Date, maxRows = PURGE_ROWS_PER_CRON): Promise<number> {
-  const db = createDb(env.DB);
-  const before = utcDay(now.getTime() - DAY_MS);
-  let deleted = 0;
-  while (deleted < maxRows) {
-    const chunk = Math.min(PURGE_CHUNK, maxRows - deleted);
-    const result = await db.run(sql`delete from ${visitorDailyUsage} where (day, user_id, visitor) in (
-      select day, user_id, visitor from ${visitorDailyUsage} where ${visitorDailyUsage.day} < ${before} limit ${chunk})`);
-    deleted += result.meta.changes;
-    if (result.meta.changes < chunk) break;
-  }
-  return deleted;
 }
 
 /** How long a visitor's goal waits for the view that would convert it (docs/experiments.md). */

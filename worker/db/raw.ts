@@ -395,6 +395,5 @@ export const WITHOUT_ROWID_TABLES: readonly string[] = [
   "experiment_stats",
   "url_daily_usage",
   "url_monthly_usage",
-  "visitor_daily_usage",
   "visitor_goals",
 ];

@@ -536,16 +536,16 @@ export const analyticsPending = sqliteTable("analytics_pending", {
   /** JSON array of the batch's fresh views as the fold reads them (analytics/record.ts `CountedView`). */
   events: text("events").notNull(),
   /**
-   * 1 for sums a reducer held and settled (`events` are `HeldSum`s, analytics/reducer-sums.ts): the fold counts
-   * them as they are. On a consumer's row (0) the views of customers its handoff gave the reducers are theirs.
+   * 1 for sums a reducer held and settled (`events` are `HeldSum`s, analytics/reducer-sums.ts): what the fold
+   * counts. A consumer's row (0) holds views, which the fold hands to the reducers.
    */
   reduced: integer("reduced").notNull().default(0),
 });
 
 /**
- * A range of pending rows whose page views of `customers` (JSON array: those without a limit) go to the reducers
- * (analytics/reducer.ts), the rest to the fold: written before the reducers are told, deleted in the fold's
- * transaction, so a cron that stops half way hands the same range and customers over again.
+ * A range of pending rows whose page views of `customers` (JSON array) go to the reducers (analytics/reducer.ts):
+ * written before the reducers are told, deleted in the fold's transaction, so a cron that stops half way hands the
+ * same range and customers over again.
  */
 export const analyticsHandoffs = sqliteTable("analytics_handoffs", {
   fromSeq: integer("from_seq").primaryKey(),
@@ -681,24 +681,6 @@ export const dailyUsage = sqliteTable(
     unmappedUrlsBefore: integer("unmapped_urls_before").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
-);
-
-/**
- * Page views per UTC day, customer and visitor (a salted hash of the IP address or its IPv6 /64, never the address),
- * of customers whose plan limits deliveries or requests: a visitor's first 500 views a day spend the plan's quota,
- * the rest are counted apart (analytics/fold.ts, docs/analytics.md). A WITHOUT ROWID table keyed by day first
- * (db/raw.ts: drizzle cannot express it), so that the daily cron drops a past day as one range; no foreign
- * key, since rows of a deleted customer go with their day.
- */
-export const visitorDailyUsage = sqliteTable(
-  "visitor_daily_usage",
-  {
-    day: text("day").notNull(),
-    userId: text("user_id").notNull(),
-    visitor: text("visitor").notNull(),
-    views: integer("views").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.day, t.userId, t.visitor] })],
 );
 
 /**

@@ -75,4 +75,42 @@ export interface HeldSum {
   n: number;
   delivered: number;
   timestamp: number;
+  /**
+   * Of the customer's views settled with this sum, how many (and how many delivered) spent no quota because their
+   * visitor had spent their day's budget (analytics/reducer-visitors.ts): carried on one of a customer's sums when
+   * they settle, absent (0) otherwise.
+   */
+  unbilled?: number;
+  unbilledDelivered?: number;
+}
+
+/**
+ * One visitor's views of a metered customer in one day of a handoff (analytics/fold.ts), not a known crawler's: `n`
+ * views, `delivered` of them delivered, and where the delivered ones stand among the visitor's views of the handoff
+ * (1 = first, in time order), as far as a day's budget reaches. What the reducer needs to bill them exactly.
+ */
+export interface VisitorTally {
+  userId: string;
+  day: string;
+  visitor: string;
+  n: number;
+  delivered: number;
+  deliveredAt: number[];
+}
+
+/** What a customer may still spend of their plan's limits, as the minute cron's fold knew it (null: no limit). */
+export interface Headroom {
+  requests: number | null;
+  deliveries: number | null;
+}
+
+/** One part of a handoff to a reducer (analytics/fold.ts `handOff`). */
+export interface HandoffPart {
+  sums: HeldSum[];
+  /** The metered customers' visitors (their views spend a quota), for the per-visitor budget. */
+  tallies: VisitorTally[];
+  /** When the billing period of each customer with sums ends (epoch ms). */
+  periodEnds: Record<string, number>;
+  /** The metered customers of the handoff whose limit is not reached: settled once their held views could reach it. */
+  headroom: Record<string, Headroom>;
 }

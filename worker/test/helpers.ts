@@ -209,10 +209,14 @@ export async function visit(userId: string, url: string): Promise<number> {
   return res.status;
 }
 
-/** Runs `run` while every insert into `table` fails as a full disk would (a trigger), then lets inserts work again. */
-export async function whileInsertsFail<T>(table: string, run: () => Promise<T>): Promise<T> {
+/** Runs `run` while every `write` (insert, by default) into the table fails as if D1's disk were full. */
+export async function whileWritesFail<T>(
+  table: string,
+  run: () => Promise<T>,
+  write: "insert" | "delete" = "insert",
+): Promise<T> {
   await env.DB.prepare(
-    `create trigger fail_${table} before insert on ${table} begin select raise(abort, 'disk full'); end`,
+    `create trigger fail_${table} before ${write} on ${table} begin select raise(abort, 'disk full'); end`,
   ).run();
   try {
     return await run();

@@ -4,7 +4,8 @@
  * 100 million views a month, and what that costs at Cloudflare's list prices (prices.ts).
  *
  * - Traffic (A): one customer, Zipf(1) over 100,000 mapped URLs. Traffic (B), the platform: 1,000 customers whose
- *   shares are Zipf(1), each Zipf(1) over its 100 URLs, all on the one analytics queue (traffic.ts, seeded). Both
+ *   shares are Zipf(1), each Zipf(1) over its 100 URLs, every other one on a plan with a limit (so their views pay
+ *   the per-visitor budget: 45% of the views), all on the one analytics queue (traffic.ts, seeded). Both
  *   start as a steady day of production would: every customer, URL and mapping has the counter rows earlier days
  *   left (seed.ts `countersOfEarlierDays`), so a URL's first view ever is not counted as every URL's first view.
  * - The volume run (simulation.mts): BENCH_SIM_MINUTES (60) simulated minutes of each, on a virtual clock, through
@@ -64,9 +65,10 @@ const SCENARIOS = {
   A: { n: 5, name: "(A) one customer, Zipf(1) over 100,000 URLs", customers: 1, mappingsEach: 100_000 },
   B: {
     n: 6,
-    name: "(B) 1,000 customers (Zipf(1) shares), Zipf(1) over 100 URLs each",
+    name: "(B) 1,000 customers (Zipf(1) shares, every other one's plan with a limit), Zipf(1) over 100 URLs each",
     customers: 1_000,
     mappingsEach: 100,
+    limitedEvery: 2,
   },
 } satisfies Record<string, Scenario>;
 type KindKey = keyof typeof SCENARIOS;

@@ -19,7 +19,15 @@ export interface Scenario {
   mappingsEach: number;
   /** Bytes of HTML per mapping: HTML_BYTES unless given. */
   htmlBytes?: number;
+  /**
+   * Every this many customers (customer k, 2k, ...) one has a limit (a request limit far above any traffic here), so
+   * their views spend a quota and each visitor a budget; none unless given.
+   */
+  limitedEvery?: number;
 }
+
+/** The request limit of a scenario's customers with a limit: never reached. */
+const FAR_LIMIT = 1e12;
 
 /** Customer c (from 1) of a scenario: a 16-character id as the Worker issues them. */
 const userIdOf = (s: Scenario, c: number) => customerId(s.n, c);
@@ -65,10 +73,11 @@ export async function seed(
     await db
       .prepare(
         `WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < ?2)
-         INSERT INTO users (id, email, email_verified, created_at)
-         SELECT printf('b%d%014d', ?1, n), printf('c%d@s%d.bench.example', n, ?1), 1, 0 FROM c`,
+         INSERT INTO users (id, email, email_verified, created_at, request_limit)
+         SELECT printf('b%d%014d', ?1, n), printf('c%d@s%d.bench.example', n, ?1), 1, 0,
+           CASE WHEN ?3 > 0 AND n % ?3 = 0 THEN ?4 END FROM c`,
       )
-      .bind(s.n, s.customers)
+      .bind(s.n, s.customers, s.limitedEvery ?? 0, FAR_LIMIT)
       .run();
     const total = s.customers * s.mappingsEach;
     // Mapping g (from 1) belongs to customer ceil(g / mappingsEach) and is their item ((g - 1) % mappingsEach) + 1.

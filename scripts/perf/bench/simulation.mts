@@ -21,12 +21,7 @@
  * which only matters to them, and nothing in this stretch is near a billing period's end or the retention.
  */
 import { consumeAnalytics } from "../../../worker/analytics/consumer";
-import {
-  PURGE_ROWS_PER_CRON,
-  purgeRawWindow,
-  purgeVisitorDays,
-  rawRetentionDays,
-} from "../../../worker/analytics/retention";
+import { PURGE_ROWS_PER_CRON, purgeRawWindow, rawRetentionDays } from "../../../worker/analytics/retention";
 import { settleCounters } from "../../../worker/analytics/reducer-shards";
 import { relayShards } from "../../../worker/delivery/page-view-relay";
 import type { Env } from "../../../worker/env";
@@ -151,7 +146,6 @@ export class Simulation {
       const env = counted(this.env, this.counts.laterPurge);
       await this.booked(this.counts.laterPurge, async () => {
         while ((await purgeRawWindow(env, purgeAt)) === PURGE_ROWS_PER_CRON);
-        while ((await purgeVisitorDays(env, purgeAt)) === PURGE_ROWS_PER_CRON);
       });
     }
     return {

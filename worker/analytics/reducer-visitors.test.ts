@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import type { VisitorTally } from "../messages/analytics";
+import { VISITOR_DAILY_QUOTA, VisitorCounts } from "./reducer-visitors";
+
+const DAY = "2026-11-26";
+
+const tally = (over: Partial<VisitorTally>): VisitorTally => ({
+  userId: "u1",
+  day: DAY,
+  visitor: "v1",
+  n: 1,
+  delivered: 1,
+  deliveredAt: [1],
+  ...over,
+});
+
+/** `n` views of which the ones at `deliveredAt` were delivered. */
+const views = (n: number, deliveredAt: number[], over: Partial<VisitorTally> = {}) =>
+  tally({
+    n,
+    delivered: deliveredAt.length,
+    deliveredAt: deliveredAt.filter((at) => at <= VISITOR_DAILY_QUOTA),
+    ...over,
+  });
+
+describe("visitors' counts", () => {
+  it(`bill a visitor's first ${VISITOR_DAILY_QUOTA} views of a customer a day, delivered or not, in the order seen`, () => {
+    const counts = new VisitorCounts();
+    // 490 views, every one delivered: all billed.
+    const first = counts.bill([
+      views(
+        490,
+        Array.from({ length: 490 }, (_, i) => i + 1),
+      ),
+    ]);
+    expect(first.unbilled.size).toBe(0);
+    // 20 more: the first 10 spend the rest of the share. Of the delivered ones (2nd, 10th, 11th, 20th) two are in it.
+    const second = counts.bill([views(20, [2, 10, 11, 20])]);
+    expect(second.unbilled.get("u1")).toEqual([10, 2]);
+    // Past the share, nothing is billed.
+    expect(counts.bill([views(3, [1, 2])]).unbilled.get("u1")).toEqual([3, 2]);
+    // Another visitor, another customer, another day: shares of their own.
+    const others = counts.bill([
+      views(5, [1], { visitor: "v2" }),
+      views(5, [1], { userId: "u2" }),
+      views(5, [1], { day: "2026-11-27" }),
+    ]);
+    expect(others.unbilled.size).toBe(0);
+    expect(counts.size).toBe(4);
+  });
+
+  it("are written down as they are counted, and read back to the same bills", () => {
+    const counts = new VisitorCounts();
+    const { counted } = counts.bill([views(VISITOR_DAILY_QUOTA - 1, []), views(7, [], { visitor: "v2" })]);
+    const again = new VisitorCounts();
+    for (const [day, triples] of counted) again.load(day, triples);
+    expect(again.bill([views(2, [1, 2])]).unbilled.get("u1")).toEqual([1, 1]);
+
+    const dumped = new VisitorCounts();
+    for (const [day, triples] of again.dump()) dumped.load(day, triples);
+    expect(dumped.size).toBe(2);
+    expect(dumped.bill([views(1, [1])]).unbilled.get("u1")).toEqual([1, 1]);
+  });
+
+  it("keep many visitors apart as their table grows, and forget past days", () => {
+    const counts = new VisitorCounts();
+    const many = Array.from({ length: 50_000 }, (_, i) => views(1, [], { visitor: `v${i}` }));
+    counts.bill(many);
+    counts.bill([views(1, [], { day: "2026-11-25" })]);
+    expect(counts.size).toBe(50_001);
+    // Each of them has had exactly one view: one more of each is billed, the share's last is not.
+    expect(counts.bill(many).unbilled.size).toBe(0);
+    expect(counts.bill([views(VISITOR_DAILY_QUOTA - 2, [], { visitor: "v7" })]).unbilled.size).toBe(0);
+    expect(counts.bill([views(1, [], { visitor: "v7" })]).unbilled.get("u1")).toEqual([1, 0]);
+
+    counts.forgetBefore(DAY);
+    expect(counts.size).toBe(50_000);
+  });
+});
