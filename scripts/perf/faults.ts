@@ -22,7 +22,8 @@
  * archive holds every id, and nothing reached the dead-letter queue (which this run consumes to count it). It
  * prints the figures per phase and exits non-zero when a view was lost or counted twice, or a request failed.
  *
- * Traffic: 200 customers with 50 mapped pages each (10,000 URLs of 2 KB), visited in turn by 100,000 visitors.
+ * Traffic: 200 customers with 50 mapped pages each (10,000 URLs of 2 KB), visited in turn by 100,000 visitors;
+ * every other customer's plan has a limit (never reached), so their views are billed visitor by visitor as well.
  * The Worker under test is the bench's entry (scripts/perf/bench/entry.mts), which injects the faults.
  */
 import { gunzipSync } from "node:zlib";
@@ -53,7 +54,13 @@ const FOLD_EVERY_MS = 2_000;
 /** The queue has settled when the count has not moved for this long: more than two retry delays (5 s). */
 const SETTLED_AFTER_MS = 15_000;
 const SETTLE_TIMEOUT_MS = 300_000;
-const SCENARIO: Scenario = { n: 1, name: "200 customers x 50 URLs", customers: 200, mappingsEach: 50 };
+const SCENARIO: Scenario = {
+  n: 1,
+  name: "200 customers x 50 URLs, every other one's plan with a limit",
+  customers: 200,
+  mappingsEach: 50,
+  limitedEvery: 2,
+};
 
 const problems: string[] = [];
 const fail = (message: string) => {
@@ -185,6 +192,9 @@ async function main() {
       "daily usage": await sum(
         `SELECT (SELECT coalesce(sum(requests), 0) FROM daily_usage)
            + (SELECT coalesce(sum(latest_day_requests), 0) FROM usage_counters) AS n`,
+      ),
+      "period requests, billed or not": await sum(
+        "SELECT coalesce(sum(period_requests + period_unbilled_requests), 0) AS n FROM usage_counters",
       ),
       "URL hits": await sum("SELECT coalesce(sum(hits), 0) AS n FROM url_stats"),
       "mapping requests": await sum(

@@ -1,17 +1,16 @@
 /**
- * @module The minute cron's fold: adds the pending page views (record.ts) to the counters and deletes them, in one
- * `batch()` (one transaction) per range of pending rows: one upsert per counter row the range touches (customer, with
- * the counts of their newest day; customer and an older day; customer and URL, with the counts of the URL's newest
- * day and of its exact mapping; customer, URL and an older day; any other mapping; visitor and day), never one per
- * view or batch. A fold that fails leaves its range pending for the next minute; two folds of one range count it
- * once, since the second finds its rows deleted. Before a range is counted its
- * customers' billing is brought up to now (batch-customers.ts), so its views count in the period they belong to;
- * after it, the delivery state of each customer whose limit it reached (or lifted) is written. So counters and
- * limits trail page views by about a minute (the dashboards say so), and a counter row costs one write a minute
- * however many batches touched it. The consumers' rows are not counted here: their views are handed to the reducers
- * (reducer.ts, `handOff` below), which hold them summed and settle them back as a pending row of sums (reduced = 1)
- * when the counters are read, a limit could be reached, the period ends or a day has passed: what this fold counts.
- * So a customer's counter rows are written about once a day, or once per look at their dashboards.
+ * @module The fold: takes the pending rows (record.ts) in ranges, one `batch()` (one transaction) each. A consumer's
+ * row of page views is handed to the reducers first (reducer.ts, `handOff` below), which hold the views summed and
+ * settle them back, when the counters are read, a limit could be reached, the period ends or a day has passed, as a
+ * pending row of sums (reduced = 1) that the fold counts at once: one upsert per counter row the range touches
+ * (customer, with the counts of their newest day; customer and an older day; customer and URL, with the counts of
+ * the URL's newest day and of its exact mapping; customer, URL and an older day; any other mapping), never one per
+ * view or batch. So a customer's counter rows are written about once a day, or once per look at their dashboards.
+ * A fold that fails leaves its range pending for the next minute; two folds of one range count it once, since the
+ * second finds its rows deleted. Before a range is counted its customers' billing is brought up to now
+ * (batch-customers.ts), so its views count in the period they belong to; after it, the delivery state of each
+ * customer whose limit it reached (or lifted) is written. So counters and limits trail page views by about a minute
+ * (the dashboards say so).
  *
  * What strangers can spend and fill (docs/analytics.md):
  * - **The plan's quota.** A view spends it unless a known crawler asked, or its visitor has already spent their

@@ -107,7 +107,12 @@ export type Unbilled = Map<string, [requests: number, deliveries: number]>;
 /** Visitors' views by day; `bill` counts a handoff's tallies and answers what spent no quota. */
 export class VisitorCounts {
   private readonly days = new Map<string, DayTable>();
-  private full = false;
+  private reachedMax = false;
+
+  /** `MAX_VISITORS` are counted: a new visitor is billed as new each handoff until a day is forgotten. */
+  get full(): boolean {
+    return this.reachedMax;
+  }
 
   get size(): number {
     let size = 0;
@@ -138,8 +143,8 @@ export class VisitorCounts {
         const sum = unbilled.get(tally.userId) ?? [0, 0];
         unbilled.set(tally.userId, [sum[0] + tally.n - billed, sum[1] + tally.delivered - billedDeliveries]);
       }
-      this.full ||= this.size >= MAX_VISITORS;
-      if (table.add(hi, lo, tally.n, this.full)) {
+      this.reachedMax ||= this.size >= MAX_VISITORS;
+      if (table.add(hi, lo, tally.n, this.reachedMax)) {
         const day = counted.get(tally.day) ?? [];
         if (day.length === 0) counted.set(tally.day, day);
         day.push(hi, lo, tally.n);
@@ -164,6 +169,6 @@ export class VisitorCounts {
   /** Forgets the days before `day` (a visitor's hash is new each day, so nothing asks for them again). */
   forgetBefore(day: string): void {
     for (const old of [...this.days.keys()].filter((d) => d < day)) this.days.delete(old);
-    this.full = this.size >= MAX_VISITORS;
+    this.reachedMax = this.size >= MAX_VISITORS;
   }
 }

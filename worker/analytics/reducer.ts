@@ -29,7 +29,7 @@ import { utcDay } from "../lib/days";
 import { foldRange } from "./fold";
 import { HOLD_MAX_SUMS } from "./reducer-shards";
 import { HeldSums } from "./reducer-sums";
-import { VisitorCounts } from "./reducer-visitors";
+import { MAX_VISITORS, VisitorCounts } from "./reducer-visitors";
 
 /** Everything held is settled at least this often. */
 export const SETTLE_ALL_EVERY_MS = 24 * 3_600_000;
@@ -116,7 +116,13 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       }
       const position = positionOf(handoff, part);
       if (position <= this.meta("last_position")) return;
+      const wasFull = this.visitors!.full;
       const { unbilled, counted } = this.visitors!.bill(tallies);
+      if (this.visitors!.full && !wasFull) {
+        console.warn(
+          `Reducer ${shard} counts ${MAX_VISITORS} visitors: raise ANALYTICS_REDUCER_SHARDS (docs/scaling.md)`,
+        );
+      }
       const logged: LoggedPart = {
         sums,
         unbilled: [...unbilled].map(([userId, [views, deliveries]]) => [userId, views, deliveries]),
