@@ -184,6 +184,28 @@ describe("analytics reducers", () => {
     expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
   });
 
+  it("hand over, in later parts, the customers that a handoff begun before limited customers were held did not list", async () => {
+    const unlimited = await unlimitedCustomer();
+    const metered = await createVerifiedCustomer("metered@example.com");
+    await deliverAnalytics([
+      view(unlimited.user.id, "https://shop.test/a"),
+      view(metered.user.id, "https://shop.test/a"),
+    ]);
+    const seq = await count("select seq as n from analytics_pending");
+    // The earlier code listed the customers without a limit, and its reducer took their part before the cron stopped.
+    await env.DB.prepare("insert into analytics_handoffs (from_seq, to_seq, customers) values (?, ?, ?)")
+      .bind(seq, seq, JSON.stringify([unlimited.user.id]))
+      .run();
+    const shard = reducerShardOf(env, unlimited.user.id);
+    const sum = { ...heldSum(unlimited.user.id, 0), url: "shop.test/a" };
+    await reducerOf(env, shard).hold(shard, seq, 0, part([sum]));
+
+    expect(await foldPendingAnalytics(env)).toBe(2);
+    await settleCounters(env, "all");
+    expect(await countedFor(unlimited.user.id)).toEqual({ total: 1, urls: 1 });
+    expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
+  });
+
   it("count the later parts of a handoff that a settle came between", async () => {
     const { user } = await unlimitedCustomer();
     const shard = reducerShardOf(env, user.id);
