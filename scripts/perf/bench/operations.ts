@@ -75,6 +75,8 @@ type KindKey = keyof typeof SCENARIOS;
 
 export interface Headlines {
   rowsWritten: number;
+  /** D1 rows written per view of traffic (B) when every customer's counters are read every so many hours. */
+  rowsWrittenRead: Record<ReadEvery, number>;
   queueOps: number;
   workerRequests: number;
   /** Queue batches and cron runs per view (Worker invocations too). */
@@ -132,26 +134,44 @@ interface KindResult {
   kind: TrafficKind;
   main: SimulationReport;
   hot: HotSample;
-  /** Distinct pages (customer and URL) a day of the kind's traffic at the simulated rate sees (`pagesOfADay`). */
-  pagesPerDay: number;
+  /**
+   * Pages (customer and URL) the reducers settle in a day of the kind's traffic at the simulated rate, by the hours
+   * between reads of every customer's counters (`pagesSettled`); 24: nobody reads, the daily settle alone.
+   */
+  pagesSettled: Record<ReadEvery, number>;
 }
+
+/** Hours between reads of every customer's counters whose settles the output prices: 24 is nobody reading. */
+const READ_EVERY_HOURS = [24, 6, 1] as const;
+type ReadEvery = (typeof READ_EVERY_HOURS)[number];
 
 /** Everything of a simulation's stretch but the reducers' settle at its end, added up. */
 const simulated = (r: SimulationReport) =>
   sumCounts(r.counts.consumer, r.counts.minuteCron, r.counts.laterPurge, r.counts.queue);
 
 /**
- * How many distinct pages a day of the kind's traffic at `RATE` sees: what a reducer holding a day settles (one sum
- * per page and day, a page's mapping and crawler flag fixed in this traffic). Counted from the traffic model alone,
- * a day of it (3.3 million views) being more than the volume run can simulate here.
+ * How many pages the reducers settle in a day of the kind's traffic at `RATE` when every customer's counters are read
+ * every so many hours: each read settles the distinct pages since the last (one sum per page and day, a page's
+ * mapping and crawler flag fixed in this traffic); 24 hours is the day's settle alone. Counted from the traffic model
+ * alone, a day of it (3.3 million views) being more than the volume run can simulate here.
  */
-function pagesOfADay(kind: TrafficKind, seed: number): number {
+function pagesSettled(kind: TrafficKind, seed: number): Record<ReadEvery, number> {
   const traffic = new Traffic(kind, RATE, 0, seed);
-  const pages = new Set<number>();
+  const settled = Object.fromEntries(READ_EVERY_HOURS.map((hours) => [hours, 0])) as Record<ReadEvery, number>;
+  const windows = READ_EVERY_HOURS.map((hours) => ({ hours, window: 0, pages: new Set<number>() }));
   for (let view = traffic.next(); view.timestamp < DAY_MS; view = traffic.next()) {
-    pages.add(view.customer * kind.urlsEach + view.item);
+    for (const w of windows) {
+      const window = Math.floor(view.timestamp / (w.hours * 3_600_000));
+      if (window !== w.window) {
+        settled[w.hours] += w.pages.size;
+        w.pages.clear();
+        w.window = window;
+      }
+      w.pages.add(view.customer * kind.urlsEach + view.item);
+    }
   }
-  return pages.size;
+  for (const w of windows) settled[w.hours] += w.pages.size;
+  return settled;
 }
 
 /**
@@ -160,19 +180,22 @@ function pagesOfADay(kind: TrafficKind, seed: number): number {
  * first write, as in a day's settle), times the pages of a day, over a day's views. Every read of a customer's
  * counters settles that customer in between, at the cost of their pages since the last settle.
  */
-const settleOfADay = (result: KindResult): Counts =>
-  scaled(per(result.main.counts.settle, result.main.pagesSeen), result.pagesPerDay / (RATE / DAYS_PER_MONTH));
+const settleOfADay = (result: KindResult, readEvery: ReadEvery = 24): Counts =>
+  scaled(
+    per(result.main.counts.settle, result.main.pagesSeen),
+    result.pagesSettled[readEvery] / (RATE / DAYS_PER_MONTH),
+  );
 
 /**
  * Per view of a kind at the simulated rate: the volume run's stretch (consumer, minute cron, later purge, queue),
  * the reducers' settle of a day (`settleOfADay`) and the daily cron spread over a day's views, and the hot path's
  * views (memo cold unless `warm`).
  */
-function perViewOf(result: KindResult, warm = false): Counts {
+function perViewOf(result: KindResult, warm = false, readEvery: ReadEvery = 24): Counts {
   const { main, hot } = result;
   return sumCounts(
     per(simulated(main), main.views),
-    settleOfADay(result),
+    settleOfADay(result, readEvery),
     per(main.counts.dailyCron, RATE / DAYS_PER_MONTH),
     withoutQueue(warm ? per(hot.warm, hot.warmViews) : per(hot.cold, hot.coldViews)),
   );
@@ -340,7 +363,7 @@ export async function operations(
     kind: kinds[key],
     main: mains[key],
     hot: hot[key],
-    pagesPerDay: pagesOfADay(kinds[key], 1 + i),
+    pagesSettled: pagesSettled(kinds[key], 1 + i),
   }));
   for (const result of results) printKind(result);
   const cpuMsPerView = median(cpu.contentMemoMiss) / 1000;
@@ -355,6 +378,9 @@ export async function operations(
   const bPerView = perViewOf(b);
   return {
     rowsWritten: bPerView.d1RowsWritten,
+    rowsWrittenRead: Object.fromEntries(
+      READ_EVERY_HOURS.map((hours) => [hours, perViewOf(b, false, hours).d1RowsWritten]),
+    ) as Record<ReadEvery, number>,
     queueOps: bPerView.queueOps,
     workerRequests: per(b.hot.cold, b.hot.coldViews).fetch,
     backgroundRequests: bPerView.queue + bPerView.scheduled,
@@ -436,9 +462,17 @@ function printKind(result: KindResult) {
   console.log(
     `    the reducers' settle at the stretch's end wrote ${fmt(settled)} D1 rows for its ${fmt(main.pagesSeen)} pages ` +
       `(${perView(settled / main.pagesSeen)} a page; ${perView(settled / v)} per view of the stretch); a day at this ` +
-      `rate sees ${fmt(result.pagesPerDay)} pages (traffic model): "settle of a day" below is that, computed, for a ` +
+      `rate sees ${fmt(result.pagesSettled[24])} pages (traffic model): "settle of a day" below is that, computed, for a ` +
       `day in which nobody reads these customers' counters (each read settles that customer's pages of the day so far)`,
   );
+  for (const hours of READ_EVERY_HOURS.filter((h) => h !== 24)) {
+    console.log(
+      `    if every customer's counters were read every ${hours} h: ${fmt(result.pagesSettled[hours])} pages settled ` +
+        `a day, ${perView(perViewOf(result, false, hours).d1RowsWritten)} D1 rows written per view (computed at the ` +
+        `stretch's ${perView(settled / main.pagesSeen)} rows a page, a page's first settle of its day; a later one the ` +
+        `same day writes fewer)`,
+    );
+  }
   const line = (label: string, value: string, detail = "") =>
     console.log(`    ${pad(label, 34)} ${lpad(value, 8)}  ${detail}`);
   const split = (key: keyof Counts) =>
@@ -648,7 +682,8 @@ export function printHeadlines(h: Headlines) {
   console.log(
     `  D1 rows written per page view = ${h.rowsWritten.toFixed(2)}  (goal <= ${GOALS.rowsWritten} at ` +
       `${fmt(RATE / 1e6)} million views a month: ${verdict(h.rowsWritten <= GOALS.rowsWritten)}; the reducers' ` +
-      `settle computed for a day in which nobody reads the counters, the rest measured)`,
+      `settle computed for a day in which nobody reads the counters, the rest measured; if every customer read ` +
+      `theirs every 6 h: ${h.rowsWrittenRead[6].toFixed(2)}, every hour: ${h.rowsWrittenRead[1].toFixed(2)})`,
   );
   console.log(
     `  queue operations per page view = ${h.queueOps.toFixed(2)}  (goal <= ${GOALS.queueOps}: ${verdict(h.queueOps <= GOALS.queueOps)})`,
