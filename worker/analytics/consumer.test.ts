@@ -464,7 +464,8 @@ describe("analytics queue consumer", () => {
     const result = await consume(customers.map(({ user }) => message(user.id, null, `https://${user.id}.test/`)));
     expect(result.ackAll).toBe(true);
     expect(await counted()).toEqual(allCounted(100, 0));
-  });
+    // A hundred customers and their mappings to set up, then a fold and a settle on four reducers.
+  }, 20_000);
 
   it("purges up to 200 expired ledger rows after each batch, so the purge keeps pace with traffic", async () => {
     const { user, mapping } = await setup();
