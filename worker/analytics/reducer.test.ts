@@ -2,7 +2,14 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Stats } from "#contract/responses";
 import type { HandoffPart, HeldSum, PageViewEvent } from "../messages/analytics";
-import { call, createCustomerOnPlan, createVerifiedCustomer, deliverAnalytics, whileWritesFail } from "../test/helpers";
+import {
+  call,
+  createAdmin,
+  createCustomerOnPlan,
+  createVerifiedCustomer,
+  deliverAnalytics,
+  whileWritesFail,
+} from "../test/helpers";
 import { foldPendingAnalytics } from "./fold";
 import type { AnalyticsReducer } from "./reducer";
 import { HOLD_MAX_SUMS, reducerOf, reducerShardOf, reducerShards, settleCounters } from "./reducer-shards";
@@ -109,6 +116,40 @@ describe("analytics reducers", () => {
     expect(await totalRequests()).toBe(1);
     await settleCounters(env, [user.id]);
     expect(await totalRequests()).toBe(2);
+  });
+
+  it("are asked by an admin's lists for the customers shown, and for everyone when the order is by requests", async () => {
+    const admin = await createAdmin();
+    const first = await unlimitedCustomer();
+    const second = await unlimitedCustomer();
+    const mapping = await call("/api/mappings", {
+      method: "POST",
+      apiKey: first.apiKey,
+      json: { url: "https://shop.test/a", htmlContent: "<p>a</p>" },
+    });
+    const { id } = (await mapping.json()) as { id: number };
+    await deliverAnalytics([view(first.user.id, "https://shop.test/a"), view(second.user.id, "https://shop.test/a")]);
+    await foldPendingAnalytics(env);
+
+    // A mapping opened from a list settles its owner only.
+    expect((await call(`/api/admin/mappings/${id}`, { apiKey: admin.apiKey })).status).toBe(200);
+    expect(await countedFor(first.user.id)).toEqual({ total: 1, urls: 1 });
+    expect(await countedFor(second.user.id)).toEqual({ total: 0, urls: 0 });
+
+    // A page of users in the order of sign-up settles the page's: here the newest one, not the first customer.
+    await deliverAnalytics([view(first.user.id, "https://shop.test/b")]);
+    await foldPendingAnalytics(env);
+    const newest = await call("/api/admin/users?limit=1", { apiKey: admin.apiKey });
+    expect(((await newest.json()) as { email: string }[]).map((u) => u.email)).toEqual([second.user.email]);
+    expect(await countedFor(second.user.id)).toEqual({ total: 1, urls: 1 });
+    expect(await countedFor(first.user.id)).toEqual({ total: 1, urls: 1 });
+
+    // In the order of their requests, every customer's count decides the page.
+    const byRequests = await call("/api/admin/users?limit=1&sortBy=totalRequests&sortDirection=desc", {
+      apiKey: admin.apiKey,
+    });
+    expect(((await byRequests.json()) as { email: string }[]).map((u) => u.email)).toEqual([first.user.email]);
+    expect(await countedFor(first.user.id)).toEqual({ total: 2, urls: 2 });
   });
 
   it("hold again after a restart only what they had not settled", async () => {

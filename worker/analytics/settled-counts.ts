@@ -35,7 +35,7 @@ function settleOnce(c: Context<AppEnv>, who: readonly string[] | "all"): Promise
 
 const settledFor = (who: (c: Context<AppEnv>) => readonly string[] | "all") =>
   createMiddleware<AppEnv>(async (c, next) => {
-    if (c.req.method === "GET") await settleOnce(c, who(c));
+    await settleShown(c, who(c));
     await next();
   });
 
@@ -45,5 +45,11 @@ export const ownCountsSettled = settledFor((c) => [c.var.user.id]);
 /** The counters of the customer in the path (`:userId`, an admin's routes). */
 export const pathCustomerCountsSettled = settledFor((c) => [c.req.param("userId") ?? ""]);
 
-/** Every customer's counters: the admin's lists across customers. */
-export const allCountsSettled = settledFor(() => "all");
+/**
+ * For a handler that learns whose counters it shows only as it reads (an admin's page of customers or mappings):
+ * settles those customers (every customer, for "all") before it reads their counters, sharing the middlewares' memo.
+ */
+export function settleShown(c: Context<AppEnv>, who: readonly string[] | "all"): Promise<void> {
+  if (c.req.method !== "GET" || who.length === 0) return Promise.resolve();
+  return settleOnce(c, who === "all" ? who : [...new Set(who)].sort());
+}

@@ -42,15 +42,27 @@ export interface AdminMappingsQuery extends PageParams {
 
 /**
  * Mappings with their owner's email, newest first, the HTML as a preview: every customer's (the admin's
- * "Event-Verwaltung"), or one customer's.
+ * "Event-Verwaltung"), or one customer's. `beforeCounts` is awaited with the page's owners before the mappings'
+ * counters are read (the route settles what the analytics reducers hold of them).
  */
-export async function listAdminMappings(db: Db, query: AdminMappingsQuery): Promise<Page<AdminMapping>> {
+export async function listAdminMappings(
+  db: Db,
+  query: AdminMappingsQuery,
+  beforeCounts?: (userIds: string[]) => Promise<void>,
+): Promise<Page<AdminMapping>> {
   const where = and(
     query.userId ? eq(urlMappings.userId, query.userId) : undefined,
     query.url !== undefined ? eq(urlMappings.groupUrl, query.url) : undefined,
     matches(query.searchTerm),
   );
   const { ids, inPageOrder } = pageIds(db, where, query);
+  if (beforeCounts) {
+    const owners = await db
+      .selectDistinct({ userId: urlMappings.userId })
+      .from(ids)
+      .innerJoin(urlMappings, eq(urlMappings.id, ids.id));
+    await beforeCounts(owners.map((o) => o.userId));
+  }
   return pageOf(
     db,
     db
@@ -63,6 +75,12 @@ export async function listAdminMappings(db: Db, query: AdminMappingsQuery): Prom
     db.select({ n: count() }).from(urlMappings).where(where),
     ({ userEmail, htmlContentLength, ...row }) => ({ ...toMapping(row), htmlContentLength, userEmail }),
   );
+}
+
+/** Whose mapping this is (null: none has the id). */
+export async function ownerOfMapping(db: Db, id: number): Promise<string | null> {
+  const [row] = await db.select({ userId: urlMappings.userId }).from(urlMappings).where(eq(urlMappings.id, id));
+  return row?.userId ?? null;
 }
 
 /** One mapping with all its HTML, for an admin who opens it from a list. */

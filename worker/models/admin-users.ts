@@ -34,8 +34,15 @@ function orderOf(query: AdminUsersQuery): SQL[] {
   }
 }
 
-/** One page of users, newest first unless `sortBy` says otherwise. */
-export async function listAdminUsers(db: Db, query: AdminUsersQuery, now = new Date()): Promise<Page<AdminUser>> {
+/**
+ * One page of users, newest first unless `sortBy` says otherwise. `beforeCounts` is awaited with the page's ids
+ * before their counters are read (the route settles what the analytics reducers hold of them).
+ */
+export async function listAdminUsers(
+  db: Db,
+  query: AdminUsersQuery,
+  { beforeCounts, now = new Date() }: { beforeCounts?: (userIds: string[]) => Promise<void>; now?: Date } = {},
+): Promise<Page<AdminUser>> {
   const where = query.searchTerm?.trim() ? containsText(users.email, query.searchTerm.trim()) : undefined;
   const page = await pageOf(
     db,
@@ -50,6 +57,7 @@ export async function listAdminUsers(db: Db, query: AdminUsersQuery, now = new D
     db.select({ n: count() }).from(users).where(where),
     (p) => p.id,
   );
+  await beforeCounts?.(page.rows);
   const byId = new Map((await adminUsersByIds(db, page.rows, now)).map((u) => [u.userId, u]));
   return { rows: page.rows.flatMap((id) => byId.get(id) ?? []), total: page.total };
 }

@@ -9,18 +9,25 @@ import { reportDelivery } from "../../delivery/delivery-status";
 import { notFound } from "../../http/errors";
 import { pageResponse } from "../../http/paging";
 import { validate } from "../../http/validate";
-import { deleteAnyMapping, getAnyMapping, listAdminMappings } from "../../models/admin-mappings";
-import { allCountsSettled } from "../../analytics/settled-counts";
+import { deleteAnyMapping, getAnyMapping, listAdminMappings, ownerOfMapping } from "../../models/admin-mappings";
+import { settleShown } from "../../analytics/settled-counts";
 
 const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
 const NOT_FOUND = "Mapping not found";
 
 export const adminMappingRoutes = new Hono<AppEnv>()
-  .get("/", validate("query", adminMappingsQuery), allCountsSettled, async (c) =>
-    pageResponse(c, await listAdminMappings(c.var.db, c.req.valid("query")), c.req.valid("query")),
+  .get("/", validate("query", adminMappingsQuery), async (c) =>
+    pageResponse(
+      c,
+      await listAdminMappings(c.var.db, c.req.valid("query"), (userIds) => settleShown(c, userIds)),
+      c.req.valid("query"),
+    ),
   )
-  .get("/:id", validate("param", idParam), allCountsSettled, async (c) => {
-    const mapping = await getAnyMapping(c.var.db, c.req.valid("param").id);
+  .get("/:id", validate("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const owner = await ownerOfMapping(c.var.db, id);
+    if (owner) await settleShown(c, [owner]);
+    const mapping = await getAnyMapping(c.var.db, id);
     if (!mapping) throw notFound(NOT_FOUND);
     return c.json<AdminMapping>(mapping);
   })

@@ -46,7 +46,7 @@ import { userTransactions } from "../../models/transactions";
 import { customerSeries } from "../../models/timeseries";
 import { deleteUser, findUserByEmail, getUser, updateUser } from "../../models/users";
 import { listWebsites, releaseWebsite } from "../../models/websites";
-import { allCountsSettled, pathCustomerCountsSettled } from "../../analytics/settled-counts";
+import { pathCustomerCountsSettled, settleShown } from "../../analytics/settled-counts";
 
 const userParam = z.object({ userId: z.string().min(1) });
 /** How many of a user's mappings the detail answer carries; the rest page through `/:userId/mappings`. */
@@ -87,9 +87,14 @@ async function changeUser(c: Context<AppEnv>, userId: string, change: Parameters
 }
 
 export const adminUserRoutes = new Hono<AppEnv>()
-  .get("/", validate("query", adminUsersQuery), allCountsSettled, async (c) =>
-    pageResponse(c, await listAdminUsers(c.var.db, c.req.valid("query")), c.req.valid("query")),
-  )
+  .get("/", validate("query", adminUsersQuery), async (c) => {
+    const query = c.req.valid("query");
+    // Sorted by their counters, the order needs every customer's; otherwise only the page's are shown.
+    const byCounts = query.sortBy === "totalRequests";
+    if (byCounts) await settleShown(c, "all");
+    const beforeCounts = byCounts ? undefined : (userIds: string[]) => settleShown(c, userIds);
+    return pageResponse(c, await listAdminUsers(c.var.db, query, { beforeCounts }), query);
+  })
   .get("/emails", validate("query", userEmailsQuery), async (c) =>
     pageResponse(c, await listUserEmails(c.var.db, c.req.valid("query")), c.req.valid("query")),
   )
