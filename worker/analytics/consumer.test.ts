@@ -514,6 +514,19 @@ describe("analytics queue consumer", () => {
     expect(await counted()).toEqual(allCounted(3, 2));
   });
 
+  it("counts nothing of a replay older than the ledger's window, and records it as lost", async () => {
+    const { user, mapping } = await setup();
+    const days = Number(env.ANALYTICS_RAW_RETENTION_DAYS ?? 7);
+    // A view whose ids may have left the ledger: a batch that had committed it and then failed would count it twice.
+    const stale = { ...message(user.id, mapping.id, "https://shop.test/a"), timestamp: Date.now() - days * 86_400_000 };
+    const fresh = message(user.id, mapping.id, "https://shop.test/a");
+    const replay = await consume([stale, fresh], env, 1, "dynamic-content-analytics-dlq");
+    expect(replay.ackAll).toBe(true);
+    expect(await counted()).toEqual(allCounted(1));
+    expect(await count("select sum(items) as n from analytics_losses where reason = 'too-old'")).toBe(1);
+    expect((await archived()).map((e) => e.id)).toContain(stale.id);
+  });
+
   it("filters analytics by search term", async () => {
     const { user, apiKey, mapping } = await setup();
     await consume([

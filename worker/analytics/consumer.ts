@@ -4,13 +4,16 @@
  * D1 to be counted (record.ts: the ledger of ids and one pending row per chunk, in one transaction each); the
  * minute cron folds them into the counters (fold.ts). Anything failing before a chunk is taken leaves it uncounted
  * and retries the whole batch; the ledger keeps a retried view from being counted twice. A batch that fails ten
- * times waits in the dead-letter queue (wrangler.toml). After a batch: expired ledger rows are purged and delivery
- * repairs carried out, each within a small budget.
+ * times waits in the dead-letter queue (wrangler.toml); one replayed after the ledger's window counts only its
+ * views still inside it, and the others as lost (models/analytics-losses.ts). After a batch: expired ledger rows are
+ * purged and delivery repairs carried out, each within a small budget.
  */
 import { createDb } from "../db/client";
 import { drainRepairs, REPAIRS_PER_BATCH } from "../delivery/repairs";
 import type { Env } from "../env";
+import { utcDay } from "../lib/days";
 import { runIndependentSteps } from "../lib/independent-steps";
+import { recordLoss } from "../models/analytics-losses";
 import { websitesAmong } from "../models/websites";
 import { hostOf } from "#contract/normalize-url";
 import { archiveEvents, archiveKey, batchIdOf } from "./archive";
@@ -23,7 +26,7 @@ import {
   toCountedView,
   type ArchivedView,
 } from "./record";
-import { PURGE_ROWS_PER_BATCH, purgeRawWindow } from "./retention";
+import { countableSince, PURGE_ROWS_PER_BATCH, purgeRawWindow } from "./retention";
 
 /** Each view once, even when the queue delivers one twice in a batch, or two messages carry it. */
 function uniqueViews(batch: MessageBatch<AnalyticsMessage>): PageViewEvent[] {
@@ -59,10 +62,18 @@ export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, en
       await archiveEvents(env, archive, views);
     }
     // Goals wait beside the views, taken and deduplicated alike (the /api/goals route checked them already).
-    const counted = [...views.map(toCountedView), ...uniqueGoals(batch).map(toCountedGoal)];
+    const now = Date.now();
+    const since = countableSince(env, now);
+    const taken = [...views.map(toCountedView), ...uniqueGoals(batch).map(toCountedGoal)];
+    const counted = taken.filter((item) => item.timestamp >= since);
     for (let i = 0; i < counted.length; i += PEND_MAX_VIEWS) {
       const chunk = counted.slice(i, i + PEND_MAX_VIEWS);
       await pendAnalytics(env.DB, await batchIdOf(chunk.map((v) => v.id)), chunk);
+    }
+    const tooOld = taken.length - counted.length;
+    if (tooOld > 0) {
+      console.warn(`${tooOld} page views and goals older than the ledger's window were not counted (kept in R2)`);
+      await recordLoss(createDb(env.DB), utcDay(now), "too-old", tooOld);
     }
     batch.ackAll();
   } catch (err) {

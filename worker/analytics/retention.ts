@@ -32,6 +32,15 @@ export function rawRetentionDays(env: Env): number {
   return days;
 }
 
+/** Slack between a view's ledger span and the window's edge, for a purge running on a clock a little ahead. */
+const LEDGER_EDGE_MS = 3_600_000;
+
+/**
+ * The oldest timestamp a consumer still counts: an older view's ids may have left the ledger, so a redelivery of
+ * it (a dead-letter replay after the window) could count it twice. Such views stay in the R2 archive.
+ */
+export const countableSince = (env: Env, now: number) => now - rawRetentionDays(env) * DAY_MS + LEDGER_EDGE_MS;
+
 /** Expired rows a batch deletes: more than it writes (one per 10 seconds its views span). */
 export const PURGE_ROWS_PER_BATCH = 200;
 /** Expired rows the daily cron deletes at most: 50 chunks of 1,000. */

@@ -554,6 +554,21 @@ export const analyticsHandoffs = sqliteTable("analytics_handoffs", {
 });
 
 /**
+ * Page views and goals that were not counted, per UTC day and reason (analytics/losses.ts): those the queue refused
+ * from an isolate (`enqueue`), and those a redelivery brought back after the ledger's window (`too-old`: counting them
+ * could count a view twice). Admins see the last days on their overview; nothing here is per customer.
+ */
+export const analyticsLosses = sqliteTable(
+  "analytics_losses",
+  {
+    day: text("day").notNull(),
+    reason: text("reason", { enum: ["enqueue", "too-old"] }).notNull(),
+    items: integer("items").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.reason] })],
+);
+
+/**
  * Per reducer shard and customer: the position of the last part of a handoff (its `to_seq` × 1,000 + the part,
  * analytics/reducer.ts) whose sums of the customer are in the counters, written in the transaction that settles
  * them, so a reducer that restarts holds only what came after.

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, createVerifiedCustomer, testEnv, type TestEnv } from "../test/helpers";
 import type { Env } from "../env";
@@ -98,5 +99,16 @@ describe("page views on the queue", () => {
       expect(failing.sent).toHaveLength(1);
       expect(failing.analyticsMessages).toHaveLength(1);
     }
+  });
+
+  it("that the queue refuses are recorded as lost, by day, for the admin's overview", async () => {
+    const user = await customerWithPage();
+    const refusing = testEnv({
+      ANALYTICS_QUEUE: { send: () => Promise.reject(new Error("queue down")) } as unknown as Env["ANALYTICS_QUEUE"],
+    });
+    await ask(user.id, refusing);
+    await ask(user.id, refusing);
+    const lost = await env.DB.prepare("select day, reason, items from analytics_losses").all();
+    expect(lost.results).toEqual([{ day: new Date().toISOString().slice(0, 10), reason: "enqueue", items: 2 }]);
   });
 });

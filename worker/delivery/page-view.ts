@@ -11,6 +11,8 @@ import type { GoalEvent, PageViewEvent } from "../messages/analytics";
 import { URL_MAX_LENGTH } from "#contract/input-caps";
 import { utcDay } from "../lib/days";
 import type { Env } from "../env";
+import { createDb } from "../db/client";
+import { recordLoss } from "../models/analytics-losses";
 import { USER_AGENT_MAX_LENGTH } from "../http/client-info";
 import { sha256Base64Url } from "../lib/crypto";
 import type { DeliveredMapping } from "./store";
@@ -64,7 +66,7 @@ export async function pageViewMessage(
  * the request that finds it full sends it at once; the views of other requests that joined it go with it, so no
  * request waits on another's promise. A small bundle goes through the relay (page-view-relay.ts), which shares a
  * message among isolates; a full one, or one the relay could not take, straight to the queue. A failed send is
- * logged: the visitor has their answer already.
+ * logged and its items recorded as lost (models/analytics-losses.ts): the visitor has their answer already.
  */
 let open: { bundle: ViewBundle; sent: boolean } | null = null;
 
@@ -87,6 +89,9 @@ async function send(env: Env, gathering: { bundle: ViewBundle; sent: boolean }):
     console.error(
       `Analytics enqueue of ${bundle.views.length} page views and ${bundle.goals.length} goals failed`,
       err,
+    );
+    await recordLoss(createDb(env.DB), utcDay(Date.now()), "enqueue", bundle.size).catch((lossErr) =>
+      console.error("The lost page views could not be recorded", lossErr),
     );
   }
 }
