@@ -61,7 +61,9 @@ CREATE TRIGGER "mapping_versions_budget_after_insert" AFTER INSERT ON "mapping_v
     SELECT "id" FROM (
       SELECT "id", sum("bytes") OVER (ORDER BY "id") - "bytes" AS "freed_before"
       FROM (SELECT "id", "bytes" FROM "mapping_versions"
-        WHERE "user_id" = NEW."user_id" AND "superseded" = 1 ORDER BY "id" LIMIT 1000))
+        WHERE "user_id" = NEW."user_id" AND "superseded" = 1
+          AND (SELECT "history_bytes" FROM "mapping_totals" WHERE "user_id" = NEW."user_id") > 10485760
+        ORDER BY "id" LIMIT 1000))
     WHERE "freed_before" < (SELECT "history_bytes" FROM "mapping_totals" WHERE "user_id" = NEW."user_id")
       - 10485760);
 END;--> statement-breakpoint

@@ -235,9 +235,9 @@ END
 `,
   },
   // mapping_versions and deleted_mappings: the customer's history bytes (mapping_totals.history_bytes), and the
-  // budget: a new version marks the mapping's earlier ones superseded, then the customer's oldest superseded versions
-  // that bring the history back under HISTORY_BYTES_LIMIT go (at most PRUNE_SCAN read per write, by
-  // mapping_versions_prunable_idx). A mapping's newest version is never superseded, so it always stays.
+  // budget: a new version marks the mapping's earlier ones superseded, then, past HISTORY_BYTES_LIMIT (a test before
+  // any read), the customer's oldest superseded versions that bring the history back under it go (at most PRUNE_SCAN
+  // read per write, by mapping_versions_prunable_idx). A mapping's newest version is never superseded: it stays.
   {
     name: "mapping_versions_budget_after_insert",
     table: "mapping_versions",
@@ -250,7 +250,9 @@ ${addHistoryBytes('NEW."user_id"', 'NEW."bytes"')}
     SELECT "id" FROM (
       SELECT "id", sum("bytes") OVER (ORDER BY "id") - "bytes" AS "freed_before"
       FROM (SELECT "id", "bytes" FROM "mapping_versions"
-        WHERE "user_id" = NEW."user_id" AND "superseded" = 1 ORDER BY "id" LIMIT ${PRUNE_SCAN}))
+        WHERE "user_id" = NEW."user_id" AND "superseded" = 1
+          AND (SELECT "history_bytes" FROM "mapping_totals" WHERE "user_id" = NEW."user_id") > ${HISTORY_BYTES_LIMIT}
+        ORDER BY "id" LIMIT ${PRUNE_SCAN}))
     WHERE "freed_before" < (SELECT "history_bytes" FROM "mapping_totals" WHERE "user_id" = NEW."user_id")
       - ${HISTORY_BYTES_LIMIT});
 END
