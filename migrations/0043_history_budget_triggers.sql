@@ -4,7 +4,7 @@
 DROP TRIGGER "mapping_versions_after_insert";--> statement-breakpoint
 DROP TRIGGER "mapping_versions_after_update";--> statement-breakpoint
 UPDATE "mapping_versions" SET
-  "user_id" = (SELECT m."user_id" FROM "url_mappings" m WHERE m."id" = "mapping_versions"."mapping_id"),
+  "user_id" = coalesce((SELECT m."user_id" FROM "url_mappings" m WHERE m."id" = "mapping_versions"."mapping_id"), ''),
   "bytes" = (64 + length(CAST("mapping_versions"."url" AS BLOB)) + length(CAST("mapping_versions"."html_content" AS BLOB))
     + coalesce(length(CAST("mapping_versions"."placement" AS BLOB)), 0) + coalesce(length(CAST("mapping_versions"."seo" AS BLOB)), 0)
     + coalesce(length(CAST("mapping_versions"."experiment" AS BLOB)), 0)),
