@@ -6,13 +6,15 @@
  * past their window, past days' visitor counts, legacy raw rows to R2, and delivery store repairs no analytics
  * batch has carried out yet (each bounded; a failing one is logged without stopping the others).
  * And the minute cron: the pending page views folded into the counters (analytics/fold.ts) and per-URL days past
- * 13 months summed into months (analytics/url-months.ts), scheduled publishing
+ * 13 months summed into months (analytics/url-months.ts), the rows of unmapped URLs not seen for 30 days purged
+ * (analytics/url-retention.ts), scheduled publishing
  * (delivery/publish-due.ts), then webhook events (webhooks/dispatch.ts), then
  * pending website claims checked again (websites/prove-website.ts) and Cloudflare for SaaS kept in step
  * (websites/custom-hostnames.ts).
  */
 import { foldPendingAnalytics } from "./analytics/fold";
 import { rollUpOldUrlDays } from "./analytics/url-months";
+import { purgeUnseenUrls } from "./analytics/url-retention";
 import { archiveLegacyRows, purgeRawWindow, purgeVisitorGoals } from "./analytics/retention";
 import { settleDueBilling } from "./billing/periods";
 import { reconcileSubscriptions } from "./billing/reconcile";
@@ -68,6 +70,7 @@ export async function runEveryMinute(env: Env, now = new Date()): Promise<void> 
   await runIndependentSteps([
     ["Folding pending page views into the counters", () => foldPendingAnalytics(env, now)],
     ["Summing old per-URL days into months", () => rollUpOldUrlDays(env, now)],
+    ["Purging the rows of unmapped URLs not seen for 30 days", () => purgeUnseenUrls(env, now)],
   ]);
   await runDueSchedules(env, now);
   await runIndependentSteps([

@@ -18,7 +18,8 @@
  *   deliveries or requests); a settled sum carries its customer's views that spent none (`unbilled`), counted apart.
  * - **Per-URL rows.** A URL gets rows of its own (`url_stats`, `url_daily_usage`) when the customer has a mapping
  *   there, when it has a row today already, or as one of the first `UNMAPPED_URLS_PER_DAY` new URLs of the
- *   customer's day; every other view counts in the day's `OTHER_PAGES` row.
+ *   customer's day of at most `UNMAPPED_URL_MAX_LENGTH` characters; every other view counts in the day's
+ *   `OTHER_PAGES` row. Rows of URLs without a mapping not seen for a while are purged (url-retention.ts).
  * Statements read what earlier statements of the fold wrote, so their order matters: the customer's row and their
  * older days first (`latest_day_unmapped_urls_before` and `unmapped_urls_before` keep the counts from before this
  * fold for the URL statements), the URL rows before their series.
@@ -34,7 +35,14 @@ import { HOLD_MAX_SUMS, reducerOf, reducerShardOf } from "./reducer-shards";
 import { VISITOR_DAILY_QUOTA } from "./reducer-visitors";
 
 /** New URLs without a mapping that get rows of their own per customer and day. */
-export const UNMAPPED_URLS_PER_DAY = 10_000;
+export const UNMAPPED_URLS_PER_DAY = 1_000;
+/**
+ * The longest normalised URL without a mapping that gets rows of its own (docs/scaling.md: a URL's row with its
+ * trigram index costs about 7 bytes a character); a longer one counts in `OTHER_PAGES`. Mapped URLs keep theirs.
+ */
+export const UNMAPPED_URL_MAX_LENGTH = 256;
+/** In the statements over `placed`: the URL, without a mapping or rows that day, is too long for rows of its own. */
+const TOO_LONG_FOR_A_ROW = `length(url) > ${UNMAPPED_URL_MAX_LENGTH}`;
 /**
  * Views one fold transaction counts at most: a minute at 10,000 million views a month (231,000), so that a counter
  * row touched in a minute is written once, not once per part of it. Such a fold took 9 to 13 s in Miniflare (about
@@ -92,14 +100,17 @@ const KNOWN = `${FRESH},
     FROM grouped
   )`;
 
-/** The row each URL counts in: its own, or the day's "other pages" once the day's new URLs are used up. */
+/** The row each URL counts in: its own, or the day's "other pages" once the day's new URLs are used up (or too long). */
 const ROWS = `${KNOWN},
   ranked AS (
-    SELECT placed.*, dense_rank() OVER (PARTITION BY known, user_id, day ORDER BY url) AS new_rank FROM placed
+    SELECT placed.*,
+      dense_rank() OVER (PARTITION BY known, ${TOO_LONG_FOR_A_ROW}, user_id, day ORDER BY url) AS new_rank
+    FROM placed
   ),
   counted AS (
     SELECT ranked.*, CASE
       WHEN known THEN url
+      WHEN ${TOO_LONG_FOR_A_ROW} THEN '${OTHER_PAGES}'
       WHEN new_rank + coalesce(
         (SELECT latest_day_unmapped_urls_before FROM usage_counters c
           WHERE c.user_id = ranked.user_id AND c.latest_day = ranked.day),
@@ -142,7 +153,8 @@ const LATEST_DAY_COUNTS = ["latest_day_requests", "latest_day_deliveries", "late
 const DAY_SUMS = `day_sums AS (
     SELECT user_id, day, sum(requests) AS requests, sum(deliveries) AS deliveries,
       sum(crawler_requests) AS crawler_requests,
-      min(${UNMAPPED_URLS_PER_DAY}, count(CASE WHEN NOT known THEN url END)) AS unmapped_urls
+      min(${UNMAPPED_URLS_PER_DAY}, count(CASE WHEN NOT known AND NOT ${TOO_LONG_FOR_A_ROW} THEN url END))
+        AS unmapped_urls
     FROM placed GROUP BY user_id, day
   )`;
 

@@ -9,7 +9,7 @@ import type { CustomerDashboard } from "#contract/responses";
 import { OTHER_PAGES } from "#contract/responses";
 import { call, countViews, createCustomerOnPlan } from "../test/helpers";
 import type { AnalyticsMessage } from "../messages/analytics";
-import { UNMAPPED_URLS_PER_DAY } from "./fold";
+import { UNMAPPED_URL_MAX_LENGTH, UNMAPPED_URLS_PER_DAY } from "./fold";
 import type { AnalyticsReducer } from "./reducer";
 import { reducerOf, reducerShardOf } from "./reducer-shards";
 import { VISITOR_DAILY_QUOTA, type VisitorCounts } from "./reducer-visitors";
@@ -198,5 +198,33 @@ describe("per-URL rows", () => {
       .bind(user.id)
       .first("n");
     expect(day).toBe(3);
+  });
+
+  it(`gives an unmapped URL rows of its own only up to ${UNMAPPED_URL_MAX_LENGTH} characters; a mapped one at any length`, async () => {
+    const { user, apiKey } = await customerWithPage({ dynamicContentLimit: null });
+    const path = (length: number) => "p".repeat(length - "shop.test/".length);
+    const mapped = `shop.test/mapped-${path(400)}`;
+    const res = await call("/api/mappings", {
+      method: "POST",
+      apiKey,
+      json: { url: `https://${mapped}`, htmlContent: "<p>Long</p>" },
+    });
+    expect(res.status).toBe(201);
+    const longest = `shop.test/${path(UNMAPPED_URL_MAX_LENGTH)}`;
+    await consume([
+      view(user.id, `https://${longest}`, null, false),
+      view(user.id, `https://${longest}q`, null, false),
+      view(user.id, `https://${mapped}`, null),
+    ]);
+    const rows = (
+      await env.DB.prepare("select url, hits from url_stats where user_id = ? order by url").bind(user.id).all()
+    ).results;
+    expect(rows).toEqual([
+      { url: OTHER_PAGES, hits: 1 },
+      { url: mapped, hits: 1 },
+      { url: longest, hits: 1 },
+    ]);
+    // The one that got no row spent none of the day's allowance.
+    expect((await counters(user.id))!.latest_day_unmapped_urls).toBe(1);
   });
 });

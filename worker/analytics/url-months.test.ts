@@ -10,12 +10,13 @@ const count = async (sql: string) => Number(await env.DB.prepare(sql).first("n")
 
 /** `urls` URLs of the customer, each with a view on the 10th of every month from January 2025 to November 2026. */
 async function seedDays(userId: string, urls: number) {
+  const lastView = Date.parse("2026-11-10T12:00:00Z");
   await env.DB.prepare(
     `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?2)
-     insert into url_stats (user_id, url, hits, deliveries, last_accessed)
-     select ?1, 'shop.test/p' || i, 23, 23, 0 from n`,
+     insert into url_stats (user_id, url, hits, deliveries, last_accessed, last_accessed_hour)
+     select ?1, 'shop.test/p' || i, 23, 23, ?3, ?3 / 3600000 from n`,
   )
-    .bind(userId, urls)
+    .bind(userId, urls, lastView)
     .run();
   await env.DB.prepare(
     `with recursive m(k) as (select 0 union all select k + 1 from m where k < 22)

@@ -6,6 +6,8 @@
  * migrated database to schema.ts and to this file.
  */
 
+import { HISTORY_BYTES_LIMIT } from "#contract/versions";
+
 /** An object drizzle cannot declare: its name, the table it belongs to, and the SQL that creates it. */
 export interface RawObject {
   name: string;
@@ -75,7 +77,32 @@ END
   };
 }
 
-/** In a trigger on `url_mappings`: the counts of the mapping (OLD) on its URL's `url_stats` row, cleared. */
+/**
+ * The bytes a version (or a deleted mapping's copy) stores: its text columns in UTF-8, plus 64 for its ids, times
+ * and row header. What `mapping_totals.history_bytes` sums.
+ */
+const VERSION_BYTES = (r: string) => `(64 + length(CAST(${r}."url" AS BLOB)) + length(CAST(${r}."html_content" AS BLOB))
+    + coalesce(length(CAST(${r}."placement" AS BLOB)), 0) + coalesce(length(CAST(${r}."seo" AS BLOB)), 0)
+    + coalesce(length(CAST(${r}."experiment" AS BLOB)), 0))`;
+
+/** The mapping_versions columns the url_mappings triggers write, and their values from the mapping row `r`. */
+const VERSION_COLUMNS = `"mapping_id", "version", "changed_by", "url", "html_content", "placement", "seo",
+    "experiment", "published_at", "publish_at", "unpublish_at", "created_at", "user_id", "bytes"`;
+const versionValues = (r: "NEW" | "OLD", version: string, changedBy: string, createdAt: string) =>
+  `${r}."id", ${version}, ${changedBy}, ${r}."url", ${r}."html_content", ${r}."placement", ${r}."seo",
+    ${r}."experiment", ${r}."published_at", ${r}."publish_at", ${r}."unpublish_at", ${createdAt}, ${r}."user_id",
+    ${VERSION_BYTES(r)}`;
+const NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+
+/** In a trigger: `bytes` more (or fewer) of the customer's history in `mapping_totals`. */
+const addHistoryBytes = (userId: string, bytes: string) => `  INSERT INTO "mapping_totals" ("user_id", "history_bytes")
+    VALUES (${userId}, ${bytes})
+    ON CONFLICT ("user_id") DO UPDATE SET "history_bytes" = "history_bytes" + excluded."history_bytes";`;
+
+/** Superseded versions the budget's prune reads per write: it removes the oldest of these that bring it back under. */
+const PRUNE_SCAN = 1_000;
+
+/** In a trigger: the counts of the mapping (OLD) on its URL's `url_stats` row, cleared. */
 const CLEAR_MAPPING_COUNTS = `  UPDATE "url_stats" SET "mapping_id" = NULL, "mapping_requests" = 0, "mapping_deliveries" = 0
   WHERE "user_id" = OLD."user_id" AND "url" = OLD."normalized_url" AND "mapping_id" = OLD."id";`;
 
@@ -112,8 +139,8 @@ END
 `,
   },
   // url_mappings: mapping totals (mapping_totals), the search index, the version history (mapping_versions, 50 a
-  // mapping) and the webhook outbox (webhook_deliveries: the event and its facts; models/webhook-payload.ts renders
-  // the body).
+  // mapping, within the customer's history budget) and the webhook outbox (webhook_deliveries: the event and its
+  // facts; models/webhook-payload.ts renders the body).
   {
     name: "mapping_totals_after_delete",
     table: "url_mappings",
@@ -177,10 +204,8 @@ END
     table: "url_mappings",
     sql: `
 CREATE TRIGGER "mapping_versions_after_insert" AFTER INSERT ON "url_mappings" BEGIN
-  INSERT INTO "mapping_versions" ("mapping_id", "version", "changed_by", "url", "html_content", "placement", "seo",
-    "experiment", "published_at", "publish_at", "unpublish_at", "created_at")
-  VALUES (NEW."id", 1, NEW."changed_by", NEW."url", NEW."html_content", NEW."placement", NEW."seo",
-    NEW."experiment", NEW."published_at", NEW."publish_at", NEW."unpublish_at", CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+  INSERT INTO "mapping_versions" (${VERSION_COLUMNS})
+  VALUES (${versionValues("NEW", "1", 'NEW."changed_by"', NOW_MS)});
 END
 `,
   },
@@ -194,19 +219,70 @@ WHEN OLD."url" IS NOT NEW."url" OR OLD."html_content" IS NOT NEW."html_content"
   OR OLD."placement" IS NOT NEW."placement" OR OLD."seo" IS NOT NEW."seo" OR OLD."experiment" IS NOT NEW."experiment"
   OR OLD."published_at" IS NOT NEW."published_at" OR OLD."publish_at" IS NOT NEW."publish_at"
   OR OLD."unpublish_at" IS NOT NEW."unpublish_at" BEGIN
-  INSERT INTO "mapping_versions" ("mapping_id", "version", "changed_by", "url", "html_content", "placement", "seo",
-    "experiment", "published_at", "publish_at", "unpublish_at", "created_at")
-  SELECT OLD."id", 1, NULL, OLD."url", OLD."html_content", OLD."placement", OLD."seo",
-    OLD."experiment", OLD."published_at", OLD."publish_at", OLD."unpublish_at", OLD."created_at"
+  INSERT INTO "mapping_versions" (${VERSION_COLUMNS})
+  SELECT ${versionValues("OLD", "1", "NULL", 'OLD."created_at"')}
   WHERE NOT EXISTS (SELECT 1 FROM "mapping_versions" WHERE "mapping_id" = OLD."id");
-  INSERT INTO "mapping_versions" ("mapping_id", "version", "changed_by", "url", "html_content", "placement", "seo",
-    "experiment", "published_at", "publish_at", "unpublish_at", "created_at")
-  VALUES (NEW."id",
-    (SELECT coalesce(max("version"), 0) + 1 FROM "mapping_versions" WHERE "mapping_id" = NEW."id"),
-    NEW."changed_by", NEW."url", NEW."html_content", NEW."placement", NEW."seo",
-    NEW."experiment", NEW."published_at", NEW."publish_at", NEW."unpublish_at", CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+  INSERT INTO "mapping_versions" (${VERSION_COLUMNS})
+  VALUES (${versionValues(
+    "NEW",
+    `(SELECT coalesce(max("version"), 0) + 1 FROM "mapping_versions" WHERE "mapping_id" = NEW."id")`,
+    'NEW."changed_by"',
+    NOW_MS,
+  )});
   DELETE FROM "mapping_versions" WHERE "mapping_id" = NEW."id" AND "version" <= (
     SELECT max("version") - 50 FROM "mapping_versions" WHERE "mapping_id" = NEW."id");
+END
+`,
+  },
+  // mapping_versions and deleted_mappings: the customer's history bytes (mapping_totals.history_bytes), and the
+  // budget: a new version marks the mapping's earlier ones superseded, then, past HISTORY_BYTES_LIMIT (a test before
+  // any read), the customer's oldest superseded versions that bring the history back under it go (at most PRUNE_SCAN
+  // read per write, by mapping_versions_prunable_idx). A mapping's newest version is never superseded: it stays.
+  {
+    name: "mapping_versions_budget_after_insert",
+    table: "mapping_versions",
+    sql: `
+CREATE TRIGGER "mapping_versions_budget_after_insert" AFTER INSERT ON "mapping_versions" BEGIN
+  UPDATE "mapping_versions" SET "superseded" = 1
+  WHERE "mapping_id" = NEW."mapping_id" AND "version" < NEW."version" AND "superseded" = 0;
+${addHistoryBytes('NEW."user_id"', 'NEW."bytes"')}
+  DELETE FROM "mapping_versions" WHERE "id" IN (
+    SELECT "id" FROM (
+      SELECT "id", sum("bytes") OVER (ORDER BY "id") - "bytes" AS "freed_before"
+      FROM (SELECT "id", "bytes" FROM "mapping_versions"
+        WHERE "user_id" = NEW."user_id" AND "superseded" = 1
+          AND (SELECT "history_bytes" FROM "mapping_totals" WHERE "user_id" = NEW."user_id") > ${HISTORY_BYTES_LIMIT}
+        ORDER BY "id" LIMIT ${PRUNE_SCAN}))
+    WHERE "freed_before" < (SELECT "history_bytes" FROM "mapping_totals" WHERE "user_id" = NEW."user_id")
+      - ${HISTORY_BYTES_LIMIT});
+END
+`,
+  },
+  {
+    name: "mapping_versions_budget_after_delete",
+    table: "mapping_versions",
+    sql: `
+CREATE TRIGGER "mapping_versions_budget_after_delete" AFTER DELETE ON "mapping_versions" BEGIN
+  UPDATE "mapping_totals" SET "history_bytes" = "history_bytes" - OLD."bytes" WHERE "user_id" = OLD."user_id";
+END
+`,
+  },
+  {
+    name: "deleted_mappings_budget_after_insert",
+    table: "deleted_mappings",
+    sql: `
+CREATE TRIGGER "deleted_mappings_budget_after_insert" AFTER INSERT ON "deleted_mappings" BEGIN
+${addHistoryBytes('NEW."user_id"', VERSION_BYTES("NEW"))}
+END
+`,
+  },
+  {
+    name: "deleted_mappings_budget_after_delete",
+    table: "deleted_mappings",
+    sql: `
+CREATE TRIGGER "deleted_mappings_budget_after_delete" AFTER DELETE ON "deleted_mappings" BEGIN
+  UPDATE "mapping_totals" SET "history_bytes" = "history_bytes" - ${VERSION_BYTES("OLD")}
+  WHERE "user_id" = OLD."user_id";
 END
 `,
   },

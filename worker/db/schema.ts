@@ -325,8 +325,20 @@ export const mappingVersions = sqliteTable(
     ...mappingState(),
     url: text("url").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    /** The mapping's customer, whose history budget the version counts in (docs/history.md). */
+    userId: text("user_id").notNull().default(""),
+    /** What the version stores, in bytes (db/raw.ts `VERSION_BYTES`), counted in `mapping_totals.history_bytes`. */
+    bytes: integer("bytes").notNull().default(0),
+    /** A newer version of the mapping exists: only such versions are pruned past the history budget. */
+    superseded: integer("superseded", { mode: "boolean" }).notNull().default(false),
   },
-  (t) => [uniqueIndex("mapping_versions_mapping_version_idx").on(t.mappingId, t.version)],
+  (t) => [
+    uniqueIndex("mapping_versions_mapping_version_idx").on(t.mappingId, t.version),
+    // The customer's oldest prunable versions, read in order by the budget's prune (db/raw.ts).
+    index("mapping_versions_prunable_idx")
+      .on(t.userId, t.id)
+      .where(sql`${t.superseded} = 1`),
+  ],
 );
 
 /**
@@ -805,6 +817,11 @@ export const mappingTotals = sqliteTable("mapping_totals", {
   hosts: integer("hosts").notNull().default(0),
   /** Distinct `group_url`s: the groups of the admin's Websites & Events tab. */
   groups: integer("groups").notNull().default(0),
+  /**
+   * Bytes of the customer's history: every version of their mappings and every deleted mapping kept for restore
+   * (db/raw.ts keeps it in step); versions are pruned past `HISTORY_BYTES_LIMIT` (docs/history.md).
+   */
+  historyBytes: integer("history_bytes").notNull().default(0),
 });
 
 /** Counters per customer: all time, and for the current billing period (reset by the cron). */

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Mapping } from "#contract/responses";
-import type { MappingVersion } from "#contract/versions";
+import { HISTORY_BYTES_LIMIT, type MappingVersion } from "#contract/versions";
 import { runEveryMinute } from "../scheduled";
 import { expectStoreMatchesD1, storedEntry } from "../test/delivery-store";
 import { call, createVerifiedCustomer } from "../test/helpers";
@@ -107,4 +107,64 @@ describe("a mapping's history", () => {
     expect(await unknown.json()).toEqual({ error: "Version not found" });
     expect(await storedEntry(owner.user.id, "shop.test/a")).toMatchObject({ html: "mine, edited" });
   });
+
+  it("keeps at most 10 MB of history per account: the oldest versions go, each mapping's newest always stays", async () => {
+    const owner = await createVerifiedCustomer("big@example.com");
+    const bystander = await createVerifiedCustomer("small@example.com");
+    const theirs = await add(bystander.apiKey, { url: "https://other.test/a", htmlContent: "old" });
+    await edit(bystander.apiKey, theirs.id, { htmlContent: "new" });
+    // About 1.3 MB a version: 256 KB of HTML and an experiment of four more variants of about 256 KB.
+    const big = (tag: string) => ({
+      htmlContent: tag.padEnd(262_000, "a"),
+      variants: [
+        { key: "A", weight: 20 },
+        ...["B", "C", "D", "E"].map((key) => ({ key, weight: 20, htmlContent: `${tag}${key}`.padEnd(261_000, "b") })),
+      ],
+      goals: ["buy"],
+    });
+    const first = await add(owner.apiKey, { url: "https://shop.test/0", ...big("m0 v1") });
+    for (let v = 2; v <= 9; v++) expect((await edit(owner.apiKey, first.id, big(`m0 v${v}`))).status).toBe(200);
+    const history = await versions(owner.apiKey, first.id);
+    const [newest, oldest] = [history.rows[0]!.version, history.rows.at(-1)!.version];
+    expect(newest).toBe(9);
+    expect(oldest).toBeGreaterThan(1);
+    expect(history.total).toBe(newest - oldest + 1);
+    expect(await historyBytes(owner.user.id)).toBeLessThanOrEqual(HISTORY_BYTES_LIMIT);
+
+    // Eight more mappings: their newest versions alone pass the budget, so every older version goes, none of them.
+    const others: number[] = [];
+    for (let m = 1; m <= 8; m++)
+      others.push((await add(owner.apiKey, { url: `https://shop.test/${m}`, ...big(`m${m}`) })).id);
+    expect((await versions(owner.apiKey, first.id)).rows.map((v) => v.version)).toEqual([9]);
+    for (const id of others) expect((await versions(owner.apiKey, id)).total).toBe(1);
+    expect(await historyBytes(owner.user.id)).toBeGreaterThan(HISTORY_BYTES_LIMIT);
+
+    // A deleted mapping's copy is history too; the total is always what the versions and copies hold.
+    expect((await call(`/api/mappings/${others[0]}`, { method: "DELETE", apiKey: owner.apiKey })).status).toBe(200);
+    expect(await historyBytes(owner.user.id)).toBe(await storedHistoryBytes(owner.user.id));
+    expect((await versions(bystander.apiKey, theirs.id)).total).toBe(2);
+  }, 60_000);
 });
+
+/** The customer's history bytes as the triggers keep them. */
+async function historyBytes(userId: string) {
+  const row = await env.DB.prepare("select history_bytes as n from mapping_totals where user_id = ?")
+    .bind(userId)
+    .first<{ n: number }>();
+  return row!.n;
+}
+
+/** The customer's history bytes summed from what is stored (each row's text in UTF-8, plus 64). */
+async function storedHistoryBytes(userId: string) {
+  const size = (t: string) =>
+    `64 + length(cast(${t}.url as blob)) + length(cast(${t}.html_content as blob)) + coalesce(length(cast(${t}.placement as blob)), 0)
+    + coalesce(length(cast(${t}.seo as blob)), 0) + coalesce(length(cast(${t}.experiment as blob)), 0)`;
+  const row = await env.DB.prepare(
+    `select (select coalesce(sum(${size("v")}), 0) from mapping_versions v join url_mappings m on m.id = v.mapping_id
+       where m.user_id = ?1)
+     + (select coalesce(sum(${size("d")}), 0) from deleted_mappings d where d.user_id = ?1) as n`,
+  )
+    .bind(userId)
+    .first<{ n: number }>();
+  return row!.n;
+}

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DELIVERY_EVERYWHERE_BY_HEADER, DELIVERY_PENDING_HEADER, type Mapping } from "#contract/responses";
+import { HISTORY_PRUNED_NOTE } from "#contract/versions";
 import { DELIVERY_PENDING_MESSAGE } from "@/lib/delivery-note";
 import { seriesFrom } from "@/queries/analytics";
 import { jsonResponse, mockFetch as mockApi } from "@/test/fetch-mock";
@@ -501,6 +502,7 @@ describe("dashboard with a stored api key", () => {
     expect(newest).toHaveTextContent(`+ <p>new</p> ${xss}`);
     expect(dialog.querySelector("img")).toBeNull();
     expect(within(newest).queryByRole("button", { name: "Restore" })).toBeNull();
+    expect(within(dialog).queryByText(HISTORY_PRUNED_NOTE)).toBeNull();
 
     const oldest = within(dialog).getByRole("listitem", { name: "Version 1" });
     fireEvent.click(within(oldest).getByRole("button", { name: "Restore" }));
@@ -510,6 +512,37 @@ describe("dashboard with a stored api key", () => {
         ([url, init]) => url === "/api/mappings/7/versions/1/restore" && init?.method === "POST",
       ),
     ).toBe(true);
+  });
+
+  it("says so in the History dialog when older versions were pruned", async () => {
+    window.localStorage.setItem("apiKey", "key-1");
+    mockFetch(({ url }) => {
+      if (url === "/api/mappings/7/versions?limit=50") {
+        const version = { changedBy: "customer", url: "https://example.com/a", placement: { position: "body-start" } };
+        const res = jsonResponse(
+          [9, 8].map((n) => ({
+            ...version,
+            version: n,
+            createdAt: "2026-11-27T10:00:00.000Z",
+            htmlContent: `<p>${n}</p>`,
+            seo: {},
+            publishedAt: null,
+            publishAt: null,
+            unpublishAt: null,
+          })),
+        );
+        res.headers.set("X-Total-Count", "2");
+        return res;
+      }
+      if (url.startsWith("/api/mappings?")) return jsonResponse([mapping({ id: 7 })]);
+      return jsonResponse({ totalRequests: 0, requestLimit: null, lastMonthRequests: 0 });
+    });
+    renderApp("/dashboard");
+    openTab("URL Mappings");
+    fireEvent.click(await screen.findByRole("button", { name: "History" }));
+    const dialog = await screen.findByRole("dialog");
+    await within(dialog).findByRole("listitem", { name: "Version 9" });
+    expect(within(dialog).getByText(HISTORY_PRUNED_NOTE)).toBeInTheDocument();
   });
 
   it("removes a mapping through the API at once when its URL has no other mapping", async () => {

@@ -5,7 +5,7 @@
  */
 import { diffLines } from "diff";
 import type { Mapping } from "#contract/responses";
-import type { MappingVersion } from "#contract/versions";
+import { HISTORY_PRUNED_NOTE, type MappingVersion } from "#contract/versions";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -131,6 +131,10 @@ export function MappingHistoryDialog({
               />
             ))}
           </ol>
+        )}
+        {/* Versions are numbered from 1 without gaps, so fewer than the newest number means older ones were pruned. */}
+        {rows.length > 0 && rows[0]!.version > versions.data!.total && (
+          <p className="text-sm text-muted-foreground">{HISTORY_PRUNED_NOTE}</p>
         )}
       </DialogContent>
     </Dialog>
