@@ -8,7 +8,8 @@
  * And the minute cron: the pending page views folded into the counters (analytics/fold.ts) and per-URL days past
  * 13 months summed into months (analytics/url-months.ts), scheduled publishing
  * (delivery/publish-due.ts), then webhook events (webhooks/dispatch.ts), then
- * pending website claims checked again (websites/prove-website.ts) and Cloudflare for SaaS kept in step
+ * pending website claims checked again (websites/prove-website.ts), proven ones once a day
+ * (websites/recheck-websites.ts), and Cloudflare for SaaS kept in step
  * (websites/custom-hostnames.ts).
  */
 import { foldPendingAnalytics } from "./analytics/fold";
@@ -34,6 +35,7 @@ import { sendDueWebhooks } from "./webhooks/dispatch";
 import { runIndependentSteps } from "./lib/independent-steps";
 import { settleCustomHostnames } from "./websites/custom-hostnames";
 import { recheckPendingWebsites } from "./websites/prove-website";
+import { recheckActiveWebsites } from "./websites/recheck-websites";
 
 export async function runDaily(env: Env, now = new Date()): Promise<void> {
   try {
@@ -74,6 +76,7 @@ export async function runEveryMinute(env: Env, now = new Date()): Promise<void> 
     // The webhook events due, those the schedules just wrote included (written at the real time, after `now`).
     ["Sending webhook events", () => sendDueWebhooks(env, new Date(Math.max(now.getTime(), Date.now())))],
     ["Checking pending website claims", () => recheckPendingWebsites(env, now)],
+    ["Checking proven websites' proofs again", () => recheckActiveWebsites(env, now)],
     ["Keeping Cloudflare for SaaS in step", () => settleCustomHostnames(env)],
   ]);
 }
