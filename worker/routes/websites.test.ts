@@ -192,6 +192,23 @@ describe("claiming a website: PUT /api/websites/{hostname}", () => {
     expect(await env.DELIVERY.get(edgeHostKey("shop.test"), "json")).toMatchObject({ userId: active[0]!.userId });
   });
 
+  it("keeps one holder when two accounts take a proven hostname over at once", async () => {
+    const holder = await createVerifiedCustomer("holder@example.com");
+    await proveWebsite(dns, holder.apiKey, "shop.test", edge);
+    const a = await createVerifiedCustomer("a@example.com");
+    const b = await createVerifiedCustomer("b@example.com");
+    const claimA = (await (await put(a.apiKey, "shop.test", edge)).json()) as Website;
+    const claimB = (await (await put(b.apiKey, "shop.test", edge)).json()) as Website;
+    captureMails();
+    dns.records.set("_dynamic-content.shop.test", [claimA.verification.value, claimB.verification.value]);
+    const answers = await Promise.all([verify(a.apiKey, "shop.test"), verify(b.apiKey, "shop.test")]);
+    for (const answer of answers) expect([200, 409]).toContain(answer.status);
+    const active = await db().query.websites.findMany({ where: (w, { eq }) => eq(w.status, "active") });
+    expect(active).toHaveLength(1);
+    expect(active[0]!.userId).not.toBe(holder.user.id);
+    expect(await env.DELIVERY.get(edgeHostKey("shop.test"), "json")).toMatchObject({ userId: active[0]!.userId });
+  });
+
   it("checks DNS for an account at most 30 times an hour, then refuses with 429 and asks nothing", async () => {
     const { apiKey } = await createVerifiedCustomer("c@example.com");
     await put(apiKey, "shop.test", edge);
