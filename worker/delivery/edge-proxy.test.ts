@@ -340,6 +340,14 @@ describe("edge delivery", () => {
     expect(asked).toEqual([]);
   });
 
+  it("routes every leading www. to the website, as claims name it", async () => {
+    await edgeCustomer();
+    const asked = stubOrigin(() => html(PAGE));
+    const res = await call("https://www.www.shop.test/");
+    expect(res.status).toBe(200);
+    expect(asked).toHaveLength(1);
+  });
+
   it("serves nothing for a hostname that is only claimed, not proven", async () => {
     const customer = await createVerifiedCustomer("c@example.com");
     const claim = await call("/api/websites/pending.test", {
