@@ -432,7 +432,8 @@ export const webhookDeliveries = sqliteTable(
  * (docs/edge-delivery.md); only an `active` claim is served. Several customers may claim a hostname; whoever
  * proves it holds it, so at most one claim per hostname is active; a later proof by another account takes the
  * hostname over. Pending claims expire 7 days after they were made; active ones are checked again daily and end
- * after failed checks (models/websites.ts). A trigger (db/raw.ts) queues a deleted claim's custom hostnames for removal.
+ * after failed checks (models/websites.ts). A trigger (db/raw.ts) queues a deleted claim's custom hostnames for
+ * removal.
  */
 export const websites = sqliteTable(
   "websites",
