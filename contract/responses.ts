@@ -57,7 +57,10 @@ export interface Website {
   verifiedAt: string | null;
   /** When an unproven claim lapses (pending claims; null once active). */
   expiresAt: string | null;
-  /** The last DNS check of a pending claim, and what it found wanting (null: not checked yet, or proven). */
+  /**
+   * The last DNS check of a pending claim, or of an active one while its daily check fails, and what it found
+   * wanting (null: not checked yet, or proven).
+   */
   checkedAt: string | null;
   checkProblem: string | null;
   createdAt: string;

@@ -151,8 +151,8 @@ export const mappingStatusBody = z.object({ status: z.enum(["published", "unpubl
 const DNS_NAME = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.[a-z][a-z0-9-]{0,62}(?<!-)$/;
 
 /**
- * A website's hostname as SPEC.md counts websites: lowercase, without a trailing dot or a leading `www.`, so that
- * `www.shop.example` and `shop.example` are one website.
+ * A website's hostname as SPEC.md counts websites: lowercase, without a trailing dot or leading `www.`s, so that
+ * `www.shop.example` and `shop.example` are one website (routing strips them alike: delivery/host-routing.ts).
  */
 export const websiteParam = z.object({
   hostname: z
@@ -163,7 +163,7 @@ export const websiteParam = z.object({
         .trim()
         .toLowerCase()
         .replace(/\.$/, "")
-        .replace(/^www\./, ""),
+        .replace(/^(www\.)+/, ""),
     )
     .refine((host) => DNS_NAME.test(host), "Hostname must be a domain name such as shop.example.com"),
 });

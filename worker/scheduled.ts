@@ -9,7 +9,8 @@
  * 13 months summed into months (analytics/url-months.ts), the rows of unmapped URLs not seen for 30 days purged
  * (analytics/url-retention.ts), scheduled publishing
  * (delivery/publish-due.ts), then webhook events (webhooks/dispatch.ts), then
- * pending website claims checked again (websites/prove-website.ts) and Cloudflare for SaaS kept in step
+ * pending website claims checked again (websites/prove-website.ts), proven ones once a day
+ * (websites/recheck-websites.ts), and Cloudflare for SaaS kept in step
  * (websites/custom-hostnames.ts).
  */
 import { foldPendingAnalytics } from "./analytics/fold";
@@ -36,6 +37,7 @@ import { sendDueWebhooks } from "./webhooks/dispatch";
 import { runIndependentSteps } from "./lib/independent-steps";
 import { settleCustomHostnames } from "./websites/custom-hostnames";
 import { recheckPendingWebsites } from "./websites/prove-website";
+import { recheckActiveWebsites } from "./websites/recheck-websites";
 
 export async function runDaily(env: Env, now = new Date()): Promise<void> {
   try {
@@ -77,6 +79,7 @@ export async function runEveryMinute(env: Env, now = new Date()): Promise<void> 
     // The webhook events due, those the schedules just wrote included (written at the real time, after `now`).
     ["Sending webhook events", () => sendDueWebhooks(env, new Date(Math.max(now.getTime(), Date.now())))],
     ["Checking pending website claims", () => recheckPendingWebsites(env, now)],
+    ["Checking proven websites' proofs again", () => recheckActiveWebsites(env, now)],
     ["Keeping Cloudflare for SaaS in step", () => settleCustomHostnames(env)],
   ]);
 }

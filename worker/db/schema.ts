@@ -442,8 +442,10 @@ export const webhookDeliveries = sqliteTable(
  * browser, or at the edge, by the Worker as a proxy in front of the origin (delivery/edge-proxy.ts). A claim is
  * `pending` until its owner proves the hostname with a DNS TXT record holding `verification_token`
  * (docs/edge-delivery.md); only an `active` claim is served. Several customers may claim a hostname; whoever
- * proves it first holds it, so at most one claim per hostname is active. Pending claims expire 7 days after they
- * were made (delivery/ownership.ts). A trigger (db/raw.ts) queues a deleted claim's custom hostnames for removal.
+ * proves it holds it, so at most one claim per hostname is active; a later proof by another account takes the
+ * hostname over. Pending claims expire 7 days after they were made; active ones are checked again daily and end
+ * after failed checks (models/websites.ts). A trigger (db/raw.ts) queues a deleted claim's custom hostnames for
+ * removal.
  */
 export const websites = sqliteTable(
   "websites",
@@ -457,9 +459,14 @@ export const websites = sqliteTable(
       .default("pending"),
     verificationToken: text("verification_token").notNull(),
     verifiedAt: integer("verified_at", { mode: "timestamp_ms" }),
-    /** The last DNS check of a pending claim, and why it did not prove the hostname (null: not checked yet). */
+    /**
+     * The last DNS check, and why it did not prove the hostname (null: not checked yet, or proven). A pending claim
+     * is checked until proven; an active one again every day (websites/recheck-websites.ts).
+     */
     checkedAt: integer("checked_at", { mode: "timestamp_ms" }),
     checkProblem: text("check_problem"),
+    /** An active claim's DNS checks that failed in a row: at `LAPSE_AFTER_FAILED_CHECKS` the claim ends. */
+    failedChecks: integer("failed_checks").notNull().default(0),
     /** The Cloudflare for SaaS custom hostnames registered for an active claim (delivery/custom-hostnames.ts). */
     customHostnameIds: text("custom_hostname_ids", { mode: "json" }).$type<string[]>(),
     createdAt: createdAt(),
@@ -471,9 +478,8 @@ export const websites = sqliteTable(
       .on(t.hostname)
       .where(sql`${t.status} = 'active'`),
     index("websites_user_idx").on(t.userId, t.hostname),
-    index("websites_pending_check_idx")
-      .on(t.checkedAt)
-      .where(sql`${t.status} = 'pending'`),
+    // The DNS checks due, per status (websites/check-queue): the minute cron's range scans.
+    index("websites_check_idx").on(t.status, t.checkedAt),
   ],
 );
 

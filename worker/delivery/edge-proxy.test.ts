@@ -1,5 +1,9 @@
+import { env as bindings } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call, createAdmin, createCustomerOnPlan, createVerifiedCustomer, testEnv } from "../test/helpers";
+import { productVersions, users, websites } from "../db/schema";
+import { call, createAdmin, createCustomerOnPlan, createVerifiedCustomer, db, testEnv } from "../test/helpers";
+import { syncCustomerState } from "./sync";
 import { provenWebsite } from "../test/websites";
 import { EDGE_LOOP_HEADER } from "./edge-proxy";
 import { EDGE_MARK } from "#contract/delivery-paths";
@@ -274,19 +278,46 @@ describe("edge delivery", () => {
     expect(env.sent).toEqual([]);
   });
 
-  it("serves the origin's page without content for an inactive customer, and counts nothing", async () => {
+  it("stops proxying a deactivated customer's website at once (421), asks nothing, and serves it again once active", async () => {
     const { user } = await edgeCustomer();
     const admin = await createAdmin();
-    const off = await call(`/api/admin/users/${user.id}/status`, {
-      method: "PATCH",
-      apiKey: admin.apiKey,
-      json: { isActive: false },
-    });
-    expect(off.status).toBe(200);
-    stubOrigin(() => html(PAGE));
+    const setActive = (isActive: boolean) =>
+      call(`/api/admin/users/${user.id}/status`, { method: "PATCH", apiKey: admin.apiKey, json: { isActive } });
+    expect((await setActive(false)).status).toBe(200);
+    const asked = stubOrigin(() => html(PAGE));
     const env = testEnv();
-    expect(await (await call("https://shop.test/offer", {}, env)).text()).toBe(PAGE);
+    for (const path of ["/offer", "/logo.png"]) {
+      const res = await call(`https://shop.test${path}`, { method: path === "/offer" ? "GET" : "HEAD" }, env);
+      expect(res.status, path).toBe(421);
+    }
+    expect(asked).toEqual([]);
     expect(env.sent).toEqual([]);
+    expect((await setActive(true)).status).toBe(200);
+    expect(await (await call("https://shop.test/offer", {}, env)).text()).toContain("<p>Sale</p>");
+  });
+
+  it("proxies no more edge websites than the plan allows: the first proven, whatever the plan becomes", async () => {
+    const customer = await createCustomerOnPlan({ websitesLimit: 2 });
+    const proven = Date.now();
+    for (const [i, hostname] of ["shop.test", "second.test"].entries()) {
+      await provenWebsite(customer.user.id, hostname, { origin: ORIGIN, mode: "edge" });
+      await db()
+        .update(websites)
+        .set({ verifiedAt: new Date(proven + i) })
+        .where(eq(websites.hostname, hostname));
+    }
+    stubOrigin(() => html(PAGE));
+    const plan = (await db().select().from(users).where(eq(users.id, customer.user.id)))[0]!.productVersionId!;
+    await syncCustomerState(bindings, customer.user.id);
+    expect((await call("https://second.test/")).status).toBe(200);
+    // Down to one website: the one proven first stays served, the other answers 421 until the plan allows it.
+    await db().update(productVersions).set({ websitesLimit: 1 }).where(eq(productVersions.id, plan));
+    await syncCustomerState(bindings, customer.user.id);
+    expect((await call("https://shop.test/")).status).toBe(200);
+    expect((await call("https://second.test/")).status).toBe(421);
+    await db().update(productVersions).set({ websitesLimit: null }).where(eq(productVersions.id, plan));
+    await syncCustomerState(bindings, customer.user.id);
+    expect((await call("https://second.test/")).status).toBe(200);
   });
 
   it("leaves the product's own host alone, and answers 421 with nothing of ours for any other host", async () => {
@@ -307,6 +338,14 @@ describe("edge delivery", () => {
       expect(await res.text(), url).toBe("Misdirected Request: this host is not served here.");
     }
     expect(asked).toEqual([]);
+  });
+
+  it("routes every leading www. to the website, as claims name it", async () => {
+    await edgeCustomer();
+    const asked = stubOrigin(() => html(PAGE));
+    const res = await call("https://www.www.shop.test/");
+    expect(res.status).toBe(200);
+    expect(asked).toHaveLength(1);
   });
 
   it("serves nothing for a hostname that is only claimed, not proven", async () => {

@@ -4,9 +4,10 @@
  * text/html), the mapped content is streamed into it with HTMLRewriter where the mapping's placement says, inside
  * the container the snippet uses, and its SEO fields into <head> (edge-rewrite.ts); the page view is counted as the
  * content endpoint counts it. Everything else passes through as the origin answered it (status, headers, cookies,
- * redirects, errors, other types, HEAD, POST), streamed. A page without content, or of a customer who is not
- * served (inactive, deleted, past a limit), is the origin's answer itself, byte for byte. A preview link's page
- * (preview.ts) gets its mapping's current content, uncounted and uncached.
+ * redirects, errors, other types, HEAD, POST), streamed. A page without content, or of a customer past a limit,
+ * is the origin's answer itself, byte for byte (an inactive or deleted customer's hostnames never get here:
+ * host-routing.ts answers 421). A preview link's page (preview.ts) gets its mapping's current content, uncounted
+ * and uncached.
  *
  * Only the stored origin is ever fetched: the visitor's path and query are set on it, never resolved against it,
  * so `//host/…` stays on the origin.

@@ -85,3 +85,51 @@ export function adminLoginNoticeMail(to: string, origin: string): MailMessage {
     ].join("\n"),
   };
 }
+
+/** Sent when a daily check of a proven website first finds its DNS record missing or changed. */
+export function proofFailingMail(
+  to: string,
+  hostname: string,
+  record: string,
+  problem: string,
+  checksLeft: number,
+): MailMessage {
+  return {
+    to,
+    subject: `Dynamic Content: the DNS record proving ${hostname} is missing`,
+    text: [
+      `Our daily check of ${hostname} did not find your proof: ${problem}`,
+      "",
+      `Keep the TXT record at ${record} with your claim's value (shown in the Websites tab).`,
+      `If ${checksLeft} more daily check${checksLeft === 1 ? "" : "s"} fail${checksLeft === 1 ? "s" : ""}, your claim of ${hostname} ends and Dynamic Content stops serving it.`,
+    ].join("\n"),
+  };
+}
+
+/** Sent when a proven website's claim ended because its DNS record stayed missing. */
+export function proofLapsedMail(to: string, hostname: string, record: string): MailMessage {
+  return {
+    to,
+    subject: `Dynamic Content: your claim of ${hostname} ended`,
+    text: [
+      `The TXT record at ${record} no longer proved ${hostname} on three daily checks in a row, so your claim ended`,
+      `and Dynamic Content no longer serves ${hostname}.`,
+      "",
+      "If the website is still yours, claim it again in the Websites tab and add the new record it shows.",
+    ].join("\n"),
+  };
+}
+
+/** Sent to the previous holder when another account proved a hostname with its DNS. */
+export function websiteTakenOverMail(to: string, hostname: string, record: string): MailMessage {
+  return {
+    to,
+    subject: `Dynamic Content: ${hostname} moved to another account`,
+    text: [
+      `The DNS of ${hostname} now holds another account's value at ${record}, so ${hostname} moved to that account`,
+      "and your claim of it ended. Whoever runs a domain's DNS decides who serves it.",
+      "",
+      "If this is unexpected, check who can change the domain's DNS records.",
+    ].join("\n"),
+  };
+}

@@ -38,6 +38,12 @@ const registrableDomain = (hostname: string) =>
   isIpAddress(hostname) ? null : getDomain(hostname, { allowPrivateDomains: true });
 
 /**
+ * Whether a hostname is itself a public suffix (`co.uk`, `github.io`, `appspot.com`: the Public Suffix List's
+ * ICANN and private sections), under which anyone registers domains, so that no one account may claim it.
+ */
+export const isPublicSuffix = (hostname: string) => !isIpAddress(hostname) && registrableDomain(hostname) === null;
+
+/**
  * Whether a hostname is the product's own or nobody's: an IP address, localhost, a name without a dot,
  * Cloudflare's `workers.dev`, or any host under the registrable domain of PUBLIC_ORIGIN or DELIVERY_ORIGIN
  * (the dashboard's `www` twin, the Cloudflare for SaaS fallback origin, a marketing site on the same zone).

@@ -23,7 +23,10 @@ export interface DeliveryLimitState {
   billingPeriodEnd: Date | null;
   /** Whether the delivery store holds every published URL of the customer (users.deliveryStoreComplete). */
   deliveryStoreComplete: boolean;
-  /** The hostnames of the customer's proven edge websites (`websites`), where the edge counts first page loads. */
+  /**
+   * The hostnames of the customer's proven edge websites (`websites`) that are served: the first proven, up to the
+   * plan's websites limit. The edge proxies these only, and counts their first page loads.
+   */
   edgeHosts: string[];
   /** The depths of the customer's published prefix mappings (docs/url-rules.md), ascending. */
   prefixDepths: number[];
@@ -60,7 +63,9 @@ export async function customersWithUsage(
       dynamicContentLimit: productVersions.dynamicContentLimit,
       periodDeliveries: usageCounters.periodDeliveries,
       periodRequests: usageCounters.periodRequests,
-      edgeHosts: sql<string>`(select json_group_array(${websites.hostname}) from ${websites}
+      websitesLimit: productVersions.websitesLimit,
+      edgeHosts: sql<string>`(select json_group_array(json_array(${websites.verifiedAt}, ${websites.hostname}))
+        from ${websites}
         where ${websites.userId} = ${users.id} and ${websites.mode} = 'edge' and ${websites.status} = 'active')`,
       prefixDepths: sql<string>`(select json_group_array(distinct ${urlMappings.prefixDepth}) from ${urlMappings}
         where ${urlMappings.userId} = ${users.id} and ${urlMappings.prefixDepth} is not null
@@ -84,12 +89,21 @@ export async function customersWithUsage(
       periodRequests: r.periodRequests ?? 0,
       billingPeriodEnd: user.billingPeriodEnd,
       deliveryStoreComplete: user.deliveryStoreComplete,
-      edgeHosts: JSON.parse(r.edgeHosts) as string[],
+      edgeHosts: servedEdgeHosts(JSON.parse(r.edgeHosts) as [number | null, string][], planLimit(r.websitesLimit)),
       prefixDepths: (JSON.parse(r.prefixDepths) as number[]).sort((a, b) => a - b),
       ignoredParameters: user.ignoredParameters,
       goals: (JSON.parse(r.goals) as string[]).sort(),
     },
   }));
+}
+
+/** Of the customer's proven edge websites ([proven at, hostname]), those served: the first proven, up to `limit`. */
+function servedEdgeHosts(proven: [number | null, string][], limit: number | null): string[] {
+  const first = proven.sort(([a, x], [b, y]) => (a ?? 0) - (b ?? 0) || (x < y ? -1 : 1));
+  return first
+    .slice(0, limit ?? first.length)
+    .map(([, hostname]) => hostname)
+    .sort();
 }
 
 export async function deliveryLimitStates(db: Db, userIds: string[]): Promise<DeliveryLimitState[]> {
@@ -102,8 +116,8 @@ export const eventsLimitReached = (eventsLimit: number) =>
 export const websitesLimitReached = (websitesLimit: number, host: string) =>
   `Your plan allows ${websitesLimit} website${websitesLimit === 1 ? "" : "s"}. Upgrade your plan to add ${host}.`;
 
-/** The customer's plan limits on adding mappings (null: unlimited). */
-async function mappingLimits(db: Db, user: User) {
+/** The customer's plan limits on adding mappings and edge websites (null: unlimited). */
+export async function mappingLimits(db: Db, user: User) {
   const version = user.productVersionId
     ? await db.query.productVersions.findFirst({ where: eq(productVersions.id, user.productVersionId) })
     : undefined;

@@ -1,9 +1,10 @@
 /**
  * @module Customers' claims of websites (schema.ts `websites`): pending until the hostname is proven, then active;
  * at most one active claim per hostname. A pending claim lapses `CLAIM_TTL_MS` after it was made: every query here
- * treats it as gone from then on, and the daily cron deletes it.
+ * treats it as gone from then on, and the daily cron deletes it. An active claim is checked again every day and
+ * ends after `LAPSE_AFTER_FAILED_CHECKS` failed checks in a row; another account's proof takes it over.
  */
-import { and, asc, count, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Website } from "#contract/responses";
 import type { WebsiteMode } from "#contract/schemas";
 import type { Db } from "../db/client";
@@ -28,8 +29,9 @@ export function toWebsite(row: WebsiteRow): Website {
     verification: { type: "txt", name: verificationName(row.hostname), value: row.verificationToken },
     verifiedAt: row.verifiedAt?.toISOString() ?? null,
     expiresAt: pending ? new Date(row.createdAt.getTime() + CLAIM_TTL_MS).toISOString() : null,
-    checkedAt: pending ? (row.checkedAt?.toISOString() ?? null) : null,
-    checkProblem: pending ? row.checkProblem : null,
+    // An active claim shows its checks only while they fail (websites/recheck-websites.ts).
+    checkedAt: pending || row.checkProblem ? (row.checkedAt?.toISOString() ?? null) : null,
+    checkProblem: row.checkProblem,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -96,6 +98,24 @@ export async function countWebsites(db: Db, userId: string, now = new Date()): P
   return row?.n ?? 0;
 }
 
+/** The customer's live pending claims (capped per customer: routes/websites.ts). */
+export async function countPendingWebsites(db: Db, userId: string, now = new Date()): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(websites)
+    .where(and(eq(websites.userId, userId), eq(websites.status, "pending"), live(now)));
+  return row?.n ?? 0;
+}
+
+/** The customer's live claims in edge mode besides `hostname` (held to the plan's websites limit). */
+export async function countOtherEdgeWebsites(db: Db, userId: string, hostname: string, now = new Date()) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(websites)
+    .where(and(eq(websites.userId, userId), ne(websites.hostname, hostname), eq(websites.mode, "edge"), live(now)));
+  return row?.n ?? 0;
+}
+
 /** The customer's live claim of `hostname`. */
 export async function customerWebsite(
   db: Db,
@@ -144,6 +164,38 @@ export async function activateWebsite(
   }
 }
 
+/**
+ * Moves `hostname` from its active `holder` to the customer whose pending claim was just proven: the holder's claim
+ * ends (its custom hostnames queued for removal by the trigger) and the customer's becomes active, in one
+ * transaction. Undefined when the claim lapsed, or when another claim became active meanwhile (the unique index on
+ * active hostnames refuses the second, and the transaction leaves everything as it was).
+ */
+export async function takeOverWebsite(
+  db: Db,
+  userId: string,
+  holder: Pick<WebsiteRow, "userId" | "hostname">,
+  now = new Date(),
+): Promise<WebsiteRow | undefined> {
+  try {
+    const [, taken] = await db.batch([
+      db
+        .delete(websites)
+        .where(
+          and(ofCustomer(holder.userId, holder.hostname), eq(websites.status, "active"), ne(websites.userId, userId)),
+        ),
+      db
+        .update(websites)
+        .set({ status: "active", verifiedAt: now, updatedAt: now, checkedAt: now, checkProblem: null, failedChecks: 0 })
+        .where(and(ofCustomer(userId, holder.hostname), eq(websites.status, "pending"), live(now)))
+        .returning(),
+    ]);
+    return taken[0];
+  } catch (err) {
+    if (isUniqueViolation(err)) return undefined;
+    throw err;
+  }
+}
+
 function isUniqueViolation(err: unknown): boolean {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
     if (e.message.includes("UNIQUE constraint failed")) return true;
@@ -159,6 +211,38 @@ export async function recordWebsiteCheck(db: Db, userId: string, hostname: strin
     .where(and(ofCustomer(userId, hostname), eq(websites.status, "pending")));
 }
 
+/**
+ * Records a DNS check of an active claim: `failedChecks` failed in a row so far (0: the proof holds), and why the
+ * last failed. Only while the claim is still the one that was checked (not ended or taken over meanwhile).
+ */
+export async function recordRecheck(
+  db: Db,
+  claim: Pick<WebsiteRow, "userId" | "hostname" | "verificationToken">,
+  check: { problem: string | null; failedChecks: number },
+  now = new Date(),
+): Promise<void> {
+  await db
+    .update(websites)
+    .set({ checkedAt: now, checkProblem: check.problem, failedChecks: check.failedChecks })
+    .where(activeClaim(claim));
+}
+
+/** Ends an active claim whose proof lapsed (as a release does); the claim as it was, or undefined. */
+export async function endLapsedWebsite(
+  db: Db,
+  claim: Pick<WebsiteRow, "userId" | "hostname" | "verificationToken">,
+): Promise<WebsiteRow | undefined> {
+  const [row] = await db.delete(websites).where(activeClaim(claim)).returning();
+  return row;
+}
+
+const activeClaim = (claim: Pick<WebsiteRow, "userId" | "hostname" | "verificationToken">) =>
+  and(
+    ofCustomer(claim.userId, claim.hostname),
+    eq(websites.status, "active"),
+    eq(websites.verificationToken, claim.verificationToken),
+  );
+
 /** Deletes the customer's claim of `hostname` (its custom hostnames are queued for deletion by a trigger). */
 export async function releaseWebsite(db: Db, userId: string, hostname: string): Promise<WebsiteRow | undefined> {
   const [row] = await db.delete(websites).where(ofCustomer(userId, hostname)).returning();
@@ -166,25 +250,41 @@ export async function releaseWebsite(db: Db, userId: string, hostname: string): 
 }
 
 /**
- * Pending claims due for another DNS check, least recently checked first: those of active customers, not held
- * by another active claim, and last checked before `checkedBefore` (or never).
+ * Claims of `status` due for another DNS check (last checked before `checkedBefore`, or never), of active customers,
+ * shared fairly: each account's least recently checked claim first, then each account's second, and so on, so that
+ * one account's many claims cannot hold back another's. One range of `websites_check_idx`.
  */
-export async function claimsToCheck(db: Db, now: Date, checkedBefore: Date, limit: number): Promise<WebsiteRow[]> {
-  const other = sql`${websites.hostname} IN (SELECT hostname FROM websites WHERE status = 'active')`;
-  return db
-    .select({ website: websites })
+export async function claimsToCheck(
+  db: Db,
+  status: WebsiteRow["status"],
+  now: Date,
+  checkedBefore: Date,
+  limit: number,
+): Promise<WebsiteRow[]> {
+  const due = db
+    .select({
+      hostname: websites.hostname,
+      userId: websites.userId,
+      checkedAt: websites.checkedAt,
+      turn: sql<number>`row_number() over (partition by ${websites.userId}
+        order by ${websites.checkedAt} is not null, ${websites.checkedAt}, ${websites.hostname})`.as("turn"),
+    })
     .from(websites)
     .innerJoin(users, eq(users.id, websites.userId))
     .where(
       and(
-        eq(websites.status, "pending"),
+        eq(websites.status, status),
         live(now),
         eq(users.isActive, true),
         or(isNull(websites.checkedAt), lt(websites.checkedAt, checkedBefore)),
-        sql`NOT ${other}`,
       ),
     )
-    .orderBy(sql`${websites.checkedAt} IS NOT NULL`, asc(websites.checkedAt))
+    .as("due");
+  return db
+    .select({ website: websites })
+    .from(due)
+    .innerJoin(websites, and(eq(websites.hostname, due.hostname), eq(websites.userId, due.userId)))
+    .orderBy(sql`${due.turn}`, sql`${due.checkedAt} is not null`, due.checkedAt, due.hostname)
     .limit(limit)
     .then((rows) => rows.map((r) => r.website));
 }

@@ -284,8 +284,8 @@ export function openApiDocument(origin: string) {
           requestBody: json(websiteBody),
           responses: {
             "200": answer("Website"),
-            "201": answer("Website: a new, pending claim"),
-            "409": { description: "Another customer proved this hostname" },
+            "201": answer("Website: a new, pending claim (another customer's proof does not stand in the way)"),
+            "403": { description: "An edge website over the plan's websites limit" },
             ...ERRORS,
           },
         },
@@ -297,11 +297,12 @@ export function openApiDocument(origin: string) {
       },
       "/api/websites/{hostname}/verify": {
         post: {
-          summary: "Check the DNS TXT record now: active once proven, else pending with what the check found",
+          summary:
+            "Check the DNS TXT record now: active once proven (taking the hostname over from another customer), else pending with what the check found",
           parameters: [hostname],
           responses: {
             "200": answer("Website"),
-            "409": { description: "Another customer proved this hostname first" },
+            "409": { description: "Another customer's proof of this hostname became active at the same moment" },
             "429": { description: "Over 30 checks an hour" },
             ...ERRORS,
           },

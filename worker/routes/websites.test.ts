@@ -2,11 +2,11 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Website } from "#contract/responses";
 import { edgeHostIndexKey, edgeHostKey } from "../delivery/keys";
-import { websites } from "../db/schema";
+import { customHostnameRemovals, websites } from "../db/schema";
 import { runDaily, runEveryMinute } from "../scheduled";
 import { standInDns, proveWebsite, type DnsStandIn } from "../test/websites";
 import { storedState } from "../test/delivery-store";
-import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
+import { call, captureMails, createVerifiedCustomer, db, testEnv } from "../test/helpers";
 import { WEBSITES_PER_CUSTOMER } from "./websites";
 
 const put = (apiKey: string, hostname: string, json: unknown, e = testEnv()) =>
@@ -16,6 +16,7 @@ const verify = (apiKey: string, hostname: string) =>
 const release = (apiKey: string, hostname: string) => call(`/api/websites/${hostname}`, { method: "DELETE", apiKey });
 
 const edge = { origin: "https://origin.shop.test", mode: "edge" } as const;
+const snippet = { origin: "https://origin.shop.test", mode: "snippet" } as const;
 const DAY = 24 * 60 * 60 * 1000;
 
 let dns: DnsStandIn;
@@ -112,7 +113,7 @@ describe("claiming a website: PUT /api/websites/{hostname}", () => {
     expect((await storedState(user.id))?.edgeHosts).toBeUndefined();
   });
 
-  it("lets anyone claim a hostname another account has only claimed, and whoever proves it first holds it", async () => {
+  it("lets anyone claim a hostname another account has claimed, and only a proof counts", async () => {
     const squatter = await createVerifiedCustomer("squatter@example.com");
     const owner = await createVerifiedCustomer("owner@example.com");
     expect((await put(squatter.apiKey, "bigshop.test", { ...edge, origin: "https://evil.test" })).status).toBe(201);
@@ -125,15 +126,55 @@ describe("claiming a website: PUT /api/websites/{hostname}", () => {
     expect(await (await verify(owner.apiKey, "bigshop.test")).json()).toMatchObject({ status: "active" });
     expect(await env.DELIVERY.get(edgeHostKey("bigshop.test"), "json")).toMatchObject({ userId: owner.user.id });
 
-    // From now on the hostname is the owner's: a new claim is refused, a pending one can never become active.
-    const refused = await put(squatter.apiKey, "bigshop.test", { ...edge, origin: "https://evil.test" });
-    expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({ error: "bigshop.test belongs to another account" });
+    // The squatter may keep a pending claim, but only whoever runs the DNS can make it prove anything.
+    const again = await put(squatter.apiKey, "bigshop.test", { ...edge, origin: "https://evil.test" });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ status: "pending" });
     dns.records.set("_dynamic-content.bigshop.test", [claim.verification.value, "anything"]);
-    const late = await verify(squatter.apiKey, "bigshop.test");
-    expect(late.status).toBe(409);
-    expect(await late.json()).toEqual({ error: "bigshop.test was proven by another account first" });
+    expect(await (await verify(squatter.apiKey, "bigshop.test")).json()).toMatchObject({
+      status: "pending",
+      checkProblem: "The TXT record at _dynamic-content.bigshop.test does not hold this claim's value.",
+    });
     expect(await env.DELIVERY.get(edgeHostKey("bigshop.test"), "json")).toMatchObject({ userId: owner.user.id });
+  });
+
+  it("moves a proven hostname to another account once its DNS holds their value, and mails the previous holder", async () => {
+    const previous = await createVerifiedCustomer("agency@example.com");
+    const owner = await createVerifiedCustomer("owner@example.com");
+    await proveWebsite(dns, previous.apiKey, "shop.test", { ...edge, origin: "https://old.shop.test" });
+    await db()
+      .update(websites)
+      .set({ customHostnameIds: ["cf-1", "cf-2"] });
+
+    // Another account's claim of an active hostname is an ordinary pending claim with a value of its own.
+    const claimed = await put(owner.apiKey, "shop.test", edge);
+    expect(claimed.status).toBe(201);
+    const claim = (await claimed.json()) as Website;
+    expect(claim).toMatchObject({ hostname: "shop.test", status: "pending" });
+    expect(claim.verification.value).not.toBe(dns.records.get("_dynamic-content.shop.test")![0]);
+    expect(await env.DELIVERY.get(edgeHostKey("shop.test"), "json")).toMatchObject({ userId: previous.user.id });
+
+    const mails = captureMails();
+    dns.records.set("_dynamic-content.shop.test", [claim.verification.value]);
+    const proven = await verify(owner.apiKey, "shop.test");
+    expect(proven.status).toBe(200);
+    expect(await proven.json()).toMatchObject({ status: "active", origin: "https://origin.shop.test" });
+    expect(await env.DELIVERY.get(edgeHostKey("shop.test"), "json")).toEqual({
+      userId: owner.user.id,
+      origin: "https://origin.shop.test",
+    });
+    expect(await env.DELIVERY.get(edgeHostIndexKey(previous.user.id, "shop.test"))).toBeNull();
+    expect((await storedState(previous.user.id))?.edgeHosts).toBeUndefined();
+    expect((await storedState(owner.user.id))?.edgeHosts).toEqual(["shop.test"]);
+    expect((await call("/api/websites/shop.test", { apiKey: previous.apiKey })).status).toBe(404);
+    const rows = await db().select().from(websites);
+    expect(rows.map((w) => [w.userId, w.status])).toEqual([[owner.user.id, "active"]]);
+    // The previous holder's custom hostnames are queued for removal, as a release queues them.
+    expect((await db().select().from(customHostnameRemovals)).map((r) => r.id).sort()).toEqual(["cf-1", "cf-2"]);
+    const mail = mails.texts().join("\n");
+    expect(mail).toContain("to agency@example.com");
+    expect(mail).toContain("subject: Dynamic Content: shop.test moved to another account");
+    expect(mail).not.toContain("to owner@example.com");
   });
 
   it("keeps at most one active claim per hostname even when two are proven at once", async () => {
@@ -142,10 +183,30 @@ describe("claiming a website: PUT /api/websites/{hostname}", () => {
     const claimA = (await (await put(a.apiKey, "shop.test", edge)).json()) as Website;
     const claimB = (await (await put(b.apiKey, "shop.test", edge)).json()) as Website;
     dns.records.set("_dynamic-content.shop.test", [claimA.verification.value, claimB.verification.value]);
+    // Either one proof wins and the other is refused, or the later one takes the hostname over: one holder.
     const answers = await Promise.all([verify(a.apiKey, "shop.test"), verify(b.apiKey, "shop.test")]);
-    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(answers.map((r) => r.status)).toContain(200);
+    for (const answer of answers) expect([200, 409]).toContain(answer.status);
     const active = await db().query.websites.findMany({ where: (w, { eq }) => eq(w.status, "active") });
     expect(active).toHaveLength(1);
+    expect(await env.DELIVERY.get(edgeHostKey("shop.test"), "json")).toMatchObject({ userId: active[0]!.userId });
+  });
+
+  it("keeps one holder when two accounts take a proven hostname over at once", async () => {
+    const holder = await createVerifiedCustomer("holder@example.com");
+    await proveWebsite(dns, holder.apiKey, "shop.test", edge);
+    const a = await createVerifiedCustomer("a@example.com");
+    const b = await createVerifiedCustomer("b@example.com");
+    const claimA = (await (await put(a.apiKey, "shop.test", edge)).json()) as Website;
+    const claimB = (await (await put(b.apiKey, "shop.test", edge)).json()) as Website;
+    captureMails();
+    dns.records.set("_dynamic-content.shop.test", [claimA.verification.value, claimB.verification.value]);
+    const answers = await Promise.all([verify(a.apiKey, "shop.test"), verify(b.apiKey, "shop.test")]);
+    for (const answer of answers) expect([200, 409]).toContain(answer.status);
+    const active = await db().query.websites.findMany({ where: (w, { eq }) => eq(w.status, "active") });
+    expect(active).toHaveLength(1);
+    expect(active[0]!.userId).not.toBe(holder.user.id);
+    expect(await env.DELIVERY.get(edgeHostKey("shop.test"), "json")).toMatchObject({ userId: active[0]!.userId });
   });
 
   it("checks DNS for an account at most 30 times an hour, then refuses with 429 and asks nothing", async () => {
@@ -185,6 +246,78 @@ describe("claiming a website: PUT /api/websites/{hostname}", () => {
     await runEveryMinute(testEnv(), new Date(now + 5 * 60_000 + 1));
     expect(await (await call("/api/websites/shop.test", { apiKey })).json()).toMatchObject({ status: "active" });
     expect(await env.DELIVERY.get(edgeHostKey("shop.test"), "json")).toMatchObject({ userId: user.id });
+  });
+
+  it("shares the minute cron's DNS checks between accounts: one account's many claims hold back no other's", async () => {
+    const heavy = await createVerifiedCustomer("heavy@example.com");
+    const light = await createVerifiedCustomer("light@example.com");
+    // Claims made before the cap on unproven claims: more than one run checks.
+    const old = new Date(Date.now() - DAY);
+    for (let i = 0; i < 40; i += 10) {
+      await db()
+        .insert(websites)
+        .values(
+          Array.from({ length: 10 }, (_, j) => ({
+            hostname: `heavy${i + j}.test`,
+            userId: heavy.user.id,
+            origin: "https://origin.test",
+            mode: "snippet" as const,
+            verificationToken: `token${i + j}`,
+            createdAt: old,
+            updatedAt: old,
+          })),
+        );
+    }
+    await put(light.apiKey, "light.test", edge);
+    await runEveryMinute(testEnv());
+    expect(dns.asked).toHaveLength(25);
+    expect(dns.asked).toContain("_dynamic-content.light.test");
+  });
+
+  it("keeps an account to 20 unproven claims at a time, and still lets it change them", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    for (let i = 0; i < 20; i++) expect((await put(apiKey, `site${i}.test`, snippet)).status).toBe(201);
+    const refused = await put(apiKey, "one-more.test", snippet);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      error: "An account can have at most 20 unproven websites at a time: prove or remove one first",
+    });
+    expect((await put(apiKey, "site3.test", { ...snippet, origin: "https://other.test" })).status).toBe(200);
+    expect((await release(apiKey, "site3.test")).status).toBe(200);
+    expect((await put(apiKey, "one-more.test", snippet)).status).toBe(201);
+  });
+
+  it("keeps proxied websites to the plan's websites limit: an edge claim past it is refused", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    await proveWebsite(dns, apiKey, "shop.test", edge);
+    const refused = await put(apiKey, "other.test", edge);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: "Your plan allows 1 website. Upgrade your plan to add other.test." });
+    // A snippet website is not proxied, and cannot turn into an edge one past the limit either.
+    expect((await put(apiKey, "other.test", snippet)).status).toBe(201);
+    expect((await put(apiKey, "other.test", edge)).status).toBe(403);
+    // The edge website itself may change.
+    expect((await put(apiKey, "shop.test", { ...edge, origin: "https://new.shop.test" })).status).toBe(200);
+    expect((await put(apiKey, "shop.test", snippet)).status).toBe(200);
+    expect((await put(apiKey, "other.test", edge)).status).toBe(200);
+  });
+
+  it.each(["co.uk", "github.io", "appspot.com", "www.co.uk"])("refuses the public suffix %s", async (hostname) => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const res = await put(apiKey, hostname, edge);
+    expect(res.status).toBe(400);
+    const suffix = hostname.replace(/^www\./, "");
+    expect(await res.json()).toEqual({
+      error: `${suffix} is a public suffix, under which anyone can register a domain: claim your own domain`,
+    });
+    expect(await db().select().from(websites)).toEqual([]);
+  });
+
+  it("strips every leading www., as routing does", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const created = await put(apiKey, "www.WWW.shop.test", edge);
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ hostname: "shop.test" });
   });
 
   it.each([
@@ -313,15 +446,16 @@ describe("claiming a website: PUT /api/websites/{hostname}", () => {
       userId: user.id,
       origin: "https://origin.test",
       mode: "snippet" as const,
+      status: "active" as const,
       verificationToken: `token${i}`,
       createdAt: now,
       updatedAt: now,
     }));
-    // 8 values a row (the status's default included): batches under D1's 100 bound parameters.
-    for (let i = 0; i < rows.length; i += 12)
+    // 9 values a row (the failed checks' default included): batches under D1's 100 bound parameters.
+    for (let i = 0; i < rows.length; i += 11)
       await db()
         .insert(websites)
-        .values(rows.slice(i, i + 12));
+        .values(rows.slice(i, i + 11));
     const res = await put(apiKey, "one-more.test", edge);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "An account can have at most 1,000 websites" });

@@ -2,7 +2,8 @@
  * @module A customer's websites (docs/edge-delivery.md): `PUT /api/websites/{hostname}` claims one (pending, with
  * the DNS TXT record that proves it) or changes its origin and mode; `POST /api/websites/{hostname}/verify` checks
  * the record now (the minute cron checks pending claims too); `GET` lists them or answers one; `DELETE` releases
- * one. Only a proven (active) edge website is proxied by the Worker (delivery/host-routing.ts).
+ * one. Only a proven (active) edge website is proxied by the Worker (delivery/host-routing.ts), within the plan's
+ * websites limit; a proof by another account takes a hostname over (websites/prove-website.ts).
  */
 import { Hono } from "hono";
 import { requireUser } from "../auth/middleware";
@@ -15,12 +16,15 @@ import type { AppEnv, Env } from "../env";
 import { reportDelivery } from "../delivery/delivery-status";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { outboundTargetProblem, type TargetProblem } from "../http/outbound-target";
-import { isProductHostname } from "../http/own-hosts";
+import { isProductHostname, isPublicSuffix } from "../http/own-hosts";
+import { Refusal } from "../lib/refusal";
+import { mappingLimits, websitesLimitReached } from "../models/limits";
 import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import {
-  activeWebsiteAt,
   claimWebsite,
+  countOtherEdgeWebsites,
+  countPendingWebsites,
   countWebsites,
   customerWebsite,
   listWebsites,
@@ -32,6 +36,8 @@ import { websiteName } from "../delivery/host-routing";
 
 /** Websites per customer, pending claims included: a cap on what one account can make us store and check. */
 export const WEBSITES_PER_CUSTOMER = 1_000;
+/** Unproven claims per customer at a time: the minute cron's DNS checks are shared between accounts. */
+export const PENDING_CLAIMS_PER_CUSTOMER = 20;
 
 const ORIGIN_PROBLEMS: Record<TargetProblem, string> = {
   credentials: "Origin must be a scheme, host and port only, without a path, query or credentials",
@@ -41,13 +47,15 @@ const ORIGIN_PROBLEMS: Record<TargetProblem, string> = {
   ours: "Origin must be the website's own server, not Dynamic Content",
 };
 
-const takenBy = (hostname: string) => conflict(`${hostname} belongs to another account`);
 const notYours = (hostname: string) => notFound(`${hostname} is not one of your websites`);
 
 /** Refuses the product's own hostnames, and origins the Worker must not call (http/outbound-target.ts). */
 function checkClaim(env: Env, hostname: string, origin: string) {
   if (isProductHostname(env, hostname)) {
     throw badRequest(`${hostname} is Dynamic Content's own hostname and cannot be a customer's website`);
+  }
+  if (isPublicSuffix(hostname)) {
+    throw badRequest(`${hostname} is a public suffix, under which anyone can register a domain: claim your own domain`);
   }
   const target = new URL(origin);
   if (websiteName(target.hostname) === hostname) {
@@ -73,18 +81,26 @@ export const websiteRoutes = new Hono<AppEnv>()
     const settings = c.req.valid("json");
     checkClaim(c.env, hostname, settings.origin);
     const db = c.var.db;
-    const [holder, existing] = await Promise.all([
-      activeWebsiteAt(db, hostname),
-      customerWebsite(db, c.var.user.id, hostname),
-    ]);
-    // A pending claim of someone else's does not stand in the way: whoever proves the hostname holds it.
-    if (holder && holder.userId !== c.var.user.id) throw takenBy(hostname);
-    if (!existing && (await countWebsites(db, c.var.user.id)) >= WEBSITES_PER_CUSTOMER) {
+    const user = c.var.user;
+    // Another account's claim, pending or active, does not stand in the way: whoever proves the hostname holds it.
+    const existing = await customerWebsite(db, user.id, hostname);
+    if (!existing && (await countWebsites(db, user.id)) >= WEBSITES_PER_CUSTOMER) {
       throw badRequest(`An account can have at most ${formatNumber(WEBSITES_PER_CUSTOMER)} websites`);
     }
-    const { website, created } = await claimWebsite(db, c.var.user.id, hostname, settings);
+    if (!existing && (await countPendingWebsites(db, user.id)) >= PENDING_CLAIMS_PER_CUSTOMER) {
+      throw badRequest(
+        `An account can have at most ${PENDING_CLAIMS_PER_CUSTOMER} unproven websites at a time: prove or remove one first`,
+      );
+    }
+    if (settings.mode === "edge" && existing?.mode !== "edge") {
+      const { websitesLimit } = await mappingLimits(db, user);
+      if (websitesLimit !== null && (await countOtherEdgeWebsites(db, user.id, hostname)) >= websitesLimit) {
+        throw new Refusal(403, websitesLimitReached(websitesLimit, hostname));
+      }
+    }
+    const { website, created } = await claimWebsite(db, user.id, hostname, settings);
     // A proven website's new origin or mode is served at once; a pending claim serves nothing yet.
-    if (website.status === "active") reportDelivery(c, await syncEdgeHost(c.env, c.var.user.id, hostname));
+    if (website.status === "active") reportDelivery(c, await syncEdgeHost(c.env, user.id, hostname));
     return c.json<Website>(toWebsite(website), created ? 201 : 200);
   })
   .post("/:hostname/verify", validate("param", websiteParam), async (c) => {
@@ -93,7 +109,7 @@ export const websiteRoutes = new Hono<AppEnv>()
     const claim = await customerWebsite(c.var.db, c.var.user.id, hostname);
     if (!claim) throw notYours(hostname);
     const proof = await proveWebsite(c.env, claim);
-    if (proof.outcome === "taken") throw conflict(`${hostname} was proven by another account first`);
+    if (proof.outcome === "taken") throw conflict(`${hostname} was proven by another account at the same moment`);
     if (proof.outcome === "active") reportDelivery(c, proof.delivered);
     return c.json<Website>(toWebsite(proof.website));
   })

@@ -316,12 +316,13 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     expect: signedIn(200),
   },
   "GET /api/websites": { request: () => ({ path: "/api/websites" }), expect: signedIn(200) },
-  // Every fixture has its own customers, so each caller claims a hostname nobody holds yet.
+  // Every fixture has its own customers, so each caller claims a hostname nobody holds yet; in snippet mode, since
+  // the customer's edge claim of a.test is all their plan's websites limit allows.
   "PUT /api/websites/:hostname": {
     request: (f) => ({
       method: "PUT",
       path: `/api/websites/shop-${f.customerId.replace(/[^a-z0-9]/gi, "x").toLowerCase()}.test`,
-      json: { origin: "https://origin.shop.test", mode: "edge" },
+      json: { origin: "https://origin.shop.test", mode: "snippet" },
     }),
     expect: signedIn(201),
   },

@@ -18,7 +18,8 @@ const dohAnswer = z.object({
   Answer: z.array(z.object({ type: z.number(), data: z.string() })).optional(),
 });
 
-export type ProofCheck = { proven: true } | { proven: false; problem: string };
+/** `unavailable`: the resolver did not answer, so the check says nothing about the record. */
+export type ProofCheck = { proven: true } | { proven: false; problem: string; unavailable?: true };
 
 /**
  * A TXT record's text as the JSON form writes it: one or more quoted strings (`"part one" "part two"`, a record
@@ -52,9 +53,10 @@ export async function checkDnsProof(
     answer = dohAnswer.parse(await res.json());
   } catch (err) {
     console.error(`DNS check of ${name} failed`, err);
-    return { proven: false, problem: UNAVAILABLE };
+    return { proven: false, problem: UNAVAILABLE, unavailable: true };
   }
-  if (answer.Status !== 0 && answer.Status !== NXDOMAIN) return { proven: false, problem: UNAVAILABLE };
+  if (answer.Status !== 0 && answer.Status !== NXDOMAIN)
+    return { proven: false, problem: UNAVAILABLE, unavailable: true };
   const texts = (answer.Answer ?? []).filter((record) => record.type === TXT).map((record) => txtText(record.data));
   if (texts.includes(token)) return { proven: true };
   return {

@@ -1,4 +1,7 @@
-/** The DNS TXT record that proves a pending website, each part with a copy button. */
+/**
+ * The DNS TXT record that proves a website, each part with a copy button: to add for a pending claim, to keep for a
+ * proven one whose daily check fails.
+ */
 import type { Website } from "#contract/responses";
 import { CopyButton } from "@/components/copy-button";
 import { formatDayTime } from "@/lib/format-date";
@@ -17,11 +20,19 @@ export function VerificationRecord({ website }: { website: Website }) {
   const { verification } = website;
   return (
     <section aria-label="DNS record to add" className="space-y-3 rounded-md border border-primary/40 bg-primary/5 p-4">
-      <p className="text-sm">
-        Prove that <span className="font-medium">{website.hostname}</span> is yours: add this TXT record at your DNS
-        provider, then check it. Until then nothing is served for it. The claim lapses on{" "}
-        {formatDayTime(website.expiresAt)}.
-      </p>
+      {website.status === "pending" ? (
+        <p className="text-sm">
+          Prove that <span className="font-medium">{website.hostname}</span> is yours: add this TXT record at your DNS
+          provider, then check it. Until then nothing is served for it. The claim lapses on{" "}
+          {formatDayTime(website.expiresAt)}.
+        </p>
+      ) : (
+        <p className="text-sm">
+          Our daily check no longer finds the record that proves <span className="font-medium">{website.hostname}</span>
+          . Keep this TXT record at your DNS provider: after 3 failed daily checks in a row your claim ends and nothing
+          is served for it.
+        </p>
+      )}
       <dl className="space-y-2">
         <RecordPart label="Type" value="TXT" />
         <RecordPart label="Name" value={verification.name} />

@@ -94,4 +94,27 @@ describe("the Websites tab", () => {
     expect(await within(item).findByText("Active")).toBeInTheDocument();
     expect(within(item).queryByRole("region", { name: "DNS record to add" })).toBeNull();
   });
+
+  it("warns about a proven website whose daily check no longer finds its record, with the record to keep", async () => {
+    const failing: Website = {
+      ...PENDING,
+      status: "active",
+      verifiedAt: "2026-05-04T09:10:00.000Z",
+      expiresAt: null,
+      checkedAt: "2026-05-05T09:10:00.000Z",
+      checkProblem: "No TXT record found at _dynamic-content.shop.example yet.",
+    };
+    mockApi(
+      ({ url }) => (url === "/api/user/dashboard" ? jsonResponse(customerDashboard()) : undefined),
+      ({ method, url }) => (method === "GET" && url === "/api/websites" ? jsonResponse([failing]) : undefined),
+    );
+    await openWebsitesTab();
+    const item = await screen.findByRole("listitem", { name: "shop.example" });
+    expect(within(item).getByText("Active")).toBeInTheDocument();
+    const record = within(item).getByRole("region", { name: "DNS record to add" });
+    expect(record).toHaveTextContent("Our daily check no longer finds the record that proves shop.example");
+    expect(record).toHaveTextContent(PENDING.verification.value);
+    expect(record).toHaveTextContent("No TXT record found at _dynamic-content.shop.example yet.");
+    expect(within(item).queryByRole("button", { name: "Check DNS now" })).toBeNull();
+  });
 });

@@ -62,7 +62,7 @@ function WebsiteItem({ website }: { website: Website }) {
           />
         </div>
       </div>
-      {pending && <VerificationRecord website={website} />}
+      {(pending || website.checkProblem) && <VerificationRecord website={website} />}
     </li>
   );
 }
