@@ -14,8 +14,9 @@
  *
  * What strangers can spend and fill (docs/analytics.md):
  * - **The plan's quota.** A view spends it unless a known crawler asked, or its visitor has already spent their
- *   day's budget of this customer's (the reducer bills them: reducer-visitors.ts, for customers whose plan limits
- *   deliveries or requests); a settled sum carries its customer's views that spent none (`unbilled`), counted apart.
+ *   day's budget of this customer's (a share of their limit, `visitorQuotaOf`; the reducer bills them:
+ *   reducer-visitors.ts, for customers whose plan limits deliveries or requests); a settled sum carries its
+ *   customer's views that spent none (`unbilled`), counted apart.
  * - **Per-URL rows.** A URL gets rows of its own (`url_stats`, `url_daily_usage`) when the customer has a mapping
  *   there, when it has a row today already, or as one of the first `UNMAPPED_URLS_PER_DAY` new URLs of the
  *   customer's day; every other view counts in the day's `OTHER_PAGES` row.
@@ -31,7 +32,7 @@ import { syncCustomerState } from "../delivery/sync";
 import { loadBatchCustomers } from "./batch-customers";
 import { EXPERIMENT_COUNTING } from "./experiment-fold";
 import { HOLD_MAX_SUMS, reducerOf, reducerShardOf } from "./reducer-shards";
-import { VISITOR_DAILY_QUOTA } from "./reducer-visitors";
+import { VISITOR_DAILY_QUOTA, visitorDailyQuota } from "./reducer-visitors";
 
 /** New URLs without a mapping that get rows of their own per customer and day. */
 export const UNMAPPED_URLS_PER_DAY = 10_000;
@@ -385,6 +386,12 @@ function headroomOf(usage: DeliveryLimitState): Headroom | undefined {
   };
 }
 
+/** Each of the customer's visitors' daily budget: a share of their smallest limit (reducer-visitors.ts). */
+function visitorQuotaOf(usage: DeliveryLimitState): number {
+  const limits = [usage.requestLimit, usage.dynamicContentLimit].filter((limit) => limit !== null);
+  return visitorDailyQuota(limits.length === 0 ? null : Math.min(...limits));
+}
+
 /**
  * Hands the views in the range's consumers' rows to the reducers (reducer.ts), summed per customer, URL, day, mapping
  * and crawler flag, with the metered customers' visitors' tallies and what each may still spend, in parts of at
@@ -435,7 +442,9 @@ async function handOff(
     const partOf = (userId: string) => {
       const shard = reducerShardOf(env, userId);
       let part = byShard.get(shard);
-      if (!part) byShard.set(shard, (part = { sums: [], tallies: [], periodEnds: {}, headroom: {} }));
+      if (!part) {
+        byShard.set(shard, (part = { sums: [], tallies: [], periodEnds: {}, headroom: {}, visitorQuotas: {} }));
+      }
       return part;
     };
     for (const sum of sums) {
@@ -448,11 +457,13 @@ async function handOff(
       partOf(tally.userId).tallies.push({ ...tally, deliveredAt: JSON.parse(deliveredAt) as number[] });
     }
     for (const userId of metered) {
-      const room = headroomOf(customers.get(userId)!);
+      const usage = customers.get(userId)!;
+      const room = headroomOf(usage);
       if (room) partOf(userId).headroom[userId] = room;
+      partOf(userId).visitorQuotas![userId] = visitorQuotaOf(usage);
     }
     await Promise.all(
-      [...byShard].map(async ([shard, { sums, tallies, periodEnds, headroom }]) => {
+      [...byShard].map(async ([shard, { sums, tallies, periodEnds, headroom, visitorQuotas }]) => {
         const reducer = reducerOf(env, shard);
         const parts = Math.max(1, Math.ceil(sums.length / HOLD_MAX_SUMS), Math.ceil(tallies.length / HOLD_MAX_SUMS));
         const offset = nextPart.get(shard) ?? 0;
@@ -464,6 +475,7 @@ async function handOff(
             tallies: slice(tallies),
             periodEnds,
             headroom,
+            visitorQuotas,
           });
         }
       }),

@@ -6,6 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import {
   EXPERIMENT_MAX_BYTES,
+  EXPERIMENT_MAX_VISITORS,
   EXPERIMENT_TOO_LARGE,
   GOALS_NEEDED,
   type ExperimentResults,
@@ -91,18 +92,27 @@ export const VISITORS_ROW = "";
 /** An experiment's counts: visitors per variant, conversions per variant and goal (one primary-key range). */
 export async function experimentCounts(db: Db, userId: string, experimentId: string) {
   const rows = await db
-    .select({ variant: experimentStats.variant, goal: experimentStats.goal, count: experimentStats.count })
+    .select({
+      variant: experimentStats.variant,
+      goal: experimentStats.goal,
+      count: experimentStats.count,
+      topAddress: experimentStats.topAddress,
+    })
     .from(experimentStats)
     .where(and(eq(experimentStats.experiment, experimentId), eq(experimentStats.userId, userId)));
   const visitors = new Map<string, number>();
   const conversions = new Map<string, number>();
+  const top = new Map<string, number>();
   for (const row of rows) {
     if (row.goal === VISITORS_ROW) visitors.set(row.variant, row.count);
     else conversions.set(`${row.variant}\u0000${row.goal}`, row.count);
+    top.set(`${row.variant}\u0000${row.goal}`, row.topAddress);
   }
   return {
     visitors: (variant: string) => visitors.get(variant) ?? 0,
     conversions: (variant: string, goal: string) => conversions.get(`${variant}\u0000${goal}`) ?? 0,
+    /** The most one address brought in a day: of the variant's visitors (goal null), or of its conversions. */
+    topAddress: (variant: string, goal: string | null) => top.get(`${variant}\u0000${goal ?? VISITORS_ROW}`) ?? 0,
   };
 }
 
@@ -113,14 +123,18 @@ export async function experimentResultsOf(
   experiment: StoredExperiment,
 ): Promise<ExperimentResults> {
   const counts = await experimentCounts(db, userId, experiment.id);
-  const { variants, srm } = experimentResults({
-    variants: experiment.variants.map((v) => ({ key: v.key, weight: v.weight, visitors: counts.visitors(v.key) })),
+  const variants = experiment.variants.map((v) => ({ key: v.key, weight: v.weight, visitors: counts.visitors(v.key) }));
+  const results = experimentResults({
+    variants,
     goals: experiment.goals,
     conversions: counts.conversions,
+    topAddress: counts.topAddress,
   });
   return {
-    variants,
-    srm,
+    variants: results.variants,
+    srm: results.srm,
+    concentrated: results.concentrated,
+    sampleFull: variants.reduce((sum, v) => sum + v.visitors, 0) >= EXPERIMENT_MAX_VISITORS,
     weights: experiment.variants.map((v) => ({ key: v.key, weight: v.weight })),
     goals: experiment.goals,
     startedAt: new Date(experiment.startedAt).toISOString(),

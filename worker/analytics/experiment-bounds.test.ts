@@ -1,0 +1,241 @@
+/**
+ * What strangers cannot do to an experiment (docs/experiments.md "Bounds"): add more than a bounded number of
+ * visitors and goals a day from one address whatever ids they invent, grow an experiment past its cap, keep its rows
+ * once it ended, or move its results unseen.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import {
+  ADDRESS_DAILY_EXPOSURES,
+  ADDRESS_DAILY_GOALS,
+  EXPERIMENT_MAX_VISITORS,
+  type ExperimentResults,
+} from "#contract/experiments";
+import type { Mapping } from "#contract/responses";
+import type { AnalyticsMessage, GoalEvent, PageViewEvent } from "../messages/analytics";
+import { call, countViews, createVerifiedCustomer } from "../test/helpers";
+import {
+  EXPERIMENT_RETENTION_DAYS,
+  UNEXPOSED_GOAL_HOURS,
+  purgeEndedExperiments,
+  purgeUnexposedGoals,
+} from "./retention";
+
+const PAGE = "https://shop.test/offer";
+const DAY_MS = 86_400_000;
+
+async function customerWithExperiment() {
+  const { user, apiKey } = await createVerifiedCustomer(`x${crypto.randomUUID()}@example.com`);
+  const res = await call("/api/mappings", {
+    method: "POST",
+    apiKey,
+    json: {
+      url: PAGE,
+      htmlContent: "<p>A</p>",
+      variants: [
+        { key: "A", weight: 50 },
+        { key: "B", weight: 50, htmlContent: "<p>B</p>" },
+      ],
+      goals: ["signup"],
+    },
+  });
+  expect(res.status).toBe(201);
+  const mapping = (await res.json()) as Mapping;
+  const row = await env.DB.prepare("SELECT experiment ->> '$.id' AS id FROM url_mappings WHERE id = ?1")
+    .bind(mapping.id)
+    .first<{ id: string }>();
+  return { userId: user.id, apiKey, mapping, experiment: row!.id };
+}
+
+type Experiment = Awaited<ReturnType<typeof customerWithExperiment>>;
+
+/** A view of the experiment's page by visitor id `vid` from `address` (the day's hash the analytics name it by). */
+function exposure(x: Experiment, vid: string, address: string, variant = "A", timestamp = Date.now()): PageViewEvent {
+  return {
+    id: crypto.randomUUID(),
+    userId: x.userId,
+    url: PAGE,
+    mappingId: x.mapping.id,
+    delivered: true,
+    timestamp,
+    userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0",
+    referer: null,
+    visitor: address,
+    vid,
+    experiment: x.experiment,
+    variant,
+  };
+}
+
+const goal = (x: Experiment, vid: string, address: string): GoalEvent => ({
+  id: crypto.randomUUID(),
+  userId: x.userId,
+  vid,
+  goal: "signup",
+  timestamp: Date.now() + 1,
+  visitor: address,
+});
+
+const goals = (events: GoalEvent[]): AnalyticsMessage => ({ views: [], goals: events });
+
+const invented = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(4, "0")}-${crypto.randomUUID()}`);
+
+async function rowsOf(table: string, where: string, ...values: unknown[]): Promise<number> {
+  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
+    .bind(...values)
+    .first<{ n: number }>();
+  return row!.n;
+}
+
+async function results(x: Experiment) {
+  const res = await call(`/api/mappings/${x.mapping.id}/experiment`, { apiKey: x.apiKey });
+  expect(res.status).toBe(200);
+  return (await res.json()) as ExperimentResults;
+}
+
+const visitorsOf = (r: ExperimentResults) =>
+  r.variants.filter((v) => v.goal === "signup").reduce((sum, v) => sum + v.visitors, 0);
+
+describe("an experiment's rows from strangers", () => {
+  it(`count at most ${ADDRESS_DAILY_EXPOSURES} new visitors from one address a day, whatever ids it invents`, async () => {
+    const x = await customerWithExperiment();
+    // 300 invented ids from one address, over two folds of the same day; 5 from another address.
+    const crowd = invented(300, "crowd").map((vid, i) => exposure(x, vid, "address-one", i % 2 ? "B" : "A"));
+    await countViews(crowd.slice(0, 150));
+    await countViews(crowd.slice(150));
+    await countViews(invented(5, "other").map((vid) => exposure(x, vid, "address-two")));
+    expect(await rowsOf("experiment_exposures", "experiment = ?1", x.experiment)).toBe(ADDRESS_DAILY_EXPOSURES + 5);
+    expect(await rowsOf("experiment_exposures", "experiment = ?1 AND address = ?2", x.experiment, "address-one")).toBe(
+      ADDRESS_DAILY_EXPOSURES,
+    );
+    expect(visitorsOf(await results(x))).toBe(ADDRESS_DAILY_EXPOSURES + 5);
+    // The next day the address is named by another hash: another 20 at most.
+    await countViews(invented(50, "tomorrow").map((vid) => exposure(x, vid, "address-one-next-day")));
+    expect(visitorsOf(await results(x))).toBe(2 * ADDRESS_DAILY_EXPOSURES + 5);
+    // A visitor counted already is counted once, whoever asks again.
+    await countViews([exposure(x, crowd[0]!.vid!, "address-three")]);
+    expect(visitorsOf(await results(x))).toBe(2 * ADDRESS_DAILY_EXPOSURES + 5);
+  });
+
+  it(`keep at most ${ADDRESS_DAILY_GOALS} new goals from one address a day`, async () => {
+    const x = await customerWithExperiment();
+    const vids = invented(60, "goal");
+    await countViews([goals(vids.map((vid) => goal(x, vid, "goal-address")))]);
+    expect(await rowsOf("visitor_goals", "user_id = ?1", x.userId)).toBe(ADDRESS_DAILY_GOALS);
+    // Another address: 5 goals known already (they move their time, adding no row) and 5 new ones.
+    const again = [...vids.slice(0, 5), ...vids.slice(40, 45)];
+    await countViews([goals(again.map((vid) => goal(x, vid, "goal-address-2")))]);
+    expect(await rowsOf("visitor_goals", "user_id = ?1", x.userId)).toBe(ADDRESS_DAILY_GOALS + 5);
+  });
+
+  it(`keep goals only of exposed visitors once ${UNEXPOSED_GOAL_HOURS} hours have passed`, async () => {
+    const x = await customerWithExperiment();
+    const [seen, unseen, recent] = invented(3, "wait");
+    const old = Date.now() - (UNEXPOSED_GOAL_HOURS + 1) * 3_600_000;
+    await countViews([exposure(x, seen!, "wait-address", "A", old - 1)]);
+    await countViews([
+      goals([
+        { ...goal(x, seen!, "wait-address"), timestamp: old },
+        { ...goal(x, unseen!, "wait-address"), timestamp: old },
+        goal(x, recent!, "wait-address"),
+      ]),
+    ]);
+    expect(await purgeUnexposedGoals(env, new Date())).toBe(1);
+    const { results: left } = await env.DB.prepare(
+      "SELECT visitor FROM visitor_goals WHERE user_id = ?1 ORDER BY visitor",
+    )
+      .bind(x.userId)
+      .all<{ visitor: string }>();
+    expect(left.map((row) => row.visitor)).toEqual([recent, seen].sort());
+  });
+
+  it("move the results by the bounded number a day at most, and the results warn when one address carries them", async () => {
+    const x = await customerWithExperiment();
+    // 60 real visitors from 60 addresses, half of them in B; 6 of each variant convert.
+    const real = invented(60, "real").map((vid, i) => exposure(x, vid, `home-${i}`, i % 2 ? "B" : "A"));
+    await countViews(real);
+    await countViews([goals(real.slice(0, 12).map((view, i) => goal(x, view.vid!, `home-${i}`)))]);
+    const honest = await results(x);
+    expect(honest.concentrated).toBe(false);
+
+    // One address invents 200 ids, keeps those that got B, and converts them all.
+    const forged = invented(200, "forged").map((vid) => exposure(x, vid, "forger", "B"));
+    await countViews(forged);
+    await countViews([goals(forged.map((view) => goal(x, view.vid!, "forger")))]);
+    const after = await results(x);
+    const b = after.variants.find((v) => v.key === "B")!;
+    const bBefore = honest.variants.find((v) => v.key === "B")!;
+    expect(b.visitors - bBefore.visitors).toBe(ADDRESS_DAILY_EXPOSURES);
+    expect(b.conversions - bBefore.conversions).toBe(ADDRESS_DAILY_EXPOSURES);
+    expect(b.topAddressConversionShare).toBeCloseTo(ADDRESS_DAILY_EXPOSURES / b.conversions, 12);
+    expect(b.topAddressVisitorShare).toBeCloseTo(ADDRESS_DAILY_EXPOSURES / b.visitors, 12);
+    expect(after.concentrated).toBe(true);
+  });
+
+  it(`count at most ${EXPERIMENT_MAX_VISITORS.toLocaleString("en-US")} visitors an experiment; past it the sample is full`, async () => {
+    const x = await customerWithExperiment();
+    await countViews(invented(2, "first").map((vid, i) => exposure(x, vid, `first-${i}`)));
+    // As if the experiment had counted all but 3 of its visitors.
+    const almost = EXPERIMENT_MAX_VISITORS - 5;
+    await env.DB.batch([
+      env.DB.prepare("UPDATE experiment_runs SET visitors = visitors + ?2 WHERE experiment = ?1").bind(
+        x.experiment,
+        almost,
+      ),
+      env.DB.prepare(
+        "UPDATE experiment_stats SET count = count + ?2 WHERE experiment = ?1 AND variant = 'A' AND goal = ''",
+      ).bind(x.experiment, almost),
+    ]);
+    expect((await results(x)).sampleFull).toBe(false);
+    await countViews(invented(10, "late").map((vid, i) => exposure(x, vid, `late-${i}`)));
+    expect(await rowsOf("experiment_exposures", "experiment = ?1", x.experiment)).toBe(5);
+    const full = await results(x);
+    expect(visitorsOf(full)).toBe(EXPERIMENT_MAX_VISITORS);
+    expect(full.sampleFull).toBe(true);
+  });
+
+  it(`are purged ${EXPERIMENT_RETENTION_DAYS} days after the experiment ended, in chunks; a running one stays`, async () => {
+    const ended = await customerWithExperiment();
+    const running = await customerWithExperiment();
+    const long = Date.now() - (EXPERIMENT_RETENTION_DAYS + 1) * DAY_MS;
+    for (const x of [ended, running]) {
+      const views = invented(6, "old").map((vid, i) => exposure(x, vid, `old-${i}`, i % 2 ? "B" : "A", long));
+      await countViews(views);
+      await countViews([
+        goals(views.slice(0, 2).map((view, i) => ({ ...goal(x, view.vid!, `old-${i}`), timestamp: long + 1 }))),
+      ]);
+    }
+    const stopped = await call(`/api/mappings/${ended.mapping.id}`, {
+      method: "PATCH",
+      apiKey: ended.apiKey,
+      json: { variants: null },
+    });
+    expect(stopped.status).toBe(200);
+    const rowsOfRun = async (x: Experiment) =>
+      (await rowsOf("experiment_exposures", "experiment = ?1", x.experiment)) +
+      (await rowsOf("experiment_conversions", "experiment = ?1", x.experiment)) +
+      (await rowsOf("experiment_stats", "experiment = ?1", x.experiment));
+    // 6 exposures, 2 conversions, 2 visitors' rows and 1 or 2 conversions' rows.
+    const before = await rowsOfRun(ended);
+    expect(before).toBeGreaterThanOrEqual(11);
+
+    // Not yet: the run was seen within the retention.
+    expect(await purgeEndedExperiments(env, new Date(long + DAY_MS))).toBe(0);
+    // Three rows a run of the cron: the purge goes on where the last one stopped.
+    const now = new Date();
+    expect(await purgeEndedExperiments(env, now, 3)).toBe(3);
+    expect(await rowsOfRun(ended)).toBe(before - 3);
+    let runs = 1;
+    while ((await purgeEndedExperiments(env, now, 3)) > 0) runs++;
+    expect(runs).toBe(Math.ceil(before / 3));
+    expect(await rowsOfRun(ended)).toBe(0);
+    expect(await rowsOf("experiment_runs", "experiment = ?1", ended.experiment)).toBe(0);
+    // The running experiment keeps everything, and counts as seen now.
+    expect(await rowsOfRun(running)).toBe(before);
+    const seen = await env.DB.prepare("SELECT last_seen FROM experiment_runs WHERE experiment = ?1")
+      .bind(running.experiment)
+      .first<{ last_seen: number }>();
+    expect(seen!.last_seen).toBe(now.getTime());
+  });
+});
