@@ -187,8 +187,21 @@ export const SRM_P_THRESHOLD = 0.001;
 export const ADDRESS_DAILY_EXPOSURES = 20;
 /** New goals (a visitor id and goal name) one address adds to a customer's a day, at most. */
 export const ADDRESS_DAILY_GOALS = 20;
-/** Visitors an experiment counts at most: past it the sample is full and new visitors are not counted. */
+/**
+ * Visitors a customer's experiments count together at most (the runs still kept: running, or ended within the
+ * retention), on a plan without limits or a large one; past it the sample is full and new visitors are not counted.
+ */
 export const EXPERIMENT_MAX_VISITORS = 50_000;
+/** The least a plan's experiments may count together. */
+export const EXPERIMENT_MIN_VISITORS = 1_000;
+/** A metered plan's experiments count together at most this many times its smallest limit (Free's 1,000: 5,000). */
+export const EXPERIMENT_VISITORS_PER_LIMIT = 5;
+
+/** The visitors a customer's experiments may count together, for their plan's smallest limit (null: none). */
+export function experimentVisitorCap(limit: number | null): number {
+  if (limit === null) return EXPERIMENT_MAX_VISITORS;
+  return Math.min(EXPERIMENT_MAX_VISITORS, Math.max(EXPERIMENT_MIN_VISITORS, limit * EXPERIMENT_VISITORS_PER_LIMIT));
+}
 /**
  * The results warn (`concentrated`) when one address brought at least this share of a variant's visitors or of its
  * conversions on a goal, and at least `CONCENTRATION_MIN_COUNT` of them.
@@ -210,6 +223,11 @@ export interface ExperimentResults {
    * the results may have been forged or skewed by a few machines.
    */
   concentrated: boolean;
-  /** True once the experiment counts `EXPERIMENT_MAX_VISITORS` visitors: later visitors are not counted. */
+  /**
+   * True once the customer's experiments count the visitors their plan keeps (`experimentVisitorCap`): later
+   * visitors are not counted until ended experiments' rows are purged.
+   */
   sampleFull: boolean;
+  /** The visitors the customer's experiments may count together (`experimentVisitorCap`). */
+  visitorCap: number;
 }

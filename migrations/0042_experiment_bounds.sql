@@ -10,6 +10,7 @@ CREATE TABLE `experiment_runs` (
 );
 --> statement-breakpoint
 CREATE INDEX `experiment_runs_last_seen_idx` ON `experiment_runs` (`last_seen`);--> statement-breakpoint
+CREATE INDEX `experiment_runs_user_idx` ON `experiment_runs` (`user_id`);--> statement-breakpoint
 ALTER TABLE `experiment_exposures` ADD `address` text;--> statement-breakpoint
 CREATE INDEX `experiment_exposures_address_idx` ON `experiment_exposures` (`experiment`,`address`);--> statement-breakpoint
 ALTER TABLE `experiment_stats` ADD `top_address` integer DEFAULT 0 NOT NULL;--> statement-breakpoint

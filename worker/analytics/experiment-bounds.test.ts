@@ -1,14 +1,17 @@
 /**
  * What strangers cannot do to an experiment (docs/experiments.md "Bounds"): add more than a bounded number of
- * visitors and goals a day from one address whatever ids they invent, grow an experiment past its cap, keep its rows
+ * visitors and goals a day from one address whatever ids they invent, grow experiments past their plan's cap, keep rows
  * once it ended, or move its results unseen.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   ADDRESS_DAILY_EXPOSURES,
   ADDRESS_DAILY_GOALS,
   EXPERIMENT_MAX_VISITORS,
+  EXPERIMENT_MIN_VISITORS,
+  experimentVisitorCap,
   type ExperimentResults,
 } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
@@ -22,6 +25,10 @@ import {
 } from "./retention";
 
 const PAGE = "https://shop.test/offer";
+/** docs/scaling.md "Experiments' rows": the most one row (with its index entries) takes. */
+const EXPOSURE_ROW_BYTES = 1_000;
+const CONVERSION_ROW_BYTES = 1_000;
+const GOAL_ROW_BYTES = 1_000;
 const DAY_MS = 86_400_000;
 
 async function customerWithExperiment() {
@@ -173,26 +180,48 @@ describe("an experiment's rows from strangers", () => {
     expect(after.concentrated).toBe(true);
   });
 
-  it(`count at most ${EXPERIMENT_MAX_VISITORS.toLocaleString("en-US")} visitors an experiment; past it the sample is full`, async () => {
+  it("count at most the plan's visitors over all of a customer's experiments; past it the sample is full", async () => {
     const x = await customerWithExperiment();
+    // The default plan (Free): 1,000 content deliveries a period, so 5,000 visitors.
+    const cap = experimentVisitorCap(1_000);
+    expect(cap).toBe(5_000);
     await countViews(invented(2, "first").map((vid, i) => exposure(x, vid, `first-${i}`)));
-    // As if the experiment had counted all but 3 of its visitors.
-    const almost = EXPERIMENT_MAX_VISITORS - 5;
-    await env.DB.batch([
-      env.DB.prepare("UPDATE experiment_runs SET visitors = visitors + ?2 WHERE experiment = ?1").bind(
-        x.experiment,
-        almost,
-      ),
-      env.DB.prepare(
-        "UPDATE experiment_stats SET count = count + ?2 WHERE experiment = ?1 AND variant = 'A' AND goal = ''",
-      ).bind(x.experiment, almost),
-    ]);
-    expect((await results(x)).sampleFull).toBe(false);
+    // As if the customer's experiments had counted all but 3 of their visitors.
+    await env.DB.prepare("UPDATE experiment_runs SET visitors = visitors + ?2 WHERE experiment = ?1")
+      .bind(x.experiment, cap - 5)
+      .run();
+    expect(await results(x)).toMatchObject({ sampleFull: false, visitorCap: cap });
     await countViews(invented(10, "late").map((vid, i) => exposure(x, vid, `late-${i}`)));
     expect(await rowsOf("experiment_exposures", "experiment = ?1", x.experiment)).toBe(5);
-    const full = await results(x);
-    expect(visitorsOf(full)).toBe(EXPERIMENT_MAX_VISITORS);
-    expect(full.sampleFull).toBe(true);
+    expect(await results(x)).toMatchObject({ sampleFull: true, visitorCap: cap });
+    // Another of the customer's experiments shares the cap: nothing more is counted.
+    const res = await call("/api/mappings", {
+      method: "POST",
+      apiKey: x.apiKey,
+      json: {
+        url: "https://shop.test/other",
+        htmlContent: "<p>A</p>",
+        variants: [
+          { key: "A", weight: 50 },
+          { key: "B", weight: 50, htmlContent: "<p>B</p>" },
+        ],
+        goals: ["signup"],
+      },
+    });
+    const other = (await res.json()) as Mapping;
+    const row = await env.DB.prepare("SELECT experiment ->> '$.id' AS id FROM url_mappings WHERE id = ?1")
+      .bind(other.id)
+      .first<{ id: string }>();
+    const second = { ...x, mapping: other, experiment: row!.id };
+    await countViews(invented(4, "second").map((vid, i) => exposure(second, vid, `second-${i}`)));
+    expect(await rowsOf("experiment_exposures", "experiment = ?1", second.experiment)).toBe(0);
+  });
+
+  it("let a plan's experiments count 5 times its smallest limit, between 1,000 and 50,000 visitors", () => {
+    expect(experimentVisitorCap(100)).toBe(EXPERIMENT_MIN_VISITORS);
+    expect(experimentVisitorCap(4_000)).toBe(20_000);
+    expect(experimentVisitorCap(1_000_000)).toBe(EXPERIMENT_MAX_VISITORS);
+    expect(experimentVisitorCap(null)).toBe(EXPERIMENT_MAX_VISITORS);
   });
 
   it(`are purged ${EXPERIMENT_RETENTION_DAYS} days after the experiment ended, in chunks; a running one stays`, async () => {
@@ -237,5 +266,64 @@ describe("an experiment's rows from strangers", () => {
       .bind(running.experiment)
       .first<{ last_seen: number }>();
     expect(seen!.last_seen).toBe(now.getTime());
+  });
+
+  it("take at most the bytes docs/scaling.md gives them per row, measured in a fresh database at the longest ids and names", async () => {
+    // D1 answers neither dbstat nor page counts, so the tables are made as D1 has them (its own DDL, without the
+    // foreign keys, which take no room) in a fresh Durable Object's SQLite, whose size is read before and after.
+    const tables = ["experiment_exposures", "experiment_conversions", "visitor_goals"];
+    const { results: ddl } = await env.DB.prepare(
+      `SELECT sql FROM sqlite_master WHERE tbl_name IN (SELECT value FROM json_each(?1)) AND sql IS NOT NULL
+      ORDER BY type DESC`,
+    )
+      .bind(JSON.stringify(tables))
+      .all<{ sql: string }>();
+    const rows = 5_000;
+    // The longest of each: a 16-character user id and experiment id, a 64-character visitor id, a 32-character
+    // variant key, a 64-character goal name, the 16-character address hash; one row of each kind per visitor.
+    const variant = "V".repeat(32);
+    const goalName = "g".repeat(64);
+    const fill: Record<string, [string, ...string[]]> = {
+      experiment_exposures: [
+        `INSERT INTO experiment_exposures (experiment, visitor, user_id, mapping_id, variant, first_seen, address)
+        SELECT 'e' || printf('%015d', 1), printf('%064d', i), 'u' || printf('%015d', 1), 2147483647, ?1,
+          1700000000000 + i, printf('%016d', i / 20) FROM n`,
+        variant,
+      ],
+      experiment_conversions: [
+        `INSERT INTO experiment_conversions (experiment, visitor, goal, user_id, variant)
+        SELECT 'e' || printf('%015d', 1), printf('%064d', i), ?2, 'u' || printf('%015d', 1), ?1 FROM n`,
+        variant,
+        goalName,
+      ],
+      visitor_goals: [
+        `INSERT INTO visitor_goals (user_id, visitor, goal, last_at, address)
+        SELECT 'u' || printf('%015d', 1), printf('%064d', i), ?1, 1700000000000 + i, printf('%016d', i / 20) FROM n`,
+        goalName,
+      ],
+    };
+    const stub = env.ANALYTICS_REDUCER.get(env.ANALYTICS_REDUCER.newUniqueId());
+    const measured = await runInDurableObject(stub, (_: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      const withoutForeignKeys = (create: string) =>
+        create.replace(/,\s*(CONSTRAINT\s+\S+\s+)?FOREIGN KEY\s*\([^)]*\)\s*REFERENCES\s*[^(]+\([^)]*\)[^,)]*/gi, "");
+      for (const { sql: create } of ddl) sql.exec(withoutForeignKeys(create));
+      const bytes: Record<string, number> = {};
+      for (const table of tables) {
+        const before = sql.databaseSize;
+        const [insert, ...values] = fill[table]!;
+        sql.exec(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows}) ${insert}`,
+          ...values,
+        );
+        bytes[table] = (sql.databaseSize - before) / rows;
+      }
+      return bytes;
+    });
+    console.log("experiment rows, bytes per row with their index entries", measured);
+    expect(measured.experiment_exposures).toBeGreaterThan(100);
+    expect(measured.experiment_exposures).toBeLessThanOrEqual(EXPOSURE_ROW_BYTES);
+    expect(measured.experiment_conversions).toBeLessThanOrEqual(CONVERSION_ROW_BYTES);
+    expect(measured.visitor_goals).toBeLessThanOrEqual(GOAL_ROW_BYTES);
   });
 });

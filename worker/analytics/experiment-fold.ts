@@ -4,13 +4,13 @@
  * per goal: a conversion is a goal the visitor reached at or after their first view of the experiment, while the
  * mapping still runs that experiment and measures that goal. A goal may be folded before the view that exposed its
  * visitor (they travel apart): `visitor_goals` keeps each visitor's goals with the last time, so whichever of the
- * two comes second converts. ?1 and ?2 bound the pending rows, as in fold.ts. Counts are written before the rows
+ * two comes second converts. ?1 and ?2 bound the pending rows, as in fold.ts; ?3 is each customer's cap. Counts are written before the rows
  * they count, so each statement sees only what is new.
  *
  * What strangers can add (docs/experiments.md "Bounds"): visitor ids are the visitors' own, so each address (a day's
  * hash) adds at most `ADDRESS_DAILY_EXPOSURES` visitors to an experiment and `ADDRESS_DAILY_GOALS` goals to a
- * customer a day, and an experiment counts at most `EXPERIMENT_MAX_VISITORS`; the results show the share the busiest
- * address brought (`top_address`).
+ * customer a day, and a customer's experiments count at most their plan's `experimentVisitorCap` together; the
+ * results show the share the busiest address brought (`top_address`).
  */
 import { ADDRESS_DAILY_EXPOSURES, ADDRESS_DAILY_GOALS, EXPERIMENT_MAX_VISITORS } from "#contract/experiments";
 
@@ -25,9 +25,10 @@ const EVENTS = `events AS (
  * Each visitor's first view of each experiment in the range, with the variant it showed and the address that sent
  * it (`visitor`: the day's keyed hash of the IP address, delivery/page-view.ts). Of the visitors new to an experiment
  * (`admitted`), each address's are counted up to `ADDRESS_DAILY_EXPOSURES` a day with those it brought earlier that
- * day (the hash is the day's), and the experiment's up to `EXPERIMENT_MAX_VISITORS`, as `experiment_runs` counted
- * them before this fold (`visitors_before` once this fold's `COUNT_RUN` wrote it); the others are not counted at all.
- * A view without an address (local development) is not held to an address's bound.
+ * day (the hash is the day's), and the customer's up to their cap (?3: `experimentVisitorCap` per customer, fold.ts)
+ * with what their runs in `experiment_runs` counted before this fold (`visitors_before` once this fold's `COUNT_RUN`
+ * wrote it); the others are not counted at all. A view without an address (local development) is not held to an
+ * address's bound.
  */
 const FIRST_VIEWS = `WITH ${EVENTS},
   seen AS (
@@ -44,14 +45,16 @@ const FIRST_VIEWS = `WITH ${EVENTS},
     WHERE NOT EXISTS (SELECT 1 FROM experiment_exposures x WHERE x.experiment = first.experiment AND x.visitor = first.vid)
   ),
   within_address AS (
-    SELECT fresh.*, row_number() OVER (PARTITION BY experiment ORDER BY ts, vid) AS run_rank FROM fresh
+    SELECT fresh.*, row_number() OVER (PARTITION BY user_id ORDER BY ts, experiment, vid) AS customer_rank
+    FROM fresh
     WHERE address IS NULL OR address_rank + (SELECT count(*) FROM experiment_exposures x
       WHERE x.experiment = fresh.experiment AND x.address = fresh.address) <= ${ADDRESS_DAILY_EXPOSURES}
   ),
   admitted AS (
     SELECT experiment, vid, user_id, mapping_id, variant, ts, address FROM within_address w
-    WHERE run_rank + coalesce((SELECT CASE WHEN r.counted_seq = ?2 THEN r.visitors_before ELSE r.visitors END
-      FROM experiment_runs r WHERE r.experiment = w.experiment), 0) <= ${EXPERIMENT_MAX_VISITORS}
+    WHERE customer_rank + coalesce((SELECT sum(CASE WHEN r.counted_seq = ?2 THEN r.visitors_before ELSE r.visitors END)
+      FROM experiment_runs r WHERE r.user_id = w.user_id), 0)
+      <= coalesce(?3 ->> ('$."' || w.user_id || '"'), ${EXPERIMENT_MAX_VISITORS})
   )`;
 
 const COUNT_VISITORS = `${FIRST_VIEWS}
@@ -166,7 +169,7 @@ const TOP_CONVERSIONS = `${CONVERTED},
     AND experiment_stats.goal = top.goal`;
 
 /** In this order: each count before the rows it counts, the tops after them. */
-export const EXPERIMENT_COUNTING = [
+const EXPERIMENT_COUNTING = [
   COUNT_VISITORS,
   COUNT_RUN,
   EXPOSE,
@@ -176,3 +179,10 @@ export const EXPERIMENT_COUNTING = [
   CONVERT,
   TOP_CONVERSIONS,
 ];
+
+/**
+ * The statements that count pending rows `from` to `to`, in order; `caps` is each customer's `experimentVisitorCap`
+ * as a JSON object (bound only where the statement reads it).
+ */
+export const experimentCounting = (d1: D1Database, from: number, to: number, caps: string): D1PreparedStatement[] =>
+  EXPERIMENT_COUNTING.map((sql) => d1.prepare(sql).bind(from, to, ...(sql.includes("?3") ? [caps] : [])));

@@ -24,13 +24,14 @@
  * older days first (`latest_day_unmapped_urls_before` and `unmapped_urls_before` keep the counts from before this
  * fold for the URL statements), the URL rows before their series.
  */
+import { experimentVisitorCap } from "#contract/experiments";
 import { OTHER_PAGES } from "#contract/responses";
 import type { Env } from "../env";
 import type { HandoffPart, Headroom, HeldSum, VisitorTally } from "../messages/analytics";
-import { deliveryLimitReached, isMetered, type DeliveryLimitState } from "../models/limits";
+import { deliveryLimitReached, isMetered, smallestLimitOf, type DeliveryLimitState } from "../models/limits";
 import { syncCustomerState } from "../delivery/sync";
 import { loadBatchCustomers } from "./batch-customers";
-import { EXPERIMENT_COUNTING } from "./experiment-fold";
+import { experimentCounting } from "./experiment-fold";
 import { HOLD_MAX_SUMS, reducerOf, reducerShardOf } from "./reducer-shards";
 import { VISITOR_DAILY_QUOTA, visitorDailyQuota } from "./reducer-visitors";
 
@@ -387,9 +388,16 @@ function headroomOf(usage: DeliveryLimitState): Headroom | undefined {
 }
 
 /** Each of the customer's visitors' daily budget: a share of their smallest limit (reducer-visitors.ts). */
-function visitorQuotaOf(usage: DeliveryLimitState): number {
-  const limits = [usage.requestLimit, usage.dynamicContentLimit].filter((limit) => limit !== null);
-  return visitorDailyQuota(limits.length === 0 ? null : Math.min(...limits));
+const visitorQuotaOf = (usage: DeliveryLimitState) => visitorDailyQuota(smallestLimitOf(usage));
+
+/** The visitors each customer of the range with experiments' events may count (experiment-fold.ts ?3), as JSON. */
+function experimentCaps(customers: Map<string, DeliveryLimitState>, range: { userId: string; experiments: number }[]) {
+  const caps: Record<string, number> = {};
+  for (const { userId, experiments } of range) {
+    const usage = customers.get(userId);
+    if (experiments && usage) caps[userId] = experimentVisitorCap(smallestLimitOf(usage));
+  }
+  return JSON.stringify(caps);
 }
 
 /**
@@ -506,7 +514,7 @@ export async function foldRange(env: Env, range: PendingRange, now: Date, handof
     ...(results.some((r) => r.reduced) ? COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to)) : []),
     // Only a range that holds experiments' events pays for their statements.
     ...(results.some((r) => r.experiments)
-      ? EXPERIMENT_COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to))
+      ? experimentCounting(d1, range.from, range.to, experimentCaps(customers, results))
       : []),
     d1.prepare(FOLDED).bind(range.from, range.to),
     d1.prepare(HANDED_OFF).bind(range.from),

@@ -726,8 +726,8 @@ export const experimentExposures = sqliteTable(
 );
 
 /**
- * One row per experiment run the fold has counted (analytics/experiment-fold.ts): its visitors (held to
- * `EXPERIMENT_MAX_VISITORS`) and the last time one was exposed, which the daily cron reads to purge the rows of a run
+ * One row per experiment run the fold has counted (analytics/experiment-fold.ts): its visitors (a customer's runs
+ * together held to `experimentVisitorCap` of their plan) and the last time one was exposed, which the daily cron reads to purge the rows of a run
  * no mapping runs any more (analytics/retention.ts `purgeEndedExperiments`). `visitors_before` and `counted_seq`
  * keep the count from before the fold that wrote it, as the fold's other `_before` columns do.
  */
@@ -742,7 +742,7 @@ export const experimentRuns = sqliteTable(
     countedSeq: integer("counted_seq").notNull().default(0),
     lastSeen: integer("last_seen").notNull(),
   },
-  (t) => [index("experiment_runs_last_seen_idx").on(t.lastSeen)],
+  (t) => [index("experiment_runs_last_seen_idx").on(t.lastSeen), index("experiment_runs_user_idx").on(t.userId)],
 );
 
 /**

@@ -3,11 +3,11 @@
  * sent, how a mapping's answer shows them, and the counts its results are computed from. The experiment lives in
  * the mapping's `experiment` column, so drafts, schedules and versions carry it; the control's HTML is the mapping's.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import {
   EXPERIMENT_MAX_BYTES,
-  EXPERIMENT_MAX_VISITORS,
   EXPERIMENT_TOO_LARGE,
+  experimentVisitorCap,
   GOALS_NEEDED,
   type ExperimentResults,
   type StoredExperiment,
@@ -16,9 +16,10 @@ import {
 } from "#contract/experiments";
 import { utf8Length } from "#contract/input-caps";
 import type { Db } from "../db/client";
-import { experimentStats } from "../db/schema";
+import { experimentRuns, experimentStats } from "../db/schema";
 import { experimentResults } from "../lib/experiment-statistics";
 import { Refusal } from "../lib/refusal";
+import { deliveryLimitStates, smallestLimitOf } from "./limits";
 
 /** What a create or change sends of an experiment: absent fields change nothing, `variants: null` stops it. */
 export interface ExperimentInput {
@@ -116,6 +117,15 @@ export async function experimentCounts(db: Db, userId: string, experimentId: str
   };
 }
 
+/** The visitors the customer's kept experiment runs count together (their plan's `experimentVisitorCap` bounds it). */
+async function keptExperimentVisitors(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ visitors: sql<number>`coalesce(sum(${experimentRuns.visitors}), 0)` })
+    .from(experimentRuns)
+    .where(eq(experimentRuns.userId, userId));
+  return row?.visitors ?? 0;
+}
+
 /** `GET /api/mappings/{id}/experiment`: the experiment's figures, computed from its counts. */
 export async function experimentResultsOf(
   db: Db,
@@ -123,6 +133,8 @@ export async function experimentResultsOf(
   experiment: StoredExperiment,
 ): Promise<ExperimentResults> {
   const counts = await experimentCounts(db, userId, experiment.id);
+  const [kept, [usage]] = await Promise.all([keptExperimentVisitors(db, userId), deliveryLimitStates(db, [userId])]);
+  const visitorCap = experimentVisitorCap(usage ? smallestLimitOf(usage) : null);
   const variants = experiment.variants.map((v) => ({ key: v.key, weight: v.weight, visitors: counts.visitors(v.key) }));
   const results = experimentResults({
     variants,
@@ -134,7 +146,8 @@ export async function experimentResultsOf(
     variants: results.variants,
     srm: results.srm,
     concentrated: results.concentrated,
-    sampleFull: variants.reduce((sum, v) => sum + v.visitors, 0) >= EXPERIMENT_MAX_VISITORS,
+    sampleFull: kept >= visitorCap,
+    visitorCap,
     weights: experiment.variants.map((v) => ({ key: v.key, weight: v.weight })),
     goals: experiment.goals,
     startedAt: new Date(experiment.startedAt).toISOString(),

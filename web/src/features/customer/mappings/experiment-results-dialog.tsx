@@ -6,7 +6,7 @@
  * permanent", asked for first, which ends the experiment with that variant's content.
  */
 import { useState, type ReactNode } from "react";
-import { EXPERIMENT_MAX_VISITORS, type ExperimentResults } from "#contract/experiments";
+import type { ExperimentResults } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { Button } from "@/components/ui/button";
@@ -107,7 +107,7 @@ function ResultsView({
       {!results.srm.ok && <Warning>{text.srm(formatPValue(results.srm.pValue, lang))}</Warning>}
       {results.concentrated && <Warning>{text.concentrated}</Warning>}
       {results.sampleFull && (
-        <Warning>{text.sampleFull(EXPERIMENT_MAX_VISITORS.toLocaleString(lang === "de" ? "de-DE" : "en-US"))}</Warning>
+        <Warning>{text.sampleFull(results.visitorCap.toLocaleString(lang === "de" ? "de-DE" : "en-US"))}</Warning>
       )}
       {results.goals.length > 1 && (
         <div role="group" aria-label={text.goal} className="flex flex-wrap items-center gap-2">

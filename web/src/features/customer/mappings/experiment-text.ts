@@ -46,7 +46,7 @@ export const EXPERIMENT_TEXT = {
     concentrated:
       "Much of a variant's visitors or conversions came from one network address: these results may be skewed or forged.",
     sampleFull: (most: string) =>
-      `The experiment has counted ${most} visitors, its most: later visitors are not counted.`,
+      `Your experiments have counted ${most} visitors, the most your plan keeps: new visitors are not counted until ended experiments are purged, 90 days after they end.`,
     makePermanent: (key: string) => `Make ${key} permanent`,
     confirmTitle: (key: string) => `Make ${key} permanent?`,
     confirmDescription: (key: string) =>
@@ -104,7 +104,7 @@ export const EXPERIMENT_TEXT = {
     concentrated:
       "Ein großer Teil der Besucher oder Conversions einer Variante kam von einer einzigen Netzwerkadresse: Diese Ergebnisse können verzerrt oder gefälscht sein.",
     sampleFull: (most: string) =>
-      `Das Experiment hat ${most} Besucher gezählt, sein Höchstmaß: Spätere Besucher werden nicht gezählt.`,
+      `Ihre Experimente haben ${most} Besucher gezählt, so viele, wie Ihr Tarif behält: Neue Besucher werden erst gezählt, wenn beendete Experimente 90 Tage nach ihrem Ende gelöscht sind.`,
     makePermanent: (key: string) => `${key} dauerhaft übernehmen`,
     confirmTitle: (key: string) => `${key} dauerhaft übernehmen?`,
     confirmDescription: (key: string) =>

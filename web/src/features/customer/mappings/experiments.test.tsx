@@ -274,6 +274,7 @@ const results: ExperimentResults = {
   startedAt: "2026-11-20T10:00:00.000Z",
   concentrated: false,
   sampleFull: false,
+  visitorCap: 50_000,
 };
 
 describe("the experiment results", () => {
@@ -331,12 +332,18 @@ describe("the experiment results", () => {
 
   it("warns plainly when one address carries much of a variant's visitors or conversions, and when the sample is full", async () => {
     const { dialog } = await openResults(() =>
-      jsonResponse({ ...results, srm: { pValue: 0.5, ok: true }, concentrated: true, sampleFull: true }),
+      jsonResponse({
+        ...results,
+        srm: { pValue: 0.5, ok: true },
+        concentrated: true,
+        sampleFull: true,
+        visitorCap: 5_000,
+      }),
     );
     const alerts = await within(dialog).findAllByRole("alert");
     expect(alerts.map((alert) => alert.textContent)).toEqual([
       "Much of a variant's visitors or conversions came from one network address: these results may be skewed or forged.",
-      "The experiment has counted 50,000 visitors, its most: later visitors are not counted.",
+      "Your experiments have counted 5,000 visitors, the most your plan keeps: new visitors are not counted until ended experiments are purged, 90 days after they end.",
     ]);
   });
 
