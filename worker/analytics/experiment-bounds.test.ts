@@ -11,6 +11,7 @@ import {
   ADDRESS_DAILY_GOALS,
   EXPERIMENT_MAX_VISITORS,
   EXPERIMENT_MIN_VISITORS,
+  GOALS_MAX,
   experimentVisitorCap,
   type ExperimentResults,
 } from "#contract/experiments";
@@ -25,10 +26,15 @@ import {
 } from "./retention";
 
 const PAGE = "https://shop.test/offer";
-/** docs/scaling.md "Experiments' rows": the most one row (with its index entries) takes. */
-const EXPOSURE_ROW_BYTES = 1_000;
-const CONVERSION_ROW_BYTES = 1_000;
-const GOAL_ROW_BYTES = 1_000;
+/** docs/scaling.md "Experiments' rows": the most one row (with its index entries) takes, at the longest names. */
+const EXPOSURE_ROW_BYTES = 450;
+const CONVERSION_ROW_BYTES = 250;
+const GOAL_ROW_BYTES = 600;
+const STATS_ROW_BYTES = 200;
+const RUN_ROW_BYTES = 150;
+/** And the most a customer's experiments hold: Free's (cap 5,000 visitors) and the largest plans' (50,000). */
+const FREE_WORST_BYTES = 55_000_000;
+const LARGEST_WORST_BYTES = 550_000_000;
 const DAY_MS = 86_400_000;
 
 async function customerWithExperiment() {
@@ -271,7 +277,13 @@ describe("an experiment's rows from strangers", () => {
   it("take at most the bytes docs/scaling.md gives them per row, measured in a fresh database at the longest ids and names", async () => {
     // D1 answers neither dbstat nor page counts, so the tables are made as D1 has them (its own DDL, without the
     // foreign keys, which take no room) in a fresh Durable Object's SQLite, whose size is read before and after.
-    const tables = ["experiment_exposures", "experiment_conversions", "visitor_goals"];
+    const tables = [
+      "experiment_exposures",
+      "experiment_conversions",
+      "visitor_goals",
+      "experiment_stats",
+      "experiment_runs",
+    ];
     const { results: ddl } = await env.DB.prepare(
       `SELECT sql FROM sqlite_master WHERE tbl_name IN (SELECT value FROM json_each(?1)) AND sql IS NOT NULL
       ORDER BY type DESC`,
@@ -301,6 +313,18 @@ describe("an experiment's rows from strangers", () => {
         SELECT 'u' || printf('%015d', 1), printf('%064d', i), ?1, 1700000000000 + i, printf('%016d', i / 20) FROM n`,
         goalName,
       ],
+      // At worst a visitor is the only one of a run of their own, with a row per goal they converted on.
+      experiment_stats: [
+        `INSERT INTO experiment_stats (experiment, variant, goal, user_id, count, top_address)
+        SELECT printf('%016d', i), ?1, ?2, 'u' || printf('%015d', 1), 2147483647, 2147483647 FROM n`,
+        variant,
+        goalName,
+      ],
+      experiment_runs: [
+        `INSERT INTO experiment_runs (experiment, user_id, mapping_id, visitors, visitors_before, counted_seq, last_seen)
+        SELECT printf('%016d', i), 'u' || printf('%015d', 1), 2147483647, 2147483647, 2147483647, 2147483647,
+          1700000000000 + i FROM n`,
+      ],
     };
     const stub = env.ANALYTICS_REDUCER.get(env.ANALYTICS_REDUCER.newUniqueId());
     const measured = await runInDurableObject(stub, (_: unknown, state: DurableObjectState) => {
@@ -325,5 +349,15 @@ describe("an experiment's rows from strangers", () => {
     expect(measured.experiment_exposures).toBeLessThanOrEqual(EXPOSURE_ROW_BYTES);
     expect(measured.experiment_conversions).toBeLessThanOrEqual(CONVERSION_ROW_BYTES);
     expect(measured.visitor_goals).toBeLessThanOrEqual(GOAL_ROW_BYTES);
+    expect(measured.experiment_stats).toBeLessThanOrEqual(STATS_ROW_BYTES);
+    expect(measured.experiment_runs).toBeLessThanOrEqual(RUN_ROW_BYTES);
+    // The worst visitor: exposed, converted on each of an experiment's 10 goals, alone in a run of their own.
+    const perVisitor =
+      measured.experiment_exposures +
+      GOALS_MAX * (measured.experiment_conversions + measured.visitor_goals) +
+      (GOALS_MAX + 1) * measured.experiment_stats +
+      measured.experiment_runs;
+    expect(experimentVisitorCap(1_000) * perVisitor).toBeLessThanOrEqual(FREE_WORST_BYTES);
+    expect(experimentVisitorCap(null) * perVisitor).toBeLessThanOrEqual(LARGEST_WORST_BYTES);
   });
 });
