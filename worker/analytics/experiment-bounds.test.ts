@@ -283,7 +283,7 @@ describe("an experiment's rows from strangers", () => {
       "visitor_goals",
       "experiment_stats",
       "experiment_runs",
-    ];
+    ] as const;
     const { results: ddl } = await env.DB.prepare(
       `SELECT sql FROM sqlite_master WHERE tbl_name IN (SELECT value FROM json_each(?1)) AND sql IS NOT NULL
       ORDER BY type DESC`,
@@ -332,7 +332,7 @@ describe("an experiment's rows from strangers", () => {
       const withoutForeignKeys = (create: string) =>
         create.replace(/,\s*(CONSTRAINT\s+\S+\s+)?FOREIGN KEY\s*\([^)]*\)\s*REFERENCES\s*[^(]+\([^)]*\)[^,)]*/gi, "");
       for (const { sql: create } of ddl) sql.exec(withoutForeignKeys(create));
-      const bytes: Record<string, number> = {};
+      const bytes = {} as Record<(typeof tables)[number], number>;
       for (const table of tables) {
         const before = sql.databaseSize;
         const [insert, ...values] = fill[table]!;
