@@ -17,7 +17,7 @@ import {
 } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
 import type { AnalyticsMessage, GoalEvent, PageViewEvent } from "../messages/analytics";
-import { call, countViews, createVerifiedCustomer } from "../test/helpers";
+import { call, countViews, createVerifiedCustomer, testEnv } from "../test/helpers";
 import {
   EXPERIMENT_RETENTION_DAYS,
   UNEXPOSED_GOAL_HOURS,
@@ -129,6 +129,39 @@ describe("an experiment's rows from strangers", () => {
     // A visitor counted already is counted once, whoever asks again.
     await countViews([exposure(x, crowd[0]!.vid!, "address-three")]);
     expect(visitorsOf(await results(x))).toBe(2 * ADDRESS_DAILY_EXPOSURES + 5);
+  });
+
+  it("hold the content and goal endpoints' crowd from one address to the bound, naming it by the day's hash only", async () => {
+    const x = await customerWithExperiment();
+    const ip = "203.0.113.77";
+    const sink: AnalyticsMessage[] = [];
+    const vids = invented(ADDRESS_DAILY_EXPOSURES + 15, "route");
+    for (const vid of vids) {
+      const e = testEnv();
+      const query = `u=${x.userId}&url=${encodeURIComponent(PAGE)}&format=json&vid=${vid}&nav=1`;
+      expect((await call(`/api/content?${query}`, { headers: { "CF-Connecting-IP": ip } }, e)).status).toBe(200);
+      const res = await call(
+        "/api/goals",
+        {
+          method: "POST",
+          body: JSON.stringify({ u: x.userId, vid, goal: "signup" }),
+          headers: { "CF-Connecting-IP": ip },
+        },
+        e,
+      );
+      expect(res.status).toBe(202);
+      sink.push(...e.analyticsMessages);
+    }
+    const sentGoals = sink.flatMap((m) => ("views" in m ? (m.goals ?? []) : []));
+    expect(sentGoals).toHaveLength(vids.length);
+    expect(sentGoals.every((g) => g.visitor && /^[A-Za-z0-9_-]{16}$/.test(g.visitor) && !g.visitor.includes(ip))).toBe(
+      true,
+    );
+    await countViews(sink);
+    const r = await results(x);
+    expect(visitorsOf(r)).toBe(ADDRESS_DAILY_EXPOSURES);
+    expect(r.variants.reduce((sum, v) => sum + v.conversions, 0)).toBe(ADDRESS_DAILY_EXPOSURES);
+    expect(await rowsOf("visitor_goals", "user_id = ?1", x.userId)).toBe(ADDRESS_DAILY_GOALS);
   });
 
   it(`keep at most ${ADDRESS_DAILY_GOALS} new goals from one address a day`, async () => {
