@@ -50,10 +50,14 @@ const FIRST_VIEWS = `WITH ${EVENTS},
     WHERE address IS NULL OR address_rank + (SELECT count(*) FROM experiment_exposures x
       WHERE x.experiment = fresh.experiment AND x.address = fresh.address) <= ${ADDRESS_DAILY_EXPOSURES}
   ),
+  kept AS (
+    SELECT r.user_id, sum(CASE WHEN r.counted_seq = ?2 THEN r.visitors_before ELSE r.visitors END) AS visitors
+    FROM experiment_runs r WHERE r.user_id IN (SELECT user_id FROM within_address) GROUP BY r.user_id
+  ),
   admitted AS (
-    SELECT experiment, vid, user_id, mapping_id, variant, ts, address FROM within_address w
-    WHERE customer_rank + coalesce((SELECT sum(CASE WHEN r.counted_seq = ?2 THEN r.visitors_before ELSE r.visitors END)
-      FROM experiment_runs r WHERE r.user_id = w.user_id), 0)
+    SELECT w.experiment, w.vid, w.user_id, w.mapping_id, w.variant, w.ts, w.address
+    FROM within_address w LEFT JOIN kept k ON k.user_id = w.user_id
+    WHERE w.customer_rank + coalesce(k.visitors, 0)
       <= coalesce(?3 ->> ('$."' || w.user_id || '"'), ${EXPERIMENT_MAX_VISITORS})
   )`;
 
