@@ -164,6 +164,10 @@ export interface VariantGoalResult {
   upliftCi95: [number, number] | null;
   /** The posterior probability (beta-binomial, uniform priors) that this variant's rate beats the control's; null for the control. */
   probabilityToBeatControl: number | null;
+  /** The share of `visitors` one address brought in one day, the most any did (0 without visitors). */
+  topAddressVisitorShare: number;
+  /** The share of `conversions` of visitors that one address brought in one day, the most any did (0 without). */
+  topAddressConversionShare: number;
 }
 
 /** Whether assignment went as the weights say: a chi-square test of visitors per variant against the weights. */
@@ -176,6 +180,35 @@ export interface SampleRatioCheck {
 /** The p-value under which a sample-ratio mismatch is reported (the usual threshold of the field). */
 export const SRM_P_THRESHOLD = 0.001;
 
+/**
+ * New visitors one address adds to an experiment a day, at most (an address is known by a keyed hash of the day and
+ * the IP address, or IPv6 /64): whatever visitor ids it invents, the rest of its new ids are not counted.
+ */
+export const ADDRESS_DAILY_EXPOSURES = 20;
+/** New goals (a visitor id and goal name) one address adds to a customer's a day, at most. */
+export const ADDRESS_DAILY_GOALS = 20;
+/**
+ * Visitors a customer's experiments count together at most (the runs still kept: running, or ended within the
+ * retention), on a plan without limits or a large one; past it the sample is full and new visitors are not counted.
+ */
+export const EXPERIMENT_MAX_VISITORS = 50_000;
+/** The least a plan's experiments may count together. */
+export const EXPERIMENT_MIN_VISITORS = 1_000;
+/** A metered plan's experiments count together at most this many times its smallest limit (Free's 1,000: 5,000). */
+export const EXPERIMENT_VISITORS_PER_LIMIT = 5;
+
+/** The visitors a customer's experiments may count together, for their plan's smallest limit (null: none). */
+export function experimentVisitorCap(limit: number | null): number {
+  if (limit === null) return EXPERIMENT_MAX_VISITORS;
+  return Math.min(EXPERIMENT_MAX_VISITORS, Math.max(EXPERIMENT_MIN_VISITORS, limit * EXPERIMENT_VISITORS_PER_LIMIT));
+}
+/**
+ * The results warn (`concentrated`) when one address brought at least this share of a variant's visitors or of its
+ * conversions on a goal, and at least `CONCENTRATION_MIN_COUNT` of them.
+ */
+export const CONCENTRATION_SHARE = 0.1;
+export const CONCENTRATION_MIN_COUNT = 5;
+
 /** `GET /api/mappings/{id}/experiment`. */
 export interface ExperimentResults {
   /** Per variant (in the experiment's order) and goal (in the experiment's order). */
@@ -185,4 +218,16 @@ export interface ExperimentResults {
   weights: { key: string; weight: number }[];
   goals: string[];
   startedAt: string;
+  /**
+   * True when one address carries a large share of a variant's visitors or conversions (`CONCENTRATION_SHARE`):
+   * the results may have been forged or skewed by a few machines.
+   */
+  concentrated: boolean;
+  /**
+   * True once the customer's experiments count the visitors their plan keeps (`experimentVisitorCap`): later
+   * visitors are not counted until ended experiments' rows are purged.
+   */
+  sampleFull: boolean;
+  /** The visitors the customer's experiments may count together (`experimentVisitorCap`). */
+  visitorCap: number;
 }

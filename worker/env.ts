@@ -59,6 +59,8 @@ export interface Env {
   HOT_PATH_FILL_LIMITER: RateLimit;
   /** Bounds what one visitor (IP) may request of one customer's content (wrangler.toml [[ratelimits]]). */
   CONTENT_VISITOR_LIMITER: RateLimit;
+  /** The same at a customer without limits: a higher ceiling (wrangler.toml [[ratelimits]]). */
+  UNMETERED_VISITOR_LIMITER: RateLimit;
   ASSETS: Fetcher;
   /**
    * Signs cookies and encrypts stored secrets; at least 32 bytes, or every route that needs it answers 503

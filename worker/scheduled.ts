@@ -3,8 +3,9 @@
  * that has ended and every paid plan that has lapsed (the sweeper behind the per-request settling), then
  * housekeeping of expired codes, tokens, keys and rate-limit rows, of sign-ups left unverified for a week, of login
  * attempts after 90 days and of website claims left unproven for a week, then the hot path's share: raw analytics
- * past their window, past days' visitor counts, legacy raw rows to R2, and delivery store repairs no analytics
- * batch has carried out yet (each bounded; a failing one is logged without stopping the others).
+ * past their window, visitors' old goals and those of visitors never exposed, the rows of experiments ended 90 days
+ * ago, legacy raw rows to R2, and delivery store repairs no analytics batch has carried out yet (each bounded; a
+ * failing one is logged without stopping the others).
  * And the minute cron: the pending page views folded into the counters (analytics/fold.ts) and per-URL days past
  * 13 months summed into months (analytics/url-months.ts), the rows of unmapped URLs not seen for 30 days purged
  * (analytics/url-retention.ts), scheduled publishing
@@ -16,7 +17,13 @@
 import { foldPendingAnalytics } from "./analytics/fold";
 import { rollUpOldUrlDays } from "./analytics/url-months";
 import { purgeUnseenUrls } from "./analytics/url-retention";
-import { archiveLegacyRows, purgeRawWindow, purgeVisitorGoals } from "./analytics/retention";
+import {
+  archiveLegacyRows,
+  purgeEndedExperiments,
+  purgeRawWindow,
+  purgeUnexposedGoals,
+  purgeVisitorGoals,
+} from "./analytics/retention";
 import { settleDueBilling } from "./billing/periods";
 import { reconcileSubscriptions } from "./billing/reconcile";
 import { createDb } from "./db/client";
@@ -60,6 +67,8 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
   await runIndependentSteps([
     ["Purging the raw analytics window", () => purgeRawWindow(env, now)],
     ["Purging visitors' old goals", () => purgeVisitorGoals(env, now)],
+    ["Purging goals of visitors never exposed", () => purgeUnexposedGoals(env, now)],
+    ["Purging ended experiments' rows", () => purgeEndedExperiments(env, now)],
     ["Archiving legacy analytics rows", () => archiveLegacyRows(env)],
     ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_CRON)],
   ]);

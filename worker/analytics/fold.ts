@@ -14,8 +14,9 @@
  *
  * What strangers can spend and fill (docs/analytics.md):
  * - **The plan's quota.** A view spends it unless a known crawler asked, or its visitor has already spent their
- *   day's budget of this customer's (the reducer bills them: reducer-visitors.ts, for customers whose plan limits
- *   deliveries or requests); a settled sum carries its customer's views that spent none (`unbilled`), counted apart.
+ *   day's budget of this customer's (a share of their limit, `visitorQuotaOf`; the reducer bills them:
+ *   reducer-visitors.ts, for customers whose plan limits deliveries or requests); a settled sum carries its
+ *   customer's views that spent none (`unbilled`), counted apart.
  * - **Per-URL rows.** A URL gets rows of its own (`url_stats`, `url_daily_usage`) when the customer has a mapping
  *   there, when it has a row today already, or as one of the first `UNMAPPED_URLS_PER_DAY` new URLs of the
  *   customer's day of at most `UNMAPPED_URL_MAX_LENGTH` characters; every other view counts in the day's
@@ -24,15 +25,16 @@
  * older days first (`latest_day_unmapped_urls_before` and `unmapped_urls_before` keep the counts from before this
  * fold for the URL statements), the URL rows before their series.
  */
+import { experimentVisitorCap } from "#contract/experiments";
 import { OTHER_PAGES } from "#contract/responses";
 import type { Env } from "../env";
 import type { HandoffPart, Headroom, HeldSum, VisitorTally } from "../messages/analytics";
-import { deliveryLimitReached, isMetered, type DeliveryLimitState } from "../models/limits";
+import { deliveryLimitReached, isMetered, smallestLimitOf, type DeliveryLimitState } from "../models/limits";
 import { syncCustomerState } from "../delivery/sync";
 import { loadBatchCustomers } from "./batch-customers";
-import { EXPERIMENT_COUNTING } from "./experiment-fold";
+import { experimentCounting } from "./experiment-fold";
 import { HOLD_MAX_SUMS, reducerOf, reducerShardOf } from "./reducer-shards";
-import { VISITOR_DAILY_QUOTA } from "./reducer-visitors";
+import { VISITOR_DAILY_QUOTA, visitorDailyQuota } from "./reducer-visitors";
 
 /** New URLs without a mapping that get rows of their own per customer and day. */
 export const UNMAPPED_URLS_PER_DAY = 1_000;
@@ -397,6 +399,19 @@ function headroomOf(usage: DeliveryLimitState): Headroom | undefined {
   };
 }
 
+/** Each of the customer's visitors' daily budget: a share of their smallest limit (reducer-visitors.ts). */
+const visitorQuotaOf = (usage: DeliveryLimitState) => visitorDailyQuota(smallestLimitOf(usage));
+
+/** The visitors each customer of the range with experiments' events may count (experiment-fold.ts ?3), as JSON. */
+function experimentCaps(customers: Map<string, DeliveryLimitState>, range: { userId: string; experiments: number }[]) {
+  const caps: Record<string, number> = {};
+  for (const { userId, experiments } of range) {
+    const usage = customers.get(userId);
+    if (experiments && usage) caps[userId] = experimentVisitorCap(smallestLimitOf(usage));
+  }
+  return JSON.stringify(caps);
+}
+
 /**
  * Hands the views in the range's consumers' rows to the reducers (reducer.ts), summed per customer, URL, day, mapping
  * and crawler flag, with the metered customers' visitors' tallies and what each may still spend, in parts of at
@@ -447,7 +462,9 @@ async function handOff(
     const partOf = (userId: string) => {
       const shard = reducerShardOf(env, userId);
       let part = byShard.get(shard);
-      if (!part) byShard.set(shard, (part = { sums: [], tallies: [], periodEnds: {}, headroom: {} }));
+      if (!part) {
+        byShard.set(shard, (part = { sums: [], tallies: [], periodEnds: {}, headroom: {}, visitorQuotas: {} }));
+      }
       return part;
     };
     for (const sum of sums) {
@@ -460,11 +477,13 @@ async function handOff(
       partOf(tally.userId).tallies.push({ ...tally, deliveredAt: JSON.parse(deliveredAt) as number[] });
     }
     for (const userId of metered) {
-      const room = headroomOf(customers.get(userId)!);
+      const usage = customers.get(userId)!;
+      const room = headroomOf(usage);
       if (room) partOf(userId).headroom[userId] = room;
+      partOf(userId).visitorQuotas![userId] = visitorQuotaOf(usage);
     }
     await Promise.all(
-      [...byShard].map(async ([shard, { sums, tallies, periodEnds, headroom }]) => {
+      [...byShard].map(async ([shard, { sums, tallies, periodEnds, headroom, visitorQuotas }]) => {
         const reducer = reducerOf(env, shard);
         const parts = Math.max(1, Math.ceil(sums.length / HOLD_MAX_SUMS), Math.ceil(tallies.length / HOLD_MAX_SUMS));
         const offset = nextPart.get(shard) ?? 0;
@@ -476,6 +495,7 @@ async function handOff(
             tallies: slice(tallies),
             periodEnds,
             headroom,
+            visitorQuotas,
           });
         }
       }),
@@ -506,7 +526,7 @@ export async function foldRange(env: Env, range: PendingRange, now: Date, handof
     ...(results.some((r) => r.reduced) ? COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to)) : []),
     // Only a range that holds experiments' events pays for their statements.
     ...(results.some((r) => r.experiments)
-      ? EXPERIMENT_COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to))
+      ? experimentCounting(d1, range.from, range.to, experimentCaps(customers, results))
       : []),
     d1.prepare(FOLDED).bind(range.from, range.to),
     d1.prepare(HANDED_OFF).bind(range.from),

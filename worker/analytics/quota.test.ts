@@ -1,6 +1,6 @@
 /**
- * What strangers cannot do (docs/analytics.md): spend more than 500 of a customer's quota a day from one address,
- * make crawlers count against the plan, or fill D1 with per-URL rows of made-up URLs.
+ * What strangers cannot do (docs/analytics.md): spend more than a share of a customer's quota (at most 500) a day
+ * from one address, make crawlers count against the plan, or fill D1 with per-URL rows of made-up URLs.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -12,7 +12,7 @@ import type { AnalyticsMessage } from "../messages/analytics";
 import { UNMAPPED_URL_MAX_LENGTH, UNMAPPED_URLS_PER_DAY } from "./fold";
 import type { AnalyticsReducer } from "./reducer";
 import { reducerOf, reducerShardOf } from "./reducer-shards";
-import { VISITOR_DAILY_QUOTA, type VisitorCounts } from "./reducer-visitors";
+import { VISITOR_DAILY_QUOTA, visitorDailyQuota, type VisitorCounts } from "./reducer-visitors";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36";
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
@@ -93,6 +93,27 @@ describe("what a visitor can spend of a customer's plan", () => {
       period_deliveries: VISITOR_DAILY_QUOTA + 30,
       period_unbilled_deliveries: 20,
     });
+  });
+
+  it("gives each address only a share of a Free quota: one address spends 20 of 1,000, fifty are needed for all", async () => {
+    const { user } = await customerWithPage({ dynamicContentLimit: 1_000 });
+    const share = visitorDailyQuota(1_000);
+    expect(share).toBe(20);
+    // One address asks 300 times: 20 billed, the rest counted apart.
+    await consume(Array.from({ length: 300 }, () => view(user.id, "https://shop.test/offer", "one-address")));
+    expect(await counters(user.id)).toMatchObject({
+      total_requests: 300,
+      period_deliveries: share,
+      period_unbilled_deliveries: 300 - share,
+    });
+    // 49 more addresses, 30 views each: the quota is spent only once fifty addresses have spent their share.
+    const crowd = Array.from({ length: 49 }, (_, a) =>
+      Array.from({ length: 30 }, () => view(user.id, "https://shop.test/offer", `address-${a}`)),
+    );
+    await consume(crowd.slice(0, 48).flat());
+    expect((await counters(user.id))!.period_deliveries).toBe(share * 49);
+    await consume(crowd[48]!);
+    expect((await counters(user.id))!.period_deliveries).toBe(1_000);
   });
 
   it("never bills known crawlers, and counts them apart", async () => {

@@ -30,6 +30,8 @@ export interface CountedView extends Pick<PageViewEvent, "id" | "userId" | "mapp
 /** A goal reached, as it waits beside the views: `goal` tells it apart from them. */
 export interface CountedGoal extends Pick<GoalEvent, "id" | "userId" | "vid" | "goal" | "timestamp"> {
   day: string;
+  /** The address that sent it (experiment-fold.ts holds each to `ADDRESS_DAILY_GOALS`). */
+  visitor: string | null;
 }
 
 export const toCountedGoal = (goal: GoalEvent): CountedGoal => ({
@@ -39,6 +41,7 @@ export const toCountedGoal = (goal: GoalEvent): CountedGoal => ({
   goal: goal.goal,
   timestamp: goal.timestamp,
   day: utcDay(goal.timestamp),
+  visitor: goal.visitor ?? null,
 });
 
 /** A view as the R2 archive keeps it: as sent, with what counting derived from it. */

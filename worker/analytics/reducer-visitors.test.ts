@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { VisitorTally } from "../messages/analytics";
-import { VISITOR_DAILY_QUOTA, VisitorCounts } from "./reducer-visitors";
+import { VISITOR_DAILY_QUOTA, VISITOR_QUOTA_FLOOR, VisitorCounts, visitorDailyQuota } from "./reducer-visitors";
 
 const DAY = "2026-11-26";
 
@@ -47,6 +47,27 @@ describe("visitors' counts", () => {
     ]);
     expect(others.unbilled.size).toBe(0);
     expect(counts.size).toBe(4);
+  });
+
+  it("give each visitor 2 % of the customer's smallest limit a day, at least the floor and at most 500", () => {
+    expect(visitorDailyQuota(1_000)).toBe(20);
+    expect(visitorDailyQuota(100)).toBe(VISITOR_QUOTA_FLOOR);
+    expect(visitorDailyQuota(1_000_000)).toBe(VISITOR_DAILY_QUOTA);
+    expect(visitorDailyQuota(null)).toBe(VISITOR_DAILY_QUOTA);
+  });
+
+  it("bill each customer's visitors within the budget the handoff names, and 500 where it names none (older parts)", () => {
+    const counts = new VisitorCounts();
+    const quotas = { free: visitorDailyQuota(1_000) };
+    const all = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    const { unbilled } = counts.bill(
+      [views(30, all(30), { userId: "free" }), views(30, all(30), { userId: "older" })],
+      quotas,
+    );
+    expect(unbilled.get("free")).toEqual([10, 10]);
+    expect(unbilled.has("older")).toBe(false);
+    // The same visitor later that day: past the share, nothing more is billed.
+    expect(counts.bill([views(5, all(5), { userId: "free" })], quotas).unbilled.get("free")).toEqual([5, 5]);
   });
 
   it("are written down as they are counted, and read back to the same bills", () => {

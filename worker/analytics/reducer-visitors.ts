@@ -2,7 +2,8 @@
  * @module The per-visitor budget as a reducer (reducer.ts) keeps it: how many views each visitor of a metered
  * customer has had today, and so which of a handoff's views spend the customer's quota. A view spends it unless a
  * known crawler asked or its visitor (a daily hash of their address) has already had `VISITOR_DAILY_QUOTA` of that
- * customer's views that day; the rest are counted apart, as not billed.
+ * customer's views that day (`visitorDailyQuota`: a small share of the customer's limit); the rest are counted apart,
+ * as not billed.
  *
  * A visitor is held as a 64-bit hash of customer and visitor (two 32-bit halves) and a count, in one open-addressing
  * table per day of typed arrays: 10 bytes a slot, at most 20 a visitor, where a `Map` of strings takes about 100. Two
@@ -11,8 +12,24 @@
  */
 import type { VisitorTally } from "../messages/analytics";
 
-/** A visitor's views a day that spend a customer's quota; the rest are counted but not billed. */
+/**
+ * A visitor's views a day that spend a customer's quota, at most; the rest are counted but not billed. A customer
+ * with a smaller limit gives each visitor `VISITOR_QUOTA_SHARE` of it (`visitorDailyQuota`).
+ */
 export const VISITOR_DAILY_QUOTA = 500;
+/** The share of a plan's limit one visitor (address, IPv6 /64) may spend a day: 50 addresses to spend it all. */
+export const VISITOR_QUOTA_SHARE = 0.02;
+/** The least a visitor may spend a day, however small the limit. */
+export const VISITOR_QUOTA_FLOOR = 10;
+
+/**
+ * A visitor's daily budget at a customer whose smallest limit (requests or deliveries per period) is `limit`:
+ * `VISITOR_QUOTA_SHARE` of it, between `VISITOR_QUOTA_FLOOR` and `VISITOR_DAILY_QUOTA` (Free's 1,000: 20).
+ */
+export function visitorDailyQuota(limit: number | null): number {
+  if (limit === null) return VISITOR_DAILY_QUOTA;
+  return Math.min(VISITOR_DAILY_QUOTA, Math.max(VISITOR_QUOTA_FLOOR, Math.floor(limit * VISITOR_QUOTA_SHARE)));
+}
 /**
  * Visitors one reducer counts, all days together: at most 32 MB of tables (with a resize in flight), beside the
  * held sums' 35 MB (reducer.ts), within a Durable Object's 128 MB. A visitor past it is billed as new each handoff.
@@ -127,18 +144,24 @@ export class VisitorCounts {
   }
 
   /**
-   * Bills the tallies in order (each after the visitor's views counted before it) and counts them. Answers the
-   * unbilled views per customer, and what was counted as (hi, lo, views) triples per day, for the reducer's log.
+   * Bills the tallies in order (each after the visitor's views counted before it) and counts them, each visitor
+   * within their customer's daily budget (`quotas`, `visitorDailyQuota`; `VISITOR_DAILY_QUOTA` for a customer it
+   * does not name, as handoffs logged before it was sent). Answers the unbilled views per customer, and what was
+   * counted as (hi, lo, views) triples per day, for the reducer's log.
    */
-  bill(tallies: readonly VisitorTally[]): { unbilled: Unbilled; counted: Map<string, number[]> } {
+  bill(
+    tallies: readonly VisitorTally[],
+    quotas: Readonly<Record<string, number>> = {},
+  ): { unbilled: Unbilled; counted: Map<string, number[]> } {
     const unbilled: Unbilled = new Map();
     const counted = new Map<string, number[]>();
     for (const tally of tallies) {
+      const quota = Math.min(VISITOR_DAILY_QUOTA, quotas[tally.userId] ?? VISITOR_DAILY_QUOTA);
       const [hi, lo] = hashOf(tally.userId, tally.visitor);
       const table = this.table(tally.day);
       const before = table.get(hi, lo);
-      const billed = Math.max(0, Math.min(tally.n, VISITOR_DAILY_QUOTA - before));
-      const billedDeliveries = tally.deliveredAt.filter((at) => before + at <= VISITOR_DAILY_QUOTA).length;
+      const billed = Math.max(0, Math.min(tally.n, quota - before));
+      const billedDeliveries = tally.deliveredAt.filter((at) => before + at <= quota).length;
       if (billed < tally.n || billedDeliveries < tally.delivered) {
         const sum = unbilled.get(tally.userId) ?? [0, 0];
         unbilled.set(tally.userId, [sum[0] + tally.n - billed, sum[1] + tally.delivered - billedDeliveries]);

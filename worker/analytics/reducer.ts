@@ -106,7 +106,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     shard: number,
     handoff: number,
     part: number,
-    { sums, tallies, periodEnds, headroom }: HandoffPart,
+    { sums, tallies, periodEnds, headroom, visitorQuotas }: HandoffPart,
   ): Promise<void> {
     return this.inTurn(async () => {
       const held = await this.state(shard);
@@ -117,7 +117,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       const position = positionOf(handoff, part);
       if (position <= this.meta("last_position")) return;
       const wasFull = this.visitors!.full;
-      const { unbilled, counted } = this.visitors!.bill(tallies);
+      const { unbilled, counted } = this.visitors!.bill(tallies, visitorQuotas);
       if (this.visitors!.full && !wasFull) {
         console.warn(
           `Reducer ${shard} counts ${MAX_VISITORS} visitors: raise ANALYTICS_REDUCER_SHARDS (docs/scaling.md)`,

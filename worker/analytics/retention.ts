@@ -97,3 +97,93 @@ export async function purgeVisitorGoals(env: Env, now: Date, maxRows = PURGE_ROW
   }
   return deleted;
 }
+
+/**
+ * How long a goal of a visitor no experiment of the customer exposed waits for the view that would (they travel
+ * apart, so either may be counted first); the purge looks back a week past it, in case the cron missed days.
+ */
+export const UNEXPOSED_GOAL_HOURS = 24;
+const UNEXPOSED_LOOKBACK_DAYS = 7;
+
+/**
+ * Deletes goals older than `UNEXPOSED_GOAL_HOURS` whose visitor no experiment of the customer exposed (so only
+ * exposed visitors' goals stay), at most `maxRows`, in chunks; answers the rows deleted.
+ */
+export async function purgeUnexposedGoals(env: Env, now: Date, maxRows = PURGE_ROWS_PER_CRON): Promise<number> {
+  const before = now.getTime() - UNEXPOSED_GOAL_HOURS * 3_600_000;
+  const since = before - UNEXPOSED_LOOKBACK_DAYS * DAY_MS;
+  let deleted = 0;
+  while (deleted < maxRows) {
+    const chunk = Math.min(PURGE_CHUNK, maxRows - deleted);
+    const result = await env.DB.prepare(
+      `DELETE FROM visitor_goals WHERE (user_id, visitor, goal) IN (
+        SELECT g.user_id, g.visitor, g.goal FROM visitor_goals g WHERE g.last_at >= ?1 AND g.last_at < ?2
+          AND NOT EXISTS (SELECT 1 FROM experiment_exposures x WHERE x.user_id = g.user_id AND x.visitor = g.visitor)
+        LIMIT ?3)`,
+    )
+      .bind(since, before, chunk)
+      .run();
+    deleted += result.meta.changes;
+    if (result.meta.changes < chunk) break;
+  }
+  return deleted;
+}
+
+/** How long an experiment's rows stay once no mapping runs it (docs/experiments.md "Bounds"). */
+export const EXPERIMENT_RETENTION_DAYS = 90;
+/** Runs the purge looks at per query. */
+const RUNS_PER_QUERY = 100;
+/** An experiment's row tables, each keyed by the experiment first: a chunk is one range of its key. */
+const EXPERIMENT_ROWS = [
+  ["experiment_exposures", "experiment, visitor"],
+  ["experiment_conversions", "experiment, visitor, goal"],
+  ["experiment_stats", "experiment, variant, goal"],
+] as const;
+
+/**
+ * Deletes the rows of experiment runs that no mapping runs any more and that nobody was seen in (nor found running,
+ * below) for `EXPERIMENT_RETENTION_DAYS`, in chunks of `PURGE_CHUNK` rows, at most `maxRows`; answers the rows
+ * deleted. A run found still running is marked seen now, so that the oldest runs are always the ones to look at.
+ * A run's own row (`experiment_runs`) goes last, once its rows are gone, so an interrupted purge is taken up again.
+ */
+export async function purgeEndedExperiments(env: Env, now: Date, maxRows = PURGE_ROWS_PER_CRON): Promise<number> {
+  const d1 = env.DB;
+  const before = now.getTime() - EXPERIMENT_RETENTION_DAYS * DAY_MS;
+  let deleted = 0;
+  while (deleted < maxRows) {
+    const { results: runs } = await d1
+      .prepare(
+        `SELECT r.experiment, EXISTS (SELECT 1 FROM url_mappings m
+          WHERE m.id = r.mapping_id AND m.experiment ->> '$.id' = r.experiment) AS running
+        FROM experiment_runs r WHERE r.last_seen < ?1 ORDER BY r.last_seen LIMIT ?2`,
+      )
+      .bind(before, RUNS_PER_QUERY)
+      .all<{ experiment: string; running: number }>();
+    if (runs.length === 0) break;
+    const running = runs.filter((run) => run.running).map((run) => run.experiment);
+    if (running.length > 0) {
+      await d1
+        .prepare(`UPDATE experiment_runs SET last_seen = ?1 WHERE experiment IN (SELECT value FROM json_each(?2))`)
+        .bind(now.getTime(), JSON.stringify(running))
+        .run();
+    }
+    for (const { experiment } of runs.filter((run) => !run.running)) {
+      for (const [table, key] of EXPERIMENT_ROWS) {
+        while (deleted < maxRows) {
+          const chunk = Math.min(PURGE_CHUNK, maxRows - deleted);
+          const result = await d1
+            .prepare(
+              `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE experiment = ?1 LIMIT ?2)`,
+            )
+            .bind(experiment, chunk)
+            .run();
+          deleted += result.meta.changes;
+          if (result.meta.changes < chunk) break;
+        }
+      }
+      if (deleted >= maxRows) return deleted;
+      await d1.prepare(`DELETE FROM experiment_runs WHERE experiment = ?1`).bind(experiment).run();
+    }
+  }
+  return deleted;
+}

@@ -26,9 +26,8 @@ async function customerWith(mappings: { url: string; html: string }[], plan?: { 
   return { ...customer, ids };
 }
 
-/** The real visitor budget (wrangler.toml CONTENT_VISITOR_LIMITER), counting the calls made to it. */
-function countingLimiter() {
-  const inner = testEnv().CONTENT_VISITOR_LIMITER;
+/** The real visitor budget (wrangler.toml CONTENT_VISITOR_LIMITER, or another), counting the calls made to it. */
+function countingLimiter(inner = testEnv().CONTENT_VISITOR_LIMITER) {
   const counted = { calls: 0 };
   const limiter: RateLimit = {
     limit: (options) => {
@@ -86,17 +85,19 @@ describe("GET /api/content", () => {
     expect(env.sent).toHaveLength(302);
   });
 
-  it("asks no visitor budget for a customer without a request or dynamic-content limit, one per page view otherwise", async () => {
+  it("asks the higher unmetered budget for a customer without a request or dynamic-content limit, the metered one otherwise", async () => {
     const unlimited = await customerWith([{ url: "https://free.test/a", html: "F" }], { dynamicContentLimit: null });
     const metered = await customerWith([{ url: "https://shop.test/a", html: "A" }]);
     expect(await storedState(unlimited.user.id)).toMatchObject({ unmetered: true });
     expect((await storedState(metered.user.id))!.unmetered).toBeUndefined();
     const { limiter, counted } = countingLimiter();
-    const env = testEnv({ CONTENT_VISITOR_LIMITER: limiter });
+    const unmetered = countingLimiter(testEnv().UNMETERED_VISITOR_LIMITER);
+    const env = testEnv({ CONTENT_VISITOR_LIMITER: limiter, UNMETERED_VISITOR_LIMITER: unmetered.limiter });
 
     for (let i = 0; i < 3; i++)
       expect(await (await content(unlimited.user.id, "https://free.test/a", env)).text()).toBe("F");
     expect(counted.calls).toBe(0);
+    expect(unmetered.counted.calls).toBe(3);
     expect(env.sent).toHaveLength(3);
     for (let i = 0; i < 3; i++)
       expect(await (await content(metered.user.id, "https://shop.test/a", env)).text()).toBe("A");
@@ -132,6 +133,35 @@ describe("GET /api/content", () => {
       metered: true,
     });
     expect(counted.calls).toBe(2);
+  });
+
+  it("holds one address to the unmetered budget at a customer without limits: past it 204, nothing counted", async () => {
+    const unlimited = await customerWith([{ url: "https://free.test/a", html: "F" }], { dynamicContentLimit: null });
+    // The binding's own count (wrangler.toml UNMETERED_VISITOR_LIMITER: 3,000 a minute) stood in for by 5.
+    const used = new Map<string, number>();
+    const five: RateLimit = {
+      limit: async ({ key }) => {
+        used.set(key, (used.get(key) ?? 0) + 1);
+        return { success: used.get(key)! <= 5 };
+      },
+    };
+    const env = testEnv({ UNMETERED_VISITOR_LIMITER: five });
+    const from = (ip: string) =>
+      call(
+        `/api/content?u=${unlimited.user.id}&url=${encodeURIComponent("https://free.test/a")}`,
+        { headers: { "CF-Connecting-IP": ip } },
+        env,
+      );
+    const statuses = [];
+    for (let i = 0; i < 8; i++) statuses.push((await from("198.51.100.7")).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 204, 204, 204]);
+    expect(env.sent).toHaveLength(5);
+    // Another address has its own budget; another /64 too, not another address of the same /64.
+    expect((await from("198.51.100.8")).status).toBe(200);
+    expect((await from("2001:db8:1:2::1")).status).toBe(200);
+    for (let i = 0; i < 4; i++) await from(`2001:db8:1:2::${i + 2}`);
+    expect((await from("2001:db8:1:2:ffff::1")).status).toBe(204);
+    expect(used.get(`${unlimited.user.id} 198.51.100.7`)).toBe(8);
   });
 
   it("refuses a metered customer's visitor past the budget found after the state was read: 204 and nothing counted", async () => {

@@ -1,8 +1,8 @@
 /**
  * @module The hot path: `GET /api/content?u=<user id>&url=<page URL>` answers the HTML mapped to that page, or
  * 204. The customer's state and the URL's entry from the delivery store (store.ts: at most two small KV reads, in
- * parallel and memoised, no D1), the visitor's budget at this customer (Rate Limiting binding) when the customer is
- * metered, and the analytics message is sent after the answer, in `waitUntil`; the consumer counts it only on the
+ * parallel and memoised, no D1), the visitor's budget at this customer (Rate Limiting binding; a higher ceiling when
+ * the customer is not metered), and the analytics message is sent after the answer, in `waitUntil`; the consumer counts it only on the
  * customer's own websites.
  */
 import { Hono } from "hono";
@@ -74,17 +74,20 @@ export async function lookupContent(
 }
 
 /**
- * Whether the visitor is within their budget at this customer: 300 requests a minute per Cloudflare location
- * (wrangler.toml `CONTENT_VISITOR_LIMITER`), so that one machine cannot spend the customer's quota.
+ * Whether the visitor is within their budget at this customer, per Cloudflare location: 300 requests a minute at a
+ * metered customer (wrangler.toml `CONTENT_VISITOR_LIMITER`), so that one machine cannot spend the customer's
+ * quota; 3,000 at a customer without limits (`UNMETERED_VISITOR_LIMITER`), so that one machine cannot fill their
+ * experiments' and analytics' rows at any speed.
  */
-export async function withinVisitorBudget(env: Env, userId: string, visitor: string): Promise<boolean> {
-  return (await env.CONTENT_VISITOR_LIMITER.limit({ key: `${userId} ${visitor}` })).success;
+export async function withinVisitorBudget(env: Env, userId: string, visitor: string, metered = true): Promise<boolean> {
+  const limiter = metered ? env.CONTENT_VISITOR_LIMITER : env.UNMETERED_VISITOR_LIMITER;
+  return (await limiter.limit({ key: `${userId} ${visitor}` })).success;
 }
 
 /**
- * `lookupContent`, not serving a metered customer's visitor past their budget (`withinVisitorBudget`). Only a
- * metered customer has a quota to spend, so only their page views cost a Rate Limiting call: asked alongside the
- * lookup when the isolate remembers the customer's state (no added round trip), else once the lookup has read it.
+ * `lookupContent`, not serving a visitor past their budget at this customer (`withinVisitorBudget`, whose ceiling
+ * depends on whether the customer is metered): asked alongside the lookup when the isolate remembers the customer's
+ * state (no added round trip), else once the lookup has read it.
  */
 export async function lookupWithinBudget(
   env: Env,
@@ -94,13 +97,17 @@ export async function lookupWithinBudget(
   now = Date.now(),
 ): Promise<ContentLookup> {
   const known = rememberedState(userId, now);
-  const early = known && !known.unmetered && isServing(known, now);
+  const early = known && isServing(known, now) ? { metered: !known.unmetered } : undefined;
   const [budget, found] = await Promise.all([
-    early ? withinVisitorBudget(env, userId, visitor) : undefined,
+    early ? withinVisitorBudget(env, userId, visitor, early.metered) : undefined,
     lookupContent(env, userId, pageUrl, now, visitor),
   ]);
-  if (!found.serving || !found.metered) return found;
-  return (budget ?? (await withinVisitorBudget(env, userId, visitor))) ? found : { ...found, serving: false };
+  if (!found.serving) return found;
+  const within =
+    budget !== undefined && early?.metered === found.metered
+      ? budget
+      : await withinVisitorBudget(env, userId, visitor, found.metered);
+  return within ? found : { ...found, serving: false };
 }
 
 /**
@@ -179,8 +186,8 @@ export const contentRoute = new Hono<AppEnv>()
       const allowed = await withinVisitorBudget(c.env, userId, visitor);
       return contentResponse(allowed ? await previewDelivery(c.env, userId, pageUrl) : undefined, json);
     }
-    // One machine cannot spend a metered customer's quota: past its budget a visitor gets nothing, and nothing
-    // counts.
+    // One machine cannot spend a metered customer's quota, nor fill anyone's rows: past its budget a visitor gets
+    // nothing, and nothing counts.
     const { serving, url, match, onEdgeWebsite } = await lookupWithinBudget(c.env, userId, pageUrl, visitor);
     if (!serving) return contentResponse(undefined);
     const served = match && servedTo(match, visitorIdOf(c.req.query("vid")), isCrawler(c.req.header("User-Agent")));

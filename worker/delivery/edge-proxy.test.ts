@@ -1,8 +1,18 @@
 import { env as bindings } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ADDRESS_DAILY_EXPOSURES, type ExperimentResults } from "#contract/experiments";
 import { productVersions, users, websites } from "../db/schema";
-import { call, createAdmin, createCustomerOnPlan, createVerifiedCustomer, db, testEnv } from "../test/helpers";
+import type { AnalyticsMessage } from "../messages/analytics";
+import {
+  call,
+  countViews,
+  createAdmin,
+  createCustomerOnPlan,
+  createVerifiedCustomer,
+  db,
+  testEnv,
+} from "../test/helpers";
 import { syncCustomerState } from "./sync";
 import { provenWebsite } from "../test/websites";
 import { EDGE_LOOP_HEADER } from "./edge-proxy";
@@ -509,5 +519,41 @@ describe("an experiment at the edge", () => {
     const crawler = await view("https://shop.test/offer", { "User-Agent": "Googlebot/2.1" });
     expect(crawler.headers.get("Set-Cookie")).toBeNull();
     expect(await shown(crawler)).toBe("A");
+  });
+
+  it("counts cookieless page loads from one address as at most 20 new visitors a day", async () => {
+    const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+    await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });
+    const created = await call("/api/mappings", {
+      method: "POST",
+      apiKey: customer.apiKey,
+      json: {
+        url: "https://shop.test/offer",
+        htmlContent: "<p>A</p>",
+        variants: [
+          { key: "A", weight: 50 },
+          { key: "B", weight: 50, htmlContent: "<p>B</p>" },
+        ],
+        goals: ["signup"],
+      },
+    });
+    const { id } = (await created.json()) as { id: number };
+    stubOrigin(() => html(PAGE));
+    const messages: AnalyticsMessage[] = [];
+    // A bot with a browser's user agent and no cookie: every load a new visitor id.
+    for (let i = 0; i < ADDRESS_DAILY_EXPOSURES + 10; i++) {
+      const e = testEnv();
+      const res = await call(
+        "https://shop.test/offer",
+        { headers: { "User-Agent": "Mozilla/5.0 Chrome/126.0", "CF-Connecting-IP": "198.51.100.23" } },
+        e,
+      );
+      expect(res.headers.get("Set-Cookie")).toMatch(/^dc_vid=/);
+      messages.push(...e.analyticsMessages);
+    }
+    await countViews(messages);
+    const results = await call(`/api/mappings/${id}/experiment`, { apiKey: customer.apiKey });
+    const { variants } = (await results.json()) as ExperimentResults;
+    expect(variants.reduce((sum, v) => sum + v.visitors, 0)).toBe(ADDRESS_DAILY_EXPOSURES);
   });
 });

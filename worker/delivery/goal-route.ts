@@ -54,6 +54,6 @@ export const goalRoute = new Hono<AppEnv>()
     if (!isServing(state) || !state.goals?.includes(goal)) {
       return answer(c, 200, { message: "Not counted: no experiment of this customer measures this goal" });
     }
-    countGoal(c.env, c.executionCtx, { userId, vid, goal });
+    countGoal(c.env, c.executionCtx, { userId, vid, goal, visitor });
     return answer(c, 202, { message: "Goal received" });
   });

@@ -127,12 +127,12 @@ export function countPageView(env: Env, ctx: Pick<ExecutionContext, "waitUntil">
 export function countGoal(
   env: Env,
   ctx: Pick<ExecutionContext, "waitUntil">,
-  goal: Omit<GoalEvent, "id" | "timestamp">,
+  { visitor, ...goal }: Omit<GoalEvent, "id" | "timestamp" | "visitor"> & { visitor: string },
   now = Date.now(),
 ): void {
   ctx.waitUntil(
-    enqueue(env, { goal: { id: crypto.randomUUID(), ...goal, timestamp: now } }).catch((err) =>
-      console.error("Analytics enqueue failed", err),
-    ),
+    visitorId(env, visitor, now)
+      .then((named) => enqueue(env, { goal: { id: crypto.randomUUID(), ...goal, timestamp: now, visitor: named } }))
+      .catch((err) => console.error("Analytics enqueue failed", err)),
   );
 }

@@ -148,7 +148,33 @@ describe("experimentResults", () => {
       uplift: null,
       upliftCi95: null,
       probabilityToBeatControl: null,
+      topAddressVisitorShare: 0,
+      topAddressConversionShare: 0,
     });
+    expect(results.concentrated).toBe(false);
+  });
+
+  it("warns when one address brought a large share of a variant's visitors or conversions, not a small one", () => {
+    const withTop = (top: (key: string, goal: string | null) => number) =>
+      experimentResults({
+        variants: [
+          { key: "control", weight: 50, visitors: 100 },
+          { key: "b", weight: 50, visitors: 100 },
+        ],
+        goals: ["signup"],
+        conversions: (key) => (key === "b" ? 40 : 10),
+        topAddress: top,
+      });
+    // One address brought 20 of b's 40 conversions: half of them.
+    const forged = withTop((key, goal) => (key === "b" && goal === "signup" ? 20 : 1));
+    expect(forged.concentrated).toBe(true);
+    expect(forged.variants[1]).toMatchObject({ topAddressConversionShare: 0.5, topAddressVisitorShare: 0.01 });
+    // One address with 20 of b's 100 visitors is as telling.
+    expect(withTop((key, goal) => (key === "b" && goal === null ? 20 : 0)).concentrated).toBe(true);
+    // 3 of 10: a share, but too few to say anything.
+    expect(withTop((key, goal) => (key === "control" && goal === "signup" ? 3 : 0)).concentrated).toBe(false);
+    // 4 of 100 visitors: a small share.
+    expect(withTop(() => 4).concentrated).toBe(false);
   });
 
   it("compares a variant with the control on the same goal", () => {

@@ -4,7 +4,13 @@
  * posterior probability of beating the control; and the sample-ratio check of the visitors' split. Pure
  * functions of the counts.
  */
-import { SRM_P_THRESHOLD, type ExperimentResults, type SampleRatioCheck } from "#contract/experiments";
+import {
+  CONCENTRATION_MIN_COUNT,
+  CONCENTRATION_SHARE,
+  SRM_P_THRESHOLD,
+  type ExperimentResults,
+  type SampleRatioCheck,
+} from "#contract/experiments";
 import { gammaQ, logBeta, normalCdf } from "./special-functions";
 
 /** One variant's counts for one goal. */
@@ -125,17 +131,43 @@ export interface ExperimentCounts {
   goals: readonly string[];
   /** The variant's visitors who reached the goal: a lookup, so that a Map or a query's rows can answer it. */
   conversions: (key: string, goal: string) => number;
+  /** Of the variant's visitors, and of its conversions on a goal, the most one address brought in a day (absent: 0). */
+  topAddress?: (key: string, goal: string | null) => number;
 }
 
+/** Whether one address's share of a count is large enough to warn about (`CONCENTRATION_SHARE`). */
+const concentrated = (top: number, count: number) =>
+  top >= CONCENTRATION_MIN_COUNT && count > 0 && top / count >= CONCENTRATION_SHARE;
+
 /** The results' figures: per variant in order, per goal in order; the control's comparisons are null. */
-export function experimentResults(counts: ExperimentCounts): Pick<ExperimentResults, "variants" | "srm"> {
+export function experimentResults(
+  counts: ExperimentCounts,
+): Pick<ExperimentResults, "variants" | "srm" | "concentrated"> {
   const [control] = counts.variants;
+  const topAddress = counts.topAddress ?? (() => 0);
+  let warn = false;
   const variants = counts.variants.flatMap((variant) =>
     counts.goals.map((goal) => {
       const arm = consistent({ visitors: variant.visitors, conversions: counts.conversions(variant.key, goal) });
       const rate = arm.visitors ? arm.conversions / arm.visitors : 0;
+      const topVisitors = Math.min(topAddress(variant.key, null), arm.visitors);
+      const topConversions = Math.min(topAddress(variant.key, goal), arm.conversions);
+      warn ||= concentrated(topVisitors, arm.visitors) || concentrated(topConversions, arm.conversions);
+      const shares = {
+        topAddressVisitorShare: arm.visitors ? topVisitors / arm.visitors : 0,
+        topAddressConversionShare: arm.conversions ? topConversions / arm.conversions : 0,
+      };
       if (variant === control) {
-        return { key: variant.key, goal, ...arm, rate, uplift: null, upliftCi95: null, probabilityToBeatControl: null };
+        return {
+          key: variant.key,
+          goal,
+          ...arm,
+          rate,
+          uplift: null,
+          upliftCi95: null,
+          probabilityToBeatControl: null,
+          ...shares,
+        };
       }
       const controlArm = consistent({
         visitors: control!.visitors,
@@ -151,11 +183,13 @@ export function experimentResults(counts: ExperimentCounts): Pick<ExperimentResu
         upliftCi95: uplift?.ci95 ?? null,
         // Without a visitor on either side there is nothing to compare: the prior alone would answer.
         probabilityToBeatControl: arm.visitors && controlArm.visitors ? probabilityToBeat(controlArm, arm) : null,
+        ...shares,
       };
     }),
   );
   return {
     variants,
+    concentrated: warn,
     srm: sampleRatioMismatch(
       counts.variants.map((v) => v.visitors),
       counts.variants.map((v) => v.weight),

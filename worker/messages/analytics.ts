@@ -42,6 +42,8 @@ export interface GoalEvent {
   vid: string;
   goal: string;
   timestamp: number;
+  /** Who sent it, named as a page view's `visitor` is; absent in messages sent before goals named it. */
+  visitor?: string | null;
 }
 
 /** The page views an isolate gathered (delivery/page-view.ts): one queue message, billed as one. */
@@ -113,4 +115,9 @@ export interface HandoffPart {
   periodEnds: Record<string, number>;
   /** The metered customers of the handoff whose limit is not reached: settled once their held views could reach it. */
   headroom: Record<string, Headroom>;
+  /**
+   * Each metered customer's per-visitor daily budget (analytics/reducer-visitors.ts `visitorDailyQuota`); absent in
+   * parts sent before it was (the reducer then bills `VISITOR_DAILY_QUOTA`).
+   */
+  visitorQuotas?: Record<string, number>;
 }

@@ -3,10 +3,11 @@
  * sent, how a mapping's answer shows them, and the counts its results are computed from. The experiment lives in
  * the mapping's `experiment` column, so drafts, schedules and versions carry it; the control's HTML is the mapping's.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import {
   EXPERIMENT_MAX_BYTES,
   EXPERIMENT_TOO_LARGE,
+  experimentVisitorCap,
   GOALS_NEEDED,
   type ExperimentResults,
   type StoredExperiment,
@@ -15,9 +16,10 @@ import {
 } from "#contract/experiments";
 import { utf8Length } from "#contract/input-caps";
 import type { Db } from "../db/client";
-import { experimentStats } from "../db/schema";
+import { experimentRuns, experimentStats } from "../db/schema";
 import { experimentResults } from "../lib/experiment-statistics";
 import { Refusal } from "../lib/refusal";
+import { deliveryLimitStates, smallestLimitOf } from "./limits";
 
 /** What a create or change sends of an experiment: absent fields change nothing, `variants: null` stops it. */
 export interface ExperimentInput {
@@ -91,19 +93,37 @@ export const VISITORS_ROW = "";
 /** An experiment's counts: visitors per variant, conversions per variant and goal (one primary-key range). */
 export async function experimentCounts(db: Db, userId: string, experimentId: string) {
   const rows = await db
-    .select({ variant: experimentStats.variant, goal: experimentStats.goal, count: experimentStats.count })
+    .select({
+      variant: experimentStats.variant,
+      goal: experimentStats.goal,
+      count: experimentStats.count,
+      topAddress: experimentStats.topAddress,
+    })
     .from(experimentStats)
     .where(and(eq(experimentStats.experiment, experimentId), eq(experimentStats.userId, userId)));
   const visitors = new Map<string, number>();
   const conversions = new Map<string, number>();
+  const top = new Map<string, number>();
   for (const row of rows) {
     if (row.goal === VISITORS_ROW) visitors.set(row.variant, row.count);
     else conversions.set(`${row.variant}\u0000${row.goal}`, row.count);
+    top.set(`${row.variant}\u0000${row.goal}`, row.topAddress);
   }
   return {
     visitors: (variant: string) => visitors.get(variant) ?? 0,
     conversions: (variant: string, goal: string) => conversions.get(`${variant}\u0000${goal}`) ?? 0,
+    /** The most one address brought in a day: of the variant's visitors (goal null), or of its conversions. */
+    topAddress: (variant: string, goal: string | null) => top.get(`${variant}\u0000${goal ?? VISITORS_ROW}`) ?? 0,
   };
+}
+
+/** The visitors the customer's kept experiment runs count together (their plan's `experimentVisitorCap` bounds it). */
+async function keptExperimentVisitors(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ visitors: sql<number>`coalesce(sum(${experimentRuns.visitors}), 0)` })
+    .from(experimentRuns)
+    .where(eq(experimentRuns.userId, userId));
+  return row?.visitors ?? 0;
 }
 
 /** `GET /api/mappings/{id}/experiment`: the experiment's figures, computed from its counts. */
@@ -113,14 +133,21 @@ export async function experimentResultsOf(
   experiment: StoredExperiment,
 ): Promise<ExperimentResults> {
   const counts = await experimentCounts(db, userId, experiment.id);
-  const { variants, srm } = experimentResults({
-    variants: experiment.variants.map((v) => ({ key: v.key, weight: v.weight, visitors: counts.visitors(v.key) })),
+  const [kept, [usage]] = await Promise.all([keptExperimentVisitors(db, userId), deliveryLimitStates(db, [userId])]);
+  const visitorCap = experimentVisitorCap(usage ? smallestLimitOf(usage) : null);
+  const variants = experiment.variants.map((v) => ({ key: v.key, weight: v.weight, visitors: counts.visitors(v.key) }));
+  const results = experimentResults({
+    variants,
     goals: experiment.goals,
     conversions: counts.conversions,
+    topAddress: counts.topAddress,
   });
   return {
-    variants,
-    srm,
+    variants: results.variants,
+    srm: results.srm,
+    concentrated: results.concentrated,
+    sampleFull: kept >= visitorCap,
+    visitorCap,
     weights: experiment.variants.map((v) => ({ key: v.key, weight: v.weight })),
     goals: experiment.goals,
     startedAt: new Date(experiment.startedAt).toISOString(),

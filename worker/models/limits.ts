@@ -43,6 +43,12 @@ export interface DeliveryLimitState {
 export const isMetered = (usage: DeliveryLimitState) =>
   usage.dynamicContentLimit !== null || usage.requestLimit !== null;
 
+/** The smallest of the customer's limits (requests or deliveries a period); null when their plan limits neither. */
+export function smallestLimitOf(usage: DeliveryLimitState): number | null {
+  const limits = [usage.requestLimit, usage.dynamicContentLimit].filter((limit) => limit !== null);
+  return limits.length === 0 ? null : Math.min(...limits);
+}
+
 /** Deliveries stop once either the dynamic-content or the request limit of the period is reached. */
 export function deliveryLimitReached(s: DeliveryLimitState): boolean {
   return (

@@ -217,7 +217,12 @@ export function openApiDocument(origin: string) {
           summary:
             "The mapping's experiment's results per variant and goal, with uplift, its 95 % interval, the probability to beat the control and a sample-ratio check (docs/experiments.md)",
           parameters: [mappingId],
-          responses: { "200": answer("ExperimentResults {variants, srm, weights, goals, startedAt}"), ...ERRORS },
+          responses: {
+            "200": answer(
+              "ExperimentResults {variants, srm, weights, goals, startedAt, concentrated, sampleFull, visitorCap}",
+            ),
+            ...ERRORS,
+          },
         },
       },
       "/api/mappings/{id}/experiment/promote": {

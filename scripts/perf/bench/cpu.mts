@@ -58,6 +58,7 @@ export async function timeContent(
     PAGE_VIEW_BUNDLE_MS: "0",
     DELIVERY: memoryKv(entries, seen),
     CONTENT_VISITOR_LIMITER: allow,
+    UNMETERED_VISITOR_LIMITER: allow,
     HOT_PATH_FILL_LIMITER: allow,
     ANALYTICS_QUEUE: {
       send: async () => void seen.messages++,

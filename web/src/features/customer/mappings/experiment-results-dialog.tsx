@@ -1,10 +1,11 @@
 /**
  * @module A mapping's experiment results (docs/experiments.md), a chunk of its own loaded when the row's
  * "Experiment results" is first pressed: for the chosen goal, the rates as bars, the figures as a table and a plain
- * sentence per variant; a warning when the split of visitors does not match the weights; and per variant "Make B
+ * sentence per variant; a warning when the split of visitors does not match the weights, when one address carries
+ * much of a variant's visitors or conversions, or when the sample is full; and per variant "Make B
  * permanent", asked for first, which ends the experiment with that variant's content.
  */
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { ExperimentResults } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
@@ -19,6 +20,15 @@ import { formatPValue } from "./experiment-format";
 import { ExperimentResultsTable } from "./experiment-results-table";
 import { experimentSentence, type ExperimentLanguage } from "./experiment-sentence";
 import { EXPERIMENT_TEXT } from "./experiment-text";
+
+/** A plain warning above the figures. */
+function Warning({ children }: { children: ReactNode }) {
+  return (
+    <p role="alert" className="rounded-md border border-amber-500 bg-amber-50 p-3 text-sm text-amber-900">
+      {children}
+    </p>
+  );
+}
 
 interface ExperimentResultsDialogProps {
   mapping: Mapping;
@@ -94,10 +104,10 @@ function ResultsView({
   return (
     <div className="space-y-4">
       <p className="text-sm text-muted-foreground">{text.runningSince(formatStart(results.startedAt))}</p>
-      {!results.srm.ok && (
-        <p role="alert" className="rounded-md border border-amber-500 bg-amber-50 p-3 text-sm text-amber-900">
-          {text.srm(formatPValue(results.srm.pValue, lang))}
-        </p>
+      {!results.srm.ok && <Warning>{text.srm(formatPValue(results.srm.pValue, lang))}</Warning>}
+      {results.concentrated && <Warning>{text.concentrated}</Warning>}
+      {results.sampleFull && (
+        <Warning>{text.sampleFull(results.visitorCap.toLocaleString(lang === "de" ? "de-DE" : "en-US"))}</Warning>
       )}
       {results.goals.length > 1 && (
         <div role="group" aria-label={text.goal} className="flex flex-wrap items-center gap-2">

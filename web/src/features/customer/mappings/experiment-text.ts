@@ -43,6 +43,10 @@ export const EXPERIMENT_TEXT = {
     to: "to",
     srm: (p: string) =>
       `The split of visitors does not match the weights (p ${p}): check the setup before trusting these results.`,
+    concentrated:
+      "Much of a variant's visitors or conversions came from one network address: these results may be skewed or forged.",
+    sampleFull: (most: string) =>
+      `Your experiments have counted ${most} visitors, the most your plan keeps: new visitors are not counted until ended experiments are purged, 90 days after they end.`,
     makePermanent: (key: string) => `Make ${key} permanent`,
     confirmTitle: (key: string) => `Make ${key} permanent?`,
     confirmDescription: (key: string) =>
@@ -97,6 +101,10 @@ export const EXPERIMENT_TEXT = {
     to: "bis",
     srm: (p: string) =>
       `Die Aufteilung der Besucher entspricht nicht den Gewichten (p ${p}): Prüfen Sie die Einrichtung, bevor Sie diesen Ergebnissen vertrauen.`,
+    concentrated:
+      "Ein großer Teil der Besucher oder Conversions einer Variante kam von einer einzigen Netzwerkadresse: Diese Ergebnisse können verzerrt oder gefälscht sein.",
+    sampleFull: (most: string) =>
+      `Ihre Experimente haben ${most} Besucher gezählt, so viele, wie Ihr Tarif behält: Neue Besucher werden erst gezählt, wenn beendete Experimente 90 Tage nach ihrem Ende gelöscht sind.`,
     makePermanent: (key: string) => `${key} dauerhaft übernehmen`,
     confirmTitle: (key: string) => `${key} dauerhaft übernehmen?`,
     confirmDescription: (key: string) =>

@@ -241,6 +241,8 @@ const figures = (key: string, goal: string, overrides: Partial<VariantGoalResult
   uplift: null,
   upliftCi95: null,
   probabilityToBeatControl: null,
+  topAddressVisitorShare: 0.001,
+  topAddressConversionShare: 0.02,
   ...overrides,
 });
 
@@ -270,6 +272,9 @@ const results: ExperimentResults = {
   ],
   goals: ["signup", "checkout"],
   startedAt: "2026-11-20T10:00:00.000Z",
+  concentrated: false,
+  sampleFull: false,
+  visitorCap: 50_000,
 };
 
 describe("the experiment results", () => {
@@ -323,6 +328,23 @@ describe("the experiment results", () => {
     expect(within(dialog).queryByRole("alert")).not.toBeInTheDocument();
     // One goal: no goal to choose.
     expect(within(dialog).queryByRole("group", { name: "Goal" })).not.toBeInTheDocument();
+  });
+
+  it("warns plainly when one address carries much of a variant's visitors or conversions, and when the sample is full", async () => {
+    const { dialog } = await openResults(() =>
+      jsonResponse({
+        ...results,
+        srm: { pValue: 0.5, ok: true },
+        concentrated: true,
+        sampleFull: true,
+        visitorCap: 5_000,
+      }),
+    );
+    const alerts = await within(dialog).findAllByRole("alert");
+    expect(alerts.map((alert) => alert.textContent)).toEqual([
+      "Much of a variant's visitors or conversions came from one network address: these results may be skewed or forged.",
+      "Your experiments have counted 5,000 visitors, the most your plan keeps: new visitors are not counted until ended experiments are purged, 90 days after they end.",
+    ]);
   });
 
   it("makes B permanent once confirmed: promote, the toast, the lists asked again, the dialog closed", async () => {
