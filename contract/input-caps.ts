@@ -65,7 +65,8 @@ export function jsonDepthOver(value: unknown, max: number): (string | number)[] 
       ? step.value.map((item, i) => [i, item])
       : Object.entries(step.value as object);
     for (const [key, child] of entries) {
-      if (typeof child === "object" && child !== null) stack.push({ value: child, depth: step.depth + 1, key, parent: step });
+      if (typeof child === "object" && child !== null)
+        stack.push({ value: child, depth: step.depth + 1, key, parent: step });
     }
   }
   return null;

@@ -4,15 +4,23 @@
  * per goal: a conversion is a goal the visitor reached at or after their first view of the experiment, while the
  * mapping still runs that experiment and measures that goal. A goal may be folded before the view that exposed its
  * visitor (they travel apart): `visitor_goals` keeps each visitor's goals with the last time, so whichever of the
- * two comes second converts. ?1 and ?2 bound the pending rows, as in fold.ts. Counts are written before the rows
+ * two comes second converts. ?1 and ?2 bound the pending rows, as in fold.ts. A mapping's experiment is read from its
+id and goals columns (db/raw.ts), never parsed here: one customer's experiment cannot fail everyone's fold. Counts are written before the rows
  * they count, so each statement sees only what is new.
  */
+
+/**
+ * Whether the customer `userId` (an SQL expression) is one the statement counts: ?3 is null when it counts the whole
+ * range, or a JSON array of ids when a probe (quarantine.ts) tries some customers alone.
+ */
+export const countedCustomer = (userId: string) => `(?3 IS NULL OR ${userId} IN (SELECT value FROM json_each(?3)))`;
 
 /** The range's events of existing customers. */
 const EVENTS = `events AS (
     SELECT v.value AS e, v.value ->> 'userId' AS user_id
     FROM analytics_pending p, json_each(p.events) v
     WHERE p.seq BETWEEN ?1 AND ?2 AND EXISTS (SELECT 1 FROM users WHERE users.id = v.value ->> 'userId')
+      AND ${countedCustomer("v.value ->> 'userId'")}
   )`;
 
 /** Each visitor's first view of each experiment in the range, and the variant it showed. */
@@ -55,8 +63,8 @@ const CONVERTED = `WITH ${EVENTS},
     FROM touched t
     JOIN experiment_exposures x ON x.user_id = t.user_id AND x.visitor = t.vid
     JOIN visitor_goals g ON g.user_id = t.user_id AND g.visitor = t.vid AND g.last_at >= x.first_seen
-    JOIN url_mappings m ON m.id = x.mapping_id AND m.experiment ->> '$.id' = x.experiment
-    WHERE EXISTS (SELECT 1 FROM json_each(m.experiment, '$.goals') measured WHERE measured.value = g.goal)
+    JOIN url_mappings m ON m.id = x.mapping_id AND m.experiment_id = x.experiment
+    WHERE EXISTS (SELECT 1 FROM json_each(m.experiment_goals) measured WHERE measured.value = g.goal)
   )`;
 
 const COUNT_CONVERSIONS = `${CONVERTED}
