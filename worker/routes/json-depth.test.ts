@@ -95,4 +95,13 @@ describe("JSON-LD nested deeper than 20 levels", () => {
     expect(report.rows[0]!.errors).toEqual([`seo.jsonLd: ${JSON_LD_TOO_DEEP}`]);
     expect(await mappingsOf(user.id)).toEqual([]);
   });
+
+  it("a goal's body nested deeper than 32 levels: 400 naming where, before its fields are read", async () => {
+    const deep = "[".repeat(40) + "]".repeat(40);
+    const res = await call("/api/goals", { method: "POST", body: `{"u":${deep},"vid":"v","goal":"buy"}` });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /^The body must be nested at most 32 levels deep; it goes deeper at u(\[0\]){31}$/,
+    );
+  });
 });
