@@ -32,3 +32,46 @@ export const tooLong = (field: string, max: number) => `${field} must be at most
 
 export const HTML_CONTENT_TOO_LARGE = `HTML content must be at most 256 KB (${formatNumber(HTML_CONTENT_MAX_BYTES)} bytes)`;
 export const URL_NOT_HTTP = "URL must start with http:// or https://";
+
+/**
+ * How deep free JSON a customer stores (JSON-LD) may nest, counting each object and array: SQLite's JSON functions
+ * refuse documents deeper than 1,000 levels, and real JSON-LD needs a handful.
+ */
+export const JSON_MAX_DEPTH = 20;
+export const JSON_TOO_DEEP = (field: string, max = JSON_MAX_DEPTH) =>
+  `${field} must be nested at most ${formatNumber(max)} levels deep`;
+
+/**
+ * Where `value` nests deeper than `max` objects and arrays: the path of keys to the first container past it, or
+ * null when it does not. Walks with a stack of its own, so no depth can overflow the call stack.
+ */
+export function jsonDepthOver(value: unknown, max: number): (string | number)[] | null {
+  interface Step {
+    value: unknown;
+    depth: number;
+    key: string | number | null;
+    parent: Step | null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const stack: Step[] = [{ value, depth: 1, key: null, parent: null }];
+  while (stack.length > 0) {
+    const step = stack.pop()!;
+    if (step.depth > max) {
+      const path: (string | number)[] = [];
+      for (let s: Step | null = step; s?.key != null; s = s.parent) path.unshift(s.key);
+      return path;
+    }
+    const entries: [string | number, unknown][] = Array.isArray(step.value)
+      ? step.value.map((item, i) => [i, item])
+      : Object.entries(step.value as object);
+    for (const [key, child] of entries) {
+      if (typeof child === "object" && child !== null)
+        stack.push({ value: child, depth: step.depth + 1, key, parent: step });
+    }
+  }
+  return null;
+}
+
+/** A path of `jsonDepthOver` as people read it: `variants[1].seo.jsonLd`. */
+export const jsonPathText = (path: (string | number)[]) =>
+  path.map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? key : `.${key}`)).join("");

@@ -315,6 +315,32 @@ export interface AdminOverview {
   revenueCurrentYear: number;
   /** The billing currency (BILLING_CURRENCY, default USD). */
   currency?: string;
+  /** Whether page views are being counted (docs/analytics.md, "When a fold fails"). */
+  analytics: AnalyticsHealth;
+}
+
+/** A customer whose analytics events the fold set aside, because folding them failed. */
+export interface QuarantinedCustomer {
+  userId: string;
+  email: string;
+  /** The views (and goals) set aside. */
+  views: number;
+  /** Why their fold failed, as SQLite said. */
+  reason: string;
+  /** When their events were first set aside (ISO). */
+  since: string;
+  /** Whether the fold still tries them again by itself; false: they wait for an admin's release. */
+  retrying: boolean;
+}
+
+export interface AnalyticsHealth {
+  /** How old the oldest view still waiting to be counted is, in seconds; null when none waits. */
+  oldestPendingSeconds: number | null;
+  /** The oldest handoff to the reducers that failed and is still owed: how often it failed, and why. */
+  failingHandoff: { failures: number; lastError: string | null } | null;
+  /** How many customers have events set aside; `quarantined` lists the first 20, longest set aside first. */
+  quarantinedCustomers: number;
+  quarantined: QuarantinedCustomer[];
 }
 
 export interface ApiKeyResponse {

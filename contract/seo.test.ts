@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { CANONICAL_INVALID, JSON_LD_INVALID, JSON_LD_TOO_LARGE, ROBOTS_INVALID, seoSchema } from "./seo";
+import { JSON_MAX_DEPTH } from "./input-caps";
+import {
+  CANONICAL_INVALID,
+  JSON_LD_INVALID,
+  JSON_LD_TOO_DEEP,
+  JSON_LD_TOO_LARGE,
+  ROBOTS_INVALID,
+  seoSchema,
+} from "./seo";
+
+/** Arrays in arrays, `levels` deep counting the outermost, around an empty object. */
+const nested = (levels: number) => "[".repeat(levels - 1) + "{}" + "]".repeat(levels - 1);
 
 const problems = (input: unknown) => seoSchema.safeParse(input).error?.issues.map((i) => i.message) ?? [];
 
@@ -44,5 +55,14 @@ describe("SEO fields", () => {
     expect(problems({ title: "t".repeat(201) })[0]).toMatch(/200/);
     expect(problems({ description: "d".repeat(1_001) })[0]).toMatch(/1,?000/);
     expect(problems({ title: 5 })).toEqual(["Title must be text"]);
+  });
+
+  it("caps JSON-LD's nesting at 20 levels, as text or as JSON, far below what SQLite's JSON functions read", () => {
+    expect(JSON_LD_TOO_DEEP).toBe("JSON-LD must be nested at most 20 levels deep");
+    expect(seoSchema.parse({ jsonLd: nested(JSON_MAX_DEPTH) }).jsonLd).toEqual(JSON.parse(nested(JSON_MAX_DEPTH)));
+    expect(problems({ jsonLd: nested(JSON_MAX_DEPTH + 1) })).toEqual([JSON_LD_TOO_DEEP]);
+    expect(problems({ jsonLd: JSON.parse(nested(1_100)) })).toEqual([JSON_LD_TOO_DEEP]);
+    // 32 KB of brackets: 16,000 levels, refused without overflowing a stack.
+    expect(problems({ jsonLd: nested(16_000) })).toEqual([JSON_LD_TOO_DEEP]);
   });
 });

@@ -4,7 +4,7 @@
  * them escaped (delivery/seo-head.ts), the snippet sets them through the DOM.
  */
 import { z } from "zod";
-import { tooLong, URL_MAX_LENGTH, utf8Length } from "./input-caps";
+import { JSON_MAX_DEPTH, JSON_TOO_DEEP, jsonDepthOver, tooLong, URL_MAX_LENGTH, utf8Length } from "./input-caps";
 
 export interface Seo {
   title?: string;
@@ -30,6 +30,7 @@ export const ROBOTS_INVALID =
 export const CANONICAL_INVALID = "The canonical URL must be an absolute http:// or https:// URL";
 export const JSON_LD_INVALID = "JSON-LD must be a JSON object or array";
 export const JSON_LD_TOO_LARGE = `JSON-LD must be at most 32 KB (${JSON_LD_MAX_BYTES.toLocaleString("en-US")} bytes)`;
+export const JSON_LD_TOO_DEEP = JSON_TOO_DEEP("JSON-LD");
 
 /** A text field; an empty one is no field. */
 const optionalText = (field: string, max: number) =>
@@ -69,6 +70,11 @@ export const seoSchema = z
         }
         if (!isJsonLd(parsed)) {
           ctx.addIssue({ code: "custom", message: JSON_LD_INVALID });
+          return z.NEVER;
+        }
+        // Before its size: JSON.stringify walks the value by recursion.
+        if (jsonDepthOver(parsed, JSON_MAX_DEPTH)) {
+          ctx.addIssue({ code: "custom", message: JSON_LD_TOO_DEEP });
           return z.NEVER;
         }
         if (utf8Length(JSON.stringify(parsed)) > JSON_LD_MAX_BYTES) {

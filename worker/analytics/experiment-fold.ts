@@ -4,7 +4,8 @@
  * per goal: a conversion is a goal the visitor reached at or after their first view of the experiment, while the
  * mapping still runs that experiment and measures that goal. A goal may be folded before the view that exposed its
  * visitor (they travel apart): `visitor_goals` keeps each visitor's goals with the last time, so whichever of the
- * two comes second converts. ?1 and ?2 bound the pending rows, as in fold.ts; ?3 is each customer's cap. Counts are written before the rows
+ * two comes second converts. ?1 and ?2 bound the pending rows, as in fold.ts. A mapping's experiment is read from its
+id and goals columns (db/raw.ts), never parsed here: one customer's experiment cannot fail everyone's fold. Counts are written before the rows
  * they count, so each statement sees only what is new.
  *
  * What strangers can add (docs/experiments.md "Bounds"): visitor ids are the visitors' own, so each address (a day's
@@ -14,18 +15,25 @@
  */
 import { ADDRESS_DAILY_EXPOSURES, ADDRESS_DAILY_GOALS, EXPERIMENT_MAX_VISITORS } from "#contract/experiments";
 
+/**
+ * Whether the customer `userId` (an SQL expression) is one the statement counts: ?3 is null when it counts the whole
+ * range, or a JSON array of ids when a probe (quarantine.ts) tries some customers alone.
+ */
+export const countedCustomer = (userId: string) => `(?3 IS NULL OR ${userId} IN (SELECT value FROM json_each(?3)))`;
+
 /** The range's events of existing customers. */
 const EVENTS = `events AS (
     SELECT v.value AS e, v.value ->> 'userId' AS user_id
     FROM analytics_pending p, json_each(p.events) v
     WHERE p.seq BETWEEN ?1 AND ?2 AND EXISTS (SELECT 1 FROM users WHERE users.id = v.value ->> 'userId')
+      AND ${countedCustomer("v.value ->> 'userId'")}
   )`;
 
 /**
  * Each visitor's first view of each experiment in the range, with the variant it showed and the address that sent
  * it (`visitor`: the day's keyed hash of the IP address, delivery/page-view.ts). Of the visitors new to an experiment
  * (`admitted`), each address's are counted up to `ADDRESS_DAILY_EXPOSURES` a day with those it brought earlier that
- * day (the hash is the day's), and the customer's up to their cap (?3: `experimentVisitorCap` per customer, fold.ts)
+ * day (the hash is the day's), and the customer's up to their cap (?4: `experimentVisitorCap` per customer, fold.ts)
  * with what their runs in `experiment_runs` counted before this fold (`visitors_before` once this fold's `COUNT_RUN`
  * wrote it); the others are not counted at all. A view without an address (local development) is not held to an
  * address's bound.
@@ -58,7 +66,7 @@ const FIRST_VIEWS = `WITH ${EVENTS},
     SELECT w.experiment, w.vid, w.user_id, w.mapping_id, w.variant, w.ts, w.address
     FROM within_address w LEFT JOIN kept k ON k.user_id = w.user_id
     WHERE w.customer_rank + coalesce(k.visitors, 0)
-      <= coalesce(?3 ->> ('$."' || w.user_id || '"'), ${EXPERIMENT_MAX_VISITORS})
+      <= coalesce(?4 ->> ('$."' || w.user_id || '"'), ${EXPERIMENT_MAX_VISITORS})
   )`;
 
 const COUNT_VISITORS = `${FIRST_VIEWS}
@@ -134,8 +142,8 @@ const CONVERTED = `WITH ${EVENTS},
     FROM touched t
     JOIN experiment_exposures x ON x.user_id = t.user_id AND x.visitor = t.vid
     JOIN visitor_goals g ON g.user_id = t.user_id AND g.visitor = t.vid AND g.last_at >= x.first_seen
-    JOIN url_mappings m ON m.id = x.mapping_id AND m.experiment ->> '$.id' = x.experiment
-    WHERE EXISTS (SELECT 1 FROM json_each(m.experiment, '$.goals') measured WHERE measured.value = g.goal)
+    JOIN url_mappings m ON m.id = x.mapping_id AND m.experiment_id = x.experiment
+    WHERE EXISTS (SELECT 1 FROM json_each(m.experiment_goals) measured WHERE measured.value = g.goal)
   )`;
 
 const COUNT_CONVERSIONS = `${CONVERTED}
@@ -185,8 +193,14 @@ const EXPERIMENT_COUNTING = [
 ];
 
 /**
- * The statements that count pending rows `from` to `to`, in order; `caps` is each customer's `experimentVisitorCap`
- * as a JSON object (bound only where the statement reads it).
+ * The statements that count pending rows `from` to `to`, in order, of the customers `only` (a JSON array; null for
+ * all); `caps` is each customer's `experimentVisitorCap` as a JSON object (bound only where the statement reads it).
  */
-export const experimentCounting = (d1: D1Database, from: number, to: number, caps: string): D1PreparedStatement[] =>
-  EXPERIMENT_COUNTING.map((sql) => d1.prepare(sql).bind(from, to, ...(sql.includes("?3") ? [caps] : [])));
+export const experimentCounting = (
+  d1: D1Database,
+  from: number,
+  to: number,
+  only: string | null,
+  caps: string,
+): D1PreparedStatement[] =>
+  EXPERIMENT_COUNTING.map((sql) => d1.prepare(sql).bind(from, to, only, ...(sql.includes("?4") ? [caps] : [])));

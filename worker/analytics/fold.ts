@@ -29,10 +29,12 @@ import { experimentVisitorCap } from "#contract/experiments";
 import { OTHER_PAGES } from "#contract/responses";
 import type { Env } from "../env";
 import type { HandoffPart, Headroom, HeldSum, VisitorTally } from "../messages/analytics";
+import { OLDEST_PENDING } from "../models/analytics-health";
 import { deliveryLimitReached, isMetered, smallestLimitOf, type DeliveryLimitState } from "../models/limits";
 import { syncCustomerState } from "../delivery/sync";
 import { loadBatchCustomers } from "./batch-customers";
-import { experimentCounting } from "./experiment-fold";
+import { countedCustomer, experimentCounting } from "./experiment-fold";
+import { releaseDue, setAside } from "./quarantine";
 import { HOLD_MAX_SUMS, reducerOf, reducerShardOf } from "./reducer-shards";
 import { VISITOR_DAILY_QUOTA, visitorDailyQuota } from "./reducer-visitors";
 
@@ -68,6 +70,7 @@ const FRESH = `WITH fresh AS (
     FROM analytics_pending p, json_each(p.events) v
     WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 1
       AND EXISTS (SELECT 1 FROM users WHERE users.id = v.value ->> 'userId')
+      AND ${countedCustomer("v.value ->> 'userId'")}
   )`;
 
 /** What spends the plan's quota: the views not by a known crawler, but those of visitors past their budget. */
@@ -319,7 +322,7 @@ const COUNTERS_AFTER = `SELECT user_id AS userId, period_requests AS periodReque
  * has views in consumers' rows (to hand off), and sums in reducers' (to count).
  */
 const CUSTOMERS_OF_RANGE = `SELECT v.value ->> 'userId' AS userId, max(v.value ->> 'vid' IS NOT NULL) AS experiments,
-    max(p.reduced = 0) AS consumed, max(p.reduced = 1) AS reduced
+    max(p.reduced = 0 AND v.value ->> 'handed' IS NULL) AS consumed, max(p.reduced = 1) AS reduced
   FROM analytics_pending p, json_each(p.events) v WHERE p.seq BETWEEN ?1 AND ?2 GROUP BY 1`;
 
 /** The views of customers ?3 in consumers' rows ?1 to ?2, summed as a reducer holds them. */
@@ -327,7 +330,7 @@ const HELD_SUMS = `SELECT v.value ->> 'userId' AS userId, v.value ->> 'url' AS u
     v.value ->> 'mappingId' AS mappingId, coalesce(v.value ->> 'crawler', 0) AS crawler, count(*) AS n,
     sum(v.value ->> 'delivered') AS delivered, max(v.value ->> 'timestamp') AS timestamp
   FROM analytics_pending p, json_each(p.events) v
-  WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 0 AND v.value ->> 'goal' IS NULL
+  WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 0 AND v.value ->> 'goal' IS NULL AND v.value ->> 'handed' IS NULL
     AND (v.value ->> 'userId') IN (SELECT value FROM json_each(?3))
   GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
 
@@ -341,7 +344,7 @@ const VISITOR_TALLIES = `WITH seen AS (
         PARTITION BY v.value ->> 'userId', v.value ->> 'day', v.value ->> 'visitor'
         ORDER BY v.value ->> 'timestamp', v.value ->> 'id') AS place
     FROM analytics_pending p, json_each(p.events) v
-    WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 0 AND v.value ->> 'goal' IS NULL
+    WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 0 AND v.value ->> 'goal' IS NULL AND v.value ->> 'handed' IS NULL
       AND coalesce(v.value ->> 'crawler', 0) = 0 AND v.value ->> 'visitor' IS NOT NULL
       AND (v.value ->> 'userId') IN (SELECT value FROM json_each(?3))
   )
@@ -503,37 +506,183 @@ async function handOff(
   }
 }
 
+/** Where a fold of a range failed: its customers' loading, handing it to the reducers, or counting it. */
+export type FoldStage = "load" | "handoff" | "count";
+
+/** A fold that failed, and where: only a failure to hand off is the reducers' (`foldPendingAnalytics`). */
+export class FoldFailure extends Error {
+  constructor(
+    readonly stage: FoldStage,
+    readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+async function inStage<T>(stage: FoldStage, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw new FoldFailure(stage, err);
+  }
+}
+
+/** The counting statements of a range, for the customers `only` (a JSON array of ids; null: all of them). */
+function countingStatements(
+  d1: D1Database,
+  range: PendingRange,
+  only: string | null,
+  of: { reduced: boolean; experiments: boolean; caps: string },
+) {
+  return [
+    // Only reducers' sums are counted here; a range of consumers' rows alone has nothing for these statements.
+    ...(of.reduced ? COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to, only)) : []),
+    // Only a range that holds experiments' events pays for their statements.
+    ...(of.experiments ? experimentCounting(d1, range.from, range.to, only, of.caps) : []),
+  ];
+}
+
 /**
  * Counts one range of pending rows and deletes them; answers the views it held. `handoff` is the customers of a
- * handoff of this range that did not finish (`analytics_handoffs`).
+ * handoff of this range that did not finish (`analytics_handoffs`). Fails with a `FoldFailure`.
  */
 export async function foldRange(env: Env, range: PendingRange, now: Date, handoff?: string): Promise<number> {
   const d1 = env.DB;
-  const { results } = await d1
-    .prepare(CUSTOMERS_OF_RANGE)
-    .bind(range.from, range.to)
-    .all<{ userId: string; experiments: number; consumed: number; reduced: number }>();
-  const customers = await loadBatchCustomers(
-    env,
-    results.map((r) => r.userId),
-    now,
-  );
+  const { results, customers } = await inStage("load", async () => {
+    const { results } = await d1
+      .prepare(CUSTOMERS_OF_RANGE)
+      .bind(range.from, range.to)
+      .all<{ userId: string; experiments: number; consumed: number; reduced: number }>();
+    const customers = await loadBatchCustomers(
+      env,
+      results.map((r) => r.userId),
+      now,
+    );
+    return { results, customers };
+  });
   const consumed = results.filter((r) => r.consumed).map((r) => r.userId);
-  await handOff(env, range, customers, consumed, handoff);
+  await inStage("handoff", () => handOff(env, range, customers, consumed, handoff));
   const userIds = JSON.stringify([...customers.keys()]);
-  const outcome = await d1.batch<Record<string, unknown>>([
-    // Only reducers' sums are counted here; a range of consumers' rows alone has nothing for these statements.
-    ...(results.some((r) => r.reduced) ? COUNTING.map((sql) => d1.prepare(sql).bind(range.from, range.to)) : []),
-    // Only a range that holds experiments' events pays for their statements.
-    ...(results.some((r) => r.experiments)
-      ? experimentCounting(d1, range.from, range.to, experimentCaps(customers, results))
-      : []),
-    d1.prepare(FOLDED).bind(range.from, range.to),
-    d1.prepare(HANDED_OFF).bind(range.from),
-    d1.prepare(COUNTERS_AFTER).bind(userIds),
-  ]);
+  const outcome = await inStage("count", () =>
+    d1.batch<Record<string, unknown>>([
+      ...countingStatements(d1, range, null, {
+        reduced: results.some((r) => r.reduced),
+        experiments: results.some((r) => r.experiments),
+        caps: experimentCaps(customers, results),
+      }),
+      d1.prepare(FOLDED).bind(range.from, range.to),
+      d1.prepare(HANDED_OFF).bind(range.from),
+      d1.prepare(COUNTERS_AFTER).bind(userIds),
+    ]),
+  );
   await markLimitChanges(env, customers, outcome.at(-1)!.results as unknown as PeriodCounters[]);
   return range.views;
+}
+
+/**
+ * A statement that always fails (an integer overflow), last in a probe's batch so that D1 rolls back everything the
+ * probe counted: a probe only tells whether its customers' part of a range folds.
+ */
+const PROBE_ROLLBACK = `SELECT abs(-9223372036854775808)`;
+const isProbeRollback = (err: unknown) => err instanceof Error && /integer overflow/i.test(err.message);
+
+/**
+ * Whether a failure is one SQLite found in the data (a statement's error, a constraint, malformed JSON), which a
+ * customer's rows can cause, rather than D1 being unreachable or busy: only the former is isolated.
+ */
+const isDataError = (err: unknown) =>
+  err instanceof Error && /SQLITE_(ERROR|CONSTRAINT|TOOBIG|MISMATCH|RANGE)|malformed JSON/i.test(err.message);
+
+/**
+ * Whether the customers' part of the range folds (null), or why not: their loading (when that is what failed) and
+ * the counting statements restricted to them, rolled back. The reducers are not involved: their failures are not a
+ * customer's.
+ */
+async function probe(
+  env: Env,
+  range: PendingRange,
+  userIds: string[],
+  { stage, now, of }: { stage: FoldStage; now: Date; of: { reduced: boolean; experiments: boolean; caps: string } },
+): Promise<string | null> {
+  const d1 = env.DB;
+  try {
+    if (stage === "load") await loadBatchCustomers(env, userIds, now);
+    await d1.batch([...countingStatements(d1, range, JSON.stringify(userIds), of), d1.prepare(PROBE_ROLLBACK)]);
+  } catch (err) {
+    if (isProbeRollback(err)) return null;
+    if (isDataError(err)) return (err as Error).message;
+    throw err;
+  }
+  throw new Error("A fold probe was not rolled back");
+}
+
+/** Probes one isolation may spend: about 2 × log2(customers) per customer who fails, so a few of them in a large range. */
+const MAX_PROBES = 40;
+
+/**
+ * The customers whose part of the range fails alone, with why, found by halving: a group that folds is cleared, one
+ * that fails is split. Empty when nothing customer-specific fails: when no customers' part folds either (a probe of
+ * none, D1 down or busy), when every customer's part fails (a table that takes no writes fails them all alike), or
+ * when the probes are spent. So a range of one customer is never isolated: it waits, and the next minute's range
+ * holds other customers' rows too.
+ */
+async function failingCustomers(
+  env: Env,
+  range: PendingRange,
+  stage: FoldStage,
+  now: Date,
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  let customers = 0;
+  try {
+    const { results } = await env.DB.prepare(CUSTOMERS_OF_RANGE)
+      .bind(range.from, range.to)
+      .all<{ userId: string; experiments: number; reduced: number }>();
+    customers = results.length;
+    // A probe is rolled back, so the experiments' caps need not be the customers' own: the widest does.
+    const of = { reduced: results.some((r) => r.reduced), experiments: results.some((r) => r.experiments), caps: "{}" };
+    // Counting that has nothing of customers to count failed for reasons of its own (deleting the range, say).
+    if (stage === "count" && !of.reduced && !of.experiments) return new Map();
+    const options = { stage, now, of };
+    if ((await probe(env, range, [], options)) !== null) return new Map();
+    const groups = [results.map((r) => r.userId)];
+    let probes = 1;
+    while (groups.length > 0) {
+      const group = groups.shift()!;
+      if (++probes > MAX_PROBES) return new Map();
+      const failure = await probe(env, range, group, options);
+      if (failure === null) continue;
+      if (group.length === 1) {
+        found.set(group[0]!, failure);
+        continue;
+      }
+      const half = Math.ceil(group.length / 2);
+      groups.push(group.slice(0, half), group.slice(half));
+    }
+  } catch {
+    return new Map();
+  }
+  return found.size < customers ? found : new Map();
+}
+
+/**
+ * Folds the range; when that fails for reasons of some of its customers (P-1: rows that make a statement fail),
+ * sets their events aside (quarantine.ts) and folds everyone else's at once. A failure to hand off is the reducers'
+ * and is thrown as it is, as is one that no customer's part explains. A range whose handoff was begun by an earlier
+ * fold is isolated only when this fold handed it off whole (its views are then held: set aside, they are only the
+ * experiments' to count), or when it failed before that with no handoff begun.
+ */
+export async function foldRangeIsolating(env: Env, range: PendingRange, now: Date, handoff?: string): Promise<number> {
+  try {
+    return await foldRange(env, range, now, handoff);
+  } catch (err) {
+    if (!(err instanceof FoldFailure) || err.stage === "handoff" || !isDataError(err.cause)) throw err;
+    if (err.stage === "load" && handoff !== undefined) throw err;
+    const failing = await failingCustomers(env, range, err.stage, now);
+    if (failing.size === 0) throw err;
+    const aside = await setAside(env.DB, range, failing, { handed: err.stage === "count", now });
+    return (await foldRange(env, range, now, handoff)) - aside;
+  }
 }
 
 /** Handoffs a cron began and did not finish: their ranges are folded first, with the same customers. */
@@ -548,23 +697,93 @@ async function unfinishedHandoffs(d1: D1Database): Promise<{ range: PendingRange
   return results.map(({ customers, ...range }) => ({ range, customers }));
 }
 
+/** Settled rows (reducers' sums) after `seq`, one range each: foldable while an earlier range is stuck. */
+async function settledRowsAfter(d1: D1Database, seq: number): Promise<PendingRange[]> {
+  const { results } = await d1
+    .prepare(`SELECT seq, views FROM analytics_pending WHERE seq > ?1 AND reduced = 1 ORDER BY seq LIMIT 1000`)
+    .bind(seq)
+    .all<{ seq: number; views: number }>();
+  return results.map((row) => ({ from: row.seq, to: row.seq, views: row.views }));
+}
+
+/** How old the oldest pending view may grow before the log says so. */
+export const BACKLOG_WARN_MS = 10 * 60_000;
+
+/**
+ * A range that could not be folded: its handoff (if begun) counts the failure and keeps why, for admins; the log
+ * says so on the first failure, every tenth, and whenever the oldest pending view is older than `BACKLOG_WARN_MS`.
+ */
+async function rangeStuck(d1: D1Database, range: PendingRange, err: unknown, now: Date) {
+  const message = err instanceof Error ? err.message : String(err);
+  const row = await d1
+    .prepare(
+      `UPDATE analytics_handoffs SET failures = failures + 1, last_error = ?2 WHERE from_seq = ?1 RETURNING failures`,
+    )
+    .bind(range.from, message.slice(0, 1000))
+    .first<{ failures: number }>()
+    .catch(() => null);
+  const oldest = await d1
+    .prepare(OLDEST_PENDING)
+    .first<{ oldest: number | null }>()
+    .catch(() => null);
+  const age = oldest?.oldest ? now.getTime() - oldest.oldest : 0;
+  const failures = row?.failures ?? 1;
+  if (failures === 1 || failures % 10 === 0 || age >= BACKLOG_WARN_MS) {
+    console.warn(
+      `Analytics: rows ${range.from} to ${range.to} failed to fold (${failures} times): ${message}; ` +
+        `the oldest pending view is ${Math.round(age / 60_000)} minutes old`,
+    );
+  }
+}
+
 /**
  * Folds what is pending, oldest first, range by range, until nothing is or the run's budget is spent (the next
- * minute goes on); answers the views folded.
+ * minute goes on); answers the views folded. First the events quarantine.ts set aside that are due again.
+ *
+ * A range that fails (after its customers' part is isolated: `foldRangeIsolating`), typically a reducer that fails
+ * its handoff, stops the consumers' rows after it, since a later handoff's positions would pass the stuck one's in
+ * the reducers (reducer.ts `positionOf`) and its parts would then be ignored. The reducers' settled rows after it
+ * hold no handoff and are folded all the same, so customers whose counters are read or whose limits near keep being
+ * counted. The failure is then thrown, for the cron's log, once the rest is done.
  */
 export async function foldPendingAnalytics(env: Env, now = new Date()): Promise<number> {
   const started = Date.now();
+  const d1 = env.DB;
+  const overBudget = () => Date.now() - started >= FOLD_BUDGET_MS;
+  await releaseDue(d1, now);
   let folded = 0;
-  for (const { range, customers } of await unfinishedHandoffs(env.DB)) {
-    folded += await foldRange(env, range, now, customers);
+  let stuck: { range: PendingRange; err: unknown } | null = null;
+  const attempt = async (range: PendingRange, handoff?: string) => {
+    try {
+      folded += await foldRangeIsolating(env, range, now, handoff);
+    } catch (err) {
+      stuck = { range, err };
+      await rangeStuck(d1, range, err, now);
+    }
+  };
+  for (const { range, customers } of await unfinishedHandoffs(d1)) {
+    await attempt(range, customers);
+    if (stuck) break;
   }
-  while (Date.now() - started < FOLD_BUDGET_MS) {
-    const ranges = await pendingRanges(env.DB);
+  while (!stuck && !overBudget()) {
+    const ranges = await pendingRanges(d1);
     if (ranges.length === 0) break;
     for (const range of ranges) {
-      folded += await foldRange(env, range, now);
-      if (Date.now() - started >= FOLD_BUDGET_MS) break;
+      await attempt(range);
+      if (stuck || overBudget()) break;
     }
+  }
+  const blocked = stuck as { range: PendingRange; err: unknown } | null;
+  if (blocked) {
+    for (const range of await settledRowsAfter(d1, blocked.range.to)) {
+      if (overBudget()) break;
+      try {
+        folded += await foldRangeIsolating(env, range, now);
+      } catch {
+        // Left pending for the next minute, like the range that is stuck.
+      }
+    }
+    throw blocked.err instanceof FoldFailure ? blocked.err.cause : blocked.err;
   }
   return folded;
 }

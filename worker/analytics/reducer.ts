@@ -26,7 +26,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { AnalyticsReducerRpc, Env } from "../env";
 import type { HandoffPart, HeldSum, Headroom } from "../messages/analytics";
 import { utcDay } from "../lib/days";
-import { foldRange } from "./fold";
+import { foldRangeIsolating } from "./fold";
 import { HOLD_MAX_SUMS } from "./reducer-shards";
 import { HeldSums } from "./reducer-sums";
 import { MAX_VISITORS, VisitorCounts } from "./reducer-visitors";
@@ -294,8 +294,9 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       views: rows.reduce((views, row) => views + row.views, 0),
     };
     try {
-      // Counted now, so that the reader who asked sees them; if this fails, the minute cron counts the rows.
-      await foldRange(this.env, range, new Date());
+      // Counted now, so that the reader who asked sees them, a customer whose rows fail set aside (quarantine.ts); if
+      // this fails, the minute cron counts the rows.
+      await foldRangeIsolating(this.env, range, new Date());
     } catch (err) {
       console.warn(`Reducer ${shard} settled rows ${range.from} to ${range.to}; the minute cron will fold them`, err);
     }

@@ -14,6 +14,7 @@ import {
 } from "#contract/bulk";
 import { formatNumber } from "#contract/input-caps";
 import { ApiError } from "../http/errors";
+import { bodyTooDeep } from "../http/json-depth";
 
 /** A row as read: the record to check, or why it cannot be. */
 export type ImportRecord = { record: unknown } | { errors: string[] };
@@ -48,6 +49,10 @@ function readJson(body: string): ImportRecord[] {
   }
   const rows = Array.isArray(parsed) ? parsed : (parsed as { mappings?: unknown } | null)?.mappings;
   if (!Array.isArray(rows)) throw new ApiError(400, 'A JSON import is an array of mappings, or {"mappings": [...]}');
+  rows.forEach((record: unknown, i) => {
+    const tooDeep = bodyTooDeep(record, `Row ${formatNumber(i + 1)}`);
+    if (tooDeep) throw new ApiError(400, tooDeep);
+  });
   return rows.map((record: unknown) => ({ record }));
 }
 

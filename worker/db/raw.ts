@@ -102,7 +102,19 @@ const addHistoryBytes = (userId: string, bytes: string) => `  INSERT INTO "mappi
 /** Superseded versions the budget's prune reads per write: it removes the oldest of these that bring it back under. */
 const PRUNE_SCAN = 1_000;
 
-/** In a trigger: the counts of the mapping (OLD) on its URL's `url_stats` row, cleared. */
+/**
+ * A mapping row's experiment as SQLite can read it: null for one it cannot (stored before nesting was capped, deeper
+ * than the 1,000 levels its JSON functions take), so that no statement fails on it.
+ */
+const readableExperiment = (row: "NEW" | "OLD") =>
+  `(CASE WHEN json_valid(${row}."experiment") THEN ${row}."experiment" END)`;
+
+/** In a trigger on `url_mappings`: the experiment's id and goals copied to their columns (schema.ts). */
+const COPY_EXPERIMENT_FACTS = `  UPDATE "url_mappings" SET ("experiment_id", "experiment_goals") =
+    (SELECT e ->> '$.id', e -> '$.goals' FROM (SELECT ${readableExperiment("NEW")} AS e))
+  WHERE "id" = NEW."id";`;
+
+/** In a trigger on `url_mappings`: the counts of the mapping (OLD) on its URL's `url_stats` row, cleared. */
 const CLEAR_MAPPING_COUNTS = `  UPDATE "url_stats" SET "mapping_id" = NULL, "mapping_requests" = 0, "mapping_deliveries" = 0
   WHERE "user_id" = OLD."user_id" AND "url" = OLD."normalized_url" AND "mapping_id" = OLD."id";`;
 
@@ -356,15 +368,35 @@ END
   webhookEventTrigger({
     name: "webhook_experiment_after_update",
     fires: 'AFTER UPDATE OF "experiment" ON "url_mappings"',
-    when: `(OLD."experiment" ->> '$.id') IS NOT (NEW."experiment" ->> '$.id')`,
+    when: `(${readableExperiment("OLD")} ->> '$.id') IS NOT (${readableExperiment("NEW")} ->> '$.id')`,
     row: "NEW",
     event: `CASE
       WHEN NEW."experiment" IS NOT NULL THEN 'experiment.started'
       WHEN NEW."html_content" IS NOT OLD."html_content" AND NEW."html_content" IN
-        (SELECT v."value" ->> '$.htmlContent' FROM json_each(OLD."experiment", '$.variants') AS v)
+        (SELECT v."value" ->> '$.htmlContent' FROM json_each(${readableExperiment("OLD")}, '$.variants') AS v)
         THEN 'experiment.promoted'
       ELSE 'experiment.stopped' END`,
   }),
+  // The experiment's id and goals, in columns of their own for statements over many customers.
+  {
+    name: "url_mappings_experiment_after_insert",
+    table: "url_mappings",
+    sql: `
+CREATE TRIGGER "url_mappings_experiment_after_insert" AFTER INSERT ON "url_mappings"
+WHEN NEW."experiment" IS NOT NULL BEGIN
+${COPY_EXPERIMENT_FACTS}
+END
+`,
+  },
+  {
+    name: "url_mappings_experiment_after_update",
+    table: "url_mappings",
+    sql: `
+CREATE TRIGGER "url_mappings_experiment_after_update" AFTER UPDATE OF "experiment" ON "url_mappings" BEGIN
+${COPY_EXPERIMENT_FACTS}
+END
+`,
+  },
   // url_stats: keep the URL search of the analytics table in step.
   {
     name: "url_stats_search_after_delete",

@@ -273,6 +273,13 @@ export const urlMappings = sqliteTable(
      * For a prefix mapping (a normalised URL ending in `/*`, docs/url-rules.md) the number of levels it names
      * (`shop.example/blog/*` is 2); null for an exact one. Computed by SQLite, indexed with the customer.
      */
+    /**
+     * The running experiment's id and goals (JSON array), copied from `experiment` by triggers (db/raw.ts) when it is
+     * written, so that statements over many customers (the fold, limits) never parse a customer's JSON; null without
+     * an experiment, or for one SQLite cannot read (stored before its nesting was capped: docs/decisions.md, Issue 38).
+     */
+    experimentId: text("experiment_id"),
+    experimentGoals: text("experiment_goals"),
     prefixDepth: integer("prefix_depth").generatedAlwaysAs(
       sql`(case when normalized_url like '%/*'
         then length(normalized_url) - length(replace(normalized_url, '/', '')) end)`,
@@ -569,12 +576,15 @@ export const analyticsHandoffs = sqliteTable("analytics_handoffs", {
   fromSeq: integer("from_seq").primaryKey(),
   toSeq: integer("to_seq").notNull(),
   customers: text("customers").notNull(),
+  /** Folds of the range that failed handing it over (a reducer failing), and the last reason: shown to admins. */
+  failures: integer("failures").notNull().default(0),
+  lastError: text("last_error"),
 });
 
 /**
- * Page views and goals that were not counted, per UTC day and reason (analytics/losses.ts): those the queue refused
- * from an isolate (`enqueue`), and those a redelivery brought back after the ledger's window (`too-old`: counting them
- * could count a view twice). Admins see the last days on their overview; nothing here is per customer.
+ * Page views and goals that were not counted, per UTC day and reason (models/analytics-losses.ts): those the queue
+ * refused from an isolate (`enqueue`), and those a redelivery brought back after the ledger's window (`too-old`:
+ * counting them could count a view twice). Admins see the last days on their overview; nothing here is per customer.
  */
 export const analyticsLosses = sqliteTable(
   "analytics_losses",
@@ -584,6 +594,29 @@ export const analyticsLosses = sqliteTable(
     items: integer("items").notNull(),
   },
   (t) => [primaryKey({ columns: [t.day, t.reason] })],
+);
+
+/**
+ * A customer's analytics events set aside because folding them failed (analytics/quarantine.ts): kept whole, as the
+ * pending rows held them, until an admin releases them back into the fold. `handed` events are page views the
+ * reducers already hold: on release only the experiments' statements count them.
+ */
+export const analyticsQuarantine = sqliteTable(
+  "analytics_quarantine",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: userRef(),
+    /** As `analytics_pending.reduced`. */
+    reduced: integer("reduced").notNull(),
+    views: integer("views").notNull(),
+    events: text("events").notNull(),
+    /** How often these events have been set aside: released again automatically while below `QUARANTINE_RETRIES`. */
+    attempts: integer("attempts").notNull(),
+    /** Why the fold failed (the error's message). */
+    reason: text("reason").notNull(),
+    quarantinedAt: integer("quarantined_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("analytics_quarantine_user_idx").on(t.userId, t.id)],
 );
 
 /**

@@ -10,6 +10,7 @@ import { goalBody } from "#contract/experiments";
 import type { AppEnv } from "../env";
 import { bodyCap } from "../http/body-limit";
 import { visitorKey } from "../http/client-info";
+import { bodyTooDeep } from "../http/json-depth";
 import { isUserId } from "../lib/ids";
 import { CORS_HEADERS, withinVisitorBudget } from "./content-route";
 import { countGoal } from "./page-view";
@@ -44,6 +45,8 @@ export const goalRoute = new Hono<AppEnv>()
     } catch {
       return problem(c, 400, 'The body must be JSON: {"u": "<user id>", "vid": "<visitor id>", "goal": "<name>"}');
     }
+    const tooDeep = bodyTooDeep(json);
+    if (tooDeep) return problem(c, 400, tooDeep);
     const parsed = goalBody.safeParse(json);
     if (!parsed.success) return problem(c, 400, parsed.error.issues[0]!.message);
     const { u: userId, vid, goal } = parsed.data;

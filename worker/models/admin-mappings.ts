@@ -21,13 +21,22 @@ import {
   toMapping,
 } from "./mappings";
 
+function withoutJsonLd(seo: Seo | null): Seo | null {
+  if (!seo || !("jsonLd" in seo)) return seo;
+  const { jsonLd: _, ...rest } = seo;
+  return rest;
+}
+
 /** The admin's lists carry the start of the HTML and its length, never all of it. */
 const previewColumns = {
   ...mappingColumns,
   htmlContent: sql<string>`substr(${urlMappings.htmlContent}, 1, ${HTML_PREVIEW_CHARS})`,
   htmlContentLength: sql<number>`length(${urlMappings.htmlContent})`,
-  // JSON-LD can be 32 KB: a list carries the other SEO fields only.
-  seo: sql<Seo | null>`json_remove(${urlMappings.seo}, '$.jsonLd')`.mapWith(urlMappings.seo),
+  // JSON-LD can be 32 KB: a list carries the other SEO fields only. SQLite drops it where it can read the JSON; one
+  // it cannot (nested deeper than 1,000 levels, stored before the cap) comes whole and is dropped here, so no such
+  // row fails the page.
+  seo: sql<Seo | null>`case when json_valid(${urlMappings.seo}) then json_remove(${urlMappings.seo}, '$.jsonLd')
+    else ${urlMappings.seo} end`.mapWith((text: string) => withoutJsonLd(JSON.parse(text) as Seo)),
   // An experiment's variants hold up to 1 MB of HTML: a list carries none (the mapping's own page has them).
   experiment: sql<null>`null`,
 };

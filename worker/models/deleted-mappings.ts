@@ -75,7 +75,8 @@ export async function restoreDeletedMapping(db: Db, userId: string, id: number, 
   const at = now.getTime();
   // Raw SQL: url_mappings has generated columns, which a typed insert-select cannot leave out. Its columns in the
   // order Drizzle inserts them: every stored column, as schema.ts declares them. A restored mapping comes back
-  // without its preview key, so that links made before the deletion stay dead.
+  // without its preview key, so that links made before the deletion stay dead; its experiment's id and goals are
+  // copied by their trigger (db/raw.ts).
   const [restored] = await db.batch([
     db
       .insert(urlMappings)
@@ -85,7 +86,7 @@ export async function restoreDeletedMapping(db: Db, userId: string, id: number, 
           case when publish_at > ${at} then publish_at end,
           case when unpublish_at > ${at} then unpublish_at end,
           'customer', experiment, user_id, created_at,
-          null
+          null, null, null
         from ${deletedMappings} where ${mine}`,
       )
       .onConflictDoNothing()

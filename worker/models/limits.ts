@@ -76,8 +76,10 @@ export async function customersWithUsage(
       prefixDepths: sql<string>`(select json_group_array(distinct ${urlMappings.prefixDepth}) from ${urlMappings}
         where ${urlMappings.userId} = ${users.id} and ${urlMappings.prefixDepth} is not null
           and ${urlMappings.publishedAt} is not null)`,
+      // From the goals' own column (db/raw.ts), never the customer's experiment JSON: one statement serves many
+      // customers, and one experiment SQLite cannot read must not fail it for the others.
       goals: sql<string>`(select json_group_array(distinct measured.value) from ${urlMappings},
-          json_each(${urlMappings.experiment}, '$.goals') measured
+          json_each(${urlMappings.experimentGoals}) measured
         where ${urlMappings.userId} = ${users.id} and ${urlMappings.experiment} is not null)`,
     })
     .from(users)

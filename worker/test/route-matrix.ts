@@ -478,6 +478,11 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     expect: adminsOnly(200),
   },
   "GET /api/admin/audit-events": { request: () => ({ path: "/api/admin/audit-events" }), expect: adminsOnly(200) },
+  // The customer has no analytics events set aside: 404 for the admin, the same refusals for everyone else.
+  "POST /api/admin/analytics/quarantine/:userId/release": {
+    request: (f) => ({ method: "POST", path: `/api/admin/analytics/quarantine/${f.customerId}/release` }),
+    expect: adminsOnly(404),
+  },
 
   "ALL /api/*": { request: () => ({ path: "/api/no-such-route" }), expect: anyone(404) },
   "GET /*": { request: () => ({ path: "/user-dashboard" }), expect: anyone(200) },

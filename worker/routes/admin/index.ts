@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { requireAdmin } from "../../auth/middleware";
 import type { AppEnv } from "../../env";
+import { adminAnalyticsRoutes } from "./analytics";
 import { adminAuditEventRoutes } from "./audit-events";
 import { adminBillingRoutes } from "./billing";
 import { adminMappingRoutes } from "./mappings";
@@ -16,4 +17,5 @@ export const adminRoutes = new Hono<AppEnv>()
   .route("/mappings", adminMappingRoutes)
   .route("/product-versions", adminProductVersionRoutes)
   .route("/billing", adminBillingRoutes)
-  .route("/audit-events", adminAuditEventRoutes);
+  .route("/audit-events", adminAuditEventRoutes)
+  .route("/analytics", adminAnalyticsRoutes);

@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AdminOverview } from "#contract/responses";
+import type { AdminOverview, AnalyticsHealth } from "#contract/responses";
 import { jsonResponse, mockFetch } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
 import { ADMIN, signInAsAdmin } from "@/test/session";
@@ -8,6 +8,14 @@ import { ADMIN, signInAsAdmin } from "@/test/session";
 afterEach(() => {
   vi.unstubAllGlobals();
 });
+
+/** Page views counted as they come: the overview says nothing about them. */
+const COUNTING: AnalyticsHealth = {
+  oldestPendingSeconds: 20,
+  failingHandoff: null,
+  quarantinedCustomers: 0,
+  quarantined: [],
+};
 
 // Intl separates the amount from the sign with a no-break space.
 const NBSP = "\u00a0";
@@ -33,7 +41,13 @@ describe("admin dashboard System Overview", () => {
     expect(within(section).getByRole("status", { name: "Loading" })).toBeInTheDocument();
     expect(within(section).queryByText("Total Users")).not.toBeInTheDocument();
 
-    resolve({ totalUsers: 42, revenueLast7Days: 1234.5, revenueCurrentYear: 98765, currency: "USD" });
+    resolve({
+      totalUsers: 42,
+      revenueLast7Days: 1234.5,
+      revenueCurrentYear: 98765,
+      currency: "USD",
+      analytics: COUNTING,
+    });
 
     expect(await within(section).findByText("Total Users")).toBeInTheDocument();
     expect(within(section).queryByRole("status")).not.toBeInTheDocument();
@@ -52,7 +66,7 @@ describe("admin dashboard System Overview", () => {
     const { resolve } = mockApiWithPendingOverview();
     renderApp("/admin");
     const section = (await screen.findByRole("heading", { name: "System Overview" })).closest("section")!;
-    resolve({ totalUsers: 1, revenueLast7Days: 10, revenueCurrentYear: 20, currency: "EUR" });
+    resolve({ totalUsers: 1, revenueLast7Days: 10, revenueCurrentYear: 20, currency: "EUR", analytics: COUNTING });
     const card = (await within(section).findByRole("heading", { name: "Revenue Last 7 Days" })).parentElement!;
     expect(card.nextElementSibling?.textContent).toBe(`10,00${NBSP}€`);
   });
@@ -67,5 +81,49 @@ describe("admin dashboard System Overview", () => {
     expect(screen.getByRole("link", { name: /User Management/ })).toHaveAttribute("href", "/admin/users");
     expect(screen.getByRole("link", { name: /Billing Dashboard/ })).toHaveAttribute("href", "/admin/billing");
     expect(screen.getByRole("link", { name: /Product Versions/ })).toHaveAttribute("href", "/admin/product-versions");
+  });
+
+  it("says nothing of page view counting while it keeps up, and names the customers set aside and why when not", async () => {
+    signInAsAdmin();
+    const { resolve } = mockApiWithPendingOverview();
+    renderApp("/admin");
+    const section = (await screen.findByRole("heading", { name: "System Overview" })).closest("section")!;
+    resolve({
+      totalUsers: 2,
+      revenueLast7Days: 0,
+      revenueCurrentYear: 0,
+      currency: "USD",
+      analytics: {
+        oldestPendingSeconds: 15 * 60,
+        failingHandoff: { failures: 3, lastError: "reducer reset" },
+        quarantinedCustomers: 1,
+        quarantined: [
+          {
+            userId: "u1",
+            email: "evil@example.com",
+            views: 3,
+            reason: "malformed JSON",
+            since: "2026-11-27T10:00:00.000Z",
+            retrying: false,
+          },
+        ],
+      },
+    });
+    const notice = await within(section).findByRole("alert", { name: "Page view counting" });
+    expect(notice).toHaveTextContent(
+      "Page views of 1 customer are set aside because counting them fails: evil@example.com (3 views, waiting for release: malformed JSON)",
+    );
+    expect(notice).toHaveTextContent("Handing page views to the reducers failed 3 times: reducer reset");
+    expect(notice).toHaveTextContent("Counting is behind: the oldest waiting page view is 15 minutes old.");
+  });
+
+  it("shows no notice while page views are counted", async () => {
+    signInAsAdmin();
+    const { resolve } = mockApiWithPendingOverview();
+    renderApp("/admin");
+    const section = (await screen.findByRole("heading", { name: "System Overview" })).closest("section")!;
+    resolve({ totalUsers: 1, revenueLast7Days: 0, revenueCurrentYear: 0, currency: "USD", analytics: COUNTING });
+    expect(await within(section).findByText("Total Users")).toBeInTheDocument();
+    expect(within(section).queryByRole("alert")).not.toBeInTheDocument();
   });
 });

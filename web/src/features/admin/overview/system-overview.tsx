@@ -1,5 +1,6 @@
 import { Loading } from "@/components/loading";
 import { useAdminOverview } from "@/queries/admin/overview";
+import { AnalyticsHealthNotice } from "./analytics-health";
 import { OverviewCards } from "./overview-cards";
 
 /** SPEC.md §2 "Admin dashboard": the System Overview, a spinner while it loads; a failure toasts as usual. */
@@ -14,7 +15,10 @@ export function SystemOverview() {
       {overview.isPending ? (
         <Loading />
       ) : overview.data ? (
-        <OverviewCards overview={overview.data} />
+        <>
+          <OverviewCards overview={overview.data} />
+          {overview.data.analytics && <AnalyticsHealthNotice health={overview.data.analytics} />}
+        </>
       ) : (
         <p className="text-sm text-muted-foreground">The overview could not be loaded.</p>
       )}
