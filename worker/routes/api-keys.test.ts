@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { maskApiKey } from "#contract/api-key-mask";
 import type { AuditEvent, ImpersonationResponse } from "#contract/responses";
 import { apiKeys, users } from "../db/schema";
 import { THROTTLES } from "../auth/throttle";
@@ -104,7 +105,7 @@ describe("POST /api/admin/users/:userId/revoke-api-key", () => {
 });
 
 describe("an admin's view of keys", () => {
-  it("shows a customer's key and the admin's own, never another admin's", async () => {
+  it("shows a customer's key masked and the admin's own whole, never another admin's", async () => {
     const admin = await createAdmin();
     const other = await createAdmin("other@example.com");
     const customer = await createVerifiedCustomer("c@example.com");
@@ -112,7 +113,9 @@ describe("an admin's view of keys", () => {
       call(`/api/admin/users/${id}`, { apiKey: admin.apiKey }).then(
         (r) => r.json() as Promise<{ apiKey: string | null }>,
       );
-    expect((await detail(customer.user.id)).apiKey).toBe(customer.apiKey);
+    const shown = (await detail(customer.user.id)).apiKey!;
+    expect(shown).toBe(maskApiKey(customer.apiKey));
+    expect(shown).not.toContain(customer.apiKey.slice(3, -4));
     expect((await detail(admin.user.id)).apiKey).toBe(admin.apiKey);
     expect((await detail(other.user.id)).apiKey).toBeNull();
 
@@ -126,10 +129,43 @@ describe("an admin's view of keys", () => {
     expect(list.every((u) => u.apiKey === null)).toBe(true);
   });
 
+  it("reveals a customer's whole key only on an explicit request, and records who saw it", async () => {
+    const admin = await createAdmin();
+    const customer = await createVerifiedCustomer("c@example.com");
+    const res = await call(`/api/admin/users/${customer.user.id}/reveal-api-key`, {
+      method: "POST",
+      apiKey: admin.apiKey,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ apiKey: customer.apiKey });
+    const events = (await (await call("/api/admin/audit-events", { apiKey: admin.apiKey })).json()) as AuditEvent[];
+    expect(events).toMatchObject([
+      { action: "reveal-api-key", actorEmail: admin.user.email, targetId: customer.user.id },
+    ]);
+  });
+
+  it("never gives an admin acting as the customer the customer's permanent key", async () => {
+    const admin = await createAdmin();
+    const customer = await createVerifiedCustomer("c@example.com");
+    const { apiKey: acting } = (await (
+      await impersonate(admin.apiKey, customer.user.id)
+    ).json()) as ImpersonationResponse;
+    const dashboard = (await (await call("/api/user/dashboard", { apiKey: acting })).json()) as { apiKey: string };
+    expect(dashboard.apiKey).toBe(maskApiKey(customer.apiKey));
+    expect(dashboard.apiKey).not.toContain(customer.apiKey.slice(3, -4));
+    // The customer themselves still see their whole key.
+    expect(await (await call("/api/user/dashboard", { apiKey: customer.apiKey })).json()).toMatchObject({
+      apiKey: customer.apiKey,
+    });
+    // Under the impersonation key the admin routes (the reveal included) stay closed.
+    const reveal = await call(`/api/admin/users/${customer.user.id}/reveal-api-key`, { method: "POST", apiKey: acting });
+    expect(reveal.status).toBe(403);
+  });
+
   it("mails no key and no verification link to an admin", async () => {
     const admin = await createAdmin();
     const other = await createAdmin("other@example.com");
-    for (const action of ["resend-api-key", "resend-verification"]) {
+    for (const action of ["resend-api-key", "resend-verification", "reveal-api-key"]) {
       const res = await call(`/api/admin/users/${other.user.id}/${action}`, { method: "POST", apiKey: admin.apiKey });
       expect(res.status, action).toBe(403);
     }

@@ -386,6 +386,10 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     request: (f) => ({ path: `${user(f)}/api-key` }),
     expect: adminsOnly(200),
   },
+  "POST /api/admin/users/:userId/reveal-api-key": {
+    request: (f) => ({ method: "POST", path: `${user(f)}/reveal-api-key` }),
+    expect: adminsOnly(200),
+  },
   "POST /api/admin/users/:userId/revoke-api-key": {
     request: (f) => ({ method: "POST", path: `${user(f)}/revoke-api-key` }),
     expect: adminsOnly(200),

@@ -8,6 +8,7 @@ import type {
   ImpersonationResponse,
   MessageResponse,
 } from "#contract/responses";
+import { maskApiKey } from "#contract/api-key-mask";
 import { tooLong, URL_MAX_LENGTH } from "#contract/input-caps";
 import { timeseriesQuery, type TimeseriesPoint } from "#contract/timeseries";
 import {
@@ -70,12 +71,13 @@ function assertCustomer(target: User, refusal: string): void {
 }
 
 /**
- * The key an admin may see for `target`: a customer's, or the asking admin's own key of this sign-in; never
- * another admin's (null).
+ * The key an admin may see for `target`: a customer's masked (the whole key only through the audited
+ * `reveal-api-key`), or the asking admin's own key of this sign-in; never another admin's (null).
  */
 async function visibleKey(c: Context<AppEnv>, db: Db, target: User): Promise<string | null> {
   if (target.role === "admin") return target.id === c.var.user.id ? c.var.session.apiKey : null;
-  return getCustomerKey(db, secretKeys(c.env), target.id);
+  const key = await getCustomerKey(db, secretKeys(c.env), target.id);
+  return key && maskApiKey(key);
 }
 
 /** Applies a change that affects delivery, writes the user's delivery state, and answers the updated user. */
@@ -186,6 +188,15 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const { apiKey, expiresAt } = await issueImpersonationKey(db, secretKeys(c.env), c.var.user.id, target.id);
     await recordAuditEvent(db, "impersonate", c.var.user, target);
     return c.json<ImpersonationResponse>({ apiKey, expiresAt: expiresAt.toISOString() });
+  })
+  .post("/:userId/reveal-api-key", validate("param", userParam), async (c) => {
+    const db = c.var.db;
+    const target = await userOr404(db, c.req.valid("param").userId);
+    assertCustomer(target, "Admins cannot read another admin's API key");
+    const apiKey = await getCustomerKey(db, secretKeys(c.env), target.id);
+    if (!apiKey) throw notFound("This customer has no API key: they get one at their next sign-in");
+    await recordAuditEvent(db, "reveal-api-key", c.var.user, target);
+    return c.json<ApiKeyResponse>({ apiKey });
   })
   .post("/:userId/revoke-api-key", validate("param", userParam), async (c) => {
     const db = c.var.db;

@@ -207,6 +207,18 @@ export function useResendApiKey() {
   });
 }
 
+/**
+ * POST /api/admin/users/:userId/reveal-api-key: the customer's whole key, which the General tab shows masked; the
+ * server records that this admin saw it.
+ */
+export function useRevealApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => apiJson<ApiKeyResponse>("POST", `${userPath(userId)}/reveal-api-key`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminAuditKeys.all }),
+  });
+}
+
 /** POST /api/admin/users/:userId/revoke-api-key: the customer's key (and any impersonation of them) stops working. */
 export function useRevokeApiKey() {
   const queryClient = useQueryClient();

@@ -10,6 +10,7 @@ const PAGE_SIZE = 20;
 
 export const ACTION_LABELS: Record<AuditEvent["action"], string> = {
   impersonate: "Logged in as the user",
+  "reveal-api-key": "Revealed the API key",
   "revoke-api-key": "Revoked the API key",
   "release-website": "Released a website",
 };

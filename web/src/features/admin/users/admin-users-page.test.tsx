@@ -1,3 +1,4 @@
+import { maskApiKey } from "#contract/api-key-mask";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type {
@@ -484,6 +485,25 @@ describe("one user's tabs", () => {
     const versions = await screen.findByRole("radiogroup", { name: "Produktversion" });
     expect(within(versions).getByRole("radio", { name: "Free (Standard)" })).not.toBeChecked();
     expect(within(versions).getByRole("radio", { name: "Starter" })).toBeChecked();
+  });
+
+  it("shows a customer's key masked, and the whole key only after 'API-Key anzeigen' asks the server", async () => {
+    const masked = maskApiKey("dc_ann-permanent-key-1234");
+    const calls = mockAdminApi(({ method, url }) => {
+      if (method === "GET" && url === "/api/admin/users/u-ann") return jsonResponse({ ...ANN_DETAIL, apiKey: masked });
+      if (method === "POST" && url === "/api/admin/users/u-ann/reveal-api-key") {
+        return jsonResponse({ apiKey: "dc_ann-permanent-key-1234" });
+      }
+      return undefined;
+    });
+    await selectAnn();
+    expect(screen.getByText(masked)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "API-Key kopieren" })).not.toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole("button", { name: "API-Key anzeigen" }));
+    expect(await screen.findByText("dc_ann-permanent-key-1234")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "API-Key kopieren" })).toBeInTheDocument();
+    expect(sent(calls, "POST").map((c) => c.url)).toEqual(["/api/admin/users/u-ann/reveal-api-key"]);
   });
 
   it("assigns a product version and refreshes the admin and customer data", async () => {

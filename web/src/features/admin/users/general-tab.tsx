@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import type { AdminUserDetail } from "#contract/responses";
-import { CopyButton } from "@/components/copy-button";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -8,6 +7,7 @@ import { formatGermanDayTime } from "@/lib/format-date";
 import { UsageCard } from "@/components/usage-card";
 import { useResendApiKey, useResendVerification } from "@/queries/admin/users";
 import { ApiKeyActions } from "./api-key-actions";
+import { ApiKeyField } from "./api-key-field";
 import { LimitCards } from "./limit-cards";
 import { ProductVersionChoice } from "./product-version-choice";
 import { UserEmailForm } from "./user-email-form";
@@ -81,8 +81,7 @@ export function GeneralTab({ user }: { user: AdminUserDetail }) {
             </Row>
             <Row label="API-Key">
               <div className="flex flex-wrap items-center gap-3">
-                <code className="rounded bg-muted px-2 py-1 text-sm break-all">{user.apiKey ?? "-"}</code>
-                {user.apiKey && <CopyButton text={user.apiKey} label="API-Key kopieren" />}
+                <ApiKeyField user={user} />
                 {isCustomer && (
                   <SendMailButton action={resendApiKey} userId={user.userId}>
                     API-Key per E-Mail senden
