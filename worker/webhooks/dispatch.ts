@@ -19,7 +19,7 @@ import {
   type ClaimScope,
 } from "../models/webhooks";
 import { signatureHeader, SIGNATURE_HEADER } from "./sign";
-import { webhookUrlProblem } from "./target";
+import { WEBHOOK_PROBLEMS, webhookUrlProblem } from "./target";
 
 const MINUTE = 60_000;
 
@@ -38,6 +38,11 @@ export const LEASE_MS = 5 * MINUTE;
 export const BATCH_SIZE = 50;
 /** The minute cron's deliveries per run: 4 batches, well within one invocation's subrequests (docs/scaling.md). */
 export const CRON_BATCHES = 4;
+/**
+ * One customer's deliveries per batch of the cron, so at most 20 a run (a minute) whatever they have due: a burst
+ * of changes waits its turn, recorded as pending, and never fills the run of everyone else (P-10).
+ */
+export const PER_ACCOUNT_PER_BATCH = 5;
 
 export interface SendOptions extends ClaimScope {
   limit: number;
@@ -62,10 +67,11 @@ export async function sendDueWebhooks(env: Env, now = new Date()): Promise<SendR
   const total = { attempted: 0, delivered: 0 };
   try {
     for (let i = 0; i < CRON_BATCHES; i++) {
-      const result = await sendDue(env, { limit: BATCH_SIZE, now });
+      const result = await sendDue(env, { limit: BATCH_SIZE, now, perAccount: PER_ACCOUNT_PER_BATCH });
       total.attempted += result.attempted;
       total.delivered += result.delivered;
-      if (result.attempted < BATCH_SIZE) break;
+      // A batch short of BATCH_SIZE may be one customer's share only: the next one takes others', or nothing.
+      if (result.attempted === 0) break;
     }
   } catch (err) {
     console.error("Sending webhooks failed:", err instanceof Error ? err.message : err);
@@ -139,8 +145,11 @@ async function attempt(
   target: { url: string; secret: Promise<string> },
   now: Date,
 ): Promise<Outcome> {
-  const problem = webhookUrlProblem(env, target.url);
-  if (problem) return { ok: false, responseStatus: null, error: problem, final: true };
+  const problem = await webhookUrlProblem(env, target.url);
+  // A lookup that failed may work at the next attempt; a target not allowed here never will.
+  if (problem) {
+    return { ok: false, responseStatus: null, error: WEBHOOK_PROBLEMS[problem], final: problem !== "unresolved" };
+  }
   let secret: string;
   try {
     secret = await target.secret;
