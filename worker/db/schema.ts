@@ -366,6 +366,8 @@ export const webhooks = sqliteTable(
     userId: userRef(),
     url: text("url").notNull(),
     secretEncrypted: text("secret_encrypted").notNull(),
+    /** Attempts that failed since the last delivered one: past FAILING_TARGET_ATTEMPTS, a failure is not retried. */
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index("webhooks_user_idx").on(t.userId, t.createdAt)],

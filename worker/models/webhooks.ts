@@ -285,7 +285,12 @@ function fairShare(now: Date, limit: number, perAccount: number): SQL {
 export async function webhookTargets(db: Db, ids: string[]) {
   if (ids.length === 0) return [];
   return db
-    .select({ id: webhooks.id, url: webhooks.url, secretEncrypted: webhooks.secretEncrypted })
+    .select({
+      id: webhooks.id,
+      url: webhooks.url,
+      secretEncrypted: webhooks.secretEncrypted,
+      consecutiveFailures: webhooks.consecutiveFailures,
+    })
     .from(webhooks)
     .where(inArray(webhooks.id, ids));
 }
@@ -327,14 +332,38 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
-/** Records attempts, in one batch. */
-export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<void> {
-  const [first, ...rest] = records.map(({ id, leaseUntil, ...state }) =>
-    db
-      .update(webhookDeliveries)
-      .set(state)
-      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.nextAttemptAt, leaseUntil))),
-  );
+/**
+ * Records attempts, in one batch, and each webhook's run of failures: a delivered attempt ends it, a failed one
+ * adds to it (records in the order attempted).
+ */
+export async function recordAttempts(
+  db: Db,
+  records: (AttemptRecord & { webhookId: string })[],
+): Promise<void> {
+  const runs = new Map<string, { delivered: boolean; failuresAfter: number }>();
+  for (const r of records) {
+    const run = runs.get(r.webhookId) ?? { delivered: false, failuresAfter: 0 };
+    if (r.status === "delivered") runs.set(r.webhookId, { delivered: true, failuresAfter: 0 });
+    else runs.set(r.webhookId, { ...run, failuresAfter: run.failuresAfter + 1 });
+  }
+  const [first, ...rest] = [
+    ...records.map(({ id, leaseUntil, webhookId: _, ...state }) =>
+      db
+        .update(webhookDeliveries)
+        .set(state)
+        .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.nextAttemptAt, leaseUntil))),
+    ),
+    ...[...runs].map(([webhookId, run]) =>
+      db
+        .update(webhooks)
+        .set({
+          consecutiveFailures: run.delivered
+            ? run.failuresAfter
+            : sql`${webhooks.consecutiveFailures} + ${run.failuresAfter}`,
+        })
+        .where(eq(webhooks.id, webhookId)),
+    ),
+  ];
   if (first) await db.batch([first, ...rest]);
 }
 

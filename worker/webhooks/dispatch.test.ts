@@ -17,6 +17,7 @@ import { forgetResolutions } from "../http/outbound-target";
 import { IMMEDIATE_SENDS } from "./after-change";
 import {
   CRON_BATCHES,
+  FAILING_TARGET_ATTEMPTS,
   LEASE_MS,
   MAX_ATTEMPTS,
   PER_ACCOUNT_PER_BATCH,
@@ -225,6 +226,31 @@ describe("sending webhook events", () => {
     expect(receiver.received.filter((r) => r.url.includes("quiet"))).toHaveLength(1);
     expect(receiver.received.filter((r) => r.url.includes("busy"))).toHaveLength(CRON_BATCHES * PER_ACCOUNT_PER_BATCH);
   }, 30_000);
+
+  it(`stops retrying for a webhook whose last ${FAILING_TARGET_ATTEMPTS} attempts failed, until one is delivered`, async () => {
+    const receiver = receiveWebhooks(() => new Response(null, { status: 500 }));
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const hook = await addWebhook(apiKey);
+    for (let i = 0; i < FAILING_TARGET_ATTEMPTS; i++) await insertPublished(user.id, `shop.test/${i}`);
+    await sendDue(env, { limit: 50, now: new Date(Date.now() + 1_000) });
+    // Ten first attempts failed: each is retried as usual.
+    expect((await deliveryRows()).every((r) => r.status === "pending" && r.attempts === 1)).toBe(true);
+    const failures = () =>
+      env.DB.prepare("select consecutive_failures as n from webhooks where id = ?").bind(hook.id).first<{ n: number }>();
+    expect(await failures()).toEqual({ n: FAILING_TARGET_ATTEMPTS });
+
+    // The next event gets its one attempt and no retry: recorded as failed, with the reason.
+    await insertPublished(user.id, "shop.test/next");
+    await sendDue(env, { limit: 1, now: new Date(Date.now() + 2_000) });
+    const next = (await deliveryRows()).at(-1)!;
+    expect(next).toMatchObject({ status: "failed", attempts: 1, next_attempt_at: null });
+    expect(next.error).toBe(`HTTP 500; not retried: the webhook's last ${FAILING_TARGET_ATTEMPTS} attempts failed`);
+
+    // A delivered attempt ends the run: retries as usual again.
+    receiver.answerWith(() => new Response(null, { status: 204 }));
+    await sendDue(env, { limit: 1, now: new Date(Date.now() + 2 * MINUTE) });
+    expect(await failures()).toEqual({ n: 0 });
+  });
 
   it("sends only the change's own events after it; an older backlog is the cron's", async () => {
     const receiver = receiveWebhooks(() => new Response(null, { status: 503 }));
