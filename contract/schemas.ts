@@ -379,9 +379,9 @@ export const transactionFilters = paged(
 export const AUDIT_ACTIONS = ["impersonate", "reveal-api-key", "revoke-api-key", "release-website"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const auditEventsQuery = paged(
-  z.object({ action: z.enum(AUDIT_ACTIONS).optional() }),
-  { defaultLimit: 50, maxLimit: 1_000 },
-);
+export const auditEventsQuery = paged(z.object({ action: z.enum(AUDIT_ACTIONS).optional() }), {
+  defaultLimit: 50,
+  maxLimit: 1_000,
+});
 
 export const transactionEmailBody = z.object({ email: email("Invalid payer email", "Payer email") });

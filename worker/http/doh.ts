@@ -23,7 +23,11 @@ const dohAnswer = z.object({
  * The data of the `type` records at `name` (a CNAME chain's own records left out): none when the name or its
  * records do not exist. Throws when the resolver cannot be reached or does not answer the question.
  */
-export async function dnsRecords(env: Pick<Env, "DNS_RESOLVER_URL">, name: string, type: RecordType): Promise<string[]> {
+export async function dnsRecords(
+  env: Pick<Env, "DNS_RESOLVER_URL">,
+  name: string,
+  type: RecordType,
+): Promise<string[]> {
   const url = new URL(env.DNS_RESOLVER_URL?.trim() || DEFAULT_DNS_RESOLVER_URL);
   url.searchParams.set("name", name);
   url.searchParams.set("type", type);

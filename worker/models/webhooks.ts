@@ -336,10 +336,7 @@ export interface AttemptRecord {
  * Records attempts, in one batch, and each webhook's run of failures: a delivered attempt ends it, a failed one
  * adds to it (records in the order attempted).
  */
-export async function recordAttempts(
-  db: Db,
-  records: (AttemptRecord & { webhookId: string })[],
-): Promise<void> {
+export async function recordAttempts(db: Db, records: (AttemptRecord & { webhookId: string })[]): Promise<void> {
   const runs = new Map<string, { delivered: boolean; failuresAfter: number }>();
   for (const r of records) {
     const run = runs.get(r.webhookId) ?? { delivered: false, failuresAfter: 0 };

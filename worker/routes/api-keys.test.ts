@@ -158,7 +158,10 @@ describe("an admin's view of keys", () => {
       apiKey: customer.apiKey,
     });
     // Under the impersonation key the admin routes (the reveal included) stay closed.
-    const reveal = await call(`/api/admin/users/${customer.user.id}/reveal-api-key`, { method: "POST", apiKey: acting });
+    const reveal = await call(`/api/admin/users/${customer.user.id}/reveal-api-key`, {
+      method: "POST",
+      apiKey: acting,
+    });
     expect(reveal.status).toBe(403);
   });
 

@@ -194,7 +194,11 @@ describe("sending webhook events", () => {
     for (let i = 0; i < 10; i++) await addWebhook(apiKey, `https://hooks.shop.test/${i}`);
     const mapping = await add(apiKey, "https://shop.test/sale");
     for (let i = 0; i < 19; i++) {
-      const res = await call(`/api/mappings/${mapping.id}`, { method: "PATCH", apiKey, json: { htmlContent: `<p>${i}</p>` } });
+      const res = await call(`/api/mappings/${mapping.id}`, {
+        method: "PATCH",
+        apiKey,
+        json: { htmlContent: `<p>${i}</p>` },
+      });
       expect(res.status).toBe(200);
     }
     const rows = await deliveryRows();
@@ -236,7 +240,9 @@ describe("sending webhook events", () => {
     // Ten first attempts failed: each is retried as usual.
     expect((await deliveryRows()).every((r) => r.status === "pending" && r.attempts === 1)).toBe(true);
     const failures = () =>
-      env.DB.prepare("select consecutive_failures as n from webhooks where id = ?").bind(hook.id).first<{ n: number }>();
+      env.DB.prepare("select consecutive_failures as n from webhooks where id = ?")
+        .bind(hook.id)
+        .first<{ n: number }>();
     expect(await failures()).toEqual({ n: FAILING_TARGET_ATTEMPTS });
 
     // The next event gets its one attempt and no retry: recorded as failed, with the reason.
