@@ -36,7 +36,12 @@ export default defineConfig({
           name: "worker",
           include: ["worker/**/*.test.ts", "contract/**/*.test.ts"],
           // Production's D1/KV limits first, so that everything after them (migrations included) runs under them.
-          setupFiles: ["./worker/test/platform-limits/install.ts", "./worker/test/apply-migrations.ts"],
+          // The resolver stand-in: no test's DNS lookup (outbound targets, proofs) leaves the machine.
+          setupFiles: [
+            "./worker/test/platform-limits/install.ts",
+            "./worker/test/apply-migrations.ts",
+            "./worker/test/resolver-standin.ts",
+          ],
           // Local SMTP servers with real TLS and a MailChannels stand-in, in Node (worker/test/node/).
           globalSetup: ["./worker/test/node/mail-standins.ts"],
         },

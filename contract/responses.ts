@@ -4,6 +4,7 @@
 import type { Variant } from "./experiments";
 import type { Placement } from "./placement";
 import type { Seo } from "./seo";
+import type { AuditAction } from "./schemas";
 import type { MatchKind } from "./url-rules";
 
 /** Every 4xx/5xx answers with this body. */
@@ -356,7 +357,7 @@ export interface ImpersonationResponse {
 /** Something an admin did to an account (`GET /api/admin/audit-events`). */
 export interface AuditEvent {
   id: number;
-  action: "impersonate" | "revoke-api-key" | "release-website";
+  action: AuditAction;
   actorEmail: string;
   targetId: string | null;
   targetEmail: string;

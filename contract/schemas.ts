@@ -375,9 +375,13 @@ export const transactionFilters = paged(
   { defaultLimit: 100, maxLimit: 1_000 },
 );
 
-export const auditEventsQuery = paged(
-  z.object({ action: z.enum(["impersonate", "revoke-api-key", "release-website"]).optional() }),
-  { defaultLimit: 50, maxLimit: 1_000 },
-);
+/** What an admin does to an account that is recorded (`audit_events.action`). */
+export const AUDIT_ACTIONS = ["impersonate", "revoke-api-key", "release-website"] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const auditEventsQuery = paged(z.object({ action: z.enum(AUDIT_ACTIONS).optional() }), {
+  defaultLimit: 50,
+  maxLimit: 1_000,
+});
 
 export const transactionEmailBody = z.object({ email: email("Invalid payer email", "Payer email") });

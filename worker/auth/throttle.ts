@@ -1,7 +1,10 @@
 /**
- * @module The throttles of the credential endpoints, each a sliding window in D1 per account and per client IP.
- * The account is the address asked about, whether or not it has an account, so that a refusal tells nobody
- * whether it exists. Past a throttle: 429 with `Retry-After` and a message that says when to try again.
+ * @module The throttles of the credential endpoints, each a sliding window in D1 per account, per account and
+ * client IP, and per client IP. The account is the address asked about, whether or not it has an account, so that
+ * a refusal tells nobody whether it exists. Past a throttle: 429 with `Retry-After` and a message that says when to
+ * try again. A stranger's tries from their own addresses must not lock the account's owner out (issue 38, P-8):
+ * sign-in is throttled by (account, address) with a higher account-wide bound, both counting failures only, and a
+ * login code request is refused only per (account, address) and per address, its mails capped per account.
  */
 import type { Context } from "hono";
 import type { Db } from "../db/client";
@@ -13,6 +16,7 @@ import {
   clearRateLimit,
   countRateEvents,
   recordRateEvent,
+  removeRateEvents,
   takeRateLimits,
   type RateDecision,
   type RateLimit,
@@ -29,19 +33,24 @@ interface Window {
 
 interface Throttle {
   perAccount?: Window;
+  /** Per account from one client IP (an IPv6 client by its /64). */
+  perAccountAndIp?: Window;
   perIp: Window;
   /** The first sentence of the refusal. */
   refusal: string;
 }
 
 export const THROTTLES = {
+  // The account's buckets count failures only: a successful sign-in is forgiven (`forgiveSuccess`).
   "admin-login": {
-    perAccount: { max: 10, windowMs: 15 * MINUTE_MS },
+    perAccountAndIp: { max: 10, windowMs: 15 * MINUTE_MS },
+    perAccount: { max: 100, windowMs: 15 * MINUTE_MS },
     perIp: { max: 30, windowMs: 15 * MINUTE_MS },
     refusal: "Too many sign-in attempts.",
   },
+  // Per account only the mails are capped (LOGIN_MAILS_PER_ACCOUNT), never the requests of the person asking.
   "code-request": {
-    perAccount: { max: 5, windowMs: HOUR_MS },
+    perAccountAndIp: { max: 5, windowMs: HOUR_MS },
     perIp: { max: 30, windowMs: HOUR_MS },
     refusal: "Too many login code requests.",
   },
@@ -78,6 +87,12 @@ export const THROTTLES = {
 
 export type ThrottleName = keyof typeof THROTTLES;
 
+/**
+ * Login mails (a code, a sign-in or verification link, an admin's notice) one account gets in an hour, whoever asks:
+ * past it a request is answered as always and nothing is mailed, the code mailed last still valid.
+ */
+export const LOGIN_MAILS_PER_ACCOUNT: Window = { max: 10, windowMs: HOUR_MS };
+
 /** After this many wrong login codes within a day, codes stop working for the address; a mailed link still does. */
 export const WRONG_CODE_LOCK: Window = { max: 10, windowMs: DAY_MS };
 
@@ -96,17 +111,44 @@ export function refuse(refusal: string, decision: Extract<RateDecision, { allowe
   throw tooManyRequests(`${refusal} Please try again in ${waitText(decision.retryAfterMs)}.`, decision.retryAfterMs);
 }
 
-/** Counts this request against the throttle of `name`, or refuses it (429) when the account or the IP is past it. */
-export async function throttle(c: Context<AppEnv>, name: ThrottleName, account?: string): Promise<void> {
+/** What a request took of a throttle: the account's buckets it was counted in, and when. */
+export interface Taken {
+  accountBuckets: string[];
+  at: number;
+}
+
+/**
+ * Counts this request against the throttle of `name`, or refuses it (429) when the account, the account from this
+ * IP, or the IP is past it.
+ */
+export async function throttle(c: Context<AppEnv>, name: ThrottleName, account?: string): Promise<Taken> {
   const spec: Throttle = THROTTLES[name];
   const { ipAddress } = clientInfo(c);
-  const limits: RateLimit[] = [];
-  if (spec.perAccount && account)
-    limits.push({ bucket: `${name}:account:${account.toLowerCase()}`, ...spec.perAccount });
   // An IPv6 client counts by its /64: one line hands out a whole /64 (http/client-info.ts `visitorKey`).
-  if (ipAddress) limits.push({ bucket: `${name}:ip:${visitorKey(ipAddress)}`, ...spec.perIp });
-  const decision = await takeRateLimits(c.var.db, limits);
+  const ip = ipAddress ? visitorKey(ipAddress) : undefined;
+  const limits: RateLimit[] = [];
+  const accountName = account?.toLowerCase();
+  if (spec.perAccount && accountName) limits.push({ bucket: `${name}:account:${accountName}`, ...spec.perAccount });
+  if (spec.perAccountAndIp && accountName && ip) {
+    limits.push({ bucket: `${name}:account:${accountName}:ip:${ip}`, ...spec.perAccountAndIp });
+  }
+  const accountBuckets = limits.map((l) => l.bucket);
+  if (ip) limits.push({ bucket: `${name}:ip:${ip}`, ...spec.perIp });
+  const at = Date.now();
+  const decision = await takeRateLimits(c.var.db, limits, at);
   if (!decision.allowed) refuse(spec.refusal, decision);
+  return { accountBuckets, at };
+}
+
+/** Takes the request back from the account's buckets, which count failures only: it succeeded. */
+export function forgiveSuccess(db: Db, taken: Taken): Promise<void> {
+  return removeRateEvents(db, taken.accountBuckets, taken.at);
+}
+
+/** Whether the account may be mailed one more login mail; counts it when so. */
+export async function mayMailLogin(db: Db, email: string): Promise<boolean> {
+  const bucket = `login-mail:account:${email.toLowerCase()}`;
+  return (await takeRateLimits(db, [{ bucket, ...LOGIN_MAILS_PER_ACCOUNT }])).allowed;
 }
 
 const wrongCodeBucket = (email: string) => `wrong-code:account:${email.toLowerCase()}`;

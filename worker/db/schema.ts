@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { StoredExperiment } from "#contract/experiments";
 import type { Placement } from "#contract/placement";
+import { AUDIT_ACTIONS } from "#contract/schemas";
 import type { Seo } from "#contract/seo";
 import type { VersionAuthor } from "#contract/versions";
 
@@ -133,7 +134,7 @@ export const auditEvents = sqliteTable(
   "audit_events",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    action: text("action", { enum: ["impersonate", "revoke-api-key", "release-website"] }).notNull(),
+    action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
     actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
     actorEmail: text("actor_email").notNull(),
     targetId: text("target_id").references(() => users.id, { onDelete: "set null" }),
@@ -384,6 +385,8 @@ export const webhooks = sqliteTable(
     userId: userRef(),
     url: text("url").notNull(),
     secretEncrypted: text("secret_encrypted").notNull(),
+    /** Attempts that failed since the last delivered one: past FAILING_TARGET_ATTEMPTS, a failure is not retried. */
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index("webhooks_user_idx").on(t.userId, t.createdAt)],

@@ -14,7 +14,8 @@ import {
   testEnv,
 } from "../test/helpers";
 import { syncCustomerState } from "./sync";
-import { provenWebsite } from "../test/websites";
+import { provenWebsite, standInDns } from "../test/websites";
+import { forgetResolutions } from "../http/outbound-target";
 import { EDGE_LOOP_HEADER } from "./edge-proxy";
 import { EDGE_MARK } from "#contract/delivery-paths";
 
@@ -253,6 +254,29 @@ describe("edge delivery", () => {
     expect(res.status).toBe(502);
     expect(await res.text()).toBe("This website's server could not be reached. Please try again in a moment.");
     expect(env.sent).toEqual([]);
+  });
+
+  it("in production calls no origin whose name now resolves to a private address, and asks DNS once a minute (P-11)", async () => {
+    await edgeCustomer();
+    const asked = stubOrigin(() => html(PAGE));
+    const dns = standInDns();
+    const host = new URL(ORIGIN).hostname;
+    dns.addresses.set(host, ["127.0.0.1"]);
+    const production = testEnv({ ENVIRONMENT: "production" });
+    const refused = await call("https://shop.test/offer", {}, production);
+    expect(refused.status).toBe(502);
+    expect(await refused.text()).toBe("This website's server is not a public server Dynamic Content may call.");
+    expect(asked).toEqual([]);
+    expect(production.sent).toEqual([]);
+
+    // A minute later (what was kept is forgotten) the name answers a public address again.
+    dns.addresses.set(host, ["93.184.216.34"]);
+    forgetResolutions();
+    expect((await call("https://shop.test/offer", {}, production)).status).toBe(200);
+    const lookups = dns.resolved.length;
+    expect((await call("https://shop.test/offer", {}, production)).status).toBe(200);
+    expect(dns.resolved).toHaveLength(lookups);
+    expect(asked).toHaveLength(2);
   });
 
   it("asks no visitor budget for a customer without a request or dynamic-content limit, one per page view otherwise", async () => {

@@ -14,6 +14,7 @@
  */
 import type { Env } from "../env";
 import { visitorKey } from "../http/client-info";
+import { resolvedTargetProblem } from "../http/outbound-target";
 import { hmacSha256Hex } from "../lib/crypto";
 import { lookupWithinBudget, withinVisitorBudget, type ContentLookup } from "./content-route";
 import type { EdgeHost } from "./edge-hosts";
@@ -192,6 +193,15 @@ export async function proxyEdgeWebsite(
       : lookupWithinBudget(env, site.userId, pageUrl, visitor)
     : null;
   lookups?.catch(() => undefined);
+  // What the origin's name resolves to now (kept a minute per isolate): a name turned private is not called.
+  const refused = await resolvedTargetProblem(env, target);
+  if (refused === "unresolved") {
+    return plainAnswer(502, "This website's server could not be looked up. Please try again in a moment.");
+  }
+  if (refused) {
+    console.error(`Edge origin ${site.origin} for ${url.host} refused: ${refused}`);
+    return plainAnswer(502, "This website's server is not a public server Dynamic Content may call.");
+  }
   let answer: Response;
   try {
     answer = await fetch(originRequest(request, url, target, mark));

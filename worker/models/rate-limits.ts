@@ -65,6 +65,15 @@ export async function countRateEvents(db: Db, bucket: string, since: number): Pr
   return row?.n ?? 0;
 }
 
+/** Takes back the action counted at `at` in each bucket (one row each). */
+export async function removeRateEvents(db: Db, buckets: string[], at: number): Promise<void> {
+  if (buckets.length === 0) return;
+  await db.run(sql`
+    DELETE FROM ${rateLimitEvents} WHERE id IN (
+      SELECT (SELECT e.id FROM ${rateLimitEvents} AS e WHERE e.bucket = b.value AND e.created_at = ${at} LIMIT 1)
+      FROM json_each(${JSON.stringify(buckets)}) AS b)`);
+}
+
 export async function clearRateLimit(db: Db, bucket: string): Promise<void> {
   await db.delete(rateLimitEvents).where(eq(rateLimitEvents.bucket, bucket));
 }

@@ -3,7 +3,7 @@
  * every event, so it must open again) and answered once, when the webhook is made. Deliveries are written by the
  * triggers of db/raw.ts (and `insertPing`), claimed with a lease by a sender, and recorded after each attempt.
  */
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import {
   WEBHOOKS_PER_CUSTOMER,
   type CreatedWebhook,
@@ -221,7 +221,12 @@ export interface ClaimScope {
   userId?: string;
   /** Only those due since then: what a change just wrote, not everyone's backlog (webhooks/after-change.ts). */
   dueSince?: Date;
+  /** At most this many of one customer's, so that one customer's burst does not fill everyone's run. */
+  perAccount?: number;
 }
+
+/** The earliest due deliveries a claim with `perAccount` shares out: the read stays bounded whatever the backlog. */
+const FAIR_SHARE_WINDOW = 1_000;
 
 /**
  * Claims up to `limit` deliveries that are due at `now`, earliest first, by moving their due time to `leaseUntil` in
@@ -235,9 +240,12 @@ export async function claimDueDeliveries(
   now: Date,
   leaseUntil: Date,
   limit: number,
-  { userId, dueSince }: ClaimScope = {},
+  { userId, dueSince, perAccount }: ClaimScope = {},
 ): Promise<ClaimedDelivery[]> {
   const due = lte(webhookDeliveries.nextAttemptAt, now);
+  if (perAccount !== undefined && !userId && !dueSince) {
+    return claim(db, due, leaseUntil, fairShare(now, limit, perAccount));
+  }
   const ofUser = userId
     ? inArray(
         sql`+${webhookDeliveries.webhookId}`,
@@ -250,6 +258,10 @@ export async function claimDueDeliveries(
     .where(and(due, dueSince && gte(webhookDeliveries.nextAttemptAt, dueSince), ofUser))
     .orderBy(asc(webhookDeliveries.nextAttemptAt))
     .limit(limit);
+  return claim(db, due, leaseUntil, batch);
+}
+
+async function claim(db: Db, due: SQL | undefined, leaseUntil: Date, batch: SQLWrapper): Promise<ClaimedDelivery[]> {
   const claimed = await db
     .update(webhookDeliveries)
     .set({ nextAttemptAt: leaseUntil })
@@ -258,11 +270,27 @@ export async function claimDueDeliveries(
   return claimed.map(toClaimed);
 }
 
+/** The ids of up to `limit` of the earliest due deliveries, at most `perAccount` of them one customer's. */
+function fairShare(now: Date, limit: number, perAccount: number): SQL {
+  return sql`(SELECT id FROM (
+      SELECT d.id AS id, d.next_attempt_at AS due,
+        row_number() OVER (PARTITION BY w.user_id ORDER BY d.next_attempt_at, d.id) AS n
+      FROM (SELECT id, webhook_id, next_attempt_at FROM ${webhookDeliveries}
+            WHERE next_attempt_at <= ${now.getTime()} ORDER BY next_attempt_at LIMIT ${FAIR_SHARE_WINDOW}) AS d
+      JOIN ${webhooks} AS w ON w.id = d.webhook_id)
+    WHERE n <= ${perAccount} ORDER BY due, id LIMIT ${limit})`;
+}
+
 /** The webhooks that claimed deliveries go to: their URL and sealed secret. */
 export async function webhookTargets(db: Db, ids: string[]) {
   if (ids.length === 0) return [];
   return db
-    .select({ id: webhooks.id, url: webhooks.url, secretEncrypted: webhooks.secretEncrypted })
+    .select({
+      id: webhooks.id,
+      url: webhooks.url,
+      secretEncrypted: webhooks.secretEncrypted,
+      consecutiveFailures: webhooks.consecutiveFailures,
+    })
     .from(webhooks)
     .where(inArray(webhooks.id, ids));
 }
@@ -304,14 +332,35 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
-/** Records attempts, in one batch. */
-export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<void> {
-  const [first, ...rest] = records.map(({ id, leaseUntil, ...state }) =>
-    db
-      .update(webhookDeliveries)
-      .set(state)
-      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.nextAttemptAt, leaseUntil))),
-  );
+/**
+ * Records attempts, in one batch, and each webhook's run of failures: a delivered attempt ends it, a failed one
+ * adds to it (records in the order attempted).
+ */
+export async function recordAttempts(db: Db, records: (AttemptRecord & { webhookId: string })[]): Promise<void> {
+  const runs = new Map<string, { delivered: boolean; failuresAfter: number }>();
+  for (const r of records) {
+    const run = runs.get(r.webhookId) ?? { delivered: false, failuresAfter: 0 };
+    if (r.status === "delivered") runs.set(r.webhookId, { delivered: true, failuresAfter: 0 });
+    else runs.set(r.webhookId, { ...run, failuresAfter: run.failuresAfter + 1 });
+  }
+  const [first, ...rest] = [
+    ...records.map(({ id, leaseUntil, webhookId: _, ...state }) =>
+      db
+        .update(webhookDeliveries)
+        .set(state)
+        .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.nextAttemptAt, leaseUntil))),
+    ),
+    ...[...runs].map(([webhookId, run]) =>
+      db
+        .update(webhooks)
+        .set({
+          consecutiveFailures: run.delivered
+            ? run.failuresAfter
+            : sql`${webhooks.consecutiveFailures} + ${run.failuresAfter}`,
+        })
+        .where(eq(webhooks.id, webhookId)),
+    ),
+  ];
   if (first) await db.batch([first, ...rest]);
 }
 

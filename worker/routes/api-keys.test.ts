@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { maskApiKey } from "#contract/api-key-mask";
 import type { AuditEvent, ImpersonationResponse } from "#contract/responses";
 import { apiKeys, users } from "../db/schema";
 import { THROTTLES } from "../auth/throttle";
@@ -124,6 +125,23 @@ describe("an admin's view of keys", () => {
     }
     const list = (await (await call("/api/admin/users", { apiKey: admin.apiKey })).json()) as { apiKey: unknown }[];
     expect(list.every((u) => u.apiKey === null)).toBe(true);
+  });
+
+  it("never gives an admin acting as the customer the customer's permanent key", async () => {
+    const admin = await createAdmin();
+    const customer = await createVerifiedCustomer("c@example.com");
+    const { apiKey: acting } = (await (
+      await impersonate(admin.apiKey, customer.user.id)
+    ).json()) as ImpersonationResponse;
+    const dashboard = (await (await call("/api/user/dashboard", { apiKey: acting })).json()) as { apiKey: string };
+    expect(dashboard.apiKey).toBe(maskApiKey(customer.apiKey));
+    expect(dashboard.apiKey).not.toContain(customer.apiKey.slice(3, -4));
+    // The customer themselves still see their whole key.
+    expect(await (await call("/api/user/dashboard", { apiKey: customer.apiKey })).json()).toMatchObject({
+      apiKey: customer.apiKey,
+    });
+    // Under the impersonation key the admin's own view of the key stays closed.
+    expect((await call(`/api/admin/users/${customer.user.id}`, { apiKey: acting })).status).toBe(403);
   });
 
   it("mails no key and no verification link to an admin", async () => {

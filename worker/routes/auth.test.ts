@@ -96,18 +96,42 @@ describe("POST /api/admin/login", () => {
     expect(await res.json()).toEqual({ error: "Your session has expired. Please sign in again." });
   });
 
-  it(`throttles ${THROTTLES["admin-login"].perAccount.max} tries per account, known or not, with Retry-After`, async () => {
+  it("does not let ten wrong passwords from one address keep the admin out from another, and refuses that one address with Retry-After", async () => {
     await createAdmin("root@example.com", "s3cret-password");
+    const perPair = THROTTLES["admin-login"].perAccountAndIp.max;
+    for (let i = 0; i < perPair + 2; i++) {
+      expect((await adminLogin("root@example.com", "wrong", "198.51.100.66")).status).toBe(i < perPair ? 401 : 429);
+    }
+    expect((await adminLogin("root@example.com", "s3cret-password", "203.0.113.5")).status).toBe(200);
+    const refused = await adminLogin("root@example.com", "s3cret-password", "198.51.100.66");
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: "Too many sign-in attempts. Please try again in 15 minutes." });
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(14 * 60);
+    expect(Number(refused.headers.get("Retry-After"))).toBeLessThanOrEqual(15 * 60);
+  });
+
+  it("counts only failures against the account: the admin signs in again and again from one address", async () => {
+    await createAdmin("root@example.com", "s3cret-password");
+    for (let i = 0; i < THROTTLES["admin-login"].perAccountAndIp.max + 2; i++) {
+      expect((await adminLogin("root@example.com", "s3cret-password")).status).toBe(200);
+    }
+    expect((await adminLogin("root@example.com", "wrong")).status).toBe(401);
+  });
+
+  it(`refuses every address once the account has ${THROTTLES["admin-login"].perAccount.max} failures in 15 minutes, known or not`, async () => {
+    await createAdmin("root@example.com", "s3cret-password");
+    const { perAccount, perAccountAndIp } = THROTTLES["admin-login"];
     for (const email of ["root@example.com", "nobody@example.com"]) {
-      for (let i = 0; i < THROTTLES["admin-login"].perAccount.max; i++) {
-        expect((await adminLogin(email, "wrong", `198.51.100.${i}`)).status).toBe(401);
+      for (let i = 0; i < perAccount.max; i++) {
+        const ip = `198.51.${Math.floor(i / perAccountAndIp.max)}.${i % perAccountAndIp.max}`;
+        expect((await adminLogin(email, "wrong", ip)).status).toBe(401);
       }
-      const refused = await adminLogin(email, "s3cret-password", "198.51.100.200");
+      const refused = await adminLogin(email, "s3cret-password", "203.0.113.200");
       expect(refused.status).toBe(429);
       expect(await refused.json()).toEqual({ error: "Too many sign-in attempts. Please try again in 15 minutes." });
       expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(14 * 60);
     }
-  });
+  }, 60_000);
 
   it(`throttles ${THROTTLES["admin-login"].perIp.max} tries per IP`, async () => {
     for (let i = 0; i < THROTTLES["admin-login"].perIp.max; i++) {

@@ -4,7 +4,7 @@ import type { AdminLoginResponse, AuthInfo } from "#contract/responses";
 import { adminLoginBody } from "#contract/schemas";
 import { requireUser } from "../auth/middleware";
 import { DECOY_PASSWORD_HASH, verifyPassword } from "../auth/password";
-import { throttle } from "../auth/throttle";
+import { forgiveSuccess, throttle } from "../auth/throttle";
 import type { User } from "../db/schema";
 import type { AppEnv } from "../env";
 import { clientInfo } from "../http/client-info";
@@ -22,14 +22,15 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/admin/login", validate("json", adminLoginBody), async (c) => {
     const { password } = c.req.valid("json");
     const email = c.req.valid("json").email.toLowerCase();
-    // Before the PBKDF2 run: a flood of guesses costs a count, not a hash each.
-    await throttle(c, "admin-login", email);
+    // Before the PBKDF2 run: a flood of guesses costs a count, not a hash each. A success is taken back.
+    const taken = await throttle(c, "admin-login", email);
     const db = c.var.db;
     const user = await findUserByEmail(db, email);
     const admin = user?.role === "admin" && user.passwordHash ? user : undefined;
     const valid = await verifyPassword(password, admin?.passwordHash ?? DECOY_PASSWORD_HASH);
     await recordLoginAttempt(db, { userId: admin?.id ?? null, success: Boolean(admin && valid), ...clientInfo(c) });
     if (!admin || !valid) throw unauthorized("Invalid email or password");
+    await forgiveSuccess(db, taken);
     if (!admin.isActive) throw forbidden("This account is inactive");
     const apiKey = await issueAdminKey(db, secretKeys(c.env), admin.id);
     return c.json<AdminLoginResponse>({ apiKey, user: authInfo(admin) });

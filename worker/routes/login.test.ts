@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { THROTTLES, WRONG_CODE_LOCK } from "../auth/throttle";
+import { LOGIN_MAILS_PER_ACCOUNT, THROTTLES, WRONG_CODE_LOCK } from "../auth/throttle";
 import { loginAttempts, loginOtpCodes, users } from "../db/schema";
 import { issueLoginCode, LOGIN_CODE_TTL_MS } from "../models/login-codes";
 import { call, captureMails, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
 
-const CODE_REQUESTS_PER_EMAIL_PER_HOUR = THROTTLES["code-request"].perAccount.max;
+const CODE_REQUESTS_PER_EMAIL_AND_IP_PER_HOUR = THROTTLES["code-request"].perAccountAndIp.max;
 const CODE_REQUESTS_PER_IP_PER_HOUR = THROTTLES["code-request"].perIp.max;
 
 let mails: ReturnType<typeof captureMails>;
@@ -84,17 +84,41 @@ describe("POST /api/login/request-otp", () => {
     expect(mailedCode()).toBeUndefined();
   });
 
-  it(`allows ${CODE_REQUESTS_PER_EMAIL_PER_HOUR} requests per email per hour, then answers 429`, async () => {
+  it(`allows ${CODE_REQUESTS_PER_EMAIL_AND_IP_PER_HOUR} requests per email from one address per hour, then answers 429`, async () => {
     await createVerifiedCustomer("c@example.com");
-    for (let i = 0; i < CODE_REQUESTS_PER_EMAIL_PER_HOUR; i++) {
-      expect((await requestCode("c@example.com", `198.51.100.${i}`)).res.status).toBe(200);
+    for (let i = 0; i < CODE_REQUESTS_PER_EMAIL_AND_IP_PER_HOUR; i++) {
+      expect((await requestCode("c@example.com", "198.51.100.9")).res.status).toBe(200);
     }
-    const { res } = await requestCode("c@example.com", "198.51.100.99");
+    const { res } = await requestCode("c@example.com", "198.51.100.9");
     expect(res.status).toBe(429);
     expect(await res.json()).toEqual({ error: "Too many login code requests. Please try again in an hour." });
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(3500);
     expect(Number(res.headers.get("Retry-After"))).toBeLessThanOrEqual(3600);
-    expect(mails.texts()).toHaveLength(CODE_REQUESTS_PER_EMAIL_PER_HOUR);
+    expect(mails.texts()).toHaveLength(CODE_REQUESTS_PER_EMAIL_AND_IP_PER_HOUR);
+  });
+
+  it("mails the customer a code from a fresh address after a stranger's requests from many others", async () => {
+    await createVerifiedCustomer("c@example.com");
+    for (let i = 0; i < CODE_REQUESTS_PER_EMAIL_AND_IP_PER_HOUR + 1; i++) {
+      expect((await requestCode("c@example.com", `198.51.100.${i}`)).res.status).toBe(200);
+    }
+    const { res, cookie } = await requestCode("c@example.com", "203.0.113.50");
+    expect(res.status).toBe(200);
+    await vi.waitFor(() => expect(mails.texts()).toHaveLength(CODE_REQUESTS_PER_EMAIL_AND_IP_PER_HOUR + 2));
+    expect((await verify(cookie, mailedCode()!)).status).toBe(200);
+  });
+
+  it(`mails an account at most ${LOGIN_MAILS_PER_ACCOUNT.max} login mails an hour, answering every request the same`, async () => {
+    await createVerifiedCustomer("c@example.com");
+    for (let i = 0; i < LOGIN_MAILS_PER_ACCOUNT.max + 3; i++) {
+      const { res } = await requestCode("c@example.com", `198.51.100.${i}`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ message: "Login code sent", email: "c@example.com" });
+    }
+    expect(mails.texts()).toHaveLength(LOGIN_MAILS_PER_ACCOUNT.max);
+    // The requests past the cap replaced no code: the one mailed last still signs in.
+    const { cookie } = await requestCode("c@example.com", "203.0.113.50");
+    expect((await verify(cookie, mailedCode()!)).status).toBe(200);
   });
 
   it(`allows ${CODE_REQUESTS_PER_IP_PER_HOUR} requests per IP per hour, then answers 429`, async () => {
@@ -108,12 +132,12 @@ describe("POST /api/login/request-otp", () => {
   it("lets no more than the limit through when requests arrive in parallel", async () => {
     await createVerifiedCustomer("c@example.com");
     const answers = await Promise.all(
-      Array.from({ length: CODE_REQUESTS_PER_EMAIL_PER_HOUR * 2 }, (_, i) =>
-        requestCode("c@example.com", `198.51.100.${i}`),
+      Array.from({ length: CODE_REQUESTS_PER_EMAIL_AND_IP_PER_HOUR * 2 }, () =>
+        requestCode("c@example.com", "198.51.100.9"),
       ),
     );
-    expect(answers.filter((a) => a.res.status === 200)).toHaveLength(CODE_REQUESTS_PER_EMAIL_PER_HOUR);
-    expect(answers.filter((a) => a.res.status === 429)).toHaveLength(CODE_REQUESTS_PER_EMAIL_PER_HOUR);
+    expect(answers.filter((a) => a.res.status === 200)).toHaveLength(CODE_REQUESTS_PER_EMAIL_AND_IP_PER_HOUR);
+    expect(answers.filter((a) => a.res.status === 429)).toHaveLength(CODE_REQUESTS_PER_EMAIL_AND_IP_PER_HOUR);
   });
 
   it("answers an admin's address the same way, but mails no code: admins sign in with their password", async () => {

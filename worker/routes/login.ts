@@ -8,7 +8,15 @@ import { Hono, type Context } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import type { LoginRequestResponse, LoginVerifyResponse } from "#contract/responses";
 import { loginRequestBody, loginVerifyBody } from "#contract/schemas";
-import { clearWrongCodes, recordWrongCode, refuse, throttle, wrongCodeLock, wrongCodesSince } from "../auth/throttle";
+import {
+  clearWrongCodes,
+  mayMailLogin,
+  recordWrongCode,
+  refuse,
+  throttle,
+  wrongCodeLock,
+  wrongCodesSince,
+} from "../auth/throttle";
 import type { Db } from "../db/client";
 import type { User } from "../db/schema";
 import { sendSignInLinkMail, sendVerificationMail } from "../email/account-mails";
@@ -62,9 +70,16 @@ async function readLoginCookie(c: Context<AppEnv>): Promise<PendingLogin | null>
   return match ? { issuedAt: Number(match[1]), email: match[2]! } : null;
 }
 
-/** What a login request mails: a code, a sign-in link once codes are locked, the verification link, or nothing. */
+/**
+ * What a login request mails: a code, a sign-in link once codes are locked, the verification link, or nothing (also
+ * past the account's mail cap, when the code mailed last stays the one to use).
+ */
 async function mailLoginHelp(c: Context<AppEnv>, db: Db, user: User | undefined): Promise<void> {
   if (!user?.isActive) return;
+  if (!(await mayMailLogin(db, user.email))) {
+    console.warn(`Login mail for account ${user.id} not sent: past its cap of login mails an hour`);
+    return;
+  }
   const origin = publicOrigin(c);
   if (user.role === "admin") return sendMail(c.env, db, adminLoginNoticeMail(user.email, origin));
   if (!user.emailVerified) return sendVerificationMail(c.env, db, origin, user);

@@ -4,6 +4,7 @@
  */
 import { Hono, type Context } from "hono";
 import type { ApiKeyResponse, CustomerDashboard, MessageResponse, Stats } from "#contract/responses";
+import { maskApiKey } from "#contract/api-key-mask";
 import { snippetText } from "#contract/snippet-text";
 import { requireAccountHolder, requireUser } from "../auth/middleware";
 import { plainListQuery } from "#contract/schemas";
@@ -24,12 +25,16 @@ import { ownCountsSettled } from "../analytics/settled-counts";
 
 /**
  * The key the dashboard shows: a customer's own (issued if they have none since a revocation); while an admin
- * acts as them, the customer's key if they have one; for an admin, the key of this sign-in.
+ * acts as them, the customer's key masked if they have one (an hour's audited impersonation must not yield the
+ * permanent key); for an admin, the key of this sign-in.
  */
 async function dashboardKey(c: Context<AppEnv>, db: Db): Promise<string> {
   const { user, session } = c.var;
   if (user.role === "admin") return session.apiKey;
-  if (session.impersonator) return (await getCustomerKey(db, secretKeys(c.env), user.id)) ?? "";
+  if (session.impersonator) {
+    const key = await getCustomerKey(db, secretKeys(c.env), user.id);
+    return key ? maskApiKey(key) : "";
+  }
   return ensureCustomerKey(db, secretKeys(c.env), user.id);
 }
 

@@ -9,7 +9,15 @@ import { call, createVerifiedCustomer, testEnv } from "../test/helpers";
 import { appRoutes } from "../test/route-matrix";
 import { addWebhook, receiveWebhooks, RECEIVER_URL, type ReceivedWebhook } from "../test/webhook-receiver";
 import { verifySignature } from "../webhooks/sign";
-import { WEBHOOK_HTTPS_ONLY, WEBHOOK_NO_CREDENTIALS, WEBHOOK_NOT_OURS, WEBHOOK_PUBLIC_HOST } from "../webhooks/target";
+import {
+  WEBHOOK_HTTPS_ONLY,
+  WEBHOOK_NO_CREDENTIALS,
+  WEBHOOK_NOT_OURS,
+  WEBHOOK_PRIVATE_ADDRESS,
+  WEBHOOK_PUBLIC_HOST,
+  WEBHOOK_UNRESOLVED,
+} from "../webhooks/target";
+import { standInDns } from "../test/websites";
 
 let received: ReceivedWebhook[];
 beforeEach(() => void ({ received } = receiveWebhooks()));
@@ -111,7 +119,10 @@ describe("the webhooks API", () => {
     for (const [url, error] of refusals) {
       expect(await errorOf(await create(apiKey, { url }, production)), url).toEqual({ status: 400, error });
     }
+    const dns = standInDns();
+    dns.addresses.set("hooks.shop.test", ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"]);
     expect((await create(apiKey, { url: "https://hooks.shop.test/x" }, production)).status).toBe(201);
+    expect(dns.resolved).toEqual(["hooks.shop.test", "hooks.shop.test"]);
 
     const development = testEnv({ ENVIRONMENT: "development" });
     expect((await create(apiKey, { url: "http://127.0.0.1:8787/hook" }, development)).status).toBe(201);
@@ -119,6 +130,41 @@ describe("the webhooks API", () => {
     expect(await errorOf(await create(apiKey, { url: "http://10.0.0.7/x" }, development))).toEqual({
       status: 400,
       error: WEBHOOK_PUBLIC_HOST,
+    });
+  });
+
+  it("in production refuses a name that resolves to a private, loopback or reserved address, on save (P-11)", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const production = testEnv({ ENVIRONMENT: "production", PUBLIC_ORIGIN: "https://app.dynamic-content.test" });
+    const dns = standInDns();
+    const answers: [string, string[]][] = [
+      ["loopback.hooks.test", ["127.0.0.1"]],
+      ["mixed.hooks.test", ["93.184.216.34", "10.0.0.7"]],
+      ["metadata.hooks.test", ["169.254.169.254"]],
+      ["cgnat.hooks.test", ["100.64.0.1"]],
+      ["v6-loopback.hooks.test", ["::1"]],
+      ["v6-private.hooks.test", ["fd12:3456::1"]],
+      ["mapped.hooks.test", ["::ffff:127.0.0.1"]],
+    ];
+    for (const [name, addresses] of answers) {
+      dns.addresses.set(name, addresses);
+      const res = await create(apiKey, { url: `https://${name}/x` }, production);
+      expect(await errorOf(res), name).toEqual({ status: 400, error: WEBHOOK_PRIVATE_ADDRESS });
+    }
+    dns.down = true;
+    expect(await errorOf(await create(apiKey, { url: "https://down.hooks.test/x" }, production))).toEqual({
+      status: 503,
+      error: WEBHOOK_UNRESOLVED,
+    });
+    expect(await (await call("/api/webhooks", { apiKey })).json()).toEqual([]);
+
+    // In development a name may resolve to loopback (local servers), never to another private address.
+    const development = testEnv({ ENVIRONMENT: "development" });
+    dns.down = false;
+    expect((await create(apiKey, { url: "https://loopback.hooks.test/x" }, development)).status).toBe(201);
+    expect(await errorOf(await create(apiKey, { url: "https://mixed.hooks.test/x" }, development))).toEqual({
+      status: 400,
+      error: WEBHOOK_PRIVATE_ADDRESS,
     });
   });
 

@@ -17,6 +17,7 @@ import {
 } from "#contract/webhooks";
 import type { AppEnv } from "../env";
 import { badRequest, notFound } from "../http/errors";
+import { targetRefusal } from "../http/outbound-target";
 import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { secretKeys } from "../lib/crypto";
@@ -30,7 +31,7 @@ import {
   listWebhooks,
 } from "../models/webhooks";
 import { LEASE_MS, sendClaimed } from "../webhooks/dispatch";
-import { webhookUrlProblem } from "../webhooks/target";
+import { WEBHOOK_PROBLEMS, webhookUrlProblem } from "../webhooks/target";
 
 const WEBHOOK_NOT_FOUND = "Webhook not found";
 /** Any text: ids are random, and one that is not a webhook id finds nothing (404), like another customer's. */
@@ -43,8 +44,8 @@ export const webhookRoutes = new Hono<AppEnv>()
   )
   .post("/", validate("json", webhookBody), async (c) => {
     const { url } = c.req.valid("json");
-    const problem = webhookUrlProblem(c.env, url);
-    if (problem) throw badRequest(problem);
+    const problem = await webhookUrlProblem(c.env, url);
+    if (problem) throw targetRefusal(problem, WEBHOOK_PROBLEMS);
     const created = await createWebhook(c.var.db, secretKeys(c.env), c.var.user.id, url);
     if (!created) throw badRequest(TOO_MANY_WEBHOOKS);
     return c.json<CreatedWebhook>(created, 201);

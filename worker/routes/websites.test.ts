@@ -429,6 +429,27 @@ describe("claiming a website: PUT /api/websites/{hostname}", () => {
     expect((await put(apiKey, "shop.test", edge, production)).status).toBe(201);
   });
 
+  it("in production resolves the origin's name on save and refuses private, loopback or reserved answers (P-11)", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const production = testEnv({ ENVIRONMENT: "production", PUBLIC_ORIGIN: "https://app.dynamic-content.test" });
+    for (const [name, addresses] of [
+      ["loopback.origin.test", ["127.0.0.1"]],
+      ["metadata.origin.test", ["169.254.169.254"]],
+      ["mixed.origin.test", ["93.184.216.34", "fe80::1"]],
+    ] as const) {
+      dns.addresses.set(name, [...addresses]);
+      const res = await put(apiKey, "shop.test", { ...edge, origin: `https://${name}` }, production);
+      expect(res.status, name).toBe(400);
+      expect(await res.json()).toEqual({
+        error: "Origin's host name must resolve to public addresses only, not to a private, loopback or reserved one",
+      });
+    }
+    expect(await db().select().from(websites)).toEqual([]);
+    dns.addresses.set("origin.shop.test", ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"]);
+    expect((await put(apiKey, "shop.test", edge, production)).status).toBe(201);
+    expect(dns.resolved).toContain("origin.shop.test");
+  });
+
   it("takes a loopback origin in development, though never the product itself", async () => {
     const { apiKey } = await createVerifiedCustomer("c@example.com");
     expect((await put(apiKey, "shop.test", { ...edge, origin: "http://10.0.0.8" })).status).toBe(400);

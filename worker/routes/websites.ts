@@ -15,7 +15,7 @@ import { syncEdgeHost } from "../delivery/sync";
 import type { AppEnv, Env } from "../env";
 import { reportDelivery } from "../delivery/delivery-status";
 import { badRequest, conflict, notFound } from "../http/errors";
-import { outboundTargetProblem, type TargetProblem } from "../http/outbound-target";
+import { resolvedTargetProblem, targetRefusal, type TargetProblem } from "../http/outbound-target";
 import { isProductHostname, isPublicSuffix } from "../http/own-hosts";
 import { Refusal } from "../lib/refusal";
 import { mappingLimits, websitesLimitReached } from "../models/limits";
@@ -45,12 +45,15 @@ const ORIGIN_PROBLEMS: Record<TargetProblem, string> = {
   "public-host":
     "Origin must be a public hostname such as https://origin.shop.example, not an IP address or a local name",
   ours: "Origin must be the website's own server, not Dynamic Content",
+  "private-address":
+    "Origin's host name must resolve to public addresses only, not to a private, loopback or reserved one",
+  unresolved: "Origin's host name could not be looked up. Please try again in a few minutes.",
 };
 
 const notYours = (hostname: string) => notFound(`${hostname} is not one of your websites`);
 
 /** Refuses the product's own hostnames, and origins the Worker must not call (http/outbound-target.ts). */
-function checkClaim(env: Env, hostname: string, origin: string) {
+async function checkClaim(env: Env, hostname: string, origin: string) {
   if (isProductHostname(env, hostname)) {
     throw badRequest(`${hostname} is Dynamic Content's own hostname and cannot be a customer's website`);
   }
@@ -61,8 +64,8 @@ function checkClaim(env: Env, hostname: string, origin: string) {
   if (websiteName(target.hostname) === hostname) {
     throw badRequest("Origin must be the server that serves the website, not the website's own hostname");
   }
-  const problem = outboundTargetProblem(env, target);
-  if (problem) throw badRequest(ORIGIN_PROBLEMS[problem]);
+  const problem = await resolvedTargetProblem(env, target);
+  if (problem) throw targetRefusal(problem, ORIGIN_PROBLEMS);
 }
 
 export const websiteRoutes = new Hono<AppEnv>()
@@ -79,7 +82,7 @@ export const websiteRoutes = new Hono<AppEnv>()
   .put("/:hostname", validate("param", websiteParam), validate("json", websiteBody), async (c) => {
     const { hostname } = c.req.valid("param");
     const settings = c.req.valid("json");
-    checkClaim(c.env, hostname, settings.origin);
+    await checkClaim(c.env, hostname, settings.origin);
     const db = c.var.db;
     const user = c.var.user;
     // Another account's claim, pending or active, does not stand in the way: whoever proves the hostname holds it.

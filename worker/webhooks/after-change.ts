@@ -6,6 +6,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { inBackground } from "../http/background";
+import { takeRateLimits, type RateLimit } from "../models/rate-limits";
 import { CONCURRENCY, sendDue } from "./dispatch";
 
 const CHANGES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
@@ -21,10 +22,20 @@ const AFTER_CHANGE_LIMIT = 2 * CONCURRENCY;
  */
 const CLOCK_SLACK_MS = 60_000;
 
+/**
+ * Changes per customer a minute whose events are sent at once; the events of more (a burst of toggles, P-10) stay
+ * pending for the minute cron, which sends one customer's at PER_ACCOUNT_PER_BATCH a batch.
+ */
+export const IMMEDIATE_SENDS: Omit<RateLimit, "bucket"> = { max: 3, windowMs: 60_000 };
+
 export const sendWebhooksAfterChange = createMiddleware<AppEnv>(async (c, next) => {
   const dueSince = new Date(Date.now() - CLOCK_SLACK_MS);
   await next();
   const user = c.get("user");
   if (!user || !CHANGES.has(c.req.method) || c.res.status < 200 || c.res.status >= 300) return;
-  inBackground(c, "Sending webhooks", () => sendDue(c.env, { userId: user.id, dueSince, limit: AFTER_CHANGE_LIMIT }));
+  inBackground(c, "Sending webhooks", async () => {
+    const budget = { bucket: `webhook-send:account:${user.id}`, ...IMMEDIATE_SENDS };
+    if (!(await takeRateLimits(c.var.db, [budget])).allowed) return;
+    await sendDue(c.env, { userId: user.id, dueSince, limit: AFTER_CHANGE_LIMIT });
+  });
 });

@@ -11,9 +11,22 @@ import { claimDueDeliveries, resealAllWebhookSecrets } from "../models/webhooks"
 import { runDaily, runEveryMinute } from "../scheduled";
 import { secretKeys } from "../lib/crypto";
 import { call, createVerifiedCustomer, testEnv } from "../test/helpers";
-import { addWebhook, deliveryRows, receiveWebhooks, type DeliveryRow } from "../test/webhook-receiver";
-import { LEASE_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS, sendDue } from "./dispatch";
+import { addWebhook, deliveryRows, receiveWebhooks, RECEIVER_URL, type DeliveryRow } from "../test/webhook-receiver";
+import { standInDns } from "../test/websites";
+import { forgetResolutions } from "../http/outbound-target";
+import { IMMEDIATE_SENDS } from "./after-change";
+import {
+  CRON_BATCHES,
+  FAILING_TARGET_ATTEMPTS,
+  LEASE_MS,
+  MAX_ATTEMPTS,
+  PER_ACCOUNT_PER_BATCH,
+  RETRY_DELAYS_MS,
+  sendDue,
+  sendDueWebhooks,
+} from "./dispatch";
 import { verifySignature } from "./sign";
+import { WEBHOOK_PROBLEMS } from "./target";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -145,6 +158,104 @@ describe("sending webhook events", () => {
     // Every attempt carried the same delivery id and body, so a receiver can drop a repeat.
     expect(new Set(receiver.received.map((r) => r.headers.get("X-DC-Delivery"))).size).toBe(1);
     expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
+  });
+
+  it("resolves the webhook's name again before each attempt, in production: a name turned private is never called", async () => {
+    const receiver = receiveWebhooks();
+    const dns = standInDns();
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const hooks = new URL(RECEIVER_URL).hostname;
+    dns.addresses.set(hooks, ["93.184.216.34"]);
+    const production = testEnv({ ENVIRONMENT: "production" });
+    const created = await call("/api/webhooks", { method: "POST", apiKey, json: { url: RECEIVER_URL } }, production);
+    expect(created.status).toBe(201);
+
+    // The name now answers 127.0.0.1, and the minute it was kept has passed.
+    dns.addresses.set(hooks, ["127.0.0.1"]);
+    forgetResolutions();
+    await insertPublished(user.id, "shop.test/sale");
+    expect(await sendDue(production, { limit: 50 })).toEqual({ attempted: 1, delivered: 0 });
+    expect(receiver.received).toEqual([]);
+    expect(await only()).toMatchObject({ status: "failed", attempts: 1, error: WEBHOOK_PROBLEMS["private-address"] });
+
+    // A resolver that cannot answer leaves the delivery to a later attempt.
+    dns.down = true;
+    forgetResolutions();
+    await insertPublished(user.id, "shop.test/other");
+    await sendDue(production, { limit: 50 });
+    const rows = await deliveryRows();
+    expect(rows[1]).toMatchObject({ status: "pending", attempts: 1, error: WEBHOOK_PROBLEMS.unresolved });
+    expect(receiver.received).toEqual([]);
+  });
+
+  it("turns 20 quick changes to 10 webhooks into at most 3 changes' POSTs at once; the cron sends the rest 20 a run, none lost", async () => {
+    const receiver = receiveWebhooks();
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    for (let i = 0; i < 10; i++) await addWebhook(apiKey, `https://hooks.shop.test/${i}`);
+    const mapping = await add(apiKey, "https://shop.test/sale");
+    for (let i = 0; i < 19; i++) {
+      const res = await call(`/api/mappings/${mapping.id}`, {
+        method: "PATCH",
+        apiKey,
+        json: { htmlContent: `<p>${i}</p>` },
+      });
+      expect(res.status).toBe(200);
+    }
+    const rows = await deliveryRows();
+    expect(rows).toHaveLength(200);
+    // Three changes a minute are sent at once (10 deliveries each); the other 170 wait, recorded as pending.
+    expect(receiver.received).toHaveLength(IMMEDIATE_SENDS.max * 10);
+    expect(rows.filter((r) => r.status === "pending" && r.attempts === 0)).toHaveLength(200 - 30);
+
+    let runs = 0;
+    while ((await deliveryRows()).some((r) => r.status !== "delivered") && runs < 20) {
+      const sent = receiver.received.length;
+      await sendDueWebhooks(env, new Date(Date.now() + runs * MINUTE));
+      expect(receiver.received.length - sent).toBeLessThanOrEqual(CRON_BATCHES * PER_ACCOUNT_PER_BATCH);
+      runs++;
+    }
+    expect(runs).toBe(Math.ceil(170 / (CRON_BATCHES * PER_ACCOUNT_PER_BATCH)));
+    expect(receiver.received).toHaveLength(200);
+  }, 30_000);
+
+  it("shares a cron run between customers: one customer's backlog does not hold back another's events", async () => {
+    const receiver = receiveWebhooks();
+    const busy = await createVerifiedCustomer("busy@example.com");
+    const quiet = await createVerifiedCustomer("quiet@example.com");
+    await addWebhook(busy.apiKey, "https://hooks.busy.test/x");
+    await addWebhook(quiet.apiKey, "https://hooks.quiet.test/x");
+    for (let i = 0; i < 300; i++) await insertPublished(busy.user.id, `busy.test/${i}`);
+    await insertPublished(quiet.user.id, "quiet.test/a");
+    await sendDueWebhooks(env, new Date(Date.now() + 1_000));
+    expect(receiver.received.filter((r) => r.url.includes("quiet"))).toHaveLength(1);
+    expect(receiver.received.filter((r) => r.url.includes("busy"))).toHaveLength(CRON_BATCHES * PER_ACCOUNT_PER_BATCH);
+  }, 30_000);
+
+  it(`stops retrying for a webhook whose last ${FAILING_TARGET_ATTEMPTS} attempts failed, until one is delivered`, async () => {
+    const receiver = receiveWebhooks(() => new Response(null, { status: 500 }));
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const hook = await addWebhook(apiKey);
+    for (let i = 0; i < FAILING_TARGET_ATTEMPTS; i++) await insertPublished(user.id, `shop.test/${i}`);
+    await sendDue(env, { limit: 50, now: new Date(Date.now() + 1_000) });
+    // Ten first attempts failed: each is retried as usual.
+    expect((await deliveryRows()).every((r) => r.status === "pending" && r.attempts === 1)).toBe(true);
+    const failures = () =>
+      env.DB.prepare("select consecutive_failures as n from webhooks where id = ?")
+        .bind(hook.id)
+        .first<{ n: number }>();
+    expect(await failures()).toEqual({ n: FAILING_TARGET_ATTEMPTS });
+
+    // The next event gets its one attempt and no retry: recorded as failed, with the reason.
+    await insertPublished(user.id, "shop.test/next");
+    await sendDue(env, { limit: 1, now: new Date(Date.now() + 2_000) });
+    const next = (await deliveryRows()).at(-1)!;
+    expect(next).toMatchObject({ status: "failed", attempts: 1, next_attempt_at: null });
+    expect(next.error).toBe(`HTTP 500; not retried: the webhook's last ${FAILING_TARGET_ATTEMPTS} attempts failed`);
+
+    // A delivered attempt ends the run: retries as usual again.
+    receiver.answerWith(() => new Response(null, { status: 204 }));
+    await sendDue(env, { limit: 1, now: new Date(Date.now() + 2 * MINUTE) });
+    expect(await failures()).toEqual({ n: 0 });
   });
 
   it("sends only the change's own events after it; an older backlog is the cron's", async () => {

@@ -19,7 +19,7 @@ import {
   type ClaimScope,
 } from "../models/webhooks";
 import { signatureHeader, SIGNATURE_HEADER } from "./sign";
-import { webhookUrlProblem } from "./target";
+import { WEBHOOK_PROBLEMS, webhookUrlProblem } from "./target";
 
 const MINUTE = 60_000;
 
@@ -38,6 +38,13 @@ export const LEASE_MS = 5 * MINUTE;
 export const BATCH_SIZE = 50;
 /** The minute cron's deliveries per run: 4 batches, well within one invocation's subrequests (docs/scaling.md). */
 export const CRON_BATCHES = 4;
+/**
+ * One customer's deliveries per batch of the cron, so at most 20 a run (a minute) whatever they have due: a burst
+ * of changes waits its turn, recorded as pending, and never fills the run of everyone else (P-10).
+ */
+export const PER_ACCOUNT_PER_BATCH = 5;
+/** Failed attempts in a row after which a webhook's failures are no longer retried (P-10). */
+export const FAILING_TARGET_ATTEMPTS = 10;
 
 export interface SendOptions extends ClaimScope {
   limit: number;
@@ -62,10 +69,11 @@ export async function sendDueWebhooks(env: Env, now = new Date()): Promise<SendR
   const total = { attempted: 0, delivered: 0 };
   try {
     for (let i = 0; i < CRON_BATCHES; i++) {
-      const result = await sendDue(env, { limit: BATCH_SIZE, now });
+      const result = await sendDue(env, { limit: BATCH_SIZE, now, perAccount: PER_ACCOUNT_PER_BATCH });
       total.attempted += result.attempted;
       total.delivered += result.delivered;
-      if (result.attempted < BATCH_SIZE) break;
+      // A batch short of BATCH_SIZE may be one customer's share only: the next one takes others', or nothing.
+      if (result.attempted === 0) break;
     }
   } catch (err) {
     console.error("Sending webhooks failed:", err instanceof Error ? err.message : err);
@@ -89,7 +97,7 @@ export async function sendClaimed(
       const secret = openWebhookSecret(db, keys, t);
       // Awaited by each attempt, which reports a failure; this only keeps an unused one from being unhandled.
       secret.catch(() => undefined);
-      return [t.id, { url: t.url, secret }];
+      return [t.id, { url: t.url, secret, failing: t.consecutiveFailures >= FAILING_TARGET_ATTEMPTS }];
     }),
   );
   const result = { attempted: 0, delivered: 0 };
@@ -102,10 +110,11 @@ export async function sendClaimed(
         if (!target) return null;
         // The clock of the attempt: `now` as given (a controlled clock in tests), or later when the batch took time.
         const at = new Date(Math.max(now.getTime(), Date.now()));
-        return record(delivery, await attempt(env, delivery, target, at), at, leaseUntil);
+        const outcome = await attempt(env, delivery, target, at);
+        return { ...record(delivery, outcome, at, leaseUntil, target.failing), webhookId: delivery.webhookId };
       }),
     );
-    const records = outcomes.filter((r): r is AttemptRecord => r !== null);
+    const records = outcomes.filter((r) => r !== null);
     await recordAttempts(db, records);
     result.attempted += records.length;
     result.delivered += records.filter((r) => r.status === "delivered").length;
@@ -139,8 +148,11 @@ async function attempt(
   target: { url: string; secret: Promise<string> },
   now: Date,
 ): Promise<Outcome> {
-  const problem = webhookUrlProblem(env, target.url);
-  if (problem) return { ok: false, responseStatus: null, error: problem, final: true };
+  const problem = await webhookUrlProblem(env, target.url);
+  // A lookup that failed may work at the next attempt; a target not allowed here never will.
+  if (problem) {
+    return { ok: false, responseStatus: null, error: WEBHOOK_PROBLEMS[problem], final: problem !== "unresolved" };
+  }
   let secret: string;
   try {
     secret = await target.secret;
@@ -177,11 +189,25 @@ async function attempt(
   }
 }
 
-/** The delivery's state after an attempt: delivered, due again after its backoff, or given up. */
-export function record(delivery: ClaimedDelivery, outcome: Outcome, now: Date, leaseUntil: Date): AttemptRecord {
+/**
+ * The delivery's state after an attempt: delivered, due again after its backoff, or given up. A webhook whose last
+ * FAILING_TARGET_ATTEMPTS attempts all failed (`targetFailing`) gets one attempt per event, no retries, until one is
+ * delivered.
+ */
+export function record(
+  delivery: ClaimedDelivery,
+  outcome: Outcome,
+  now: Date,
+  leaseUntil: Date,
+  targetFailing = false,
+): AttemptRecord {
   const attempts = delivery.attempts + 1;
   const base = { id: delivery.id, leaseUntil, attempts, responseStatus: outcome.responseStatus, lastAttemptAt: now };
   if (outcome.ok) return { ...base, status: "delivered", error: null, nextAttemptAt: null };
+  if (targetFailing && !outcome.final && outcome.error && attempts < MAX_ATTEMPTS) {
+    const error = `${outcome.error}; not retried: the webhook's last ${FAILING_TARGET_ATTEMPTS} attempts failed`;
+    return { ...base, status: "failed", error, nextAttemptAt: null };
+  }
   if (outcome.final || attempts >= MAX_ATTEMPTS) {
     return { ...base, status: "failed", error: outcome.error, nextAttemptAt: null };
   }

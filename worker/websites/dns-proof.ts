@@ -1,22 +1,11 @@
 /**
  * @module The proof that a customer controls a hostname: a DNS TXT record at `_dynamic-content.<hostname>` holding
- * their claim's token, read over DNS-over-HTTPS in the JSON form (`application/dns-json`, as Cloudflare's and
- * Google's resolvers answer it) from DNS_RESOLVER_URL. Only whoever runs the hostname's DNS can put it there.
+ * their claim's token, read over DNS-over-HTTPS (http/doh.ts) from DNS_RESOLVER_URL. Only whoever runs the
+ * hostname's DNS can put it there.
  */
-import { z } from "zod";
 import type { Env } from "../env";
+import { dnsRecords } from "../http/doh";
 import { verificationName } from "../models/websites";
-
-export const DEFAULT_DNS_RESOLVER_URL = "https://cloudflare-dns.com/dns-query";
-const CHECK_TIMEOUT_MS = 5_000;
-const TXT = 16;
-const NXDOMAIN = 3;
-
-/** What a DoH resolver answers, as far as a TXT lookup needs it. */
-const dohAnswer = z.object({
-  Status: z.number(),
-  Answer: z.array(z.object({ type: z.number(), data: z.string() })).optional(),
-});
 
 /** `unavailable`: the resolver did not answer, so the check says nothing about the record. */
 export type ProofCheck = { proven: true } | { proven: false; problem: string; unavailable?: true };
@@ -39,25 +28,13 @@ export async function checkDnsProof(
   token: string,
 ): Promise<ProofCheck> {
   const name = verificationName(hostname);
-  const url = new URL(env.DNS_RESOLVER_URL?.trim() || DEFAULT_DNS_RESOLVER_URL);
-  url.searchParams.set("name", name);
-  url.searchParams.set("type", "TXT");
-  let answer: z.infer<typeof dohAnswer>;
+  let texts: string[];
   try {
-    const res = await fetch(url, {
-      headers: { Accept: "application/dns-json" },
-      redirect: "manual",
-      signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
-    });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    answer = dohAnswer.parse(await res.json());
+    texts = (await dnsRecords(env, name, "TXT")).map(txtText);
   } catch (err) {
     console.error(`DNS check of ${name} failed`, err);
     return { proven: false, problem: UNAVAILABLE, unavailable: true };
   }
-  if (answer.Status !== 0 && answer.Status !== NXDOMAIN)
-    return { proven: false, problem: UNAVAILABLE, unavailable: true };
-  const texts = (answer.Answer ?? []).filter((record) => record.type === TXT).map((record) => txtText(record.data));
   if (texts.includes(token)) return { proven: true };
   return {
     proven: false,

@@ -70,8 +70,8 @@ function assertCustomer(target: User, refusal: string): void {
 }
 
 /**
- * The key an admin may see for `target`: a customer's, or the asking admin's own key of this sign-in; never
- * another admin's (null).
+ * The key an admin may see for `target`: a customer's (SPEC.md §7's General tab shows it), or the asking admin's own
+ * key of this sign-in; never another admin's (null).
  */
 async function visibleKey(c: Context<AppEnv>, db: Db, target: User): Promise<string | null> {
   if (target.role === "admin") return target.id === c.var.user.id ? c.var.session.apiKey : null;
