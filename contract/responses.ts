@@ -342,6 +342,18 @@ export interface AnalyticsHealth {
   /** How many customers have events set aside; `quarantined` lists the first 20, longest set aside first. */
   quarantinedCustomers: number;
   quarantined: QuarantinedCustomer[];
+  /** Page views and goals of the last 7 days that could not be counted, per day and reason, newest first. */
+  lost: AnalyticsLoss[];
+}
+
+/**
+ * Items not counted on a UTC day: `enqueue`, refused by the queue before they could be counted; `too-old`, brought
+ * back by a redelivery after the ledger's window, when counting them could count them twice (kept in the archive).
+ */
+export interface AnalyticsLoss {
+  day: string;
+  reason: "enqueue" | "too-old";
+  items: number;
 }
 
 export interface ApiKeyResponse {

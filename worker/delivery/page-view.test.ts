@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createVerifiedCustomer, testEnv, type TestEnv } from "../test/helpers";
+import type { AdminOverview } from "#contract/responses";
+import { call, createAdmin, createVerifiedCustomer, testEnv, type TestEnv } from "../test/helpers";
 import type { Env } from "../env";
 import { visitorId } from "./page-view";
 
@@ -108,7 +108,10 @@ describe("page views on the queue", () => {
     });
     await ask(user.id, refusing);
     await ask(user.id, refusing);
-    const lost = await env.DB.prepare("select day, reason, items from analytics_losses").all();
-    expect(lost.results).toEqual([{ day: new Date().toISOString().slice(0, 10), reason: "enqueue", items: 2 }]);
+    const admin = await createAdmin();
+    const overview = (await (await call("/api/admin/overview", { apiKey: admin.apiKey })).json()) as AdminOverview;
+    expect(overview.analytics.lost).toEqual([
+      { day: new Date().toISOString().slice(0, 10), reason: "enqueue", items: 2 },
+    ]);
   });
 });

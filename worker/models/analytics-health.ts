@@ -1,11 +1,14 @@
 /**
  * @module Whether page views are being counted, for the admin overview: the oldest view still pending, a handoff to
- * the reducers that keeps failing, and the customers whose events the fold set aside (analytics/quarantine.ts).
+ * the reducers that keeps failing, the customers whose events the fold set aside (analytics/quarantine.ts), and what
+ * could not be counted in the last days (analytics-losses.ts).
  */
 import { asc, count, countDistinct, eq, gt, max, min, sql, sum } from "drizzle-orm";
 import type { AnalyticsHealth } from "#contract/responses";
 import type { Db } from "../db/client";
 import { analyticsHandoffs, analyticsQuarantine, users } from "../db/schema";
+import { utcDay } from "../lib/days";
+import { LOSS_DAYS_SHOWN, recentLosses } from "./analytics-losses";
 
 /** The oldest view still pending (its time in ms), read from the oldest pending row alone. */
 export const OLDEST_PENDING = `SELECT min(v.value ->> 'timestamp') AS oldest
@@ -20,7 +23,8 @@ export async function analyticsHealth(
   retries: number,
   now = new Date(),
 ): Promise<AnalyticsHealth> {
-  const [oldest, [failing], [{ customers } = { customers: 0 }], listed] = await Promise.all([
+  const firstDayShown = utcDay(now.getTime() - (LOSS_DAYS_SHOWN - 1) * 86_400_000);
+  const [oldest, [failing], [{ customers } = { customers: 0 }], listed, lost] = await Promise.all([
     d1.prepare(OLDEST_PENDING).first<{ oldest: number | null }>(),
     db
       .select({ failures: analyticsHandoffs.failures, lastError: analyticsHandoffs.lastError })
@@ -44,6 +48,7 @@ export async function analyticsHealth(
       .groupBy(analyticsQuarantine.userId)
       .orderBy(asc(min(analyticsQuarantine.quarantinedAt)))
       .limit(LISTED),
+    recentLosses(db, firstDayShown),
   ]);
   return {
     oldestPendingSeconds: oldest?.oldest ? Math.max(0, Math.round((now.getTime() - oldest.oldest) / 1000)) : null,
@@ -57,5 +62,6 @@ export async function analyticsHealth(
       since: (q.since ?? now).toISOString(),
       retrying: (q.attempts ?? 0) < retries,
     })),
+    lost,
   };
 }

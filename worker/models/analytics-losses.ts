@@ -9,7 +9,7 @@ import { analyticsLosses } from "../db/schema";
 
 export type LossReason = (typeof analyticsLosses.$inferSelect)["reason"];
 
-/** How many days of losses the admin's overview shows. */
+/** How many days of losses the admin's overview shows (today included). */
 export const LOSS_DAYS_SHOWN = 7;
 
 /** Adds `items` to the day's count for `reason`. */

@@ -5,14 +5,32 @@ const minutes = (seconds: number) => Math.floor(seconds / 60);
 /** Counting is called behind once its oldest waiting view is older than this (the fold runs every minute). */
 const BEHIND_SECONDS = 10 * 60;
 
+const viewsAndGoals = (n: number) =>
+  n === 1 ? "1 page view or goal" : `${n.toLocaleString("en-US")} page views and goals`;
+
+/** What the last days could not count, by reason: "12 refused by the queue, 3 too old to count exactly". */
+function lostParts(lost: AnalyticsHealth["lost"]): string {
+  const sum = (reason: string) => lost.filter((l) => l.reason === reason).reduce((n, l) => n + l.items, 0);
+  const parts = [
+    [sum("enqueue"), "refused by the queue"],
+    [sum("too-old"), "too old to count exactly (kept in the archive)"],
+  ] as const;
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, why]) => `${n.toLocaleString("en-US")} ${why}`)
+    .join(", ");
+}
+
 /**
  * Whether page views are being counted (docs/analytics.md, "When a fold fails"): nothing while they are; otherwise a
- * line each for customers whose events were set aside (with why), a handoff that keeps failing, and a backlog.
+ * line each for customers whose events were set aside (with why), a handoff that keeps failing, a backlog, and what
+ * the last 7 days could not count.
  */
 export function AnalyticsHealthNotice({ health }: { health: AnalyticsHealth }) {
-  const { quarantined, quarantinedCustomers, failingHandoff, oldestPendingSeconds } = health;
+  const { quarantined, quarantinedCustomers, failingHandoff, oldestPendingSeconds, lost } = health;
   const behind = oldestPendingSeconds !== null && oldestPendingSeconds >= BEHIND_SECONDS;
-  if (quarantinedCustomers === 0 && !failingHandoff && !behind) return null;
+  const lostItems = lost.reduce((n, l) => n + l.items, 0);
+  if (quarantinedCustomers === 0 && !failingHandoff && !behind && lostItems === 0) return null;
   return (
     <div role="alert" aria-label="Page view counting" className="space-y-1 rounded-md border p-4 text-sm">
       {quarantinedCustomers > 0 && (
@@ -35,6 +53,11 @@ export function AnalyticsHealthNotice({ health }: { health: AnalyticsHealth }) {
       )}
       {behind && (
         <p>Counting is behind: the oldest waiting page view is {minutes(oldestPendingSeconds)} minutes old.</p>
+      )}
+      {lostItems > 0 && (
+        <p>
+          {viewsAndGoals(lostItems)} of the last 7 days could not be counted: {lostParts(lost)}.
+        </p>
       )}
     </div>
   );

@@ -15,6 +15,7 @@ const COUNTING: AnalyticsHealth = {
   failingHandoff: null,
   quarantinedCustomers: 0,
   quarantined: [],
+  lost: [],
 };
 
 // Intl separates the amount from the sign with a no-break space.
@@ -107,6 +108,11 @@ describe("admin dashboard System Overview", () => {
             retrying: false,
           },
         ],
+        lost: [
+          { day: "2026-11-27", reason: "enqueue", items: 2 },
+          { day: "2026-11-26", reason: "enqueue", items: 10 },
+          { day: "2026-11-26", reason: "too-old", items: 1 },
+        ],
       },
     });
     const notice = await within(section).findByRole("alert", { name: "Page view counting" });
@@ -115,6 +121,9 @@ describe("admin dashboard System Overview", () => {
     );
     expect(notice).toHaveTextContent("Handing page views to the reducers failed 3 times: reducer reset");
     expect(notice).toHaveTextContent("Counting is behind: the oldest waiting page view is 15 minutes old.");
+    expect(notice).toHaveTextContent(
+      "13 page views and goals of the last 7 days could not be counted: 12 refused by the queue, 1 too old to count exactly (kept in the archive).",
+    );
   });
 
   it("shows no notice while page views are counted", async () => {
