@@ -5,7 +5,8 @@ import { defineConfig } from "vitest/config";
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-// Three projects: the Worker inside workerd, the SPA in jsdom, and end-to-end tests in Chromium.
+// Four projects: the Worker inside workerd, the SPA in jsdom, the Worker's plain data classes in Node, and end-to-end
+// tests in Chromium.
 export default defineConfig({
   test: {
     // Vitest's default in a run is one worker fewer than the cores: on a 2-core machine the Worker's files ran one at
@@ -35,6 +36,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["worker/**/*.test.ts", "contract/**/*.test.ts"],
+          exclude: ["worker/**/*.node.test.ts"],
           // Production's D1/KV limits first, so that everything after them (migrations included) runs under them.
           // The resolver stand-in: no test's DNS lookup (outbound targets, proofs) leaves the machine.
           setupFiles: [
@@ -55,6 +57,10 @@ export default defineConfig({
           include: ["web/**/*.test.{ts,tsx}"],
           setupFiles: ["./web/src/test/setup.ts"],
         },
+      },
+      {
+        // Plain data classes of the Worker measured in Node, where memory can be read (workerd does not report it).
+        test: { name: "node", environment: "node", include: ["worker/**/*.node.test.ts"] },
       },
       {
         test: {

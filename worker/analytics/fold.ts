@@ -35,7 +35,7 @@ import { syncCustomerState } from "../delivery/sync";
 import { loadBatchCustomers } from "./batch-customers";
 import { countedCustomer, experimentCounting } from "./experiment-fold";
 import { releaseDue, setAside } from "./quarantine";
-import { HOLD_MAX_SUMS, reducerOf, reducerShardOf } from "./reducer-shards";
+import { HOLD_MAX_SUMS, reducerOf, reducerShardOf, sumChunks } from "./reducer-shards";
 import { VISITOR_DAILY_QUOTA, visitorDailyQuota } from "./reducer-visitors";
 
 /** New URLs without a mapping that get rows of their own per customer and day. */
@@ -418,7 +418,7 @@ function experimentCaps(customers: Map<string, DeliveryLimitState>, range: { use
 /**
  * Hands the views in the range's consumers' rows to the reducers (reducer.ts), summed per customer, URL, day, mapping
  * and crawler flag, with the metered customers' visitors' tallies and what each may still spend, in parts of at
- * most `HOLD_MAX_SUMS` sums and tallies per reducer. The handoff's customers are written first, so a cron that stops
+ * most `HOLD_MAX_SUMS` sums (and about `SUMS_MAX_BYTES`: `sumChunks`) and tallies per reducer. The handoff's customers are written first, so a cron that stops
  * half way hands the same range and customers over again (`handoff`, when redoing one), in the same parts, and a
  * reducer ignores the parts it has. A handoff begun before metered customers were handed off too lists only the
  * others: the rest follow in parts after theirs.
@@ -488,14 +488,14 @@ async function handOff(
     await Promise.all(
       [...byShard].map(async ([shard, { sums, tallies, periodEnds, headroom, visitorQuotas }]) => {
         const reducer = reducerOf(env, shard);
-        const parts = Math.max(1, Math.ceil(sums.length / HOLD_MAX_SUMS), Math.ceil(tallies.length / HOLD_MAX_SUMS));
+        const sumParts = sumChunks(sums);
+        const parts = Math.max(1, sumParts.length, Math.ceil(tallies.length / HOLD_MAX_SUMS));
         const offset = nextPart.get(shard) ?? 0;
         nextPart.set(shard, offset + parts);
         for (let part = 0; part < parts; part++) {
-          const slice = <T>(items: T[]) => items.slice(part * HOLD_MAX_SUMS, (part + 1) * HOLD_MAX_SUMS);
           await reducer.hold(shard, range.to, offset + part, {
-            sums: slice(sums),
-            tallies: slice(tallies),
+            sums: sumParts[part] ?? [],
+            tallies: tallies.slice(part * HOLD_MAX_SUMS, (part + 1) * HOLD_MAX_SUMS),
             periodEnds,
             headroom,
             visitorQuotas,

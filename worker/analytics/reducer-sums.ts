@@ -25,11 +25,26 @@ function sumOf(userId: string, key: string, [n, delivered, timestamp]: Held): He
 }
 
 /**
- * Sums by customer; adding a sum of a key already held adds to it. About 350 bytes a sum (measured in Node: 35 MB
- * for 100,000 sums of 60-character URLs), most of it the key.
+ * What a held sum takes in memory, in bytes, by the length of its key: measured in Node with forced garbage
+ * collection (reducer-memory.node.test.ts): about 500 bytes for a 60-character URL, 2,500 for one of 2,048.
+ */
+export const heldSumBytes = (keyLength: number) => HELD_SUM_OVERHEAD_BYTES + keyLength;
+const HELD_SUM_OVERHEAD_BYTES = 420;
+
+/**
+ * A reducer holding more sums than this, or more bytes of them (`HeldSums.bytes`), settles everything it holds: with
+ * its visitors at their cap it then stays under half a Durable Object's 128 MB (reducer-memory.node.test.ts).
+ */
+export const MAX_HELD_SUMS = 100_000;
+export const MAX_HELD_BYTES = 12 * 1024 * 1024;
+
+/**
+ * Sums by customer; adding a sum of a key already held adds to it. `bytes` estimates the memory they take
+ * (`heldSumBytes`), so that a reducer settles by memory, whatever the length of the URLs strangers send.
  */
 export class HeldSums {
   private readonly byCustomer = new Map<string, Map<string, Held>>();
+  private heldBytes = 0;
   /** Per customer: views and deliveries not by a crawler, and of those the ones that spent no quota. */
   private readonly billing = new Map<
     string,
@@ -40,6 +55,11 @@ export class HeldSums {
   /** How many sums are held, all customers together (what memory they take). */
   get size(): number {
     return this.count;
+  }
+
+  /** About how many bytes of memory the sums take (`heldSumBytes`). */
+  get bytes(): number {
+    return this.heldBytes;
   }
 
   customers(): string[] {
@@ -68,6 +88,7 @@ export class HeldSums {
       } else {
         held.set(key, [sum.n, sum.delivered, sum.timestamp]);
         this.count += 1;
+        this.heldBytes += heldSumBytes(key.length);
       }
     }
   }
@@ -106,6 +127,7 @@ export class HeldSums {
     const held = this.byCustomer.get(userId);
     if (!held) return [];
     const sums = [...held].map(([key, h]) => sumOf(userId, key, h));
+    for (const key of held.keys()) this.heldBytes -= heldSumBytes(key.length);
     const [, , unbilled, unbilledDelivered] = this.billing.get(userId) ?? [0, 0, 0, 0];
     if (unbilled > 0 || unbilledDelivered > 0) {
       const carrier = sums.find((sum) => !sum.crawler) ?? sums[0]!;

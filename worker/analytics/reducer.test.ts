@@ -225,6 +225,19 @@ describe("analytics reducers", () => {
     expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
   });
 
+  it("keep every part and stored row of sums under 2 MB however long the URLs, and count each once", async () => {
+    const unlimited = await unlimitedCustomer();
+    // 1,200 URLs of about 2,000 characters: about 2.6 MB of sums, more than D1 or a reducer takes in one value.
+    const urls = 1_200;
+    const long = (i: number) => `https://shop.test/${String(i).padStart(6, "0")}${"x".repeat(1_980)}`;
+    const views = Array.from({ length: urls }, (_, i) => view(unlimited.user.id, long(i)));
+    for (let i = 0; i < views.length; i += 100) await deliverAnalytics(views.slice(i, i + 100));
+    expect(await foldPendingAnalytics(env)).toBe(urls);
+    await settleCounters(env, "all");
+    expect(await countedFor(unlimited.user.id)).toEqual({ total: urls, urls });
+    expect(await count("select count(*) as n from analytics_pending")).toBe(0);
+  }, 30_000);
+
   it("hand over, in later parts, the customers that a handoff begun before limited customers were held did not list", async () => {
     const unlimited = await unlimitedCustomer();
     const metered = await createVerifiedCustomer("metered@example.com");

@@ -27,18 +27,14 @@ import type { AnalyticsReducerRpc, Env } from "../env";
 import type { HandoffPart, HeldSum, Headroom } from "../messages/analytics";
 import { utcDay } from "../lib/days";
 import { foldRangeIsolating } from "./fold";
-import { HOLD_MAX_SUMS } from "./reducer-shards";
-import { HeldSums } from "./reducer-sums";
+import { HOLD_MAX_SUMS, sumChunks } from "./reducer-shards";
+import { HeldSums, MAX_HELD_BYTES, MAX_HELD_SUMS } from "./reducer-sums";
 import { MAX_VISITORS, VisitorCounts } from "./reducer-visitors";
 
 /** Everything held is settled at least this often. */
 export const SETTLE_ALL_EVERY_MS = 24 * 3_600_000;
 /** A customer whose period ends sooner than this is settled (views count in the period they belong to). */
 export const SETTLE_BEFORE_PERIOD_END_MS = 3 * 60_000;
-/** More sums than this (about 35 MB: reducer-sums.ts) and everything is settled: a Durable Object has 128 MB. */
-export const MAX_HELD_SUMS = 100_000;
-/** Sums per pending row (about 150 bytes each: D1 takes at most 2 MB a value) and per row of the log. */
-const SUMS_PER_ROW = HOLD_MAX_SUMS;
 /** Rows the log keeps before it is rewritten as what is held (so a restart reads little). */
 const COMPACT_AFTER_ROWS = 200;
 /** Visitors per row of the visitors' log: 1.2 MB of (hi, lo, views) triples, within a row's 2 MB. */
@@ -63,9 +59,6 @@ const ALARM_EVERY_MS = 3_600_000;
 const PARTS_PER_HANDOFF = 1_000;
 /** Where a part stands among everything handed over: positions grow with handoffs and, within one, with parts. */
 const positionOf = (handoff: number, part: number) => handoff * PARTS_PER_HANDOFF + part;
-
-const chunks = <T>(items: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
  * The pending rows of a settle: its sums of customers whose checkpoint in this shard is before its position (?3);
@@ -239,7 +232,9 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
   /** Settles whom a limit (`headroom`), a period end, the day or the object's memory asks for. */
   private async settleDue(shard: number, held: HeldSums, headroom: Record<string, Headroom> = {}): Promise<void> {
     const now = Date.now();
-    if (held.size > MAX_HELD_SUMS || now - this.meta("last_settle_all", now) >= SETTLE_ALL_EVERY_MS) {
+    const full = held.size > MAX_HELD_SUMS || held.bytes > MAX_HELD_BYTES;
+    if (full) console.warn(`Reducer ${shard} settles all it holds: ${held.size} sums, about ${held.bytes} bytes`);
+    if (full || now - this.meta("last_settle_all", now) >= SETTLE_ALL_EVERY_MS) {
       await this.settleNow(shard, held, null);
       return;
     }
@@ -274,9 +269,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     let rows: { seq: number; views: number }[];
     try {
       const written = await d1.batch<{ seq: number; views: number }>([
-        ...chunks(sums, SUMS_PER_ROW).map((some) =>
-          d1.prepare(SETTLED_ROW).bind(batchId, shard, through, JSON.stringify(some)),
-        ),
+        ...sumChunks(sums).map((some) => d1.prepare(SETTLED_ROW).bind(batchId, shard, through, JSON.stringify(some))),
         d1.prepare(CHECKPOINTS).bind(shard, through, JSON.stringify(customers)),
       ]);
       rows = written.flatMap((result) => result.results);
@@ -336,7 +329,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     const unbilled = held.listUnbilled();
     this.ctx.storage.transactionSync(() => {
       this.ctx.storage.sql.exec(`DELETE FROM held_log`);
-      const rows = chunks(sums, SUMS_PER_ROW);
+      const rows = sumChunks(sums);
       if (rows.length === 0 && unbilled.length > 0) rows.push([]);
       for (const [i, some] of rows.entries()) {
         const logged: LoggedPart = { sums: some, unbilled: i === 0 ? unbilled : [] };

@@ -1,0 +1,102 @@
+/**
+ * One reducer's memory at its caps (performance review of 2026-11-27, risk 3): its visitors at `MAX_VISITORS`, its sums
+ * at `MAX_HELD_BYTES` (short URLs, and the longest a stranger may send), and a settle of everything with the visitors'
+ * log rewritten at the same moment, all live at once. Measured in Node with forced garbage collection: a Durable
+ * Object's isolate has 128 MB, and this keeps one reducer under half of it.
+ */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { URL_MAX_LENGTH } from "#contract/input-caps";
+import type { HeldSum, VisitorTally } from "../messages/analytics";
+import { HeldSums, MAX_HELD_BYTES } from "./reducer-sums";
+import { MAX_VISITORS, VisitorCounts } from "./reducer-visitors";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+const MB = 1024 * 1024;
+/** Half a Durable Object's 128 MB. */
+const BUDGET = 64 * MB;
+
+function liveBytes(): number {
+  gc();
+  gc();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+
+const CUSTOMERS = 1_000;
+const userOf = (i: number) => `customer-${i % CUSTOMERS}`.padEnd(16, "0");
+
+/** Sums of distinct URLs of `urlLength` characters until the reducer would settle them. */
+function heldAtCap(urlLength: number): HeldSums {
+  const held = new HeldSums();
+  for (let i = 0; held.bytes <= MAX_HELD_BYTES; i++) {
+    const part: HeldSum[] = [];
+    for (let j = 0; j < 1_000; j++, i++) {
+      const path = `/${String(i).padStart(10, "0")}`;
+      part.push({
+        userId: userOf(i),
+        url: `shop.test${path}${"p".repeat(Math.max(0, urlLength - 9 - path.length))}`,
+        day: "2026-11-27",
+        mappingId: i % 2 ? null : i,
+        crawler: 0,
+        n: 3,
+        delivered: 1,
+        timestamp: 1_795_000_000_000 + i,
+      });
+    }
+    held.add(part);
+  }
+  return held;
+}
+
+function visitorsAtCap(): VisitorCounts {
+  const visitors = new VisitorCounts();
+  for (let i = 0; i < MAX_VISITORS;) {
+    const tallies: VisitorTally[] = [];
+    for (let j = 0; j < 50_000 && i < MAX_VISITORS; j++, i++) {
+      tallies.push({
+        userId: userOf(i),
+        day: "2026-11-27",
+        visitor: `v${i}`.padEnd(16, "x"),
+        n: 1,
+        delivered: 1,
+        deliveredAt: [1],
+      });
+    }
+    visitors.bill(tallies);
+  }
+  return visitors;
+}
+
+describe("one reducer at its caps", () => {
+  it.each([
+    ["60-character URLs", 60],
+    [`the longest URLs (${URL_MAX_LENGTH} characters)`, URL_MAX_LENGTH],
+  ])(
+    "stays under half of a Durable Object's 128 MB with %s, while it settles and rewrites its log",
+    (_, length) => {
+      const before = liveBytes();
+      const visitors = visitorsAtCap();
+      const held = heldAtCap(length);
+      expect(visitors.size).toBe(MAX_VISITORS);
+      const holding = liveBytes() - before;
+      // A settle of everything (reducer.ts settleNow): every customer's sums taken, the first of its rows' JSON made;
+      // and the visitors' log rewritten (dump) at the same moment.
+      const settled = held.customers().flatMap((userId) => held.take(userId));
+      const firstRow = JSON.stringify(settled.slice(0, 5_000));
+      const log = visitors.dump();
+      const peak = liveBytes() - before;
+      console.log(
+        `${length}-character URLs: ${settled.length} sums and ${MAX_VISITORS} visitors hold ` +
+          `${(holding / MB).toFixed(1)} MB, ${(peak / MB).toFixed(1)} MB while settling`,
+      );
+      expect(held.size).toBe(0);
+      expect(firstRow.length + log.length).toBeGreaterThan(0);
+      expect(peak).toBeLessThan(BUDGET);
+    },
+    60_000,
+  );
+});
