@@ -17,7 +17,7 @@ import {
 } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
 import type { AnalyticsMessage, GoalEvent, PageViewEvent } from "../messages/analytics";
-import { call, countViews, createVerifiedCustomer, testEnv } from "../test/helpers";
+import { call, countViews, createVerifiedCustomer, postAbTest, testEnv } from "../test/helpers";
 import {
   EXPERIMENT_RETENTION_DAYS,
   UNEXPOSED_GOAL_HOURS,
@@ -39,19 +39,7 @@ const DAY_MS = 86_400_000;
 
 async function customerWithExperiment() {
   const { user, apiKey } = await createVerifiedCustomer(`x${crypto.randomUUID()}@example.com`);
-  const res = await call("/api/mappings", {
-    method: "POST",
-    apiKey,
-    json: {
-      url: PAGE,
-      htmlContent: "<p>A</p>",
-      variants: [
-        { key: "A", weight: 50 },
-        { key: "B", weight: 50, htmlContent: "<p>B</p>" },
-      ],
-      goals: ["signup"],
-    },
-  });
+  const res = await postAbTest(apiKey, PAGE);
   expect(res.status).toBe(201);
   const mapping = (await res.json()) as Mapping;
   const row = await env.DB.prepare("SELECT experiment ->> '$.id' AS id FROM url_mappings WHERE id = ?1")
@@ -234,19 +222,7 @@ describe("an experiment's rows from strangers", () => {
     expect(await rowsOf("experiment_exposures", "experiment = ?1", x.experiment)).toBe(5);
     expect(await results(x)).toMatchObject({ sampleFull: true, visitorCap: cap });
     // Another of the customer's experiments shares the cap: nothing more is counted.
-    const res = await call("/api/mappings", {
-      method: "POST",
-      apiKey: x.apiKey,
-      json: {
-        url: "https://shop.test/other",
-        htmlContent: "<p>A</p>",
-        variants: [
-          { key: "A", weight: 50 },
-          { key: "B", weight: 50, htmlContent: "<p>B</p>" },
-        ],
-        goals: ["signup"],
-      },
-    });
+    const res = await postAbTest(x.apiKey, "https://shop.test/other", ["signup"]);
     const other = (await res.json()) as Mapping;
     const row = await env.DB.prepare("SELECT experiment ->> '$.id' AS id FROM url_mappings WHERE id = ?1")
       .bind(other.id)

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AdminMapping, AdminOverview } from "#contract/responses";
 import type { Env } from "../env";
 import type { HeldSum, PageViewEvent } from "../messages/analytics";
-import { call, createAdmin, createVerifiedCustomer, deliverAnalytics } from "../test/helpers";
+import { call, createAdmin, createVerifiedCustomer, deliverAnalytics, postAbTest } from "../test/helpers";
 import { foldPendingAnalytics } from "./fold";
 import { QUARANTINE_RETRIES } from "./quarantine";
 import { reducerShardOf, settleCounters } from "./reducer-shards";
@@ -90,19 +90,7 @@ describe("a customer whose rows fail the fold", () => {
     const evil = await createVerifiedCustomer("evil@example.com");
     const third = await createVerifiedCustomer("third@example.com");
     const admin = await createAdmin();
-    const created = await call("/api/mappings", {
-      method: "POST",
-      apiKey: evil.apiKey,
-      json: {
-        url: "https://evil.test/a",
-        htmlContent: "<p>A</p>",
-        variants: [
-          { key: "A", weight: 50 },
-          { key: "B", weight: 50, htmlContent: "<p>B</p>" },
-        ],
-        goals: ["buy"],
-      },
-    });
+    const created = await postAbTest(evil.apiKey, "https://evil.test/a", ["buy"]);
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
     // As rows written before the cap: a variant's SEO and the mapping's own JSON-LD, nested too deep for SQLite.

@@ -11,6 +11,7 @@ import {
   createCustomerOnPlan,
   createVerifiedCustomer,
   db,
+  postAbTest,
   testEnv,
 } from "../test/helpers";
 import { syncCustomerState } from "./sync";
@@ -505,19 +506,7 @@ describe("an experiment at the edge", () => {
   it("keeps a new visitor's id in a cookie, Secure on https only, and gives crawlers the control without one", async () => {
     const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
     await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });
-    const mapping = await call("/api/mappings", {
-      method: "POST",
-      apiKey: customer.apiKey,
-      json: {
-        url: "https://shop.test/offer",
-        htmlContent: "<p>A</p>",
-        variants: [
-          { key: "A", weight: 50 },
-          { key: "B", weight: 50, htmlContent: "<p>B</p>" },
-        ],
-        goals: ["signup"],
-      },
-    });
+    const mapping = await postAbTest(customer.apiKey, "https://shop.test/offer", ["signup"]);
     expect(mapping.status).toBe(201);
     stubOrigin(() => html(PAGE));
     const view = (url: string, headers: Record<string, string> = {}) =>
@@ -548,19 +537,7 @@ describe("an experiment at the edge", () => {
   it("counts cookieless page loads from one address as at most 20 new visitors a day", async () => {
     const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
     await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });
-    const created = await call("/api/mappings", {
-      method: "POST",
-      apiKey: customer.apiKey,
-      json: {
-        url: "https://shop.test/offer",
-        htmlContent: "<p>A</p>",
-        variants: [
-          { key: "A", weight: 50 },
-          { key: "B", weight: 50, htmlContent: "<p>B</p>" },
-        ],
-        goals: ["signup"],
-      },
-    });
+    const created = await postAbTest(customer.apiKey, "https://shop.test/offer", ["signup"]);
     const { id } = (await created.json()) as { id: number };
     stubOrigin(() => html(PAGE));
     const messages: AnalyticsMessage[] = [];

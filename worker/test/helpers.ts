@@ -107,6 +107,22 @@ export async function call(
   return response;
 }
 
+/** Creates a mapping at `url` that runs an A/B test (B with its own HTML) measuring `goals`; answers the response. */
+export const postAbTest = (apiKey: string, url: string, goals: string[] = ["signup"]) =>
+  call("/api/mappings", {
+    method: "POST",
+    apiKey,
+    json: {
+      url,
+      htmlContent: "<p>A</p>",
+      variants: [
+        { key: "A", weight: 50 },
+        { key: "B", weight: 50, htmlContent: "<p>B</p>" },
+      ],
+      goals,
+    },
+  });
+
 /** Collects what the console mail transport prints. */
 export function captureMails() {
   const spy = vi.spyOn(console, "log").mockImplementation(() => undefined);
