@@ -152,7 +152,7 @@ describe("visitors' counts", () => {
         if (excess > bound) beyond += 1;
       }
       console.log(
-        `${visitors} overflow visitors, ${overflowViews} views: ε·N = ${bound.toFixed(2)}, worst excess ${worst}`,
+        `${visitors} overflow visitors, ${overflowViews} views: ε·N = ${bound.toFixed(2)}, worst excess ${worst}, ${beyond} beyond ε·N`,
       );
       expect(beyond).toBeLessThanOrEqual(Math.exp(-OVERFLOW_DEPTH) * visitors);
       // The visitors the table holds stay exact.

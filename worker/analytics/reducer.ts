@@ -13,8 +13,9 @@
  *
  * Nothing is lost or counted twice:
  * - Each part of a handoff (its sums, its views that spent no quota, its visitors' counts) is written to the
- *   object's own storage (`held_log`, `visitor_log`) before `hold` answers, under its position (`positionOf`:
- *   handoff and part), and a part at or before the last position is ignored, so the cron may hand a range over again.
+ *   object's own storage (`held_log`, `visitor_log`, `visitor_overflow_log`) before `hold` answers, under its
+ *   position (`positionOf`: handoff and part), and a part at or before the last position is ignored, so the cron may
+ *   hand a range over again.
  * - Settling writes, in one D1 transaction, the pending rows and each customer's checkpoint (`reducer_checkpoints`:
  *   the last position whose sums are counted; a settle may come between two parts of a handoff); the pending rows
  *   leave out the sums of any customer whose checkpoint already covers them. So a settle redone after an error or a
