@@ -1,5 +1,6 @@
 /**
- * One reducer's memory at its caps (performance review of 2026-11-27, risk 3): its visitors at `MAX_VISITORS`, its sums
+ * One reducer's memory at its caps (performance review of 2026-11-27, risk 3): its visitors at `MAX_VISITORS` with
+ * the overflow sketches of two days (yesterday's and today's, all a reducer keeps; risk 4), its sums
  * at `MAX_HELD_BYTES` (short URLs, and the longest a stranger may send), and a settle of everything with the visitors'
  * log rewritten at the same moment, all live at once. Measured in Node with forced garbage collection: a Durable
  * Object's isolate has 128 MB, and this keeps one reducer under half of it.
@@ -10,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { URL_MAX_LENGTH } from "#contract/input-caps";
 import type { HeldSum, VisitorTally } from "../messages/analytics";
 import { HeldSums, MAX_HELD_BYTES } from "./reducer-sums";
+import { OverflowSketch } from "./reducer-overflow";
 import { MAX_VISITORS, VisitorCounts } from "./reducer-visitors";
 
 setFlagsFromString("--expose-gc");
@@ -68,6 +70,19 @@ function visitorsAtCap(): VisitorCounts {
     }
     visitors.bill(tallies);
   }
+  // Past the cap: visitors of yesterday and today counted in their days' sketches.
+  for (const day of ["2026-11-26", "2026-11-27"]) {
+    visitors.bill(
+      Array.from({ length: 10_000 }, (_, i) => ({
+        userId: userOf(i),
+        day,
+        visitor: `late${i}`,
+        n: 2,
+        delivered: 1,
+        deliveredAt: [1],
+      })),
+    );
+  }
   return visitors;
 }
 
@@ -82,15 +97,17 @@ describe("one reducer at its caps", () => {
       const visitors = visitorsAtCap();
       const held = heldAtCap(length);
       expect(visitors.size).toBe(MAX_VISITORS);
+      expect(visitors.overflowBytes).toBe(2 * OverflowSketch.bytes);
       const holding = liveBytes() - before;
       // A settle of everything (reducer.ts settleNow): every customer's sums taken, the first of its rows' JSON made;
-      // and the visitors' log rewritten (dump) at the same moment.
+      // and the visitors' log rewritten at the same moment (reducer.ts compactVisitors: a row at a time, the table's
+      // triples and the sketches' counters, each copied as it is written).
       const settled = held.customers().flatMap((userId) => held.take(userId));
       const firstRow = JSON.stringify(settled.slice(0, 5_000));
-      const log = visitors.dump();
+      const log = [visitors.dump().next().value![2].slice(), visitors.dumpOverflow().next().value![2].slice()];
       const peak = liveBytes() - before;
       console.log(
-        `${length}-character URLs: ${settled.length} sums and ${MAX_VISITORS} visitors hold ` +
+        `${length}-character URLs: ${settled.length} sums, ${MAX_VISITORS} visitors and two overflow sketches hold ` +
           `${(holding / MB).toFixed(1)} MB, ${(peak / MB).toFixed(1)} MB while settling`,
       );
       expect(held.size).toBe(0);

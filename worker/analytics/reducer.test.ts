@@ -13,7 +13,7 @@ import {
 import { foldPendingAnalytics } from "./fold";
 import type { AnalyticsReducer } from "./reducer";
 import { HOLD_MAX_SUMS, reducerOf, reducerShardOf, reducerShards, settleCounters } from "./reducer-shards";
-import { VISITOR_DAILY_QUOTA } from "./reducer-visitors";
+import { VISITOR_DAILY_QUOTA, VisitorCounts } from "./reducer-visitors";
 import { stateKey } from "../delivery/keys";
 import type { CustomerState } from "../delivery/store";
 
@@ -337,6 +337,41 @@ describe("analytics reducers", () => {
     await restartReducers();
     await deliverAnalytics(Array.from({ length: 30 }, visit));
     await foldPendingAnalytics(env);
+    await restartReducers();
+    await settleCounters(env, [user.id]);
+    const counters = await env.DB.prepare(
+      "select period_deliveries as billed, period_unbilled_deliveries as unbilled from usage_counters where user_id = ?",
+    )
+      .bind(user.id)
+      .first();
+    expect(counters).toEqual({ billed: VISITOR_DAILY_QUOTA, unbilled: 20 });
+  });
+
+  it("keep the budget of a visitor past the visitors' cap across restarts and a rewrite of the log", async () => {
+    const { user } = await createCustomerOnPlan({ dynamicContentLimit: 100_000 });
+    const reducer = reducerOf(env, reducerShardOf(env, user.id));
+    // A reducer whose table is full from the start: every visitor is counted in the day's overflow sketch.
+    await runInDurableObject(reducer, (object: AnalyticsReducer) => {
+      Object.assign(object, { visitors: new VisitorCounts(0) });
+    });
+    const rows = () =>
+      runInDurableObject(reducer, (_: AnalyticsReducer, state: DurableObjectState) =>
+        ["visitor_log", "visitor_overflow", "visitor_overflow_log"].map(
+          (table) => state.storage.sql.exec<{ n: number }>(`select count(*) as n from ${table}`).one().n,
+        ),
+      );
+    const visit = () => ({ ...view(user.id, "https://shop.test/a"), visitor: "v1" });
+    await deliverAnalytics(Array.from({ length: VISITOR_DAILY_QUOTA - 10 }, visit));
+    await foldPendingAnalytics(env);
+    // The day's first handoff rewrote the log: the sketch's counters, no triples.
+    const [tableRows, sketchRows] = await rows();
+    expect(tableRows).toBe(0);
+    expect(sketchRows).toBeGreaterThan(0);
+    await restartReducers();
+    await deliverAnalytics(Array.from({ length: 30 }, visit));
+    await foldPendingAnalytics(env);
+    // Read back as a sketch (not a new visitor of a table with room), and logged as overflow since.
+    expect((await rows())[2]).toBe(1);
     await restartReducers();
     await settleCounters(env, [user.id]);
     const counters = await env.DB.prepare(

@@ -13,14 +13,16 @@
  *
  * Nothing is lost or counted twice:
  * - Each part of a handoff (its sums, its views that spent no quota, its visitors' counts) is written to the
- *   object's own storage (`held_log`, `visitor_log`) before `hold` answers, under its position (`positionOf`:
- *   handoff and part), and a part at or before the last position is ignored, so the cron may hand a range over again.
+ *   object's own storage (`held_log`, `visitor_log`, `visitor_overflow_log`) before `hold` answers, under its
+ *   position (`positionOf`: handoff and part), and a part at or before the last position is ignored, so the cron may
+ *   hand a range over again.
  * - Settling writes, in one D1 transaction, the pending rows and each customer's checkpoint (`reducer_checkpoints`:
  *   the last position whose sums are counted; a settle may come between two parts of a handoff); the pending rows
  *   leave out the sums of any customer whose checkpoint already covers them. So a settle redone after an error or a
  *   restart counts nothing twice.
  * - After a restart, or an error of D1, it holds again what its log has past each customer's checkpoint. Visitors'
- *   counts are never settled: they are read back whole, and forgotten with their day.
+ *   counts are never settled: they are read back whole (the table's triples; the overflow sketches' counters as last
+ *   written, then the overflow triples logged since, in order), and forgotten with their day.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { AnalyticsReducerRpc, Env } from "../env";
@@ -29,7 +31,7 @@ import { utcDay } from "../lib/days";
 import { foldRangeIsolating } from "./fold";
 import { HOLD_MAX_SUMS, sumChunks } from "./reducer-shards";
 import { HeldSums, MAX_HELD_BYTES, MAX_HELD_SUMS } from "./reducer-sums";
-import { MAX_VISITORS, VisitorCounts } from "./reducer-visitors";
+import { MAX_VISITORS, VISITORS_PER_ROW, VisitorCounts } from "./reducer-visitors";
 
 /** Everything held is settled at least this often. */
 export const SETTLE_ALL_EVERY_MS = 24 * 3_600_000;
@@ -37,9 +39,14 @@ export const SETTLE_ALL_EVERY_MS = 24 * 3_600_000;
 export const SETTLE_BEFORE_PERIOD_END_MS = 3 * 60_000;
 /** Rows the log keeps before it is rewritten as what is held (so a restart reads little). */
 const COMPACT_AFTER_ROWS = 200;
-/** Visitors per row of the visitors' log: 1.2 MB of (hi, lo, views) triples, within a row's 2 MB. */
-const VISITORS_PER_ROW = 100_000;
 const DAY_MS = 86_400_000;
+/** Days since 1970, UTC: when the visitors' log was last rewritten. */
+const today = () => Math.floor(Date.now() / DAY_MS);
+/** The bytes a typed array shows, as a storage value (a copy only when it is part of a larger buffer). */
+const bytesOf = (view: Uint32Array | Uint16Array): ArrayBuffer =>
+  view.byteOffset === 0 && view.byteLength === view.buffer.byteLength
+    ? (view.buffer as ArrayBuffer)
+    : (view.slice().buffer as ArrayBuffer);
 
 /** A row of `held_log`: a part's (or, rewritten, everything's) sums and views that spent no quota. */
 interface LoggedPart {
@@ -91,6 +98,10 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       sums TEXT NOT NULL, PRIMARY KEY (position, chunk))`);
     sql.exec(`CREATE TABLE IF NOT EXISTS visitor_log (position INTEGER NOT NULL, day TEXT NOT NULL,
       chunk INTEGER NOT NULL, counts BLOB NOT NULL, PRIMARY KEY (position, day, chunk))`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS visitor_overflow_log (position INTEGER NOT NULL, day TEXT NOT NULL,
+      chunk INTEGER NOT NULL, counts BLOB NOT NULL, PRIMARY KEY (position, day, chunk))`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS visitor_overflow (day TEXT NOT NULL, chunk INTEGER NOT NULL,
+      counters BLOB NOT NULL, PRIMARY KEY (day, chunk))`);
     sql.exec(`CREATE TABLE IF NOT EXISTS period_ends (user_id TEXT PRIMARY KEY, ends INTEGER NOT NULL)`);
     sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)`);
   }
@@ -110,10 +121,11 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       const position = positionOf(handoff, part);
       if (position <= this.meta("last_position")) return;
       const wasFull = this.visitors!.full;
-      const { unbilled, counted } = this.visitors!.bill(tallies, visitorQuotas);
+      const { unbilled, counted, overflowed } = this.visitors!.bill(tallies, visitorQuotas);
       if (this.visitors!.full && !wasFull) {
         console.warn(
-          `Reducer ${shard} counts ${MAX_VISITORS} visitors: raise ANALYTICS_REDUCER_SHARDS (docs/scaling.md)`,
+          `Reducer ${shard} counts ${MAX_VISITORS} visitors exactly, the rest in a sketch (billed at most their budget, ` +
+            `some less): raise ANALYTICS_REDUCER_SHARDS (docs/scaling.md)`,
         );
       }
       const logged: LoggedPart = {
@@ -129,7 +141,8 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
               JSON.stringify(logged),
             );
           }
-          for (const [day, triples] of counted) this.logVisitors(position, day, triples);
+          for (const [day, triples] of counted) this.logVisitors("visitor_log", position, day, triples);
+          for (const [day, triples] of overflowed) this.logVisitors("visitor_overflow_log", position, day, triples);
           for (const [userId, ends] of Object.entries(periodEnds)) {
             if (this.periodEnds.get(userId) === ends) continue;
             this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO period_ends (user_id, ends) VALUES (?, ?)`, userId, ends);
@@ -145,7 +158,8 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       held.add(sums);
       for (const [userId, views, deliveries] of logged.unbilled) held.addUnbilled(userId, views, deliveries);
       if (this.logRows("held_log") > COMPACT_AFTER_ROWS) this.compact(held);
-      if (this.logRows("visitor_log") > COMPACT_AFTER_ROWS) this.compactVisitors();
+      const visitorRows = this.logRows("visitor_log") + this.logRows("visitor_overflow_log");
+      if (visitorRows > COMPACT_AFTER_ROWS || this.meta("visitors_compacted_day") < today()) this.compactVisitors();
       try {
         await this.settleDue(shard, held, headroom);
       } catch (err) {
@@ -192,10 +206,21 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
   private async state(shard: number): Promise<HeldSums> {
     if (!this.visitors) {
       const visitors = new VisitorCounts();
-      for (const row of this.ctx.storage.sql.exec<{ day: string; counts: ArrayBuffer }>(
+      const sql = this.ctx.storage.sql;
+      for (const row of sql.exec<{ day: string; counts: ArrayBuffer }>(
         `SELECT day, counts FROM visitor_log ORDER BY position, day, chunk`,
       )) {
         visitors.load(row.day, new Uint32Array(row.counts));
+      }
+      for (const row of sql.exec<{ day: string; chunk: number; counters: ArrayBuffer }>(
+        `SELECT day, chunk, counters FROM visitor_overflow`,
+      )) {
+        visitors.loadOverflowChunk(row.day, row.chunk, new Uint16Array(row.counters));
+      }
+      for (const row of sql.exec<{ day: string; counts: ArrayBuffer }>(
+        `SELECT day, counts FROM visitor_overflow_log ORDER BY position, day, chunk`,
+      )) {
+        visitors.loadOverflow(row.day, new Uint32Array(row.counts));
       }
       this.visitors = visitors;
     }
@@ -301,20 +326,20 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     this.setMeta("last_settle_all", Date.now());
   }
 
-  private logRows(log: "held_log" | "visitor_log"): number {
+  private logRows(log: "held_log" | "visitor_log" | "visitor_overflow_log"): number {
     return this.ctx.storage.sql.exec<{ rows: number }>(`SELECT count(*) AS rows FROM ${log}`).one().rows;
   }
 
-  private logVisitors(position: number, day: string, triples: Uint32Array | number[]) {
-    const all = triples instanceof Uint32Array ? triples : Uint32Array.from(triples);
+  private logVisitors(log: "visitor_log" | "visitor_overflow_log", position: number, day: string, triples: number[]) {
+    const all = Uint32Array.from(triples);
     for (let chunk = 0; chunk * VISITORS_PER_ROW * 3 < all.length; chunk++) {
-      const some = all.slice(chunk * VISITORS_PER_ROW * 3, (chunk + 1) * VISITORS_PER_ROW * 3);
+      const some = all.subarray(chunk * VISITORS_PER_ROW * 3, (chunk + 1) * VISITORS_PER_ROW * 3);
       this.ctx.storage.sql.exec(
-        `INSERT INTO visitor_log (position, day, chunk, counts) VALUES (?, ?, ?, ?)`,
+        `INSERT INTO ${log} (position, day, chunk, counts) VALUES (?, ?, ?, ?)`,
         position,
         day,
         chunk,
-        some.buffer,
+        bytesOf(some),
       );
     }
   }
@@ -349,14 +374,32 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     });
   }
 
-  /** Rewrites the visitors' log as the counts of yesterday and today, forgetting older days. */
+  /**
+   * Rewrites the visitors' log as the counts of yesterday and today, forgetting older days (at least daily, so a
+   * reducer holds at most two days' overflow sketches): the table's triples, and each overflow sketch's counters.
+   */
   private compactVisitors() {
     const visitors = this.visitors!;
     visitors.forgetBefore(utcDay(Date.now() - DAY_MS));
     const through = this.meta("last_position");
+    const sql = this.ctx.storage.sql;
     this.ctx.storage.transactionSync(() => {
-      this.ctx.storage.sql.exec(`DELETE FROM visitor_log`);
-      for (const [day, triples] of visitors.dump()) this.logVisitors(through, day, triples);
+      sql.exec(`DELETE FROM visitor_log`);
+      sql.exec(`DELETE FROM visitor_overflow_log`);
+      sql.exec(`DELETE FROM visitor_overflow`);
+      for (const [day, chunk, triples] of visitors.dump()) {
+        sql.exec(
+          `INSERT INTO visitor_log (position, day, chunk, counts) VALUES (?, ?, ?, ?)`,
+          through,
+          day,
+          chunk,
+          bytesOf(triples),
+        );
+      }
+      for (const [day, chunk, counters] of visitors.dumpOverflow()) {
+        sql.exec(`INSERT INTO visitor_overflow (day, chunk, counters) VALUES (?, ?, ?)`, day, chunk, bytesOf(counters));
+      }
+      this.setMeta("visitors_compacted_day", today());
     });
   }
 }
