@@ -269,7 +269,12 @@ async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingCha
   if (normalizedUrl !== own.normalizedUrl) {
     await assertCanAddMapping(db, c.var.user, normalizedUrl, { moves: { id, from: own.normalizedUrl } });
   }
-  const change = { ...rest, ...(experiment ?? {}), ...publication, ...(url === undefined ? {} : { url, normalizedUrl }) };
+  const change = {
+    ...rest,
+    ...(experiment ?? {}),
+    ...publication,
+    ...(url === undefined ? {} : { url, normalizedUrl }),
+  };
   const stored = { url: change.url, htmlContent: change.htmlContent, ...storedExtras(change) };
   await assertContentFits(db, c.var.user, contentGrowth(await mappingContentBytes(db, c.var.user.id, id), stored));
   const changed = await changeMapping(db, c.var.user.id, id, change);
