@@ -110,7 +110,7 @@ describe("the content budget", () => {
     expect((await keptAndMeasured(user.id)).kept).toBe(LIMITED_PLAN_CONTENT_BYTES - 1);
   });
 
-  it("gives a plan without an events limit 5 GB, and a customer far below the budget sees nothing new", async () => {
+  it("gives a plan without an events limit 1 GB, and a customer far below the budget sees nothing new", async () => {
     const { user, apiKey } = await createCustomerOnPlan({ eventsLimit: null });
     await add(apiKey, { url: "https://shop.test/a", htmlContent: "<p>a</p>" });
     await storing(user.id, LIMITED_PLAN_CONTENT_BYTES);
@@ -118,12 +118,13 @@ describe("the content budget", () => {
     await storing(user.id, UNLIMITED_PLAN_CONTENT_BYTES);
     const refused = await add(apiKey, { url: "https://shop.test/c", htmlContent: "<p>c</p>" });
     expect(refused.status).toBe(403);
-    expect(((await refused.json()) as { error: string }).error).toMatch(/^Your plan stores at most 5 GB of content/);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/^Your plan stores at most 1 GB of content/);
   });
 
   it("says sizes to one decimal, rounded up", () => {
     expect(sizeText(LIMITED_PLAN_CONTENT_BYTES)).toBe("50 MB");
-    expect(sizeText(UNLIMITED_PLAN_CONTENT_BYTES)).toBe("5 GB");
+    expect(sizeText(UNLIMITED_PLAN_CONTENT_BYTES)).toBe("1 GB");
+    expect(sizeText(5 * UNLIMITED_PLAN_CONTENT_BYTES)).toBe("5 GB");
     expect(sizeText(1)).toBe("0.1 MB");
     expect(sizeText(1.25 * 1024 * 1024)).toBe("1.3 MB");
   });

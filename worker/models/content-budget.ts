@@ -13,8 +13,11 @@ import { planLimit } from "./limits";
 const MIB = 1024 * 1024;
 /** A plan that limits new mappings a period (the default, Free): what its mappings may store. */
 export const LIMITED_PLAN_CONTENT_BYTES = 50 * MIB;
-/** A plan without an events limit (or a customer without a plan). */
-export const UNLIMITED_PLAN_CONTENT_BYTES = 5 * 1024 * MIB;
+/**
+ * A plan without an events limit (or a customer without a plan): at the worst case for the search index (all HTML)
+ * an account holds about 4.2 times its content, so 1 GB keeps even it well inside one D1 database of 10 GB.
+ */
+export const UNLIMITED_PLAN_CONTENT_BYTES = 1024 * MIB;
 /** What db/raw.ts `VERSION_BYTES` adds for a row's ids, times and header. */
 const ROW_BYTES = 64;
 
