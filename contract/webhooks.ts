@@ -10,6 +10,8 @@ import { paged } from "./schemas";
 /** Webhooks per customer. */
 export const WEBHOOKS_PER_CUSTOMER = 10;
 export const TOO_MANY_WEBHOOKS = `An account can have at most ${WEBHOOKS_PER_CUSTOMER} webhooks`;
+/** Delivered and failed deliveries a webhook's log keeps, the newest (also at most 30 days); pending ones all stay. */
+export const FINISHED_DELIVERIES_KEPT = 1_000;
 
 /** The events of mappings, written by the triggers of worker/db/raw.ts, and `ping` (POST /api/webhooks/{id}/test). */
 export const WEBHOOK_EVENTS = [

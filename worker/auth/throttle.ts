@@ -78,6 +78,13 @@ export const THROTTLES = {
     perIp: { max: 60, windowMs: HOUR_MS },
     refusal: "Too many test deliveries.",
   },
+  // Each change to a mapping writes a webhook delivery per webhook (at most 10) and a version: a person never makes
+  // 120 a minute; an import counts as one. The address's bound is for offices of many accounts behind one address.
+  "mapping-change": {
+    perAccount: { max: 120, windowMs: MINUTE_MS },
+    perIp: { max: 600, windowMs: MINUTE_MS },
+    refusal: "Too many changes to mappings.",
+  },
   "mapping-import": {
     perAccount: { max: 20, windowMs: HOUR_MS },
     perIp: { max: 60, windowMs: HOUR_MS },

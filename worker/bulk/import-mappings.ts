@@ -13,6 +13,7 @@ import { mappingImportRow, type MappingImportRow } from "#contract/schemas";
 import type { Db } from "../db/client";
 import type { User } from "../db/schema";
 import { eventsLimitReached, roomForMappings, websitesLimitReached } from "../models/limits";
+import { contentBudgetOf, contentGrowth, contentRefusal } from "../models/content-budget";
 import {
   applyImport,
   mappingsWithIds,
@@ -106,11 +107,13 @@ function toMapping(row: MappingImportRow, normalizedUrl: string, target: ImportT
 }
 
 /**
- * Holds the rows to the plan's limits, in file order: mappings added this period (events), and websites not yet
- * the customer's. A row past a limit is refused, with the limit's message.
+ * Holds the rows to the plan's limits, in file order: mappings added this period (events), websites not yet the
+ * customer's, and the bytes their mappings store (the content budget). A row past a limit is refused, with the
+ * limit's message.
  */
 async function holdToPlan(db: Db, user: User, rows: CheckedRow[]) {
   const room = await roomForMappings(db, user);
+  const budget = await contentBudgetOf(db, user.id);
   const changesSite = (r: CheckedRow) => r.mapping && (!r.target || r.target.normalizedUrl !== r.mapping.normalizedUrl);
   const hosts = [...new Set(rows.filter(changesSite).map((r) => hostOf(r.mapping!.normalizedUrl)))];
   const known = room.websitesLimit === null ? new Set<string>() : await hostsWithMappings(db, user.id, hosts);
@@ -134,6 +137,14 @@ async function holdToPlan(db: Db, user: User, rows: CheckedRow[]) {
       websites++;
       known.add(host);
     }
+    const { url, htmlContent, placement, seo } = r.mapping;
+    const growth = contentGrowth(r.target?.content ?? null, { url, htmlContent, placement, seo });
+    const refusal = contentRefusal(budget, growth);
+    if (refusal) {
+      refuse(r.report, refusal);
+      continue;
+    }
+    budget.used += growth;
   }
 }
 

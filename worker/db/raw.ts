@@ -7,6 +7,7 @@
  */
 
 import { HISTORY_BYTES_LIMIT } from "#contract/versions";
+import { FINISHED_DELIVERIES_KEPT } from "#contract/webhooks";
 
 /** An object drizzle cannot declare: its name, the table it belongs to, and the SQL that creates it. */
 export interface RawObject {
@@ -98,6 +99,25 @@ const NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
 const addHistoryBytes = (userId: string, bytes: string) => `  INSERT INTO "mapping_totals" ("user_id", "history_bytes")
     VALUES (${userId}, ${bytes})
     ON CONFLICT ("user_id") DO UPDATE SET "history_bytes" = "history_bytes" + excluded."history_bytes";`;
+
+/** In a trigger: `bytes` more (or fewer) of the customer's mappings in `mapping_totals.content_bytes`. */
+const addContentBytes = (userId: string, bytes: string) => `  INSERT INTO "mapping_totals" ("user_id", "content_bytes")
+    VALUES (${userId}, ${bytes})
+    ON CONFLICT ("user_id") DO UPDATE SET "content_bytes" = "content_bytes" + excluded."content_bytes";`;
+
+/** Finished deliveries a webhook's log bound removes at a time, once it keeps more than FINISHED_DELIVERIES_KEPT. */
+const LOG_PRUNE_CHUNK = 100;
+
+/**
+ * In a trigger on `webhook_deliveries`: one more finished delivery of the webhook of NEW, and past the bound its
+ * oldest finished ones go, LOG_PRUNE_CHUNK at a time (read by webhook_deliveries_finished_idx, never the pending).
+ */
+const COUNT_FINISHED_AND_PRUNE = `  UPDATE "webhooks" SET "finished_deliveries" = "finished_deliveries" + 1 WHERE "id" = NEW."webhook_id";
+  DELETE FROM "webhook_deliveries" WHERE "id" IN (
+    SELECT "id" FROM "webhook_deliveries"
+    WHERE "webhook_id" = NEW."webhook_id" AND "status" <> 'pending'
+      AND (SELECT "finished_deliveries" FROM "webhooks" WHERE "id" = NEW."webhook_id") > ${FINISHED_DELIVERIES_KEPT}
+    ORDER BY "id" LIMIT ${LOG_PRUNE_CHUNK});`;
 
 /** Superseded versions the budget's prune reads per write: it removes the oldest of these that bring it back under. */
 const PRUNE_SCAN = 1_000;
@@ -295,6 +315,70 @@ END
 CREATE TRIGGER "deleted_mappings_budget_after_delete" AFTER DELETE ON "deleted_mappings" BEGIN
   UPDATE "mapping_totals" SET "history_bytes" = "history_bytes" - ${VERSION_BYTES("OLD")}
   WHERE "user_id" = OLD."user_id";
+END
+`,
+  },
+  // url_mappings: the bytes of the customer's mappings (mapping_totals.content_bytes), which their plan's content
+  // budget bounds (models/content-budget.ts), measured as a version is.
+  {
+    name: "mapping_content_after_insert",
+    table: "url_mappings",
+    sql: `
+CREATE TRIGGER "mapping_content_after_insert" AFTER INSERT ON "url_mappings" BEGIN
+${addContentBytes('NEW."user_id"', VERSION_BYTES("NEW"))}
+END
+`,
+  },
+  {
+    name: "mapping_content_after_update",
+    table: "url_mappings",
+    sql: `
+CREATE TRIGGER "mapping_content_after_update" AFTER UPDATE OF "url", "html_content", "placement", "seo", "experiment"
+  ON "url_mappings" BEGIN
+  UPDATE "mapping_totals" SET "content_bytes" = "content_bytes" + ${VERSION_BYTES("NEW")} - ${VERSION_BYTES("OLD")}
+  WHERE "user_id" = NEW."user_id";
+END
+`,
+  },
+  {
+    name: "mapping_content_after_delete",
+    table: "url_mappings",
+    sql: `
+CREATE TRIGGER "mapping_content_after_delete" AFTER DELETE ON "url_mappings" BEGIN
+  UPDATE "mapping_totals" SET "content_bytes" = "content_bytes" - ${VERSION_BYTES("OLD")}
+  WHERE "user_id" = OLD."user_id";
+END
+`,
+  },
+  // webhook_deliveries: each webhook's finished deliveries (webhooks.finished_deliveries) and their bound, the newest
+  // FINISHED_DELIVERIES_KEPT; pending ones are never removed.
+  {
+    name: "webhook_deliveries_log_after_insert",
+    table: "webhook_deliveries",
+    sql: `
+CREATE TRIGGER "webhook_deliveries_log_after_insert" AFTER INSERT ON "webhook_deliveries"
+WHEN NEW."status" <> 'pending' BEGIN
+${COUNT_FINISHED_AND_PRUNE}
+END
+`,
+  },
+  {
+    name: "webhook_deliveries_log_after_finish",
+    table: "webhook_deliveries",
+    sql: `
+CREATE TRIGGER "webhook_deliveries_log_after_finish" AFTER UPDATE OF "status" ON "webhook_deliveries"
+WHEN OLD."status" = 'pending' AND NEW."status" <> 'pending' BEGIN
+${COUNT_FINISHED_AND_PRUNE}
+END
+`,
+  },
+  {
+    name: "webhook_deliveries_log_after_delete",
+    table: "webhook_deliveries",
+    sql: `
+CREATE TRIGGER "webhook_deliveries_log_after_delete" AFTER DELETE ON "webhook_deliveries"
+WHEN OLD."status" <> 'pending' BEGIN
+  UPDATE "webhooks" SET "finished_deliveries" = "finished_deliveries" - 1 WHERE "id" = OLD."webhook_id";
 END
 `,
   },

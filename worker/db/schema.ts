@@ -387,6 +387,11 @@ export const webhooks = sqliteTable(
     secretEncrypted: text("secret_encrypted").notNull(),
     /** Attempts that failed since the last delivered one: past FAILING_TARGET_ATTEMPTS, a failure is not retried. */
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    /**
+     * Its delivered and failed deliveries in the log, kept by triggers (db/raw.ts), which remove the oldest past
+     * `FINISHED_DELIVERIES_KEPT` (docs/webhooks.md).
+     */
+    finishedDeliveries: integer("finished_deliveries").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index("webhooks_user_idx").on(t.userId, t.createdAt)],
@@ -443,6 +448,10 @@ export const webhookDeliveries = sqliteTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.nextAttemptAt} is not null`),
     index("webhook_deliveries_created_idx").on(t.createdAt),
+    // A webhook's oldest finished deliveries, which its log bound removes, without walking its pending ones.
+    index("webhook_deliveries_finished_idx")
+      .on(t.webhookId, t.id)
+      .where(sql`${t.status} <> 'pending'`),
   ],
 );
 
@@ -898,6 +907,11 @@ export const mappingTotals = sqliteTable("mapping_totals", {
    * (db/raw.ts keeps it in step); versions are pruned past `HISTORY_BYTES_LIMIT` (docs/history.md).
    */
   historyBytes: integer("history_bytes").notNull().default(0),
+  /**
+   * Bytes of the customer's mappings as they are now, measured as a version is (db/raw.ts keeps it in step); a change
+   * that would pass the plan's content budget is refused (models/content-budget.ts).
+   */
+  contentBytes: integer("content_bytes").notNull().default(0),
 });
 
 /** Counters per customer: all time, and for the current billing period (reset by the cron). */

@@ -11,6 +11,7 @@ import type { Db } from "../db/client";
 import { deletedMappings, urlMappings, users } from "../db/schema";
 import type { Page, PageParams } from "#contract/page";
 import { pageOf } from "./page";
+import { contentColumnBytes, rowBytes } from "./content-budget";
 
 /** How long a deleted mapping can be restored. */
 export const DELETED_KEPT_DAYS = 30;
@@ -56,13 +57,14 @@ export async function listDeletedMappings(
   );
 }
 
-/** A deleted mapping of the customer's that can still be restored: where it was, or null. */
+/** A deleted mapping of the customer's that can still be restored: where it was and its bytes, or null. */
 export async function getDeletedMapping(db: Db, userId: string, id: number, now = new Date()) {
   const [row] = await db
-    .select({ normalizedUrl: deletedMappings.normalizedUrl })
+    .select({ normalizedUrl: deletedMappings.normalizedUrl, columns: contentColumnBytes(deletedMappings) })
     .from(deletedMappings)
     .where(and(restorable(userId, now), eq(deletedMappings.id, id)));
-  return row ?? null;
+  // What restoring it adds to the account's content (models/content-budget.ts).
+  return row ? { normalizedUrl: row.normalizedUrl, bytes: rowBytes(row.columns) } : null;
 }
 
 /**

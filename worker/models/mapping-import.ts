@@ -11,15 +11,21 @@ import type { Db } from "../db/client";
 import { chunksByJsonSize, inList } from "../db/expressions";
 import { urlMappings } from "../db/schema";
 import { newestIn } from "./mappings";
+import { contentColumnBytes, type ContentColumnBytes } from "./content-budget";
 
-/** A mapping a row may change: where it is and how it is published (never its HTML, which may be 256 KB). */
+/**
+ * A mapping a row may change: where it is, how it is published and its bytes (never its HTML, which may be 256 KB).
+ */
 export interface ImportTarget extends Publication {
   id: number;
   normalizedUrl: string;
+  /** What it stores now (models/content-budget.ts). */
+  content: ContentColumnBytes;
 }
 
 const targetColumns = {
   id: urlMappings.id,
+  content: contentColumnBytes(urlMappings),
   normalizedUrl: urlMappings.normalizedUrl,
   publishedAt: urlMappings.publishedAt,
   publishAt: urlMappings.publishAt,

@@ -1,9 +1,13 @@
+import { eq } from "drizzle-orm";
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Mapping } from "#contract/responses";
 import { EXACT_WITH_SUFFIX, PREFIX_WITHOUT_SUFFIX } from "#contract/url-rules";
 import { expectStoreMatchesD1, storedEntry } from "../test/delivery-store";
-import { call, createVerifiedCustomer } from "../test/helpers";
+import { THROTTLES } from "../auth/throttle";
+import { urlMappings } from "../db/schema";
+import { takeRateLimits } from "../models/rate-limits";
+import { call, createVerifiedCustomer, db } from "../test/helpers";
 
 async function add(apiKey: string, url: string, htmlContent = "<p>hi</p>") {
   return call("/api/mappings", { method: "POST", apiKey, json: { url, htmlContent } });
@@ -327,5 +331,27 @@ describe("PATCH /api/mappings/{id}", () => {
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: "Mapping not found" });
     expect(await storedEntry(owner.user.id, "a.com/x")).toEqual({ mappingId: id, html: "<p>hi</p>" });
+  });
+});
+
+describe("changes to mappings", () => {
+  const { max } = THROTTLES["mapping-change"].perAccount;
+
+  it(`are throttled per account: ${max} a minute, then 429 with Retry-After; reading is not`, async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    // The throttle names accounts in lower case (throttle.ts).
+    const bucket = {
+      bucket: `mapping-change:account:${user.id.toLowerCase()}`,
+      ...THROTTLES["mapping-change"].perAccount,
+    };
+    for (let i = 0; i < max - 1; i++) await takeRateLimits(db(), [bucket]);
+    expect((await add(apiKey, "https://shop.test/a")).status).toBe(201);
+    const refused = await add(apiKey, "https://shop.test/b");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect(await refused.json()).toEqual({ error: "Too many changes to mappings. Please try again in a minute." });
+    const urls = await db().select({ url: urlMappings.url }).from(urlMappings).where(eq(urlMappings.userId, user.id));
+    expect(urls).toEqual([{ url: "https://shop.test/a" }]);
+    expect((await call("/api/mappings", { apiKey })).status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 /** @module A customer's URL mappings. Every change writes the delivery entry of its URL (write-through). */
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type Next } from "hono";
 import { z } from "zod";
 import type { GroupDeleteResponse, Mapping, MappingMatch, MessageResponse, PreviewLink } from "#contract/responses";
 import { normalizeUrl } from "#contract/normalize-url";
@@ -38,6 +38,7 @@ import { ApiError, notFound } from "../http/errors";
 import { pageResponse, streamedPageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { assertCanAddMapping } from "../models/limits";
+import { assertContentFits, contentGrowth, mappingContentBytes } from "../models/content-budget";
 import { experimentChange, experimentResultsOf } from "../models/experiments";
 import { previewBody, promoteBody, type ExperimentResults, type StoredExperiment } from "#contract/experiments";
 import { syncCustomerState } from "../delivery/sync";
@@ -54,6 +55,7 @@ import {
   listMappings,
   publishedNow,
   setMappingPublished,
+  storedExtras,
 } from "../models/mappings";
 import { ownCountsSettled } from "../analytics/settled-counts";
 
@@ -68,6 +70,7 @@ export const mappingRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(ownCountsSettled)
   .use(sendWebhooksAfterChange)
+  .use(throttleChanges)
   .get("/", validate("query", mappingsQuery), async (c) => {
     const db = c.var.db;
     const query = c.req.valid("query");
@@ -111,6 +114,7 @@ export const mappingRoutes = new Hono<AppEnv>()
     await assertCanAddMapping(db, c.var.user, normalizedUrl);
     const extras = { placement, seo, experiment: experiment?.experiment };
     const html = experiment?.htmlContent ?? htmlContent;
+    await assertContentFits(db, c.var.user, contentGrowth(null, { url, htmlContent: html, ...storedExtras(extras) }));
     const mapping = await createMapping(db, c.var.user.id, url, html, normalizedUrl, extras, now, publication);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, normalizedUrl));
     // The goals its delivery state accepts (docs/experiments.md).
@@ -134,6 +138,7 @@ export const mappingRoutes = new Hono<AppEnv>()
     const deleted = await getDeletedMapping(db, c.var.user.id, id);
     if (!deleted) throw notFound(DELETED_NOT_FOUND);
     await assertCanAddMapping(db, c.var.user, deleted.normalizedUrl);
+    await assertContentFits(db, c.var.user, deleted.bytes);
     if (!(await restoreDeletedMapping(db, c.var.user.id, id))) throw notFound(DELETED_NOT_FOUND);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, deleted.normalizedUrl));
     return c.json<Mapping>((await getMapping(db, c.var.user.id, id))!);
@@ -207,6 +212,12 @@ export const mappingRoutes = new Hono<AppEnv>()
     return c.json<MessageResponse>({ message: "URL mapping deleted successfully" });
   });
 
+/** Counts every request that may change a mapping against the account's "mapping-change" throttle (429 past it). */
+async function throttleChanges(c: Context<AppEnv>, next: Next) {
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") await throttle(c, "mapping-change", c.var.user.id);
+  await next();
+}
+
 /** The experiment the customer's mapping runs; 404 when the mapping is not theirs or runs none. */
 async function runningExperiment(c: Context<AppEnv>, id: number): Promise<StoredExperiment> {
   const own = await getOwnMapping(c.var.db, c.var.user.id, id);
@@ -258,12 +269,15 @@ async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingCha
   if (normalizedUrl !== own.normalizedUrl) {
     await assertCanAddMapping(db, c.var.user, normalizedUrl, { moves: { id, from: own.normalizedUrl } });
   }
-  const changed = await changeMapping(db, c.var.user.id, id, {
+  const change = {
     ...rest,
     ...(experiment ?? {}),
     ...publication,
     ...(url === undefined ? {} : { url, normalizedUrl }),
-  });
+  };
+  const stored = { url: change.url, htmlContent: change.htmlContent, ...storedExtras(change) };
+  await assertContentFits(db, c.var.user, contentGrowth(await mappingContentBytes(db, c.var.user.id, id), stored));
+  const changed = await changeMapping(db, c.var.user.id, id, change);
   if (!changed) throw notFound(MAPPING_NOT_FOUND);
   const synced = await Promise.all(changed.normalizedUrls.map((u) => syncUrl(c.env, c.var.user.id, u)));
   if (experiment) await syncCustomerState(c.env, c.var.user.id);

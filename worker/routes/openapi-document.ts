@@ -66,6 +66,12 @@ const answer = (description: string) => ({
   content: { "application/json": { schema: { type: ["object", "array"] } } },
 });
 
+/** The plan's limits on a change to a mapping, and the change throttle (docs/api.md). */
+const CHANGE_LIMITS = {
+  "403": { description: "Over the plan's limits (content updates, websites, stored content)" },
+  "429": { description: "Over 120 changes to mappings a minute; Retry-After says when to try again" },
+};
+
 const ERRORS = {
   "400": { description: "Bad input: `{error}` names the problem; nothing was changed" },
   "401": { description: "No or unknown X-API-Key" },
@@ -114,7 +120,7 @@ export function openApiDocument(origin: string) {
         post: {
           summary: "Create a mapping (published at once unless a status or schedule says otherwise)",
           requestBody: json(mappingBody),
-          responses: { "201": answer("Mapping"), "403": { description: "Over the plan's limits" }, ...ERRORS },
+          responses: { "201": answer("Mapping"), ...CHANGE_LIMITS, ...ERRORS },
         },
       },
       "/api/mappings/import": {
@@ -178,7 +184,7 @@ export function openApiDocument(origin: string) {
         post: {
           summary: "Restore a deleted mapping, with its id, content and state",
           parameters: [pathId("id", "The deleted mapping's id")],
-          responses: { "200": answer("Mapping"), "403": { description: "Over the plan's websites limit" }, ...ERRORS },
+          responses: { "200": answer("Mapping"), ...CHANGE_LIMITS, ...ERRORS },
         },
       },
       "/api/mappings/match": {
@@ -193,7 +199,7 @@ export function openApiDocument(origin: string) {
           summary: "Change a mapping: URL, HTML, placement, SEO fields, status, schedule or experiment",
           parameters: [mappingId],
           requestBody: json(mappingChangeBody),
-          responses: { "200": answer("Mapping"), "403": { description: "Over the plan's limits" }, ...ERRORS },
+          responses: { "200": answer("Mapping"), ...CHANGE_LIMITS, ...ERRORS },
         },
         delete: {
           summary: "Delete a mapping, or with scope=url every mapping of its URL (each restorable for 30 days)",

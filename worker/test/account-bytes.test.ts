@@ -8,9 +8,12 @@ import { describe, expect, it } from "vitest";
 import { EXPERIMENT_MAX_BYTES } from "#contract/experiments";
 import { HTML_CONTENT_MAX_BYTES, URL_MAX_LENGTH } from "#contract/input-caps";
 import { HISTORY_BYTES_LIMIT } from "#contract/versions";
+import { FINISHED_DELIVERIES_KEPT, WEBHOOKS_PER_CUSTOMER } from "#contract/webhooks";
 import { UNMAPPED_URL_MAX_LENGTH, UNMAPPED_URLS_PER_DAY } from "../analytics/fold";
 import type { AnalyticsMessage } from "../messages/analytics";
-import { call, countViews, createVerifiedCustomer } from "./helpers";
+import { LIMITED_PLAN_CONTENT_BYTES } from "../models/content-budget";
+import { call, countViews, createCustomerOnPlan, createVerifiedCustomer } from "./helpers";
+import { addWebhook, receiveWebhooks } from "./webhook-receiver";
 
 /**
  * docs/scaling.md: a Free account's mappings (10 a billing period) with their search index and history, at the
@@ -19,6 +22,13 @@ import { call, countViews, createVerifiedCustomer } from "./helpers";
 const FREE_MAPPINGS_BOUND = 56 * 1024 * 1024;
 /** docs/scaling.md: one day's per-URL rows a stranger can add to a customer (kept 31 days at most). */
 const URL_ROWS_PER_DAY_BOUND = 2.5 * 1024 * 1024;
+/**
+ * docs/scaling.md: a limited plan's mappings at its content budget (LIMITED_PLAN_CONTENT_BYTES), all of it HTML, the
+ * worst case for the search index: the rows, each mapping's newest version and the trigram index.
+ */
+const CONTENT_BUDGET_BOUND = 220 * 1024 * 1024;
+/** docs/scaling.md: an account's webhook log, 10 webhooks each at its bound of finished deliveries. */
+const WEBHOOK_LOG_BOUND = 45 * 1024 * 1024;
 
 const MB = 1024 * 1024;
 const databaseBytes = async () => (await env.DB.prepare("select 1").run()).meta.size_after as number;
@@ -124,4 +134,65 @@ describe("what one Free account can make D1 hold", () => {
     expect(grown).toBeLessThan(URL_ROWS_PER_DAY_BOUND);
     expect(grown).toBeGreaterThan(MB / 2);
   }, 180_000);
+
+  it("its webhook log, every webhook at its bound with the longest URL in each event, stays under the documented bound", async () => {
+    receiveWebhooks();
+    const { apiKey } = await createVerifiedCustomer("hooks@example.com");
+    const hooks = [];
+    for (let i = 0; i < WEBHOOKS_PER_CUSTOMER; i++)
+      hooks.push(await addWebhook(apiKey, `https://hooks.shop.test/${i}`));
+    const before = await databaseBytes();
+    // Deliveries as the triggers write them (db/raw.ts: the event's facts, no payload), finished; 200 a webhook more
+    // than its log keeps.
+    const url = `https://shop.test/${letters(URL_MAX_LENGTH - 18, "hook")}`;
+    for (const hook of hooks) {
+      await env.DB.prepare(
+        `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?2)
+         insert into webhook_deliveries (webhook_id, event_id, event, facts, status, attempts, response_status,
+           created_at, last_attempt_at)
+         select ?1, lower(hex(randomblob(16))), 'mapping.updated',
+           json_object('id', i, 'url', ?3, 'publishedAt', ?4, 'publishAt', null, 'unpublishAt', null,
+             'changedBy', 'customer'), 'delivered', 1, 204, ?4, ?4 from n`,
+      )
+        .bind(hook.id, FINISHED_DELIVERIES_KEPT + 200, url, Date.now())
+        .run();
+    }
+    const grown = (await databaseBytes()) - before;
+    const rows = await env.DB.prepare("select count(*) as n from webhook_deliveries").first<number>("n");
+    console.log(`[bytes] webhook log at its bound: ${grown} B in ${rows} deliveries`);
+    expect(rows).toBeLessThanOrEqual(WEBHOOKS_PER_CUSTOMER * FINISHED_DELIVERIES_KEPT);
+    expect(grown).toBeLessThan(WEBHOOK_LOG_BOUND);
+  }, 180_000);
+
+  it("a limited plan's mappings filled to its content budget with HTML stay under the documented bound", async () => {
+    // A plan that limits new mappings, with room for as many as the budget takes (Free reaches it over many periods).
+    const { user, apiKey } = await createCustomerOnPlan({ eventsLimit: 1_000 });
+    const before = await databaseBytes();
+    const text = letters(HTML_CONTENT_MAX_BYTES + 300 * 997, "budget");
+    let added = 0;
+    for (;;) {
+      // Its changes spread over minutes, as the change throttle (120 a minute) requires.
+      if (added % 100 === 99) await env.DB.prepare("delete from rate_limit_events").run();
+      const htmlContent = text.slice(added * 997, added * 997 + HTML_CONTENT_MAX_BYTES);
+      const res = await call("/api/mappings", {
+        method: "POST",
+        apiKey,
+        json: { url: `https://shop.test/${added}-${letters(200, `b${added}`)}`, htmlContent },
+      });
+      if (res.status === 403) {
+        expect(((await res.json()) as { error: string }).error).toMatch(/^Your plan stores at most 50 MB of content/);
+        break;
+      }
+      expect(res.status).toBe(201);
+      added++;
+    }
+    const grown = (await databaseBytes()) - before;
+    const content = await env.DB.prepare("select content_bytes as n from mapping_totals where user_id = ?")
+      .bind(user.id)
+      .first<number>("n");
+    console.log(`[bytes] content budget: ${added} mappings, ${content} B of content, ${grown} B in all`);
+    expect(content).toBeLessThanOrEqual(LIMITED_PLAN_CONTENT_BYTES);
+    expect(content).toBeGreaterThan(LIMITED_PLAN_CONTENT_BYTES - HTML_CONTENT_MAX_BYTES - 4_096);
+    expect(grown).toBeLessThan(CONTENT_BUDGET_BOUND);
+  }, 300_000);
 });
