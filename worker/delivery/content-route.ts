@@ -2,8 +2,8 @@
  * @module The hot path: `GET /api/content?u=<user id>&url=<page URL>` answers the HTML mapped to that page, or
  * 204. The customer's state and the URL's entry from the delivery store (store.ts: at most two small KV reads, in
  * parallel and memoised, no D1), the visitor's budget at this customer (Rate Limiting binding; a higher ceiling when
- * the customer is not metered), and the analytics message is sent after the answer, in `waitUntil`; the consumer counts it only on the
- * customer's own websites.
+ * the customer is not metered), and the analytics message is sent after the answer, in `waitUntil`; the consumer
+ * counts it only on the customer's own websites.
  */
 import { Hono } from "hono";
 import { normalizeUrl } from "#contract/normalize-url";
