@@ -7,6 +7,7 @@ import { runDaily, runEveryMinute } from "../scheduled";
 import { standInDns, proveWebsite, type DnsStandIn } from "../test/websites";
 import { storedState } from "../test/delivery-store";
 import { call, captureMails, createVerifiedCustomer, db, testEnv } from "../test/helpers";
+import { proveWebsite as proveClaim } from "../websites/prove-website";
 import { WEBSITES_PER_CUSTOMER } from "./websites";
 
 const put = (apiKey: string, hostname: string, json: unknown, e = testEnv()) =>
@@ -207,6 +208,17 @@ describe("claiming a website: PUT /api/websites/{hostname}", () => {
     expect(active).toHaveLength(1);
     expect(active[0]!.userId).not.toBe(holder.user.id);
     expect(await env.DELIVERY.get(edgeHostKey("shop.test"), "json")).toMatchObject({ userId: active[0]!.userId });
+  });
+
+  it("answers the proof, not a conflict, when the minute cron proved the same claim meanwhile", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const claim = (await (await put(apiKey, "shop.test", edge)).json()) as Website;
+    const readBeforeTheCron = await db().query.websites.findFirst({ where: (w, { eq }) => eq(w.userId, user.id) });
+    dns.records.set("_dynamic-content.shop.test", [claim.verification.value]);
+    await runEveryMinute(testEnv());
+    const proof = await proveClaim(testEnv(), readBeforeTheCron!);
+    expect(proof).toMatchObject({ outcome: "active", website: { userId: user.id, status: "active" }, delivered: true });
+    expect(await env.DELIVERY.get(edgeHostKey("shop.test"), "json")).toMatchObject({ userId: user.id });
   });
 
   it("checks DNS for an account at most 30 times an hour, then refuses with 429 and asks nothing", async () => {

@@ -47,7 +47,12 @@ export async function proveWebsite(env: Env, claim: Website, now = new Date()): 
   const website = previous
     ? await takeOverWebsite(db, claim.userId, previous, now)
     : await activateWebsite(db, claim.userId, claim.hostname, now);
-  if (!website) return { outcome: "taken" };
+  if (!website) {
+    // Proven meanwhile by this account's own other check (the minute cron's, or a second click) is still proven.
+    const current = await activeWebsiteAt(db, claim.hostname);
+    if (current?.userId !== claim.userId) return { outcome: "taken" };
+    return { outcome: "active", website: current, delivered: await syncEdgeHost(env, claim.userId, claim.hostname) };
+  }
   let delivered = await syncEdgeHost(env, claim.userId, claim.hostname);
   if (previous) {
     // The previous holder's index entry and state (their edge websites) go; the host entry is the new holder's.
