@@ -313,6 +313,39 @@ const COUNTING = [
 const FOLDED = `DELETE FROM analytics_pending WHERE seq BETWEEN ?1 AND ?2`;
 const HANDED_OFF = `DELETE FROM analytics_handoffs WHERE from_seq = ?1`;
 
+/** A page view of customers ?3 that a reducer is still owed: not a goal, not held already (`handed`). */
+const OWED = `v.value ->> 'goal' IS NULL AND v.value ->> 'handed' IS NULL
+  AND (v.value ->> 'userId') IN (SELECT value FROM json_each(?3))`;
+
+/**
+ * What stays of a range whose handoff failed for some shards (`foldRange`): the page views of those shards'
+ * customers ?3, unchanged but for their experiment, which this fold counted, so that handing them off again makes the
+ * same parts. Everything else of the range is counted and goes; the handoff stays, listing only them (`listed`, in
+ * the order it first listed them). The last statement answers the views that stay.
+ */
+function keepOwed(d1: D1Database, range: PendingRange, owed: string[], listed: string[]) {
+  return [
+    d1
+      .prepare(
+        `UPDATE analytics_pending SET
+          events = (SELECT json_group_array(json(json_remove(v.value, '$.vid', '$.experiment', '$.variant')))
+            FROM json_each(analytics_pending.events) v WHERE ${OWED}),
+          views = (SELECT count(*) FROM json_each(analytics_pending.events) v WHERE ${OWED})
+        WHERE seq BETWEEN ?1 AND ?2 AND reduced = 0`,
+      )
+      .bind(range.from, range.to, JSON.stringify(owed)),
+    d1
+      .prepare(`DELETE FROM analytics_pending WHERE seq BETWEEN ?1 AND ?2 AND (reduced = 1 OR views = 0)`)
+      .bind(range.from, range.to),
+    d1
+      .prepare(`UPDATE analytics_handoffs SET customers = ?2 WHERE from_seq = ?1`)
+      .bind(range.from, JSON.stringify(listed)),
+    d1
+      .prepare(`SELECT coalesce(sum(views), 0) AS owed FROM analytics_pending WHERE seq BETWEEN ?1 AND ?2`)
+      .bind(range.from, range.to),
+  ];
+}
+
 const COUNTERS_AFTER = `SELECT user_id AS userId, period_requests AS periodRequests,
     period_deliveries AS periodDeliveries
   FROM usage_counters WHERE user_id IN (SELECT value FROM json_each(?1))`;
@@ -365,15 +398,25 @@ export interface PendingRange {
   views: number;
 }
 
-/** The oldest pending rows, in ranges one fold transaction each. */
+/**
+ * The oldest pending rows, in ranges one fold transaction each. The rows of a handoff still owed to a reducer
+ * (`foldRange`) are left out, and no range spans them: they are its handoff's to fold.
+ */
 async function pendingRanges(d1: D1Database): Promise<PendingRange[]> {
-  const { results } = await d1
-    .prepare(`SELECT seq, views FROM analytics_pending ORDER BY seq LIMIT 5000`)
-    .all<{ seq: number; views: number }>();
+  const [owedHandoffs, pending] = await d1.batch<{ from: number; seq: number; views: number }>([
+    d1.prepare(`SELECT from_seq AS "from" FROM analytics_handoffs ORDER BY from_seq`),
+    d1.prepare(
+      `SELECT seq, views FROM analytics_pending p
+      WHERE NOT EXISTS (SELECT 1 FROM analytics_handoffs h WHERE p.seq BETWEEN h.from_seq AND h.to_seq)
+      ORDER BY seq LIMIT 5000`,
+    ),
+  ]);
+  const owed = owedHandoffs!.results.map((h) => h.from);
   const ranges: PendingRange[] = [];
-  for (const row of results) {
+  for (const row of pending!.results) {
     const last = ranges.at(-1);
-    if (last && last.views + row.views <= FOLD_MAX_VIEWS) {
+    const spansOwed = last !== undefined && owed.some((from) => from > last.to && from < row.seq);
+    if (last && !spansOwed && last.views + row.views <= FOLD_MAX_VIEWS) {
       last.to = row.seq;
       last.views += row.views;
     } else {
@@ -422,6 +465,11 @@ function experimentCaps(customers: Map<string, DeliveryLimitState>, range: { use
  * half way hands the same range and customers over again (`handoff`, when redoing one), in the same parts, and a
  * reducer ignores the parts it has. A handoff begun before metered customers were handed off too lists only the
  * others: the rest follow in parts after theirs.
+ *
+ * A reducer that fails a part fails its shard's share of the handoff, and so does one in `blocked` (shards that
+ * failed earlier in this run): the shard is skipped from then on, since a later part of its would pass the failed
+ * one's position. Answers the failed shards with why; the other shards' customers are counted (`foldRange`). A
+ * failure to read the range (D1) fails the whole handoff.
  */
 async function handOff(
   env: Env,
@@ -429,12 +477,14 @@ async function handOff(
   customers: Map<string, DeliveryLimitState>,
   consumed: string[],
   handoff: string | undefined,
-): Promise<void> {
+  blocked: Map<number, string>,
+): Promise<{ failed: Map<number, string>; listed: string[] }> {
+  const failed = new Map<number, string>();
   const d1 = env.DB;
   const existing = consumed.filter((userId) => customers.has(userId));
   let stored = handoff;
   if (stored === undefined) {
-    if (existing.length === 0) return;
+    if (existing.length === 0) return { failed, listed: [] };
     // A fold of the same range at the same time (two crons) hands over the customers the first one wrote.
     const row = await d1
       .prepare(
@@ -492,18 +542,29 @@ async function handOff(
         const parts = Math.max(1, sumParts.length, Math.ceil(tallies.length / HOLD_MAX_SUMS));
         const offset = nextPart.get(shard) ?? 0;
         nextPart.set(shard, offset + parts);
-        for (let part = 0; part < parts; part++) {
-          await reducer.hold(shard, range.to, offset + part, {
-            sums: sumParts[part] ?? [],
-            tallies: tallies.slice(part * HOLD_MAX_SUMS, (part + 1) * HOLD_MAX_SUMS),
-            periodEnds,
-            headroom,
-            visitorQuotas,
-          });
+        const earlier = blocked.get(shard) ?? failed.get(shard);
+        if (earlier !== undefined) {
+          failed.set(shard, earlier);
+          return;
+        }
+        try {
+          for (let part = 0; part < parts; part++) {
+            await reducer.hold(shard, range.to, offset + part, {
+              sums: sumParts[part] ?? [],
+              tallies: tallies.slice(part * HOLD_MAX_SUMS, (part + 1) * HOLD_MAX_SUMS),
+              periodEnds,
+              headroom,
+              visitorQuotas,
+            });
+          }
+        } catch (err) {
+          failed.set(shard, `reducer ${shard}: ${err instanceof Error ? err.message : String(err)}`);
         }
       }),
     );
   }
+  for (const [shard, why] of failed) blocked.set(shard, why);
+  return { failed, listed: first };
 }
 
 /** Where a fold of a range failed: its customers' loading, handing it to the reducers, or counting it. */
@@ -543,10 +604,19 @@ function countingStatements(
 }
 
 /**
- * Counts one range of pending rows and deletes them; answers the views it held. `handoff` is the customers of a
- * handoff of this range that did not finish (`analytics_handoffs`). Fails with a `FoldFailure`.
+ * Counts one range of pending rows and deletes them; answers the views it counted. `handoff` is the customers of a
+ * handoff of this range that did not finish (`analytics_handoffs`). When the handoff fails for some shards (or they
+ * are `blocked`, having failed earlier in the run), everything else is counted and the page views of those shards'
+ * customers stay, owed to their reducers, the handoff listing only them (`KEEP_OWED`): the next run hands them off
+ * again first. Fails with a `FoldFailure`.
  */
-export async function foldRange(env: Env, range: PendingRange, now: Date, handoff?: string): Promise<number> {
+export async function foldRange(
+  env: Env,
+  range: PendingRange,
+  now: Date,
+  handoff?: string,
+  blocked = new Map<number, string>(),
+): Promise<number> {
   const d1 = env.DB;
   const { results, customers } = await inStage("load", async () => {
     const { results } = await d1
@@ -561,7 +631,9 @@ export async function foldRange(env: Env, range: PendingRange, now: Date, handof
     return { results, customers };
   });
   const consumed = results.filter((r) => r.consumed).map((r) => r.userId);
-  await inStage("handoff", () => handOff(env, range, customers, consumed, handoff));
+  const { failed, listed } = await inStage("handoff", () => handOff(env, range, customers, consumed, handoff, blocked));
+  const onFailedShard = (userId: string) => failed.has(reducerShardOf(env, userId));
+  const owed = consumed.filter((userId) => customers.has(userId) && onFailedShard(userId));
   const userIds = JSON.stringify([...customers.keys()]);
   const outcome = await inStage("count", () =>
     d1.batch<Record<string, unknown>>([
@@ -570,13 +642,16 @@ export async function foldRange(env: Env, range: PendingRange, now: Date, handof
         experiments: results.some((r) => r.experiments),
         caps: experimentCaps(customers, results),
       }),
-      d1.prepare(FOLDED).bind(range.from, range.to),
-      d1.prepare(HANDED_OFF).bind(range.from),
+      ...(owed.length === 0
+        ? [d1.prepare(FOLDED).bind(range.from, range.to), d1.prepare(HANDED_OFF).bind(range.from)]
+        : keepOwed(d1, range, owed, listed.filter(onFailedShard))),
       d1.prepare(COUNTERS_AFTER).bind(userIds),
     ]),
   );
   await markLimitChanges(env, customers, outcome.at(-1)!.results as unknown as PeriodCounters[]);
-  return range.views;
+  if (owed.length === 0) return range.views;
+  await rangeStuck(d1, range, new Error([...new Set(failed.values())].join("; ")), now);
+  return range.views - Number(outcome.at(-2)!.results[0]!.owed);
 }
 
 /**
@@ -672,16 +747,24 @@ async function failingCustomers(
  * fold is isolated only when this fold handed it off whole (its views are then held: set aside, they are only the
  * experiments' to count), or when it failed before that with no handoff begun.
  */
-export async function foldRangeIsolating(env: Env, range: PendingRange, now: Date, handoff?: string): Promise<number> {
+export async function foldRangeIsolating(
+  env: Env,
+  range: PendingRange,
+  now: Date,
+  handoff?: string,
+  blocked = new Map<number, string>(),
+): Promise<number> {
   try {
-    return await foldRange(env, range, now, handoff);
+    return await foldRange(env, range, now, handoff, blocked);
   } catch (err) {
     if (!(err instanceof FoldFailure) || err.stage === "handoff" || !isDataError(err.cause)) throw err;
     if (err.stage === "load" && handoff !== undefined) throw err;
     const failing = await failingCustomers(env, range, err.stage, now);
+    // A customer of a shard whose handoff failed keeps their views in the range, owed to it in the same parts.
+    for (const userId of failing.keys()) if (blocked.has(reducerShardOf(env, userId))) failing.delete(userId);
     if (failing.size === 0) throw err;
     const aside = await setAside(env.DB, range, failing, { handed: err.stage === "count", now });
-    return (await foldRange(env, range, now, handoff)) - aside;
+    return (await foldRange(env, range, now, handoff, blocked)) - aside;
   }
 }
 
@@ -740,11 +823,14 @@ async function rangeStuck(d1: D1Database, range: PendingRange, err: unknown, now
  * Folds what is pending, oldest first, range by range, until nothing is or the run's budget is spent (the next
  * minute goes on); answers the views folded. First the events quarantine.ts set aside that are due again.
  *
- * A range that fails (after its customers' part is isolated: `foldRangeIsolating`), typically a reducer that fails
- * its handoff, stops the consumers' rows after it, since a later handoff's positions would pass the stuck one's in
- * the reducers (reducer.ts `positionOf`) and its parts would then be ignored. The reducers' settled rows after it
- * hold no handoff and are folded all the same, so customers whose counters are read or whose limits near keep being
- * counted. The failure is then thrown, for the cron's log, once the rest is done.
+ * Handoffs still owed to reducers come first, in order; one owed only to shards that failed earlier in the run
+ * waits, since a later handoff's positions would pass its own in the reducers (reducer.ts `positionOf`) and its
+ * parts would then be ignored. A reducer that fails holds back only its own customers' page views (`foldRange`).
+ *
+ * A range that fails otherwise (after its customers' part is isolated: `foldRangeIsolating`), D1 unreachable say,
+ * stops the consumers' rows after it. The reducers' settled rows after it hold no handoff and are folded all the
+ * same, so customers whose counters are read or whose limits near keep being counted. The failure is then thrown,
+ * for the cron's log, once the rest is done.
  */
 export async function foldPendingAnalytics(env: Env, now = new Date()): Promise<number> {
   const started = Date.now();
@@ -753,17 +839,24 @@ export async function foldPendingAnalytics(env: Env, now = new Date()): Promise<
   await releaseDue(d1, now);
   let folded = 0;
   let stuck: { range: PendingRange; err: unknown } | null = null;
+  // The shards whose handoff failed in this run, with why: none is asked again before the next run.
+  const blocked = new Map<number, string>();
   const attempt = async (range: PendingRange, handoff?: string) => {
     try {
-      folded += await foldRangeIsolating(env, range, now, handoff);
+      folded += await foldRangeIsolating(env, range, now, handoff, blocked);
     } catch (err) {
       stuck = { range, err };
       await rangeStuck(d1, range, err, now);
     }
   };
+  const owedOnlyToBlocked = (customers: string) => {
+    const listed = JSON.parse(customers) as string[];
+    return listed.length > 0 && listed.every((userId) => blocked.has(reducerShardOf(env, userId)));
+  };
   for (const { range, customers } of await unfinishedHandoffs(d1)) {
+    if (owedOnlyToBlocked(customers)) continue;
     await attempt(range, customers);
-    if (stuck) break;
+    if (stuck || overBudget()) break;
   }
   while (!stuck && !overBudget()) {
     const ranges = await pendingRanges(d1);
@@ -773,9 +866,9 @@ export async function foldPendingAnalytics(env: Env, now = new Date()): Promise<
       if (stuck || overBudget()) break;
     }
   }
-  const blocked = stuck as { range: PendingRange; err: unknown } | null;
-  if (blocked) {
-    for (const range of await settledRowsAfter(d1, blocked.range.to)) {
+  const halted = stuck as { range: PendingRange; err: unknown } | null;
+  if (halted) {
+    for (const range of await settledRowsAfter(d1, halted.range.to)) {
       if (overBudget()) break;
       try {
         folded += await foldRangeIsolating(env, range, now);
@@ -783,7 +876,7 @@ export async function foldPendingAnalytics(env: Env, now = new Date()): Promise<
         // Left pending for the next minute, like the range that is stuck.
       }
     }
-    throw blocked.err instanceof FoldFailure ? blocked.err.cause : blocked.err;
+    throw halted.err instanceof FoldFailure ? halted.err.cause : halted.err;
   }
   return folded;
 }

@@ -175,6 +175,26 @@ describe("a customer whose rows fail the fold", () => {
     expect(again.status).toBe(404);
   });
 
+  it("is set aside a pending row at a time, however many megabytes of theirs a range holds", async () => {
+    const evil = await createVerifiedCustomer("evil@example.com");
+    const third = await createVerifiedCustomer("third@example.com");
+    await poisonCounters(evil.user.id);
+    // Two settled rows of 3,000 sums with 300-character URLs, about 1.3 MB each: together past D1's 2 MB a value.
+    const long = (row: number, i: number) => ({
+      ...sum(evil.user.id, 1),
+      url: `evil.test/${row}/${i}/${"x".repeat(300)}`,
+    });
+    for (const row of [0, 1]) await settledRow(Array.from({ length: 3_000 }, (_, i) => long(row, i)));
+    await settledRow([sum(third.user.id, 5)]);
+
+    await foldPendingAnalytics(env);
+    expect(await totalOf(third.user.id)).toBe(5);
+    expect(await count("select count(*) as n from analytics_pending")).toBe(0);
+    expect(await count("select count(*) as n from analytics_quarantine where user_id = ?", evil.user.id)).toBe(2);
+    expect(await count("select coalesce(sum(views), 0) as n from analytics_quarantine")).toBe(6_000);
+    expect(await count("select max(length(events)) as n from analytics_quarantine")).toBeLessThan(2_000_000);
+  });
+
   it("is set aside by a reducer's settle too, so the reader who asked sees everyone else counted", async () => {
     const third = await createVerifiedCustomer("third@example.com");
     // Two customers of one reducer, whose settle writes one range for both.
@@ -224,34 +244,124 @@ describe("a customer whose rows fail the fold", () => {
   });
 });
 
-describe("a handoff whose reducer fails every time", () => {
-  it("leaves its range owed and shown to admins, while the reducers' settled sums after it are counted", async () => {
-    const a = await createVerifiedCustomer("a@example.com");
-    const b = await createVerifiedCustomer("b@example.com");
-    const admin = await createAdmin();
-    const failing = {
-      getByName: () => ({
-        hold: () => Promise.reject(new Error("reducer reset")),
-        settle: () => Promise.resolve(0),
-      }),
-    } as unknown as Env["ANALYTICS_REDUCER"];
-    const broken: Env = { ...env, ANALYTICS_REDUCER: failing };
+/** Customers on two different reducer shards: `a`'s shard is the one that fails. */
+async function customersOnTwoShards() {
+  const a = await createVerifiedCustomer("a@example.com");
+  for (let i = 0; ; i++) {
+    const b = await createVerifiedCustomer(`b${i}@example.com`);
+    if (reducerShardOf(env, b.user.id) !== reducerShardOf(env, a.user.id)) return { a, b };
+  }
+}
 
-    await deliverAnalytics([view(a.user.id, "https://a.test/1"), view(b.user.id, "https://b.test/1")]);
-    await expect(foldPendingAnalytics(broken)).rejects.toThrow(/reducer reset/);
-    await settledRow([sum(b.user.id, 4)]);
-    await expect(foldPendingAnalytics(broken)).rejects.toThrow(/reducer reset/);
-    // The settled sums are counted; the consumers' row waits for its handoff, which failed twice.
-    expect(await totalOf(b.user.id)).toBe(4);
-    expect(await count("select coalesce(sum(views), 0) as n from analytics_pending")).toBe(2);
+/**
+ * The reducers, but `shard`'s fails every part `fails` says (its message "reducer reset"), and `held` keeps the
+ * positions it took.
+ */
+function withFailingShard(shard: number, fails: (part: number) => boolean) {
+  const held: string[] = [];
+  const reducers = {
+    getByName: (name: string) => {
+      const real = env.ANALYTICS_REDUCER.getByName(name);
+      if (name !== `analytics-reducer-${shard}`) return real;
+      return {
+        hold: async (...args: Parameters<typeof real.hold>) => {
+          if (fails(args[2])) throw new Error("reducer reset");
+          held.push(`${args[1]}:${args[2]}`);
+          return real.hold(...args);
+        },
+        settle: (...args: Parameters<typeof real.settle>) => real.settle(...args),
+      };
+    },
+  } as unknown as Env["ANALYTICS_REDUCER"];
+  return { broken: { ...env, ANALYTICS_REDUCER: reducers } as Env, held };
+}
+
+const pendingViews = () => count("select coalesce(sum(views), 0) as n from analytics_pending");
+
+describe("a handoff whose reducer fails every time", () => {
+  it("holds back only that shard's customers: everyone else is counted that minute, they once it is back", async () => {
+    const { a, b } = await customersOnTwoShards();
+    const admin = await createAdmin();
+    const { broken } = withFailingShard(reducerShardOf(env, a.user.id), () => true);
+
+    await deliverAnalytics([
+      view(a.user.id, "https://a.test/1"),
+      view(a.user.id, "https://a.test/x", { mappingId: 7, experiment: "e1", variant: "B", vid: "v1" }),
+      view(b.user.id, "https://b.test/1"),
+    ]);
+    expect(await foldPendingAnalytics(broken)).toBe(1);
+    await settleCounters(env, "all");
+    expect(await totalOf(b.user.id)).toBe(1);
+    expect(await totalOf(a.user.id)).toBe(0);
+    // The experiment's exposure is counted now; the views wait for their reducer, the experiment taken off them.
+    expect(await count("select count(*) as n from experiment_exposures where user_id = ?", a.user.id)).toBe(1);
+    expect(await pendingViews()).toBe(2);
+    expect(
+      await count(
+        "select count(*) as n from analytics_pending, json_each(events) v where v.value ->> 'vid' is not null",
+      ),
+    ).toBe(0);
     const health = await overview(admin.apiKey);
-    expect(health.failingHandoff).toEqual({ failures: 2, lastError: "reducer reset" });
+    expect(health.failingHandoff).toMatchObject({ failures: 1, lastError: expect.stringMatching(/reducer reset/) });
     expect(health.oldestPendingSeconds).not.toBeNull();
 
-    await foldPendingAnalytics(env);
+    // A minute later, still failing: the settled sums and the other shard's new views are counted all the same.
+    await settledRow([sum(b.user.id, 4)]);
+    await deliverAnalytics([view(a.user.id, "https://a.test/2"), view(b.user.id, "https://b.test/2")]);
+    expect(await foldPendingAnalytics(broken)).toBe(5);
     await settleCounters(env, "all");
-    expect(await totalOf(a.user.id)).toBe(1);
-    expect(await totalOf(b.user.id)).toBe(5);
+    expect(await totalOf(b.user.id)).toBe(6);
+    expect(await totalOf(a.user.id)).toBe(0);
+    expect(await pendingViews()).toBe(3);
+    expect((await overview(admin.apiKey)).failingHandoff).toMatchObject({ failures: 2 });
+
+    // Back: both owed handoffs go first, in order, and every view is counted once.
+    expect(await foldPendingAnalytics(env)).toBe(3);
+    await settleCounters(env, "all");
+    expect(await totalOf(a.user.id)).toBe(3);
+    expect(await totalOf(b.user.id)).toBe(6);
+    expect(await count("select count(*) as n from experiment_exposures where user_id = ?", a.user.id)).toBe(1);
     expect(await overview(admin.apiKey)).toMatchObject({ failingHandoff: null, oldestPendingSeconds: null });
+  });
+
+  it("hands the parts a reducer did not take again, and never one it took", async () => {
+    const { a, b } = await customersOnTwoShards();
+    const shard = reducerShardOf(env, a.user.id);
+    let down = true;
+    const { broken, held } = withFailingShard(shard, (part) => down && part >= 1);
+    // 5,001 different URLs of one customer's in one range: two parts for its reducer (HOLD_MAX_SUMS is 5,000).
+    const now = Date.now();
+    const day = new Date(now).toISOString().slice(0, 10);
+    const views = Array.from({ length: 5_001 }, (_, i) => ({
+      id: `v${i}`,
+      userId: a.user.id,
+      url: `a.test/${i}`,
+      mappingId: null,
+      delivered: true,
+      timestamp: now,
+      day,
+      crawler: false,
+      visitor: null,
+    }));
+    for (let i = 0; i < views.length; i += 500) {
+      const events = views.slice(i, i + 500);
+      await env.DB.prepare("insert into analytics_pending (batch, views, events) values (?, ?, ?)")
+        .bind(`test-${i}`, events.length, JSON.stringify(events))
+        .run();
+    }
+    await deliverAnalytics([view(b.user.id, "https://b.test/1")]);
+
+    expect(await foldPendingAnalytics(broken)).toBe(1);
+    expect(held.map((position) => position.split(":")[1])).toEqual(["0"]);
+    expect(await pendingViews()).toBe(5_001);
+
+    down = false;
+    expect(await foldPendingAnalytics(broken)).toBe(5_001);
+    // The same handoff, its second part only taken now: the first, taken already, is ignored by the reducer.
+    expect(new Set(held.map((position) => position.split(":")[0])).size).toBe(1);
+    await settleCounters(env, "all");
+    expect(await totalOf(a.user.id)).toBe(5_001);
+    expect(await count("select count(*) as n from url_stats where user_id = ?", a.user.id)).toBe(1_000 + 1);
+    expect(await totalOf(b.user.id)).toBe(1);
   });
 });

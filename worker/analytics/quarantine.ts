@@ -16,12 +16,16 @@
 export const QUARANTINE_RETRIES = 5;
 const RETRY_AFTER_MS = 60_000;
 
-/** The events of customers ?3 (JSON array) in pending rows ?1 to ?2, per customer and kind of row. */
+/**
+ * The events of customers ?3 (JSON array) in pending rows ?1 to ?2, per customer and pending row: so a quarantined
+ * row is never larger than the pending row it came from (a range may hold 250,000 of one customer's views, far past
+ * the 2 MB a D1 value may take; a pending row stays below it, record.ts and reducer-shards.ts).
+ */
 const SET_ASIDE = `INSERT INTO analytics_quarantine (user_id, reduced, views, events, attempts, reason, quarantined_at)
   SELECT user_id, reduced, sum(weight), json_group_array(json(event)), max(attempts),
     json_extract(?5, '$."' || user_id || '"'), ?6
   FROM (
-    SELECT v.value ->> 'userId' AS user_id, p.reduced,
+    SELECT v.value ->> 'userId' AS user_id, p.seq, p.reduced,
       CASE WHEN p.reduced = 1 THEN v.value ->> 'n' ELSE 1 END AS weight,
       coalesce(v.value ->> 'quarantines', 0) + 1 AS attempts,
       json_set(CASE WHEN p.reduced = 0 AND ?4 THEN json_set(v.value, '$.handed', 1) ELSE v.value END,
@@ -29,7 +33,8 @@ const SET_ASIDE = `INSERT INTO analytics_quarantine (user_id, reduced, views, ev
     FROM analytics_pending p, json_each(p.events) v
     WHERE p.seq BETWEEN ?1 AND ?2 AND (v.value ->> 'userId') IN (SELECT value FROM json_each(?3))
   )
-  GROUP BY user_id, reduced
+  GROUP BY user_id, seq
+  ORDER BY seq
   RETURNING user_id AS userId, views, attempts`;
 
 /** The pending rows without them; a row left empty goes. */
