@@ -9,7 +9,7 @@ import type { CustomerDashboard } from "#contract/responses";
 import { OTHER_PAGES } from "#contract/responses";
 import { call, countViews, createCustomerOnPlan } from "../test/helpers";
 import type { AnalyticsMessage } from "../messages/analytics";
-import { UNMAPPED_URL_MAX_LENGTH, UNMAPPED_URLS_PER_DAY } from "./fold";
+import { UNMAPPED_URL_MAX_LENGTH, UNMAPPED_URLS_PER_DAY } from "./count";
 import type { AnalyticsReducer } from "./reducer";
 import { reducerOf, reducerShardOf } from "./reducer-shards";
 import { VISITOR_DAILY_QUOTA, visitorDailyQuota, type VisitorCounts } from "./reducer-visitors";

@@ -28,7 +28,8 @@ import { DurableObject } from "cloudflare:workers";
 import type { AnalyticsReducerRpc, Env } from "../env";
 import type { HandoffPart, HeldSum, Headroom } from "../messages/analytics";
 import { utcDay } from "../lib/days";
-import { foldRangeIsolating } from "./fold";
+import { countSettled } from "./count";
+import { isolatingFailures } from "./fold-isolation";
 import { HOLD_MAX_SUMS, sumChunks } from "./reducer-shards";
 import { HeldSums, MAX_HELD_BYTES, MAX_HELD_SUMS } from "./reducer-sums";
 import { MAX_VISITORS, VISITORS_PER_ROW, VisitorCounts } from "./reducer-visitors";
@@ -314,7 +315,8 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     try {
       // Counted now, so that the reader who asked sees them, a customer whose rows fail set aside (quarantine.ts); if
       // this fails, the minute cron counts the rows.
-      await foldRangeIsolating(this.env, range, new Date());
+      const now = new Date();
+      await isolatingFailures(this.env, range, now, () => countSettled(this.env, range, now));
     } catch (err) {
       console.warn(`Reducer ${shard} settled rows ${range.from} to ${range.to}; the minute cron will fold them`, err);
     }

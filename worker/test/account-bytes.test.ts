@@ -9,7 +9,7 @@ import { EXPERIMENT_MAX_BYTES } from "#contract/experiments";
 import { HTML_CONTENT_MAX_BYTES, URL_MAX_LENGTH } from "#contract/input-caps";
 import { HISTORY_BYTES_LIMIT } from "#contract/versions";
 import { FINISHED_DELIVERIES_KEPT, WEBHOOKS_PER_CUSTOMER } from "#contract/webhooks";
-import { UNMAPPED_URL_MAX_LENGTH, UNMAPPED_URLS_PER_DAY } from "../analytics/fold";
+import { UNMAPPED_URL_MAX_LENGTH, UNMAPPED_URLS_PER_DAY } from "../analytics/count";
 import type { AnalyticsMessage } from "../messages/analytics";
 import { LIMITED_PLAN_CONTENT_BYTES } from "../models/content-budget";
 import { call, countViews, createCustomerOnPlan, createVerifiedCustomer } from "./helpers";
