@@ -412,7 +412,10 @@ export interface Transaction {
   addressStatus: string | null;
   ipnTrackId: string | null;
   notifyVersion: string | null;
-  /** True when a user account has the payer's email. */
+  /**
+   * True when the payment is linked to an account: the holder of its stored subscription, else the account with
+   * its payer's email. False rows are the ones SPEC.md's 'No matching user account found' marks.
+   */
   hasMatchingUser: boolean;
 }
 
@@ -508,6 +511,21 @@ export interface UpdateTransactionEmailResponse {
    * account with the corrected email; null when neither exists.
    */
   linked: { email: string; by: "subscription" | "email" } | null;
+}
+
+/**
+ * `GET /api/admin/billing/unclaimed-subscriptions`: a PayPal subscription that paid us but that no account stores,
+ * with its latest completed payment and the account that payment is linked to (by payer email), or null.
+ */
+export interface UnclaimedSubscription {
+  subscriptionId: string;
+  lastPaymentAt: string;
+  transactionId: string;
+  payerEmail: string | null;
+  productName: string | null;
+  amount: number | string | null;
+  currency: string | null;
+  account: { id: string; email: string } | null;
 }
 
 /**

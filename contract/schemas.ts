@@ -357,8 +357,10 @@ export const productVersionPatchBody = productVersionBody.partial();
 
 const date = z.string().max(DATE_MAX_LENGTH, tooLong("Date", DATE_MAX_LENGTH));
 
+const subscriptionId = text("Subscription id", IDENTIFIER_MAX_LENGTH).min(1, "Required");
+
 export const storeSubscriptionBody = z.object({
-  subscriptionId: text("Subscription id", IDENTIFIER_MAX_LENGTH).min(1, "Required"),
+  subscriptionId,
   status: text("Status", IDENTIFIER_MAX_LENGTH).optional(),
   updatedAt: date.optional(),
 });
@@ -383,5 +385,11 @@ export const auditEventsQuery = paged(z.object({ action: z.enum(AUDIT_ACTIONS).o
   defaultLimit: 50,
   maxLimit: 1_000,
 });
+
+/** `GET /api/admin/billing/unclaimed-subscriptions`: few rows (each is a payment gone astray), so small pages. */
+export const unclaimedSubscriptionsQuery = paged(z.object({}), { defaultLimit: 20, maxLimit: 200 });
+
+/** A PayPal subscription id in a path. */
+export const subscriptionIdParam = z.object({ id: subscriptionId });
 
 export const transactionEmailBody = z.object({ email: email("Invalid payer email", "Payer email") });

@@ -7,7 +7,8 @@
  * payment stays with its subscription's holder), exports the XLSX; the customer sees the payment with its period
  * and status; changing plans cancels the old subscription at PayPal; an admin acting as the customer cannot
  * subscribe or cancel; the customer cancels from the Account tab. A payment no subscription owns follows the
- * corrected payer email to its account.
+ * corrected payer email to its account. A subscription PayPal charges but the product never stored: its payment
+ * from the customer's address shows in their Payment History, and the admin, alerted on the dashboard, links it.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -19,7 +20,7 @@ import * as XLSX from "xlsx";
 import type { AuthInfo, CustomerDashboard, PaymentHistoryItem, ProductVersion } from "#contract/responses";
 import type { ProductVersionBody } from "#contract/schemas";
 import { useBrowserAndMail } from "./support/session";
-import { createPayPalPlan, payPalSubscriptionStatus } from "./support/paypal";
+import { approveWithoutStoring, createPayPalPlan, payPalSubscriptionStatus } from "./support/paypal";
 import { adminApiKey, api, baseURL, registerCustomer } from "./support/product";
 
 const CUSTOMER = "subscriber@shop.test";
@@ -170,9 +171,9 @@ describe("billing", () => {
     const row = adminPage.getByRole("row").filter({ hasText: TXN });
     await expect.poll(() => row.count(), { timeout: 20_000, interval: 500 }).toBe(1);
     expect(await row.innerText()).toContain("$29.00");
-    // The payer email matches no account yet: the row is marked. The payment is linked to the customer all the
-    // same, through the subscription the plan dialog stored (its product name is the recorded notification's).
-    expect(await row.getAttribute("class")).toMatch(/red/);
+    // The payer email matches no account, but the payment is linked to the customer through the subscription the
+    // plan dialog stored, so the row is not marked (its product name is the recorded notification's).
+    expect(await row.getAttribute("class")).not.toMatch(/red/);
     const history = await api<{ product: string }[]>("/api/user/payment-history", { apiKey: customerKey });
     expect(history.map((p) => p.product)).toEqual(["Growth"]);
 
@@ -274,5 +275,51 @@ describe("billing", () => {
     await correct(PAYER);
     await toast(adminPage, "The transaction has been linked to the new user account.");
     expect((await history()).map((p) => p.transactionId)).toEqual(["E2E-TXN-0002"]);
+  });
+
+  it("shows a payment of a subscription never stored in its payer's Payment History; the admin links it", async () => {
+    const email = "own@shop.test";
+    const customerKey = await registerCustomer(session.mail, email);
+    const { userId } = await api<AuthInfo>("/api/auth", { apiKey: customerKey });
+    const adminKey = await adminApiKey();
+    const planId = await sellPlan(adminKey, "Rescue", 29);
+    // The buyer approved at PayPal, but the product never stored the subscription; PayPal charges it.
+    const subscriptionId = await approveWithoutStoring(planId, userId);
+    postRecordedNotification(subscriptionId, "E2E-TXN-0003", "Own@Shop.test");
+
+    const customer = await signedIn(customerKey, "user");
+    await customer.goto(`${baseURL}/user-dashboard`);
+    await customer.getByRole("tab", { name: "Billing" }).click();
+    const payment = customer.getByRole("row").filter({ hasText: "Growth" });
+    await expect.poll(() => payment.count(), { timeout: 10_000 }).toBe(1);
+    expect(await payment.innerText()).toContain("20.11.2026");
+    expect(await payment.innerText()).toContain("Completed");
+    const plan = async () =>
+      (await api<CustomerDashboard>("/api/user/dashboard", { apiKey: customerKey })).productVersion?.name;
+    expect(await plan()).not.toBe("Rescue");
+
+    // The admin is told on the dashboard, and links the subscription on the billing screen with one click.
+    const adminPage = await signedIn(adminKey, "admin");
+    await adminPage.goto(`${baseURL}/admin`);
+    const alert = adminPage.getByRole("alert", { name: "Paid subscriptions without an account" });
+    await expect.poll(() => alert.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await alert.innerText()).toMatch(/PayPal charges \d+ subscriptions? that belongs? to no account/);
+    await alert.getByRole("link", { name: "Link or cancel them on the Billing Dashboard" }).click();
+    await adminPage.waitForURL(`${baseURL}/admin/billing`);
+    const unclaimed = adminPage.getByRole("region", { name: "Paid subscriptions without an account" });
+    const row = unclaimed.getByRole("row").filter({ hasText: subscriptionId });
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+    // Linked by the payer's email, the payment is not marked red in the transaction history.
+    const listed = adminPage.getByRole("row").filter({ hasText: "E2E-TXN-0003" });
+    await expect.poll(() => listed.count()).toBe(1);
+    expect(await listed.getAttribute("class")).not.toMatch(/red/);
+
+    await row.getByRole("button", { name: `Link to ${email}` }).click();
+    await toast(adminPage, "Subscription linked");
+    await toast(adminPage, `Linked to ${email}. Subscribed to Rescue`);
+    await expect.poll(() => row.count()).toBe(0);
+    expect(await plan()).toBe("Rescue");
+    const [paid] = await api<PaymentHistoryItem[]>("/api/user/payment-history", { apiKey: customerKey });
+    expect(paid?.transactionId).toBe("E2E-TXN-0003");
   });
 });

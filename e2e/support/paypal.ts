@@ -40,3 +40,22 @@ export async function createPayPalPlan(name: string, price: string): Promise<str
 export async function payPalSubscriptionStatus(subscriptionId: string): Promise<string> {
   return (await paypal<{ status: string }>(`/v1/billing/subscriptions/${encodeURIComponent(subscriptionId)}`)).status;
 }
+
+/**
+ * What the buyer's browser does in the plan dialog (the SDK's create and approve) without the dialog storing the
+ * subscription afterwards: an ACTIVE subscription of `customId` at PayPal that the product never heard of.
+ */
+export async function approveWithoutStoring(planId: string, customId: string): Promise<string> {
+  const post = async (path: string, body?: unknown) => {
+    const res = await fetch(`${paypalApi}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`PayPal stand-in ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+  const { id } = await post("/sdk/subscriptions", { plan_id: planId, custom_id: customId });
+  await post(`/sdk/subscriptions/${encodeURIComponent(id)}/approve`);
+  return id;
+}

@@ -49,3 +49,49 @@ describe("the billing entitlements migration", () => {
     ]);
   });
 });
+
+/** Issue 39: payments stored before they were linked by payer email, and the subscriptions no account stores. */
+describe("the unclaimed subscriptions migration", () => {
+  it("links a payment no stored subscription holds to its payer's account, and lists each unstored paid subscription once", async () => {
+    await reset();
+    const all = env.TEST_MIGRATIONS;
+    const at = all.findIndex((m) => m.name.endsWith("_unclaimed_subscriptions.sql"));
+    expect(at).toBeGreaterThan(0);
+    await applyD1Migrations(env.DB, all.slice(0, at));
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO users (id, email) VALUES ('jane', 'jane@x.test'), ('bob', 'bob@x.test')"),
+      env.DB.prepare("INSERT INTO subscriptions (user_id, subscription_id, status) VALUES ('bob', 'I-BOB', 'active')"),
+      env.DB.prepare(
+        `INSERT INTO paypal_transactions (transaction_id, user_id, payer_email, recurring_payment_id, payment_status,
+          parent_transaction_id, received_at) VALUES
+          ('T-OLD', NULL, 'jane@x.test', 'I-LOST', 'Completed', NULL, 1000),
+          ('T-NEW', NULL, 'jane@x.test', 'I-LOST', 'Completed', NULL, 2000),
+          ('T-REFUND', NULL, 'jane@x.test', 'I-LOST', 'Refunded', 'T-NEW', 3000),
+          ('T-BOB', 'bob', 'jane@x.test', 'I-BOB', 'Completed', NULL, 1000),
+          ('T-BOB-LATE', NULL, 'jane@x.test', 'I-BOB', 'Completed', NULL, 1500),
+          ('T-STRANGER', NULL, 'who@x.test', 'I-STRANGER', 'completed', NULL, 1000),
+          ('T-PENDING', NULL, 'who@x.test', 'I-PENDING', 'Pending', NULL, 1000)`,
+      ),
+    ]);
+    await applyD1Migrations(env.DB, all.slice(at));
+
+    const links = await env.DB.prepare("SELECT transaction_id, user_id FROM paypal_transactions ORDER BY id").all();
+    expect(links.results).toEqual([
+      { transaction_id: "T-OLD", user_id: "jane" },
+      { transaction_id: "T-NEW", user_id: "jane" },
+      { transaction_id: "T-REFUND", user_id: "jane" },
+      { transaction_id: "T-BOB", user_id: "bob" },
+      // A stored subscription's payment is never moved by its payer's email.
+      { transaction_id: "T-BOB-LATE", user_id: null },
+      { transaction_id: "T-STRANGER", user_id: null },
+      { transaction_id: "T-PENDING", user_id: null },
+    ]);
+    const unclaimed = await env.DB.prepare(
+      "SELECT subscription_id, last_transaction_id, last_payment_at, cancelled_at FROM unclaimed_subscriptions ORDER BY 1",
+    ).all();
+    expect(unclaimed.results).toEqual([
+      { subscription_id: "I-LOST", last_transaction_id: "T-NEW", last_payment_at: 2000, cancelled_at: null },
+      { subscription_id: "I-STRANGER", last_transaction_id: "T-STRANGER", last_payment_at: 1000, cancelled_at: null },
+    ]);
+  });
+});

@@ -12,6 +12,8 @@ import { currentSubscription, LIVE_STATUSES } from "../models/subscriptions";
 import { paypalConfig } from "../paypal/config";
 import { cancelAtPayPal } from "./replace-subscriptions";
 
+export const CANCEL_UNCONFIRMED = "PayPal did not confirm the cancellation. Please try again in a few minutes.";
+
 const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
 
 export async function cancelOwnSubscription(env: Env, db: Db, userId: string): Promise<MessageResponse> {
@@ -23,7 +25,7 @@ export async function cancelOwnSubscription(env: Env, db: Db, userId: string): P
     throw conflict("Subscriptions cannot be cancelled here yet: cancel it in your PayPal account.");
   }
   const status = await cancelAtPayPal(env, db, current.subscription.subscriptionId, "Cancelled by the customer");
-  if (!status) throw new ApiError(502, "PayPal did not confirm the cancellation. Please try again in a few minutes.");
+  if (!status) throw new ApiError(502, CANCEL_UNCONFIRMED);
   const { paidThrough } = current.subscription;
   const fallback = await getDefaultProductVersion(db);
   const stays =

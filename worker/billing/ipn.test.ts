@@ -204,13 +204,13 @@ describe("POST /api/paypal/ipn: only verified notifications for our receiver", (
 });
 
 describe("POST /api/paypal/ipn: what a verified notification changes", () => {
-  it("never links by payer email: a cent from a customer's PayPal address resets nothing of theirs", async () => {
+  it("links a payment of no stored subscription to the payer's account for display only: it resets nothing of theirs", async () => {
     quiet();
     const { user } = await subscriber("active");
     const before = await userRow(user.id);
-    await expectOk(ipnBody({ payer_email: "owner@example.com", recurring_payment_id: "I-UNKNOWN", mc_gross: "0.01" }));
+    await expectOk(ipnBody({ payer_email: "Owner@Example.com", recurring_payment_id: "I-UNKNOWN", mc_gross: "0.01" }));
     const [t] = await stored();
-    expect(t).toMatchObject({ userId: null, payerEmail: "owner@example.com", periodStart: null });
+    expect(t).toMatchObject({ userId: user.id, payerEmail: "owner@example.com", periodStart: null });
     const after = await userRow(user.id);
     expect(after.billingPeriodStart).toEqual(before.billingPeriodStart);
     expect(after.productVersionId).toBe(before.productVersionId);

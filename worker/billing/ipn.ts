@@ -4,8 +4,10 @@
  * - refused (400) when it is no notification, a test message outside the sandbox, or PayPal calls it INVALID;
  * - 503 when PayPal's verification cannot be reached, 500 when storing fails: PayPal sends it again;
  * - 200 once it is verified and stored (or known already), or verified but for another receiver (ignored).
- * A stored transaction is linked to a customer only through a stored subscription, never by payer email; what
- * it does to entitlements is billing's (subscription-payments.ts). Every refusal leaves a log line.
+ * A stored transaction is linked to the customer who holds its stored subscription; one no stored subscription
+ * holds, to the account with the payer's email (if any), for display only: what a transaction does to
+ * entitlements is billing's (subscription-payments.ts), and the email grants nothing. Every refusal leaves a log
+ * line.
  */
 import { applyPayment, applyReversal } from "./subscription-payments";
 import { createDb, type Db } from "../db/client";
@@ -13,6 +15,7 @@ import type { Subscription } from "../db/schema";
 import type { Env } from "../env";
 import { findSubscription, setSubscriptionStatus } from "../models/subscriptions";
 import { findTransaction, markProfileCancelled, upsertTransaction, type NewTransaction } from "../models/transactions";
+import { findUserByEmail } from "../models/users";
 import { paypalConfig } from "../paypal/config";
 import { parsePayPalDate } from "../paypal/dates";
 import { ipnKind, profileEventStatus, receiverMatches, subscriptionIdOf, type IpnFields } from "../paypal/ipn-checks";
@@ -40,10 +43,16 @@ async function verify(env: Env, raw: Uint8Array): Promise<"VERIFIED" | "INVALID"
   return "unavailable";
 }
 
-function toTransaction(f: IpnFields, subscription: Subscription | undefined, now: Date): NewTransaction {
+/** `owner`: the account the transaction belongs to (its subscription's holder, else the payer's account). */
+function toTransaction(
+  f: IpnFields,
+  subscription: Subscription | undefined,
+  owner: string | null,
+  now: Date,
+): NewTransaction {
   const value = (key: string) => f[key] || null;
   return {
-    userId: subscription?.userId ?? null,
+    userId: owner,
     payerEmail: value("payer_email")?.toLowerCase() ?? null,
     originalEmail: value("payer_email"),
     emailCopy: value("payer_email"),
@@ -109,7 +118,9 @@ async function applyVerified(env: Env, f: IpnFields, now: Date) {
     console.warn(`IPN ${f.ipn_track_id ?? "?"} (${f.txn_type}) changes nothing: no transaction, no subscription event`);
     return;
   }
-  const change = await upsertTransaction(db, toTransaction(f, subscription, now));
+  const payer = subscription || !f.payer_email ? undefined : await findUserByEmail(db, f.payer_email);
+  const owner = subscription?.userId ?? payer?.id ?? null;
+  const change = await upsertTransaction(db, toTransaction(f, subscription, owner, now));
   if (change === "known") console.info(`IPN ${f.ipn_track_id ?? "?"}: transaction ${f.txn_id} is known already`);
   // Applying again is harmless, and finishes the work of an earlier attempt that failed half-way.
   const stored = (await findTransaction(db, f.txn_id!))!;

@@ -2,7 +2,8 @@
  * @module What a stored PayPal transaction does to entitlements. Only a completed payment of a stored
  * subscription counts, and only when its amount and currency match the subscription's plan; it then pays for its
  * period (payment date to PayPal's next payment date). A refund or reversal takes its payment back, which ends
- * the coverage that payment gave at once. Nothing here looks at the payer's email.
+ * the coverage that payment gave at once. Nothing here looks at the payer's email. A completed payment of a
+ * subscription no account stores is noted for the admin (models/unclaimed-subscriptions.ts).
  */
 import type { Db } from "../db/client";
 import type { PayPalTransaction, Subscription } from "../db/schema";
@@ -17,6 +18,7 @@ import {
   paymentCoverage,
   uncountedPayments,
 } from "../models/transactions";
+import { noteUnclaimedPayment } from "../models/unclaimed-subscriptions";
 import { getUser } from "../models/users";
 import { paypalConfig } from "../paypal/config";
 import { coverPeriod } from "./paid-plan";
@@ -76,6 +78,13 @@ export async function applyPayment(env: Env, db: Db, payment: PayPalTransaction,
   const subscription = payment.recurringPaymentId ? await findSubscription(db, payment.recurringPaymentId) : undefined;
   if (!subscription) {
     console.warn(`Payment ${payment.transactionId} is for no stored subscription: kept for the admin, no plan changes`);
+    if (payment.recurringPaymentId && isCompleted(payment) && !payment.parentTransactionId) {
+      await noteUnclaimedPayment(db, {
+        subscriptionId: payment.recurringPaymentId,
+        transactionId: payment.transactionId,
+        paidAt: payment.receivedAt ?? payment.createdAt,
+      });
+    }
     return;
   }
   await countPayment(env, db, payment, subscription, now);

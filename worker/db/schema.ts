@@ -1031,6 +1031,24 @@ export const paypalTransactions = sqliteTable(
   ],
 );
 
+/**
+ * PayPal subscriptions that paid us but that no stored subscription holds (storing failed after the buyer's
+ * approval, or it was bought elsewhere): one row per PayPal subscription id, for the admin to link or cancel.
+ * A row whose subscription has been stored since is no longer shown (models/unclaimed-subscriptions.ts).
+ */
+export const unclaimedSubscriptions = sqliteTable(
+  "unclaimed_subscriptions",
+  {
+    subscriptionId: text("subscription_id").primaryKey(),
+    /** Its latest completed payment (a paypal_transactions.transaction_id): payer, account, amount. */
+    lastTransactionId: text("last_transaction_id").notNull(),
+    lastPaymentAt: integer("last_payment_at", { mode: "timestamp_ms" }).notNull(),
+    /** When the admin cancelled it at PayPal; a payment made later shows it again. */
+    cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("unclaimed_subscriptions_open_idx").on(t.cancelledAt, t.lastPaymentAt)],
+);
+
 /** The one stored SMTP configuration (row id 1). The password is AES-GCM encrypted with APP_SECRET. */
 export const smtpConfig = sqliteTable("smtp_config", {
   id: integer("id").primaryKey(),

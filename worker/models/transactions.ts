@@ -17,7 +17,10 @@ export function amountValue(amount: string | null): number | null {
   return amount !== null && amount.trim() !== "" && Number.isFinite(n) ? n : null;
 }
 
-export function toTransaction(t: TransactionRow, hasMatchingUser: boolean): Transaction {
+/** Whether the payment is linked to an account (by its subscription or its payer's email): never marked red. */
+const isLinked = (t: TransactionRow) => t.userId !== null;
+
+export function toTransaction(t: TransactionRow): Transaction {
   return {
     transactionId: t.transactionId,
     receivedAt: t.receivedAt?.toISOString() ?? null,
@@ -53,7 +56,7 @@ export function toTransaction(t: TransactionRow, hasMatchingUser: boolean): Tran
     addressStatus: t.addressStatus,
     ipnTrackId: t.ipnTrackId,
     notifyVersion: t.notifyVersion,
-    hasMatchingUser,
+    hasMatchingUser: isLinked(t),
   };
 }
 
@@ -87,7 +90,7 @@ export async function userTransactions(
 ): Promise<Page<Transaction>> {
   // Payer emails are stored lowercased, so the index on them serves this match.
   const where = or(eq(paypalTransactions.userId, userId), eq(paypalTransactions.payerEmail, email.toLowerCase()));
-  return transactionsPage(db, where, page, (t) => toTransaction(t, true));
+  return transactionsPage(db, where, page, toTransaction);
 }
 
 export type NewTransaction = typeof paypalTransactions.$inferInsert;
@@ -238,8 +241,6 @@ export async function markProfileCancelled(db: Db, recurringPaymentId: string) {
     .where(eq(paypalTransactions.recurringPaymentId, recurringPaymentId));
 }
 
-const payerMatches = sql`exists (select 1 from ${users} where ${users.email} = lower(${paypalTransactions.payerEmail}))`;
-
 export interface TransactionFilters extends PageParams {
   startDate?: string;
   endDate?: string;
@@ -259,34 +260,15 @@ export async function listTransactions(db: Db, f: TransactionFilters): Promise<P
     f.email ? trigramCandidates(paypalTransactions.id, PAYPAL_TRANSACTIONS_SEARCH, f.email) : undefined,
     f.email ? containsText(paypalTransactions.payerEmail, f.email) : undefined,
   );
-  return pageOf(
-    db,
-    db
-      .select({ t: paypalTransactions, matches: sql<number>`${payerMatches}` })
-      .from(paypalTransactions)
-      .where(where)
-      .orderBy(desc(paypalTransactions.receivedAt), desc(paypalTransactions.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ n: count() }).from(paypalTransactions).where(where),
-    (r) => toTransaction(r.t, Boolean(r.matches)),
-  );
+  return transactionsPage(db, where, f, toTransaction);
 }
 
-async function findByTransactionId(db: Db, transactionId: string) {
-  const [row] = await db
-    .select({ t: paypalTransactions, matches: sql<number>`${payerMatches}` })
-    .from(paypalTransactions)
-    .where(eq(paypalTransactions.transactionId, transactionId));
-  return row;
-}
-
-function toDetail(t: TransactionRow, hasMatchingUser: boolean): TransactionDetail {
+function toDetail(t: TransactionRow): TransactionDetail {
   const raw = (t.rawPayload ? JSON.parse(t.rawPayload) : {}) as Record<string, string | undefined>;
   const extra = (key: string) => raw[key] ?? null;
   return {
     transactionId: t.transactionId,
-    hasMatchingUser,
+    hasMatchingUser: isLinked(t),
     receivedAt: t.receivedAt?.toISOString() ?? null,
     payerInfo: {
       email: t.payerEmail,
@@ -341,8 +323,8 @@ function toDetail(t: TransactionRow, hasMatchingUser: boolean): TransactionDetai
 }
 
 export async function getTransactionDetail(db: Db, transactionId: string): Promise<TransactionDetail | null> {
-  const row = await findByTransactionId(db, transactionId);
-  return row ? toDetail(row.t, Boolean(row.matches)) : null;
+  const row = await findTransaction(db, transactionId);
+  return row ? toDetail(row) : null;
 }
 
 /**

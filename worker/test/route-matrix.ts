@@ -469,6 +469,19 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     }),
     expect: adminsOnly(200),
   },
+  "GET /api/admin/billing/unclaimed-subscriptions": {
+    request: () => ({ path: "/api/admin/billing/unclaimed-subscriptions" }),
+    expect: adminsOnly(200),
+  },
+  // The fixture pays through no unclaimed subscription: an admin is told none has this id.
+  "POST /api/admin/billing/unclaimed-subscriptions/:id/link": {
+    request: () => ({ method: "POST", path: "/api/admin/billing/unclaimed-subscriptions/I-NONE/link" }),
+    expect: adminsOnly(404),
+  },
+  "POST /api/admin/billing/unclaimed-subscriptions/:id/cancel": {
+    request: () => ({ method: "POST", path: "/api/admin/billing/unclaimed-subscriptions/I-NONE/cancel" }),
+    expect: adminsOnly(404),
+  },
   "GET /api/admin/users/:userId/websites": {
     request: (f) => ({ path: `${user(f)}/websites` }),
     expect: adminsOnly(200),
@@ -509,6 +522,7 @@ const SNAPSHOT_QUERIES = [
   "select * from smtp_config",
   "select * from subscriptions",
   "select * from paypal_transactions",
+  "select * from unclaimed_subscriptions",
   "select * from audit_events",
   "select * from verification_tokens",
   "select * from websites",

@@ -55,6 +55,43 @@ describe("/api/admin/billing/transactions", () => {
     expect(rows.find((t) => t.transactionId === "T-DEC")!.amount).toBe("abc");
   });
 
+  it("marks exactly the payments linked to no account: a subscriber paying from another address is never red", async () => {
+    const { apiKey, customer } = await seed();
+    await db().insert(subscriptions).values({ userId: customer.user.id, subscriptionId: "I-JANE", status: "active" });
+    await db()
+      .insert(paypalTransactions)
+      .values([
+        // Linked through the subscription, paid from an address no account has.
+        { transactionId: "T-SUB", userId: customer.user.id, recurringPaymentId: "I-JANE", payerEmail: "pp@else.test" },
+        // From the customer's address but linked to none (it arrived before the account existed).
+        { transactionId: "T-NONE", payerEmail: "jane@shop.test" },
+      ]);
+    const marks = async (path: string) =>
+      Object.fromEntries(
+        ((await (await call(path, { apiKey })).json()) as Transaction[]).map((t) => [
+          t.transactionId,
+          t.hasMatchingUser,
+        ]),
+      );
+    expect(await marks("/api/admin/billing/transactions")).toEqual({
+      "T-SUB": true,
+      "T-NONE": false,
+      "T-OCT": true,
+      "T-NOV": false,
+      "T-DEC": false,
+    });
+    const detail = async (id: string) =>
+      ((await (await call(`/api/admin/billing/transaction/${id}`, { apiKey })).json()) as TransactionDetail)
+        .hasMatchingUser;
+    expect([await detail("T-SUB"), await detail("T-NONE")]).toEqual([true, false]);
+    // The per-user tab lists what is linked to the customer or paid from their address, marked by the same rule.
+    expect(await marks(`/api/admin/users/${customer.user.id}/transactions`)).toEqual({
+      "T-SUB": true,
+      "T-NONE": false,
+      "T-OCT": true,
+    });
+  });
+
   it("filters by dates, status and payer email", async () => {
     const { apiKey } = await seed();
     expect(await list(apiKey, "?startDate=2026-11-01T00:00:00.000Z")).toEqual(["T-DEC", "T-NOV"]);

@@ -4,9 +4,15 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { Transaction, TransactionDetail, UpdateTransactionEmailResponse } from "#contract/responses";
+import type {
+  MessageResponse,
+  Transaction,
+  TransactionDetail,
+  UnclaimedSubscription,
+  UpdateTransactionEmailResponse,
+} from "#contract/responses";
 import type { transactionFilters } from "#contract/schemas";
-import { ApiError, apiJson, getJson, getPage } from "@/lib/api";
+import { ApiError, apiJson, describeError, getJson, getPage } from "@/lib/api";
 import { getApiKey } from "@/lib/storage";
 import { toast } from "@/lib/toast";
 import { adminUserKeys } from "./keys";
@@ -20,6 +26,7 @@ export const adminBillingKeys = {
   transactions: (query: TransactionQuery, offset: number) =>
     [...adminBillingKeys.all, "transactions", query, offset] as const,
   detail: (transactionId: string) => [...adminBillingKeys.all, "transaction", transactionId] as const,
+  unclaimed: (offset: number) => [...adminBillingKeys.all, "unclaimed", offset] as const,
 };
 
 const transactionPath = (transactionId: string) =>
@@ -136,5 +143,48 @@ export function useUpdateTransactionEmail() {
     onError: (error) => {
       toast({ variant: "destructive", title: EMAIL_UPDATE_FAILED, description: emailUpdateErrorMessage(error) });
     },
+  });
+}
+
+const UNCLAIMED_PATH = "/api/admin/billing/unclaimed-subscriptions";
+
+/**
+ * GET /api/admin/billing/unclaimed-subscriptions, a page: the subscriptions PayPal charges that no account stores.
+ * The billing screen and the overview's notice share it (one cache entry); a failure toasts as usual.
+ */
+export function useUnclaimedSubscriptions(offset = 0) {
+  return useQuery({
+    queryKey: adminBillingKeys.unclaimed(offset),
+    queryFn: () => getPage<UnclaimedSubscription>(UNCLAIMED_PATH, { limit: PAGE_SIZE, offset: offset || undefined }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type UnclaimedAction = "link" | "cancel";
+
+const ACTION_TITLES: Record<UnclaimedAction, { done: string; failed: string }> = {
+  link: { done: "Subscription linked", failed: "Failed to link subscription" },
+  cancel: { done: "Subscription cancelled", failed: "Failed to cancel subscription" },
+};
+
+/**
+ * POST …/unclaimed-subscriptions/:id/link or …/cancel. Toasts the server's words either way; success refreshes the
+ * billing lists and the users console (the linked customer's plan and transactions).
+ */
+export function useUnclaimedSubscriptionAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ subscriptionId, action }: { subscriptionId: string; action: UnclaimedAction }) =>
+      apiJson<MessageResponse>("POST", `${UNCLAIMED_PATH}/${encodeURIComponent(subscriptionId)}/${action}`),
+    meta: { silent: true },
+    onSuccess: ({ message }, { action }) => {
+      toast({ title: ACTION_TITLES[action].done, description: message });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminBillingKeys.all }),
+        queryClient.invalidateQueries({ queryKey: adminUserKeys.all }),
+      ]);
+    },
+    onError: (error, { action }) =>
+      toast({ variant: "destructive", title: ACTION_TITLES[action].failed, description: describeError(error) }),
   });
 }

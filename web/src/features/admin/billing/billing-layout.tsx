@@ -7,6 +7,7 @@ import { BillingFiltersForm } from "./billing-filters-form";
 import { NO_FILTERS, toTransactionQuery, type BillingFilters } from "./billing-filters-value";
 import { ExportTransactionsButton } from "./export-transactions-button";
 import { TransactionsDataTable } from "./transactions-data-table";
+import { UnclaimedSubscriptionsCard } from "./unclaimed-subscriptions-card";
 
 export function BillingLayout() {
   const [filters, setFilters] = useState<BillingFilters>(NO_FILTERS);
@@ -22,6 +23,7 @@ export function BillingLayout() {
             <ExportTransactionsButton query={query} />
           </div>
         </div>
+        <UnclaimedSubscriptionsCard />
         <Card>
           <CardHeader>
             <CardTitle className="text-xl">Filters</CardTitle>

@@ -119,6 +119,7 @@ function openScreen(answer?: (url: URL) => Response | undefined) {
     if (custom) return custom;
     if (url.pathname === "/api/auth") return jsonResponse(ADMIN);
     if (url.pathname === "/api/admin/billing/transactions") return jsonResponse(filterLikeServer(url));
+    if (url.pathname === "/api/admin/billing/unclaimed-subscriptions") return jsonResponse([]);
     return jsonResponse({ error: `unexpected ${path}` }, 500);
   });
   // The list's addresses without the page size, which every page names (apiCall).

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TransactionDetail } from "#contract/responses";
 import { apiCall, jsonResponse, mockApiRecording, type ApiCall, type ApiRoute } from "@/test/fetch-mock";
 import { renderApp } from "@/test/render-app";
+import { findToast } from "@/test/toast";
 import { ADMIN, signInAsAdmin } from "@/test/session";
 
 afterEach(() => {
@@ -99,17 +100,6 @@ const card = (title: string) => screen.getByRole("region", { name: title });
 /** The value next to `label` in a card. */
 const valueOf = (cardTitle: string, label: string) =>
   within(card(cardTitle)).getByText(label, { selector: "dt" }).nextElementSibling!;
-
-/** The toast on screen as its title and description. */
-async function findToast() {
-  const toast = await waitFor(() => {
-    const item = document.querySelector("li[data-state='open']");
-    if (!item) throw new Error("no toast");
-    return item;
-  });
-  const [title, description] = Array.from(toast.querySelector(".grid")!.children).map((el) => el.textContent);
-  return { title, description };
-}
 
 async function startEditing() {
   const payer = await screen.findByRole("region", { name: "Zahler" });
