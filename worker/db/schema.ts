@@ -36,11 +36,12 @@ export const productVersions = sqliteTable(
     isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
-  // At most one default version.
+  // At most one default version; a PayPal plan id belongs to one version (a buyer gets the plan they paid for).
   (t) => [
     uniqueIndex("product_versions_single_default_idx")
       .on(t.isDefault)
       .where(sql`${t.isDefault} = 1`),
+    uniqueIndex("product_versions_paypal_plan_idx").on(t.paypalPlanId),
   ],
 );
 
