@@ -7,7 +7,7 @@ describe("the unique PayPal plan id's migration", () => {
   it("leaves a shared plan id with the oldest version, clears empty ones, and refuses a duplicate from then on", async () => {
     await reset();
     const all = env.TEST_MIGRATIONS;
-    const at = all.findIndex((m) => m.name.endsWith("_paypal_plan_unique.sql"));
+    const at = all.findIndex((m) => m.name.endsWith("_paypal_plan_unique_and_lookups.sql"));
     expect(at).toBeGreaterThan(0);
     await applyD1Migrations(env.DB, all.slice(0, at));
     await env.DB.prepare(

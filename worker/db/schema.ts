@@ -969,6 +969,17 @@ export const subscriptions = sqliteTable(
   (t) => [index("subscriptions_user_idx").on(t.userId), index("subscriptions_status_idx").on(t.status, t.checkedAt)],
 );
 
+/**
+ * Subscription ids PayPal charged that no stored subscription holds, as the daily job last asked PayPal about them
+ * (billing/adopt-subscriptions.ts): asked again only after a later payment arrives.
+ */
+export const subscriptionLookups = sqliteTable("subscription_lookups", {
+  subscriptionId: text("subscription_id").primaryKey(),
+  checkedAt: integer("checked_at", { mode: "timestamp_ms" }).notNull(),
+  /** Why it was not stored, in the log's words. */
+  outcome: text("outcome").notNull(),
+});
+
 /** PayPal's notifications of payments, one per `txn_id`; payer emails are searched through FTS5 (db/raw.ts). */
 export const paypalTransactions = sqliteTable(
   "paypal_transactions",

@@ -1,3 +1,9 @@
+CREATE TABLE `subscription_lookups` (
+	`subscription_id` text PRIMARY KEY NOT NULL,
+	`checked_at` integer NOT NULL,
+	`outcome` text NOT NULL
+);
+--> statement-breakpoint
 -- Added by hand: before the index, versions that share a PayPal plan id keep it only on the oldest, the version
 -- every buyer of that plan was given (`findProductVersionByPlanId` read the first); the others lose it and say
 -- "Contact us to switch to this plan" (docs/decisions.md, Issue 39). An empty id is none.
