@@ -6,9 +6,9 @@
  * `WINDOW_DAYS` days, at most `LOOKUPS_PER_RUN` a run. One PayPal reports ACTIVE for a customer of ours
  * (`custom_id`), on one of our plans at its price, is stored for that customer as storing it after the approval
  * would have (confirm-subscription.ts): its plan granted, its payments counted and shown in their history. When the
- * customer holds a live subscription stored after this one began (or PayPal names no start), that one is their latest choice: this one is
- * stored replaced by it, its payments shown, and cancelled at PayPal. Anything else stays for the admin, its reason
- * logged and kept (`subscription_lookups`).
+ * customer holds a live stored subscription, that one stays (the `custom_id` is the buyer's browser's word, so a
+ * stranger's subscription must not cancel theirs): this one is stored replaced by it, its payments shown, and
+ * cancelled at PayPal. Anything else stays for the admin, its reason logged and kept (`subscription_lookups`).
  */
 import type { Db } from "../db/client";
 import type { Env } from "../env";
@@ -42,9 +42,7 @@ async function adopt(env: Env, db: Db, remote: PayPalSubscription, now: Date): P
   if (plan.problem) return plan.problem;
 
   const latest = await newestLiveSubscription(db, user.id);
-  // Without a start time the stored one is kept: what the customer sees stays as it is.
-  const superseded = latest && (!remote.startTime || remote.startTime < latest.createdAt);
-  if (!superseded) {
+  if (!latest) {
     await storeFromPayPal(env, db, user.id, remote, plan.version, "active", now);
     console.warn(`Subscription ${remote.id}, charged but never stored, is stored for customer ${user.id}`);
     return null;

@@ -51,8 +51,6 @@ export interface PayPalSubscription {
   customId: string | null;
   planOverridden: boolean;
   quantity: string | null;
-  /** When the buyer started it (PayPal's `start_time`). */
-  startTime: Date | null;
   nextBillingTime: Date | null;
   lastPayment: { value: string; currency: string; time: Date } | null;
 }
@@ -139,7 +137,6 @@ export async function getSubscription(env: Env, subscriptionId: string): Promise
     customId: body.custom_id ?? null,
     planOverridden: body.plan_overridden === true,
     quantity: body.quantity ?? null,
-    startTime: dateOrNull(body.start_time),
     nextBillingTime: dateOrNull(body.billing_info?.next_billing_time),
     lastPayment:
       last && lastTime ? { value: last.amount.value, currency: last.amount.currency_code, time: lastTime } : null,

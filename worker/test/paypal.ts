@@ -18,7 +18,6 @@ export interface FakeSubscription {
   custom_id: string;
   plan_overridden?: boolean;
   quantity?: string;
-  start_time?: string;
   billing_info?: {
     next_billing_time?: string;
     last_payment?: { amount: { value: string; currency_code: string }; time: string };
