@@ -120,7 +120,7 @@ describe("daily job: subscriptions PayPal charges that we never stored", () => {
     expect(await subscriptionRows()).toMatchObject([{ subscriptionId: "I-SUB1", productVersionId: growth.id }]);
   });
 
-  it(`asks about at most ${LOOKUPS_PER_RUN} a run, and only about payments of the last 35 days`, async () => {
+  it(`asks about at most ${LOOKUPS_PER_RUN} a run, only about payments of the last 35 days, and forgets older lookups`, async () => {
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const arrived = Date.now();
     const payments = Array.from({ length: LOOKUPS_PER_RUN + 2 }, (_, i) => ({
@@ -138,10 +138,18 @@ describe("daily job: subscriptions PayPal charges that we never stored", () => {
         .values(payments.slice(i, i + 10));
     }
     const now = new Date(Date.now() + 1000);
+    await db()
+      .insert(subscriptionLookups)
+      .values({
+        subscriptionId: "I-LONG-AGO",
+        checkedAt: new Date(arrived - 36 * DAY),
+        outcome: "PayPal does not know it",
+      });
     await runDaily(paypalEnv(), now);
     const asked = (await lookups()).map((l) => l.subscriptionId);
     expect(asked).toHaveLength(LOOKUPS_PER_RUN);
     expect(asked).not.toContain("I-0");
+    expect(asked).not.toContain("I-LONG-AGO");
     await runDaily(paypalEnv(), new Date(now.getTime() + DAY));
     expect(await lookups()).toHaveLength(LOOKUPS_PER_RUN + 1);
   });

@@ -2,7 +2,7 @@
  * @module Subscription ids PayPal charged that no stored subscription holds (the payments' `recurring_payment_id`),
  * and when the daily job last asked PayPal about each (billing/adopt-subscriptions.ts).
  */
-import { and, eq, gte, inArray, isNotNull, lt, notExists, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, notExists, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { paypalTransactions, subscriptionLookups, subscriptions } from "../db/schema";
 
@@ -10,10 +10,12 @@ import { paypalTransactions, subscriptionLookups, subscriptions } from "../db/sc
  * The subscription ids of completed payments received since `since` that no stored subscription holds, and that
  * a payment reached after we last asked PayPal about them (or we never asked), the longest waiting first. Reads
  * only the window's payments (their `received_at` index), each with one look-up of the subscription and of the
- * last lookup.
+ * last lookup: the unary `+` keeps SQLite from walking every payment of every subscription in the
+ * `recurring_payment_id` index instead (it would, to group without sorting).
  */
 export async function unstoredChargedSubscriptions(db: Db, since: Date, limit: number): Promise<string[]> {
   const lastArrival = sql<number>`max(${paypalTransactions.createdAt})`;
+  const subscriptionId = sql`+${paypalTransactions.recurringPaymentId}`;
   const rows = await db
     .select({ subscriptionId: sql<string>`${paypalTransactions.recurringPaymentId}` })
     .from(paypalTransactions)
@@ -21,7 +23,7 @@ export async function unstoredChargedSubscriptions(db: Db, since: Date, limit: n
     .where(
       and(
         gte(paypalTransactions.receivedAt, since),
-        isNotNull(paypalTransactions.recurringPaymentId),
+        sql`${subscriptionId} is not null`,
         sql`lower(${paypalTransactions.paymentStatus}) = 'completed'`,
         notExists(
           db
@@ -31,7 +33,7 @@ export async function unstoredChargedSubscriptions(db: Db, since: Date, limit: n
         ),
       ),
     )
-    .groupBy(paypalTransactions.recurringPaymentId)
+    .groupBy(subscriptionId)
     .having(sql`${subscriptionLookups.checkedAt} is null or ${subscriptionLookups.checkedAt} < ${lastArrival}`)
     .orderBy(lastArrival)
     .limit(limit);
