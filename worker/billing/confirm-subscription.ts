@@ -6,10 +6,11 @@
  */
 import type { MessageResponse } from "#contract/responses";
 import type { Db } from "../db/client";
+import type { ProductVersion, Subscription } from "../db/schema";
 import type { Env } from "../env";
 import { ApiError, badRequest, conflict } from "../http/errors";
 import { saveSubscription, statusFromPayPal } from "../models/subscriptions";
-import { getSubscription, PayPalUnavailableError } from "../paypal/rest-api";
+import { getSubscription, PayPalUnavailableError, type PayPalSubscription } from "../paypal/rest-api";
 import { coverPeriod } from "./paid-plan";
 import { periodFrom } from "../lib/periods";
 import { planOf } from "./plan-price";
@@ -54,17 +55,37 @@ export async function storeConfirmedSubscription(
     throw badRequest(PRICE_MISMATCH);
   }
 
+  const subscription = await storeFromPayPal(env, db, userId, remote, plan.version, status, now);
+  if (subscription.userId !== userId) throw conflict("This subscription belongs to another account");
+  return { message: status === "active" ? `Subscribed to ${plan.version.name}` : pendingMessage(plan.version.name) };
+}
+
+/**
+ * Stores the subscription PayPal confirmed for the customer, for `version`, as `status` (or updates it: storing
+ * the same subscription again changes nothing), then an ACTIVE one covers the period PayPal's latest payment paid
+ * and the payments notified before it was stored count. Answers the stored row, which is another customer's when
+ * they stored it first (and then nothing else happened).
+ */
+export async function storeFromPayPal(
+  env: Env,
+  db: Db,
+  userId: string,
+  remote: PayPalSubscription,
+  version: ProductVersion,
+  status: "pending" | "active",
+  now: Date,
+): Promise<Subscription> {
   const subscription = await saveSubscription(db, {
     userId,
-    subscriptionId,
+    subscriptionId: remote.id,
     planId: remote.planId,
-    productVersionId: plan.version.id,
+    productVersionId: version.id,
     status,
   });
-  if (subscription.userId !== userId) throw conflict("This subscription belongs to another account");
+  if (subscription.userId !== userId) return subscription;
   if (status === "active") {
     await coverPeriod(env, db, subscription, periodFrom(remote.lastPayment?.time ?? now, remote.nextBillingTime), now);
   }
   await applyEarlierPayments(env, db, subscription, now);
-  return { message: status === "active" ? `Subscribed to ${plan.version.name}` : pendingMessage(plan.version.name) };
+  return subscription;
 }

@@ -3,9 +3,11 @@
  * status column: it retries the cancels we owe PayPal (replaced subscriptions), and asks about live subscriptions,
  * the least recently asked first, at most `CHECKS_PER_RUN` a day. PayPal's status is stored; a subscription
  * PayPal does not know (for this customer) covers nothing from then on; an ACTIVE one whose payment we were never
- * told about (a lost notification) is covered by that payment if it matches the plan's price. Whether a plan is
+ * told about (a lost notification) is covered by that payment if it matches the plan's price. Then the
+ * subscriptions PayPal charges that we never stored are looked for (adopt-subscriptions.ts). Whether a plan is
  * still held is then decided by coverage alone (entitlement.ts), in the billing sweep that follows.
  */
+import { adoptUnstoredSubscriptions } from "./adopt-subscriptions";
 import { createDb, type Db } from "../db/client";
 import type { ProductVersion, Subscription } from "../db/schema";
 import type { Env } from "../env";
@@ -111,4 +113,5 @@ export async function reconcileSubscriptions(env: Env, now: Date): Promise<void>
       console.error(`Checking subscription ${subscription.subscriptionId} failed: ${err.message}`);
     }
   }
+  await adoptUnstoredSubscriptions(env, db, now);
 }

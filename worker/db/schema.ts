@@ -36,11 +36,12 @@ export const productVersions = sqliteTable(
     isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
-  // At most one default version.
+  // At most one default version; a PayPal plan id belongs to one version (a buyer gets the plan they paid for).
   (t) => [
     uniqueIndex("product_versions_single_default_idx")
       .on(t.isDefault)
       .where(sql`${t.isDefault} = 1`),
+    uniqueIndex("product_versions_paypal_plan_idx").on(t.paypalPlanId),
   ],
 );
 
@@ -967,6 +968,17 @@ export const subscriptions = sqliteTable(
   },
   (t) => [index("subscriptions_user_idx").on(t.userId), index("subscriptions_status_idx").on(t.status, t.checkedAt)],
 );
+
+/**
+ * Subscription ids PayPal charged that no stored subscription holds, as the daily job last asked PayPal about them
+ * (billing/adopt-subscriptions.ts): asked again only after a later payment arrives.
+ */
+export const subscriptionLookups = sqliteTable("subscription_lookups", {
+  subscriptionId: text("subscription_id").primaryKey(),
+  checkedAt: integer("checked_at", { mode: "timestamp_ms" }).notNull(),
+  /** Why it was not stored, in the log's words. */
+  outcome: text("outcome").notNull(),
+});
 
 /** PayPal's notifications of payments, one per `txn_id`; payer emails are searched through FTS5 (db/raw.ts). */
 export const paypalTransactions = sqliteTable(

@@ -5,6 +5,7 @@ import type { ProductVersion } from "#contract/responses";
 import { formatNumber } from "#contract/input-caps";
 import type { productVersionBody, productVersionPatchBody } from "#contract/schemas";
 import type { Db } from "../db/client";
+import { isUniqueViolation } from "../db/unique-violation";
 import { Refusal } from "../lib/refusal";
 import type { Page, PageParams } from "#contract/page";
 import { liveSubscribersOf } from "./subscriptions";
@@ -91,27 +92,64 @@ async function userIdsOn(db: Db, versionId: number): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/**
+ * Refused (409) when another version carries the PayPal plan id: a buyer of that plan would be given the other
+ * version. The unique index decides when two saves race; this names the version that has it.
+ */
+async function refuseTakenPlanId(db: Db, paypalPlanId: string | null | undefined, ownId?: number) {
+  if (!paypalPlanId) return;
+  const holder = await findProductVersionByPlanId(db, paypalPlanId);
+  if (holder && holder.id !== ownId) {
+    throw new Refusal(
+      409,
+      `PayPal plan id ${paypalPlanId} already belongs to ${holder.name}: each PayPal plan id belongs to one ` +
+        "product version.",
+    );
+  }
+}
+
+/** Runs a write that sets `paypalPlanId`, refused as above, also when another save of that id wins a race. */
+async function savingPlanId<T>(
+  db: Db,
+  paypalPlanId: string | null | undefined,
+  ownId: number | undefined,
+  write: () => Promise<T>,
+): Promise<T> {
+  await refuseTakenPlanId(db, paypalPlanId, ownId);
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err, "product_versions.paypal_plan_id")) await refuseTakenPlanId(db, paypalPlanId, ownId);
+    throw err;
+  }
+}
+
 const subscribers = (n: number, name: string) =>
   `${formatNumber(n)} customer${n === 1 ? " holds a live subscription" : "s hold live subscriptions"} to ${name}`;
 
-/** Makes a version, the default one in the same batch as the old default loses its flag when it is. */
+/**
+ * Makes a version, the default one in the same batch as the old default loses its flag when it is. Refused (409)
+ * for a PayPal plan id another version has.
+ */
 export async function createProductVersion(db: Db, input: ProductVersionInput): Promise<ProductVersion> {
   const values = newColumns(input);
   const write = db.insert(productVersions).values(values).returning();
-  const results = values.isDefault
-    ? await db.batch([
-        db.update(productVersions).set({ isDefault: false }).where(eq(productVersions.isDefault, true)),
-        write,
-      ])
-    : [undefined, await write];
+  const results = await savingPlanId(db, values.paypalPlanId, undefined, async () =>
+    values.isDefault
+      ? await db.batch([
+          db.update(productVersions).set({ isDefault: false }).where(eq(productVersions.isDefault, true)),
+          write,
+        ])
+      : [undefined, await write],
+  );
   return toProductVersion((results[1] as ProductVersionRow[])[0]!);
 }
 
 /**
- * Changes what the body names of a version and keeps the rest. Refused (409) where it would strand customers: its
- * price or PayPal plan while customers subscribe to it (PayPal keeps charging the old plan and price), or its
- * default flag taken off (another version is made the default instead). Answers the version and the users on it
- * (whose delivery states the caller writes), or null for no such id.
+ * Changes what the body names of a version and keeps the rest. Refused (409) for a PayPal plan id another version
+ * has, and where it would strand customers: its price or PayPal plan while customers subscribe to it (PayPal keeps
+ * charging the old plan and price), or its default flag taken off (another version is made the default instead).
+ * Answers the version and the users on it (whose delivery states the caller writes), or null for no such id.
  */
 export async function updateProductVersion(db: Db, id: number, change: ProductVersionChange) {
   const stored = await getProductVersion(db, id);
@@ -139,7 +177,9 @@ export async function updateProductVersion(db: Db, id: number, change: ProductVe
     .update(productVersions)
     .set({ isDefault: false })
     .where(and(eq(productVersions.isDefault, true), ne(productVersions.id, id)));
-  const results = values.isDefault ? await db.batch([clearOldDefault, write]) : [undefined, await write];
+  const results = await savingPlanId(db, values.paypalPlanId, id, async () =>
+    values.isDefault ? await db.batch([clearOldDefault, write]) : [undefined, await write],
+  );
   const [saved] = results[1] as ProductVersionRow[];
   return { version: toProductVersion(saved!), userIds: await userIdsOn(db, id) };
 }

@@ -110,6 +110,18 @@ export async function coveringSubscription(db: Db, userId: string, since: Date):
   });
 }
 
+/** The customer's newest stored subscription that PayPal may still charge and nothing replaced. */
+export async function newestLiveSubscription(db: Db, userId: string): Promise<Subscription | undefined> {
+  return db.query.subscriptions.findFirst({
+    where: and(
+      eq(subscriptions.userId, userId),
+      inArray(subscriptions.status, LIVE_STATUSES),
+      isNull(subscriptions.replacedBy),
+    ),
+    orderBy: desc(subscriptions.id),
+  });
+}
+
 /** The customer's subscriptions stored before `current` that PayPal may still charge and nothing replaced yet. */
 export async function olderLiveSubscriptions(db: Db, current: Subscription): Promise<Subscription[]> {
   return db.query.subscriptions.findMany({

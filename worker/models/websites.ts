@@ -9,6 +9,7 @@ import type { Website } from "#contract/responses";
 import type { WebsiteMode } from "#contract/schemas";
 import type { Db } from "../db/client";
 import { customHostnameRemovals, urlMappings, users, websites, type Website as WebsiteRow } from "../db/schema";
+import { isUniqueViolation } from "../db/unique-violation";
 import { randomToken } from "../lib/crypto";
 import type { Page, PageParams } from "#contract/page";
 import { pageOf } from "./page";
@@ -194,13 +195,6 @@ export async function takeOverWebsite(
     if (isUniqueViolation(err)) return undefined;
     throw err;
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (e.message.includes("UNIQUE constraint failed")) return true;
-  }
-  return false;
 }
 
 /** Records a DNS check that did not prove the claim, and why. */

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { PAYMENT_GRACE_MS } from "../billing/entitlement";
 import type { CustomerDashboard } from "#contract/responses";
 import { runDaily } from "../scheduled";
-import { paypalTransactions, productVersions, subscriptions, users } from "../db/schema";
+import { billingPeriodResets, paypalTransactions, productVersions, subscriptions, users } from "../db/schema";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
 import {
   activeSubscription,
@@ -150,6 +150,34 @@ describe("POST /api/store-subscription", () => {
     const res = await store(apiKey, "I-1");
     expect(res.status).toBe(502);
     expect(await subscriptionRows()).toHaveLength(0);
+  });
+
+  it("stores the same subscription when the dialog tries again after a 502: one subscription, one period, one answer", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const { user, apiKey, growth } = await setup();
+    paypal.subscriptions["I-1"] = activeSubscription(user.id, "P-GROWTH");
+    paypal.restDown = true;
+    expect((await store(apiKey, "I-1")).status).toBe(502);
+
+    paypal.restDown = false;
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await store(apiKey, "I-1");
+      answers.push([res.status, await res.json()]);
+    }
+    expect(answers).toEqual(Array(3).fill([200, { message: "Subscribed to Growth" }]));
+    expect(await subscriptionRows()).toMatchObject([{ subscriptionId: "I-1", status: "active", replacedBy: null }]);
+    expect(await db().$count(billingPeriodResets, eq(billingPeriodResets.userId, user.id))).toBe(1);
+    expect((await userRow(user.id)).productVersionId).toBe(growth.id);
+    expect(paypal.cancels).toEqual([]);
+  });
+
+  it("answers an APPROVED subscription stored again as the first time, and keeps it pending", async () => {
+    const { user, apiKey } = await setup();
+    paypal.subscriptions["I-1"] = { status: "APPROVED", plan_id: "P-GROWTH", custom_id: user.id };
+    const first = await (await store(apiKey, "I-1")).json();
+    expect(await (await store(apiKey, "I-1")).json()).toEqual(first);
+    expect(await subscriptionRows()).toMatchObject([{ subscriptionId: "I-1", status: "pending" }]);
   });
 
   it("without REST credentials stores the subscription as pending and assigns no plan", async () => {

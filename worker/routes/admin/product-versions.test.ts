@@ -56,11 +56,11 @@ describe("/api/admin/product-versions", () => {
     const { apiKey } = await createAdmin();
     const { version } = await create(apiKey, plan({ isDefault: true }));
     expect(await defaults()).toEqual(["Growth"]);
-    const pro = await create(apiKey, plan({ name: "Pro" }));
+    const pro = await create(apiKey, plan({ name: "Pro", paypalPlanId: "P-PRO" }));
     await call(`/api/admin/product-versions/${pro.version.id}`, {
       method: "PATCH",
       apiKey,
-      json: plan({ name: "Pro", isDefault: true }),
+      json: plan({ name: "Pro", paypalPlanId: "P-PRO", isDefault: true }),
     });
     expect(await defaults()).toEqual(["Pro"]);
     expect((await db().select().from(productVersions).where(eq(productVersions.id, version.id)))[0]!.isDefault).toBe(
@@ -148,6 +148,53 @@ describe("/api/admin/product-versions", () => {
       json: { name: "" },
     });
     expect(await empty.json()).toEqual({ error: "Name is required" });
+  });
+
+  it("refuses a PayPal plan id another version has, on create and on edit, naming the id and that version", async () => {
+    const { apiKey } = await createAdmin();
+    const growth = await create(apiKey, plan());
+    const taken = {
+      error: "PayPal plan id P-GROWTH already belongs to Growth: each PayPal plan id belongs to one product version.",
+    };
+    const second = await create(apiKey, plan({ name: "Growth 2", paypalPlanId: " P-GROWTH " }));
+    expect(second.status).toBe(409);
+    expect(second.json).toEqual(taken);
+
+    const pro = await create(apiKey, plan({ name: "Pro", paypalPlanId: "P-PRO" }));
+    const edit = await call(`/api/admin/product-versions/${pro.version.id}`, {
+      method: "PATCH",
+      apiKey,
+      json: { paypalPlanId: "P-GROWTH" },
+    });
+    expect(edit.status).toBe(409);
+    expect(await edit.json()).toEqual(taken);
+    const stored = await db().select().from(productVersions);
+    expect(stored.map((v) => [v.name, v.paypalPlanId])).toEqual([
+      ["Free", null],
+      ["Growth", "P-GROWTH"],
+      ["Pro", "P-PRO"],
+    ]);
+
+    // A version keeps its own id when saved again; versions without one are many; a freed id may be taken.
+    const again = await call(`/api/admin/product-versions/${growth.version.id}`, {
+      method: "PATCH",
+      apiKey,
+      json: plan(),
+    });
+    expect(again.status).toBe(200);
+    expect((await create(apiKey, plan({ name: "Custom", paypalPlanId: "" }))).status).toBe(201);
+    expect((await create(apiKey, plan({ name: "Custom 2", paypalPlanId: null }))).status).toBe(201);
+    await call(`/api/admin/product-versions/${growth.version.id}`, {
+      method: "PATCH",
+      apiKey,
+      json: { paypalPlanId: null },
+    });
+    const moved = await call(`/api/admin/product-versions/${pro.version.id}`, {
+      method: "PATCH",
+      apiKey,
+      json: { paypalPlanId: "P-GROWTH" },
+    });
+    expect(moved.status).toBe(200);
   });
 
   it("keeps the default version: it cannot be deleted or lose its flag until another is the default", async () => {

@@ -21,6 +21,7 @@ const VERSIONS: ProductVersion[] = [
     price: 79,
     paypalPlanId: "P-GROWTH",
   }),
+  productVersion({ id: 3, name: "Enterprise", price: 499, paypalPlanId: null }),
 ];
 
 /** An admin session against a fake API; `answer` may override any call, otherwise the list is VERSIONS. */
@@ -83,6 +84,14 @@ describe("product versions table", () => {
       "",
     ]);
     expect(screen.getAllByText("Standard")).toHaveLength(1);
+  });
+
+  it("marks a plan without a PayPal plan id, the default aside, as one customers cannot buy", async () => {
+    openScreen();
+    expect(cellTexts(await rowOf("Enterprise"))[6]).toBe(
+      "Nicht kaufbar: Kunden sehen „Contact us to switch to this plan“",
+    );
+    expect(cellTexts(await rowOf("Free"))[6]).toBe("");
   });
 });
 

@@ -13,6 +13,15 @@ interface ProductVersionsTableProps {
 
 const COLUMN_COUNT = 9;
 
+/** A plan without a PayPal plan id cannot be bought: what its card tells customers instead. */
+function NotForSale() {
+  return (
+    <span className="font-sans text-muted-foreground">
+      Nicht kaufbar: Kunden sehen „Contact us to switch to this plan“
+    </span>
+  );
+}
+
 export function ProductVersionsTable({ versions, onEdit }: ProductVersionsTableProps) {
   return (
     <Table>
@@ -41,7 +50,9 @@ export function ProductVersionsTable({ versions, onEdit }: ProductVersionsTableP
               <TableCell>{formatVersionLimit(version.websitesLimit)}</TableCell>
               <TableCell>{formatVersionLimit(version.dynamicContentLimit)}</TableCell>
               <TableCell className="whitespace-nowrap">{formatVersionPrice(version.price)}</TableCell>
-              <TableCell className="font-mono text-xs break-all">{version.paypalPlanId}</TableCell>
+              <TableCell className="font-mono text-xs break-all">
+                {version.paypalPlanId ?? (!version.isDefault && <NotForSale />)}
+              </TableCell>
               <TableCell>{version.isDefault && <Badge>Standard</Badge>}</TableCell>
               <TableCell>
                 <div className="flex justify-end gap-1">

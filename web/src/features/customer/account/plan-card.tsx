@@ -70,7 +70,7 @@ export function PlanCard({
         {subscribed ? (
           <p className="text-sm text-muted-foreground">Your subscription pays for this plan.</p>
         ) : (
-          <PlanSubscribeSlot plan={plan} />
+          <PlanSubscribeSlot plan={plan} current={current} />
         )}
       </CardFooter>
     </Card>

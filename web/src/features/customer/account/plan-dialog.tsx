@@ -1,5 +1,6 @@
+import { useState } from "react";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { PayPalSubscriptions } from "./paypal-subscriptions";
+import { PayPalSubscriptions, type UnstoredApproval } from "./paypal-subscriptions";
 import { PlansDataList } from "./plans-data-list";
 
 /**
@@ -16,6 +17,8 @@ export function PlanDialog({
   onOpenChange: (open: boolean) => void;
   onCloseAutoFocus?: (event: Event) => void;
 }) {
+  // Here, not in the content (which unmounts on close): reopening offers the same approval again, not a new one.
+  const [unstored, setUnstored] = useState<UnstoredApproval | null>(null);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
@@ -26,7 +29,7 @@ export function PlanDialog({
           <DialogTitle className="text-2xl">Choose Your Plan</DialogTitle>
           <DialogDescription>All plans are billed monthly.</DialogDescription>
         </DialogHeader>
-        <PayPalSubscriptions>
+        <PayPalSubscriptions unstored={unstored} setUnstored={setUnstored}>
           <PlansDataList />
         </PayPalSubscriptions>
       </DialogContent>
