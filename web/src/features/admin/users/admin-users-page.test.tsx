@@ -42,6 +42,7 @@ const user = (overrides: Partial<AdminUser> & Pick<AdminUser, "userId" | "email"
   uniqueUrlLimit: 3,
   eventsLimit: 1000,
   dynamicContentLimit: null,
+  limitOverrides: { uniqueUrlLimit: null, dynamicContentLimit: null },
   apiKey: null,
   billingPeriodStart: null,
   billingPeriodEnd: null,
