@@ -1,7 +1,8 @@
 /**
  * @module `validate(target, schema)`: zValidator whose failure takes the one error path,
- * answering 400 with the first issue's message (the messages of SPEC.md §5; zod's own name the field). What a schema accepts is also held to
- * the body-wide nesting bound (json-depth.ts), so free JSON cannot be stored deeper than SQLite reads.
+ * answering 400 with the first issue's message (the messages of SPEC.md §5; zod's own led by the field). What a
+ * schema accepts is also held to the body-wide nesting bound (json-depth.ts), so free JSON cannot be stored deeper
+ * than SQLite reads.
  */
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
