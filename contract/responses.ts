@@ -185,6 +185,8 @@ export interface CustomerDashboard {
   apiKey: string;
   jsSnippet: string;
   productVersion: ProductVersionSummary | null;
+  /** The limits that hold for the customer (null: unlimited): the plan's, or an admin's per-user limit. */
+  limits: { websitesLimit: number | null; eventsLimit: number | null; dynamicContentLimit: number | null };
   billingPeriodStart: string | null;
   billingPeriodEnd: string | null;
   usage: {
@@ -269,9 +271,12 @@ export interface AdminUser {
   /** Content requests in the current billing period: what `requestLimit` caps. */
   periodRequests: number;
   requestLimit: number | null;
+  /** The limits that hold for the user: the admin's override (`limitOverrides`) when set, else the plan's. */
   uniqueUrlLimit: number | null;
   eventsLimit: number | null;
   dynamicContentLimit: number | null;
+  /** The admin's per-user limits as stored: null follows the plan, 0 is unlimited (PATCH …/limits). */
+  limitOverrides: { uniqueUrlLimit: number | null; dynamicContentLimit: number | null };
   /**
    * Only in the detail answer (GET /api/admin/users/:userId), null in the list: a customer's key, or the admin's own
    * key of this sign-in; never another admin's.

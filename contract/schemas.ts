@@ -325,26 +325,57 @@ export const plainListQuery = paged(z.object({}), { defaultLimit: 100, maxLimit:
 
 export type MappingBody = z.infer<typeof mappingBody>;
 
-/** Integer limit or null (= unlimited); SPEC.md §5: a non-numeric input becomes null on the client. */
-const nullableLimit = z.number().int("Must be a whole number").min(0, "Must be at least 0").nullable();
+/** `field`: an integer limit or null; SPEC.md §5: a non-numeric input becomes null on the client. */
+const nullableLimit = (field: string) =>
+  z
+    .number({ error: `${field} must be a number or null` })
+    .int(`${field} must be a whole number`)
+    .min(0, `${field} must be at least 0`)
+    .nullable();
 
-export const userStatusBody = z.object({ isActive: z.boolean() });
+export const userStatusBody = z.object({ isActive: z.boolean({ error: "isActive must be true or false" }) });
 
-export const userLimitsBody = z.object({ requestLimit: nullableLimit });
+const USER_LIMITS = ["requestLimit", "uniqueUrlLimit", "dynamicContentLimit"] as const;
+
+/**
+ * `PATCH /api/admin/users/:userId/limits` (SPEC.md §5's user admin schemas): the request limit (null: unlimited)
+ * and the per-user websites (`uniqueUrlLimit`) and dynamic-content limits, which replace the plan's (null: the
+ * plan's, 0: unlimited). A field left out keeps its value; a field the route does not store is refused, named.
+ */
+export const userLimitsBody = z
+  .strictObject(
+    {
+      requestLimit: nullableLimit("requestLimit").optional(),
+      uniqueUrlLimit: nullableLimit("uniqueUrlLimit").optional(),
+      dynamicContentLimit: nullableLimit("dynamicContentLimit").optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `${issue.keys.join(", ")}: not a per-user limit (give ${USER_LIMITS.join(", ")})`
+          : undefined,
+    },
+  )
+  .refine((body) => Object.keys(body).length > 0, `Give at least one of ${USER_LIMITS.join(", ")}`);
 
 /** The defined-but-unused `PATCH /api/admin/users/:userId/limit`: the same request limit. */
-export const userLimitBody = z.object({ limit: nullableLimit });
+export const userLimitBody = z.object({ limit: nullableLimit("limit") });
 
 export const userEmailBody = z.object({ email: emailSchema });
 
-export const assignProductVersionBody = z.object({ versionId: z.number().int().positive("Invalid product version") });
+export const assignProductVersionBody = z.object({
+  versionId: z
+    .number({ error: "versionId must be a number" })
+    .int("versionId must be a whole number")
+    .positive("Invalid product version"),
+});
 
 export const productVersionBody = z.object({
   name: text("Name", NAME_MAX_LENGTH).min(1, "Name is required"),
   description: text("Description", DESCRIPTION_MAX_LENGTH).nullable().optional(),
-  eventsLimit: nullableLimit,
-  websitesLimit: nullableLimit,
-  dynamicContentLimit: nullableLimit,
+  eventsLimit: nullableLimit("eventsLimit"),
+  websitesLimit: nullableLimit("websitesLimit"),
+  dynamicContentLimit: nullableLimit("dynamicContentLimit"),
   price: z.number().min(0, "Price must be at least 0").max(99_999_999.99, "Price is too large").nullable().optional(),
   paypalPlanId: text("PayPal plan id", IDENTIFIER_MAX_LENGTH).nullable().optional(),
   isDefault: z.boolean().optional(),

@@ -2,7 +2,8 @@
  * The walking product, as a website owner uses it: register on /register (the mail arrives at a real SMTP
  * server), follow the link, add a mapping on /dashboard, embed the snippet in a page on another origin, see the
  * HTML first in its body, and see the hit on the Analytics tab. And a visitor of the landing page
- * (/register-form), whose mailed link brings them back there, on to the dashboard, their account and out.
+ * (/register-form), whose mailed link brings them back there, on to the dashboard, their account and out; the
+ * used link offers "Log in" and "Register again".
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -133,6 +134,11 @@ describe("a website owner", () => {
     await expect
       .poll(() => again.getByText("Failed to verify email. The link may be expired or invalid.").isVisible())
       .toBe(true);
+    // No dead end: "Log in", or "Register again" on this page's own form.
+    expect(await again.getByRole("link", { name: "Log in", exact: true }).getAttribute("href")).toBe("/login");
+    await again.getByRole("link", { name: "Register again", exact: true }).click();
+    await again.waitForURL(`${baseURL}/register-form`);
+    await expect.poll(() => again.getByRole("button", { name: "Get Instant Access now" }).isVisible()).toBe(true);
     await again.close();
 
     await toDashboard.click();

@@ -66,6 +66,12 @@ export const users = sqliteTable(
     /** Admin override of delivery requests per billing period; null = unlimited. */
     requestLimit: integer("request_limit"),
     /**
+     * Admin overrides of the plan's websites and dynamic-content limits (SPEC.md §5's `uniqueUrlLimit`,
+     * `dynamicContentLimit`); null = the plan's limit applies, 0 = unlimited (read as a plan's limit is).
+     */
+    websitesLimit: integer("websites_limit"),
+    dynamicContentLimit: integer("dynamic_content_limit"),
+    /**
      * Where the plan came from: the default plan, an admin's choice (never taken away by billing), or a PayPal
      * subscription (held while a verified payment covers it, see billing/entitlement.ts).
      */

@@ -8,7 +8,7 @@ import type { Db } from "../db/client";
 import { containsText, inList } from "../db/expressions";
 import { mappingTotals, paypalTransactions, productVersions, urlMappings, usageCounters, users } from "../db/schema";
 import { nextPeriod, periodEnded } from "../lib/periods";
-import { planLimit } from "./limits";
+import { customerLimits } from "./limits";
 import type { Page, PageParams } from "#contract/page";
 import { pageOf } from "./page";
 
@@ -96,6 +96,7 @@ async function adminUsersByIds(db: Db, ids: string[], now: Date): Promise<AdminU
     const period = ended
       ? nextPeriod(user.billingPeriodEnd!, now)
       : { start: user.billingPeriodStart, end: user.billingPeriodEnd };
+    const limits = customerLimits(user, r);
     return {
       userId: user.id,
       email: user.email,
@@ -114,9 +115,10 @@ async function adminUsersByIds(db: Db, ids: string[], now: Date): Promise<AdminU
       dynamicContentDeliveryUsed: ended ? 0 : (r.periodDeliveries ?? 0),
       periodRequests: ended ? 0 : (r.periodRequests ?? 0),
       requestLimit: user.requestLimit,
-      uniqueUrlLimit: planLimit(r.websitesLimit),
-      eventsLimit: planLimit(r.eventsLimit),
-      dynamicContentLimit: planLimit(r.dynamicContentLimit),
+      uniqueUrlLimit: limits.websitesLimit,
+      eventsLimit: limits.eventsLimit,
+      dynamicContentLimit: limits.dynamicContentLimit,
+      limitOverrides: { uniqueUrlLimit: user.websitesLimit, dynamicContentLimit: user.dynamicContentLimit },
       apiKey: null,
       billingPeriodStart: period.start?.toISOString() ?? null,
       billingPeriodEnd: period.end?.toISOString() ?? null,

@@ -5,7 +5,7 @@ import type { Mapping } from "#contract/responses";
 import { productVersions, users } from "../db/schema";
 import { syncCustomerState } from "../delivery/sync";
 import { call, createCustomerOnPlan, db, insertCustomers, visit } from "../test/helpers";
-import { deliveryLimitReached, deliveryLimitStates } from "./limits";
+import { customerLimits, deliveryLimitReached, deliveryLimitStates } from "./limits";
 
 const add = (apiKey: string, url: string) =>
   call("/api/mappings", { method: "POST", apiKey, json: { url, htmlContent: `<p>${url}</p>` } });
@@ -98,5 +98,30 @@ describe("deliveryLimitStates", () => {
     expect(states.map((s) => s.userId).sort()).toEqual(ids);
     const limited = states.filter(deliveryLimitReached).map((s) => Number(s.userId.slice(4)));
     expect(limited.sort((a, b) => a - b)).toEqual(ids.map((_, i) => i + 1).filter((n) => n % 20 >= 10));
+  });
+});
+
+describe("an admin's per-user limits (users.websitesLimit, users.dynamicContentLimit)", () => {
+  const plan = { websitesLimit: 3, eventsLimit: 100, dynamicContentLimit: 50 };
+
+  it("replace the plan's of their kind; null follows the plan, 0 is unlimited, events stay the plan's", () => {
+    expect(customerLimits({ websitesLimit: null, dynamicContentLimit: null }, plan)).toEqual(plan);
+    expect(customerLimits({ websitesLimit: 1, dynamicContentLimit: 0 }, plan)).toEqual({
+      websitesLimit: 1,
+      eventsLimit: 100,
+      dynamicContentLimit: null,
+    });
+    expect(customerLimits({ websitesLimit: 7, dynamicContentLimit: 9 }, undefined)).toEqual({
+      websitesLimit: 7,
+      eventsLimit: null,
+      dynamicContentLimit: 9,
+    });
+  });
+
+  it("are what delivery is held to", async () => {
+    const { user } = await createCustomerOnPlan({ dynamicContentLimit: 50 });
+    await db().update(users).set({ dynamicContentLimit: 2 }).where(eq(users.id, user.id));
+    const [state] = await deliveryLimitStates(db(), [user.id]);
+    expect(state!.dynamicContentLimit).toBe(2);
   });
 });

@@ -1,16 +1,41 @@
 /**
  * @module The limits that apply to a customer, and whether they are reached. A product version's limit of null
- * or 0 means unlimited (SPEC.md §9); the admin's per-user request limit is unlimited only when null.
+ * or 0 means unlimited (SPEC.md §9); the admin's per-user request limit is unlimited only when null. The admin's
+ * per-user websites and dynamic-content limits (`users.websitesLimit`, `users.dynamicContentLimit`) replace the
+ * plan's when set, read the same way (0 = unlimited); null leaves the plan's.
  */
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { inList } from "../db/expressions";
-import { productVersions, urlMappings, usageCounters, users, websites, type User } from "../db/schema";
+import {
+  productVersions,
+  urlMappings,
+  usageCounters,
+  users,
+  websites,
+  type ProductVersion,
+  type User,
+} from "../db/schema";
 import { Refusal } from "../lib/refusal";
 import { hostOf } from "#contract/normalize-url";
 import { hasWebsite, usageOf } from "./usage";
 
 export const planLimit = (n: number | null | undefined) => (n ? n : null);
+
+/** The customer's limit: the admin's per-user override when set, else the plan's (null: unlimited). */
+const customerLimit = (override: number | null, plan: number | null | undefined) => planLimit(override ?? plan);
+
+type PlanLimits = Partial<Pick<ProductVersion, "websitesLimit" | "eventsLimit" | "dynamicContentLimit">>;
+type UserLimits = Pick<User, "websitesLimit" | "dynamicContentLimit">;
+
+/** The limits that hold for the customer (null: unlimited): the plan's, each replaced by the admin's override if any. */
+export function customerLimits(user: UserLimits, plan: PlanLimits | null | undefined) {
+  return {
+    websitesLimit: customerLimit(user.websitesLimit, plan?.websitesLimit),
+    eventsLimit: planLimit(plan?.eventsLimit),
+    dynamicContentLimit: customerLimit(user.dynamicContentLimit, plan?.dynamicContentLimit),
+  };
+}
 
 export interface DeliveryLimitState {
   userId: string;
@@ -86,23 +111,26 @@ export async function customersWithUsage(
     .leftJoin(productVersions, eq(productVersions.id, users.productVersionId))
     .leftJoin(usageCounters, eq(usageCounters.userId, users.id))
     .where(inList(users.id, userIds));
-  return rows.map(({ user, ...r }) => ({
-    user,
-    usage: {
-      userId: user.id,
-      isActive: user.isActive,
-      requestLimit: user.requestLimit,
-      dynamicContentLimit: planLimit(r.dynamicContentLimit),
-      periodDeliveries: r.periodDeliveries ?? 0,
-      periodRequests: r.periodRequests ?? 0,
-      billingPeriodEnd: user.billingPeriodEnd,
-      deliveryStoreComplete: user.deliveryStoreComplete,
-      edgeHosts: servedEdgeHosts(JSON.parse(r.edgeHosts) as [number | null, string][], planLimit(r.websitesLimit)),
-      prefixDepths: (JSON.parse(r.prefixDepths) as number[]).sort((a, b) => a - b),
-      ignoredParameters: user.ignoredParameters,
-      goals: (JSON.parse(r.goals) as string[]).sort(),
-    },
-  }));
+  return rows.map(({ user, ...r }) => {
+    const limits = customerLimits(user, r);
+    return {
+      user,
+      usage: {
+        userId: user.id,
+        isActive: user.isActive,
+        requestLimit: user.requestLimit,
+        dynamicContentLimit: limits.dynamicContentLimit,
+        periodDeliveries: r.periodDeliveries ?? 0,
+        periodRequests: r.periodRequests ?? 0,
+        billingPeriodEnd: user.billingPeriodEnd,
+        deliveryStoreComplete: user.deliveryStoreComplete,
+        edgeHosts: servedEdgeHosts(JSON.parse(r.edgeHosts) as [number | null, string][], limits.websitesLimit),
+        prefixDepths: (JSON.parse(r.prefixDepths) as number[]).sort((a, b) => a - b),
+        ignoredParameters: user.ignoredParameters,
+        goals: (JSON.parse(r.goals) as string[]).sort(),
+      },
+    };
+  });
 }
 
 /** Of the customer's proven edge websites ([proven at, hostname]), those served: the first proven, up to `limit`. */
@@ -124,12 +152,13 @@ export const eventsLimitReached = (eventsLimit: number) =>
 export const websitesLimitReached = (websitesLimit: number, host: string) =>
   `Your plan allows ${websitesLimit} website${websitesLimit === 1 ? "" : "s"}. Upgrade your plan to add ${host}.`;
 
-/** The customer's plan limits on adding mappings and edge websites (null: unlimited). */
+/** The customer's limits on adding mappings and edge websites (null: unlimited). */
 export async function mappingLimits(db: Db, user: User) {
   const version = user.productVersionId
     ? await db.query.productVersions.findFirst({ where: eq(productVersions.id, user.productVersionId) })
     : undefined;
-  return { websitesLimit: planLimit(version?.websitesLimit), eventsLimit: planLimit(version?.eventsLimit) };
+  const { websitesLimit, eventsLimit } = customerLimits(user, version);
+  return { websitesLimit, eventsLimit };
 }
 
 /**

@@ -58,6 +58,8 @@ export async function updateUser(
       User,
       | "isActive"
       | "requestLimit"
+      | "websitesLimit"
+      | "dynamicContentLimit"
       | "email"
       | "productVersionId"
       | "planSource"

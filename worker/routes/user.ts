@@ -17,6 +17,7 @@ import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { secretKeys } from "../lib/crypto";
 import { ensureCustomerKey, getCustomerKey, rotateOwnKey } from "../models/api-keys";
+import { customerLimits } from "../models/limits";
 import { paymentHistory } from "../models/payments";
 import { getProductVersion } from "../models/product-versions";
 import { currentSubscription } from "../models/subscriptions";
@@ -77,6 +78,7 @@ export const userRoutes = new Hono<AppEnv>()
             dynamicContentLimit: version.dynamicContentLimit,
           }
         : null,
+      limits: customerLimits(user, version),
       billingPeriodStart: user.billingPeriodStart?.toISOString() ?? null,
       billingPeriodEnd: user.billingPeriodEnd?.toISOString() ?? null,
       usage,

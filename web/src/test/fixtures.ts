@@ -46,6 +46,7 @@ export const customerDashboard = (overrides: Partial<CustomerDashboard> = {}): C
     eventsLimit: 1000,
     dynamicContentLimit: null,
   },
+  limits: { websitesLimit: 3, eventsLimit: 1000, dynamicContentLimit: null },
   billingPeriodStart: "2025-03-05T12:00:00.000Z",
   billingPeriodEnd: "2025-04-05T12:00:00.000Z",
   usage: {

@@ -44,11 +44,17 @@ describe("/api/admin/product-versions", () => {
     expect(list.map((v) => v.name)).toEqual(["Free", "Growth"]);
   });
 
-  it("requires a name and whole, non-negative limits, and creates nothing otherwise", async () => {
+  it("requires a name and whole, non-negative limits, names the field, and creates nothing otherwise", async () => {
     const { apiKey } = await createAdmin();
     expect((await create(apiKey, plan({ name: " " }))).json).toEqual({ error: "Name is required" });
-    expect((await create(apiKey, plan({ eventsLimit: 1.5 }))).status).toBe(400);
-    expect((await create(apiKey, plan({ websitesLimit: -1 }))).status).toBe(400);
+    expect((await create(apiKey, plan({ eventsLimit: 1.5 }))).json).toEqual({
+      error: "eventsLimit must be a whole number",
+    });
+    expect((await create(apiKey, plan({ websitesLimit: -1 }))).json).toEqual({
+      error: "websitesLimit must be at least 0",
+    });
+    const { status, json } = await create(apiKey, plan({ dynamicContentLimit: undefined }));
+    expect({ status, json }).toEqual({ status: 400, json: { error: "dynamicContentLimit must be a number or null" } });
     expect(await db().select().from(productVersions)).toHaveLength(1);
   });
 

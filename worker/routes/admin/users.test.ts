@@ -1,13 +1,14 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AdminMapping, AdminUser, AdminUserDetail, Mapping } from "#contract/responses";
+import type { AdminMapping, AdminUser, AdminUserDetail, CustomerDashboard, Mapping } from "#contract/responses";
 import { paypalTransactions, productVersions, usageCounters, users } from "../../db/schema";
 import { expectStoreMatchesD1 } from "../../test/delivery-store";
 import {
   call,
   captureMails,
   createAdmin,
+  createCustomerOnPlan,
   createVerifiedCustomer,
   db,
   insertCustomers,
@@ -265,6 +266,102 @@ describe("changing a user", () => {
     });
     expect(await res.json()).toEqual({ message: "Verification email sent successfully" });
     expect(mails.lastLink()).toMatch(/verify-email\?token=/);
+  });
+});
+
+describe("per-user limits (SPEC.md §5: uniqueUrlLimit, dynamicContentLimit)", () => {
+  const setLimits = (adminKey: string, userId: string, json: unknown) =>
+    call(`/api/admin/users/${userId}/limits`, { method: "PATCH", apiKey: adminKey, json });
+  const dashboardLimits = async (apiKey: string) =>
+    ((await (await call("/api/user/dashboard", { apiKey })).json()) as CustomerDashboard).limits;
+
+  it("stores a websites limit that replaces the plan's when adding mappings, and null gives the plan's back", async () => {
+    const { apiKey: adminKey } = await createAdmin();
+    const shop = await createCustomerOnPlan({ websitesLimit: 3, eventsLimit: 10 });
+    await setLimits(adminKey, shop.user.id, { requestLimit: 50 });
+    const res = await setLimits(adminKey, shop.user.id, { uniqueUrlLimit: 1 });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      requestLimit: 50,
+      uniqueUrlLimit: 1,
+      eventsLimit: 10,
+      limitOverrides: { uniqueUrlLimit: 1, dynamicContentLimit: null },
+    });
+    expect(await dashboardLimits(shop.apiKey)).toEqual({
+      websitesLimit: 1,
+      eventsLimit: 10,
+      dynamicContentLimit: null,
+    });
+    expect((await add(shop.apiKey, "https://one.test/a")).id).toBeDefined();
+    const refused = await call("/api/mappings", {
+      method: "POST",
+      apiKey: shop.apiKey,
+      json: { url: "https://two.test/a", htmlContent: "" },
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: "Your plan allows 1 website. Upgrade your plan to add two.test." });
+
+    const back = (await (await setLimits(adminKey, shop.user.id, { uniqueUrlLimit: null })).json()) as AdminUser;
+    expect(back).toMatchObject({ uniqueUrlLimit: 3, limitOverrides: { uniqueUrlLimit: null } });
+    expect((await add(shop.apiKey, "https://two.test/a")).id).toBeDefined();
+  });
+
+  it("stores a dynamic-content limit that stops delivery past it; 0 is unlimited though the plan limits", async () => {
+    const { apiKey: adminKey } = await createAdmin();
+    const shop = await createCustomerOnPlan({ dynamicContentLimit: 100 });
+    await add(shop.apiKey, "https://shop.test/a");
+    const res = await setLimits(adminKey, shop.user.id, { dynamicContentLimit: 1 });
+    expect(await res.json()).toMatchObject({ dynamicContentLimit: 1, limitOverrides: { dynamicContentLimit: 1 } });
+    expect(await visit(shop.user.id, "https://shop.test/a")).toBe(200);
+    expect(await visit(shop.user.id, "https://shop.test/a")).toBe(204);
+
+    await setLimits(adminKey, shop.user.id, { dynamicContentLimit: 0 });
+    expect(await dashboardLimits(shop.apiKey)).toMatchObject({ dynamicContentLimit: null });
+    expect(await visit(shop.user.id, "https://shop.test/a")).toBe(200);
+    const stored = (await db().select().from(users).where(eq(users.id, shop.user.id)))[0]!;
+    expect({ ...stored }).toMatchObject({ dynamicContentLimit: 0, websitesLimit: null, requestLimit: null });
+  });
+
+  it("refuses with 400 naming the field, changing nothing: bad values, a limit it does not store, an empty body", async () => {
+    const { apiKey: adminKey } = await createAdmin();
+    const shop = await createVerifiedCustomer("shop@example.com");
+    const refusals: [unknown, string][] = [
+      [{ uniqueUrlLimit: -1 }, "uniqueUrlLimit must be at least 0"],
+      [{ dynamicContentLimit: 2.5 }, "dynamicContentLimit must be a whole number"],
+      [{ dynamicContentLimit: "5" }, "dynamicContentLimit must be a number or null"],
+      [
+        { requestLimit: 5, eventsLimit: 5 },
+        "eventsLimit: not a per-user limit (give requestLimit, uniqueUrlLimit, dynamicContentLimit)",
+      ],
+      [{}, "Give at least one of requestLimit, uniqueUrlLimit, dynamicContentLimit"],
+    ];
+    for (const [json, error] of refusals) {
+      const res = await setLimits(adminKey, shop.user.id, json);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error });
+    }
+    const stored = (await db().select().from(users).where(eq(users.id, shop.user.id)))[0]!;
+    expect({ ...stored }).toMatchObject({ requestLimit: null, websitesLimit: null, dynamicContentLimit: null });
+  });
+});
+
+describe("validation messages of the admin user routes name the field", () => {
+  it("names it in the routes' own messages and in zod's", async () => {
+    const { apiKey: adminKey } = await createAdmin();
+    const shop = await createVerifiedCustomer("shop@example.com");
+    const cases: [string, string, unknown, string][] = [
+      ["PATCH", "status", { isActive: "yes" }, "isActive must be true or false"],
+      ["PATCH", "limits", { requestLimit: "ten" }, "requestLimit must be a number or null"],
+      ["PATCH", "limit", {}, "limit must be a number or null"],
+      ["POST", "product-version", { versionId: "1" }, "versionId must be a number"],
+    ];
+    for (const [method, path, json, error] of cases) {
+      const res = await call(`/api/admin/users/${shop.user.id}/${path}`, { method, apiKey: adminKey, json });
+      expect(await res.json()).toEqual({ error });
+    }
+    const sorted = await call("/api/admin/users?sortBy=nothing", { apiKey: adminKey });
+    expect(sorted.status).toBe(400);
+    expect(((await sorted.json()) as { error: string }).error).toMatch(/^sortBy: Invalid option/);
   });
 });
 

@@ -201,9 +201,14 @@ export const adminUserRoutes = new Hono<AppEnv>()
     if (userId === c.var.user.id && !isActive) throw badRequest("You cannot deactivate yourself");
     return changeUser(c, userId, { isActive });
   })
-  .patch("/:userId/limits", validate("param", userParam), validate("json", userLimitsBody), async (c) =>
-    changeUser(c, c.req.valid("param").userId, { requestLimit: c.req.valid("json").requestLimit }),
-  )
+  .patch("/:userId/limits", validate("param", userParam), validate("json", userLimitsBody), async (c) => {
+    const { requestLimit, uniqueUrlLimit, dynamicContentLimit } = c.req.valid("json");
+    return changeUser(c, c.req.valid("param").userId, {
+      requestLimit,
+      websitesLimit: uniqueUrlLimit,
+      dynamicContentLimit,
+    });
+  })
   .patch("/:userId/limit", validate("param", userParam), validate("json", userLimitBody), async (c) =>
     changeUser(c, c.req.valid("param").userId, { requestLimit: c.req.valid("json").limit }),
   )

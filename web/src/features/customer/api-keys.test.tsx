@@ -19,6 +19,7 @@ const DASHBOARD: CustomerDashboard = {
   apiKey: "key-old",
   jsSnippet: "<script></script>",
   productVersion: null,
+  limits: { websitesLimit: null, eventsLimit: null, dynamicContentLimit: null },
   billingPeriodStart: null,
   billingPeriodEnd: null,
   usage: {
@@ -49,6 +50,7 @@ const adminUser = (overrides: Partial<AdminUserDetail> & Pick<AdminUser, "userId
   uniqueUrlLimit: null,
   eventsLimit: null,
   dynamicContentLimit: null,
+  limitOverrides: { uniqueUrlLimit: null, dynamicContentLimit: null },
   apiKey: null,
   billingPeriodStart: null,
   billingPeriodEnd: null,

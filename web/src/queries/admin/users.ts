@@ -127,6 +127,28 @@ export function useSetRequestLimit() {
   });
 }
 
+/** The admin's per-user limits that replace the plan's (null: the plan's, 0: unlimited). */
+export type LimitOverrides = AdminUser["limitOverrides"];
+
+/**
+ * PATCH /api/admin/users/:userId/limits with per-user limits, toasting SPEC.md §8's 'Limits updated successfully';
+ * the customer's dashboard (open while impersonating) shows the new limits too.
+ */
+export function useSetLimitOverrides() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, limits }: { userId: string; limits: Partial<LimitOverrides> }) =>
+      apiJson<AdminUser>("PATCH", `${userPath(userId)}/limits`, limits),
+    onSuccess: () => {
+      toast({ title: "Limits updated successfully" });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminUserKeys.all }),
+        queryClient.invalidateQueries({ queryKey: userDashboardKeys.all }),
+      ]);
+    },
+  });
+}
+
 /**
  * PATCH /api/admin/users/:userId/limit with `{limit}` (null means unlimited). SPEC.md §7 has this call
  * "defined but unused": no screen calls it (the overview's field uses `useSetRequestLimit`). Its success

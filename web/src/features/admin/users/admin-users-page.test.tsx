@@ -42,6 +42,7 @@ const user = (overrides: Partial<AdminUser> & Pick<AdminUser, "userId" | "email"
   uniqueUrlLimit: 3,
   eventsLimit: 1000,
   dynamicContentLimit: null,
+  limitOverrides: { uniqueUrlLimit: null, dynamicContentLimit: null },
   apiKey: null,
   billingPeriodStart: null,
   billingPeriodEnd: null,
@@ -239,6 +240,12 @@ describe("admin users overview", () => {
 
     // A cancelled subscription (any case) is a red badge.
     expect(within(rowOf("carol@example.com")).getByText("Growth")).toHaveClass("bg-destructive");
+  });
+
+  it("says how fresh the counts are", async () => {
+    mockAdminApi();
+    await openUsers();
+    expect(screen.getByText("Seitenaufrufe werden innerhalb etwa einer Minute gezählt.")).toBeInTheDocument();
   });
 
   it("searches on the server, once typing pauses, and shows its answer", async () => {
@@ -484,6 +491,42 @@ describe("one user's tabs", () => {
     const versions = await screen.findByRole("radiogroup", { name: "Produktversion" });
     expect(within(versions).getByRole("radio", { name: "Free (Standard)" })).not.toBeChecked();
     expect(within(versions).getByRole("radio", { name: "Starter" })).toBeChecked();
+    expect(within(versions).getAllByText("Aktuelle Version")).toHaveLength(1);
+    const starter = within(versions).getByRole("radio", { name: "Starter" }).parentElement!;
+    expect(within(starter).getByText("Aktuelle Version")).toBeInTheDocument();
+  });
+
+  it("says how fresh the numbers are, on the general tab (usage bars) and on the Nutzung tab", async () => {
+    mockAdminApi();
+    await selectAnn();
+    const note = "Seitenaufrufe werden innerhalb etwa einer Minute gezählt.";
+    expect(within(screen.getByRole("tabpanel")).getByText(note)).toBeInTheDocument();
+
+    openTab("Nutzung");
+    const usage = await screen.findByRole("region", { name: "Anfragen über die Zeit" });
+    expect(within(usage.closest("[role='tabpanel']") as HTMLElement).getByText(note)).toBeInTheDocument();
+  });
+
+  it("saves a per-user websites or dynamic-content limit in place of the version's (0: unlimited)", async () => {
+    const calls = mockAdminApi(({ method, url }) =>
+      method === "PATCH" && url === "/api/admin/users/u-ann/limits" ? jsonResponse(ANN) : undefined,
+    );
+    await selectAnn();
+    const own = (card: string) =>
+      within(screen.getByRole("group", { name: card })).getByLabelText(
+        "Eigenes Limit (leer: wie die Version, 0: unbegrenzt)",
+      );
+    expect(own("Webseiten")).toHaveValue(null);
+    expect(within(screen.getByRole("group", { name: "Events" })).queryByRole("spinbutton")).not.toBeInTheDocument();
+
+    fireEvent.change(own("Webseiten"), { target: { value: "1" } });
+    fireEvent.blur(own("Webseiten"));
+    expect(await screen.findByText("Limits updated successfully")).toBeInTheDocument();
+    await waitFor(() => expect(own("Dynamic Content")).toBeEnabled());
+    fireEvent.change(own("Dynamic Content"), { target: { value: "0" } });
+    fireEvent.blur(own("Dynamic Content"));
+    await waitFor(() => expect(sent(calls, "PATCH")).toHaveLength(2));
+    expect(sent(calls, "PATCH").map((c) => c.body)).toEqual([{ uniqueUrlLimit: 1 }, { dynamicContentLimit: 0 }]);
   });
 
   it("assigns a product version and refreshes the admin and customer data", async () => {

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatGermanDayTime } from "@/lib/format-date";
 import { UsageCard } from "@/components/usage-card";
+import { COUNTS_LAG_NOTE_DE } from "@/lib/counts-note";
 import { useResendApiKey, useResendVerification } from "@/queries/admin/users";
 import { ApiKeyActions } from "./api-key-actions";
 import { LimitCards } from "./limit-cards";
@@ -100,6 +101,7 @@ export function GeneralTab({ user }: { user: AdminUserDetail }) {
       <LimitCards user={user} limits={limits} />
       {/* SPEC.md §2 "Usage": the customer dashboard's bars (rounded, capped at 100, ∞ and 0% when unlimited). */}
       <UsageCard
+        note={COUNTS_LAG_NOTE_DE}
         bars={[
           { label: "Websites", used: user.websitesUsed, limit: limits.websites },
           { label: "Events (updates this month)", used: user.eventsUsed, limit: limits.events },

@@ -1,12 +1,16 @@
 import { useId } from "react";
 import { Loading } from "@/components/loading";
+import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { useAdminProductVersions } from "@/queries/admin/product-versions";
 import { useAssignProductVersion } from "@/queries/admin/users";
 
-/** Every product version as a radio list, the default marked '(Standard)'; choosing one assigns it at once. */
+/**
+ * Every product version as a radio list, the default marked '(Standard)' and the user's 'Aktuelle Version';
+ * choosing one assigns it at once.
+ */
 export function ProductVersionChoice({
   userId,
   productVersionId,
@@ -52,6 +56,7 @@ export function ProductVersionChoice({
                       {version.name}
                       {version.isDefault && " (Standard)"}
                     </Label>
+                    {version.id === productVersionId && <Badge variant="success">Aktuelle Version</Badge>}
                   </div>
                 );
               })}

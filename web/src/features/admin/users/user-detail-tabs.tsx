@@ -1,6 +1,7 @@
 import type { AdminUserDetail } from "#contract/responses";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { UsageChart } from "@/components/usage-chart";
+import { COUNTS_LAG_NOTE_DE } from "@/lib/counts-note";
 import { GeneralTab } from "./general-tab";
 import { SnippetTab } from "./snippet-tab";
 import { TransactionsTab } from "./transactions-tab";
@@ -32,8 +33,9 @@ export function UserDetailTabs({ user }: { user: AdminUserDetail }) {
       <TabsContent value="transactions">
         <TransactionsTab userId={user.userId} />
       </TabsContent>
-      <TabsContent value="usage">
+      <TabsContent value="usage" className="space-y-2">
         <UsageChart seriesPath={`/api/admin/users/${encodeURIComponent(user.userId)}/timeseries`} lang="de" />
+        <p className="text-xs text-muted-foreground">{COUNTS_LAG_NOTE_DE}</p>
       </TabsContent>
     </Tabs>
   );

@@ -6,8 +6,7 @@ export interface VersionLimits {
   deliveries: number | null;
 }
 
-/** The limits of the user's product version; without a version everything is unlimited (null). */
+/** The limits that hold for the user (null: unlimited): their version's, or the admin's per-user ones. */
 export function versionLimits(user: AdminUser): VersionLimits {
-  if (user.productVersionId === null) return { websites: null, events: null, deliveries: null };
   return { websites: user.uniqueUrlLimit, events: user.eventsLimit, deliveries: user.dynamicContentLimit };
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { CustomerDashboard } from "#contract/responses";
+import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatGermanDay } from "@/lib/format-date";
 import { IntegrationCard } from "./integration-card";
@@ -33,7 +34,10 @@ export function AccountTab({ dashboard }: { dashboard: CustomerDashboard }) {
             </Row>
             <Row label="Product Version">
               <div className="space-y-2">
-                <p className="font-semibold">{plan?.name ?? "-"}</p>
+                <p className="flex flex-wrap items-center gap-2">
+                  <span className="font-semibold">{plan?.name ?? "-"}</span>
+                  {plan && <Badge variant="success">Current plan</Badge>}
+                </p>
                 {plan?.description && <p className="text-sm text-muted-foreground">{plan.description}</p>}
                 <PlanChooser />
               </div>

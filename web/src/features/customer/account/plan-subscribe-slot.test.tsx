@@ -49,6 +49,7 @@ const DASHBOARD: CustomerDashboard = {
   apiKey: "key-ann",
   jsSnippet: "",
   productVersion: null,
+  limits: { websitesLimit: null, eventsLimit: null, dynamicContentLimit: null },
   billingPeriodStart: null,
   billingPeriodEnd: null,
   usage: {

@@ -95,6 +95,20 @@ describe("customer dashboard, account", () => {
     expect(fetchMock.mock.calls.map(([u]) => u)).toEqual(["/api/user/dashboard"]);
   });
 
+  it("marks the plan the customer holds 'Current plan', and nothing without a plan", async () => {
+    mockApi({});
+    const { unmount } = renderApp("/user-dashboard");
+    await screen.findByText("ann@example.com");
+    const planRow = screen.getByText("Starter").parentElement!;
+    expect(within(planRow).getByText("Current plan")).toBeInTheDocument();
+    unmount();
+
+    mockApi({ dashboard: () => jsonResponse(dashboard({ productVersion: null })) });
+    renderApp("/user-dashboard");
+    await screen.findByText("ann@example.com");
+    expect(screen.queryByText("Current plan")).not.toBeInTheDocument();
+  });
+
   it("copies the api key and the snippet, and says when copying fails", async () => {
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
@@ -145,6 +159,28 @@ describe("customer dashboard, usage", () => {
     expect(screen.getByText("7 / ∞ (0%)")).toBeInTheDocument();
   });
 
+  it("says how fresh the numbers are", async () => {
+    mockApi({});
+    renderApp("/user-dashboard");
+    await screen.findByText("ann@example.com");
+
+    openTab("Usage");
+
+    expect(await screen.findByText("Page views are counted within about a minute.")).toBeInTheDocument();
+  });
+
+  it("measures against the limits that hold for the customer: an admin's per-user limit over the plan's", async () => {
+    const limits = { websitesLimit: 1, eventsLimit: 1000, dynamicContentLimit: 10 };
+    mockApi({ dashboard: () => jsonResponse(dashboard({ limits })) });
+    renderApp("/user-dashboard");
+    await screen.findByText("ann@example.com");
+
+    openTab("Usage");
+
+    expect(await screen.findByText("1 / 1 (100%)")).toBeInTheDocument();
+    expect(screen.getByText("7 / 10 (70%)")).toBeInTheDocument();
+  });
+
   it("says what this month's views did not spend of the plan, under the content generations", async () => {
     const usage = {
       activeWebsites: 1,
@@ -164,7 +200,8 @@ describe("customer dashboard, usage", () => {
   });
 
   it("treats every limit as unlimited without a plan", async () => {
-    mockApi({ dashboard: () => jsonResponse(dashboard({ productVersion: null })) });
+    const limits = { websitesLimit: null, eventsLimit: null, dynamicContentLimit: null };
+    mockApi({ dashboard: () => jsonResponse(dashboard({ productVersion: null, limits })) });
     renderApp("/user-dashboard");
     await screen.findByText("ann@example.com");
 

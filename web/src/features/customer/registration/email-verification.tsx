@@ -28,7 +28,12 @@ export function EmailVerification({ token }: { token: string }) {
     );
   }
   if (verification.isError) {
-    return <VerificationFailedCard message={describeError(verification.error, "Failed to verify email")} />;
+    return (
+      <VerificationFailedCard
+        message={describeError(verification.error, "Failed to verify email")}
+        registerTo="/register"
+      />
+    );
   }
   return <VerificationProgressCard />;
 }

@@ -8,7 +8,12 @@ export function LandingVerification({ token }: { token: string }) {
   const verification = useTokenVerification(token);
 
   if (verification.isError) {
-    return <VerificationFailedCard message="Failed to verify email. The link may be expired or invalid." />;
+    return (
+      <VerificationFailedCard
+        message="Failed to verify email. The link may be expired or invalid."
+        registerTo="/register-form"
+      />
+    );
   }
   if (!verification.isSuccess) return <VerificationProgressCard />;
 

@@ -89,6 +89,16 @@ describe("register page A", () => {
     expect(window.localStorage.getItem("apiKey")).toBeNull();
   });
 
+  it("offers 'Log in' and 'Register again' after a used or expired link; registering again shows the form", async () => {
+    mockFetch(() => jsonResponse({ error: "Invalid or expired verification link" }, 400));
+    renderApp("/verify-email?token=used");
+    expect(await screen.findByRole("link", { name: "Log in" })).toHaveAttribute("href", "/login");
+    const again = screen.getByRole("link", { name: "Register again" });
+    expect(again).toHaveAttribute("href", "/register");
+    fireEvent.click(again);
+    expect(await screen.findByText("Register for API Access")).toBeInTheDocument();
+  });
+
   it("falls back to 'Failed to verify email' when the server says nothing", async () => {
     mockFetch(() => new Response(null, { status: 500, statusText: "Internal Server Error" }));
     renderApp("/register?token=x");
@@ -158,5 +168,13 @@ describe("register page B", () => {
     renderApp("/register-form?token=t");
 
     expect(await screen.findByText("Failed to verify email. The link may be expired or invalid.")).toBeInTheDocument();
+  });
+
+  it("offers 'Log in' and 'Register again' (back to this page's form) after a used or expired link", async () => {
+    mockFetch(() => jsonResponse({ error: "Invalid or expired verification link" }, 400));
+    renderApp("/register-form?token=t");
+    expect(await screen.findByRole("link", { name: "Log in" })).toHaveAttribute("href", "/login");
+    fireEvent.click(screen.getByRole("link", { name: "Register again" }));
+    expect(await screen.findByRole("button", { name: "Get Instant Access now" })).toBeInTheDocument();
   });
 });
