@@ -7,6 +7,7 @@ import { paypalTransactions, productVersions, subscriptions, usageCounters, user
 import { createVerifiedCustomer, db, testEnv } from "../test/helpers";
 import { ipnBody, payPalDate, paypalEnv, postIpn, RECEIVER, toSecond, usePayPalFake } from "../test/paypal";
 import { PAYPAL_HOSTS } from "../paypal/config";
+import { claimSubscriptionTransactions } from "../models/transactions";
 
 const paypal = usePayPalFake();
 const DAY = 86_400_000;
@@ -215,6 +216,20 @@ describe("POST /api/paypal/ipn: what a verified notification changes", () => {
     expect(after.billingPeriodStart).toEqual(before.billingPeriodStart);
     expect(after.productVersionId).toBe(before.productVersionId);
     expect(await db().select().from(usageCounters)).toMatchObject([{ periodRequests: 40, periodDeliveries: 30 }]);
+  });
+
+  it("moves a payment linked by its payer's email to the account that then stores its subscription", async () => {
+    quiet();
+    const { user } = await subscriber("active");
+    await expectOk(ipnBody({ payer_email: "owner@example.com", recurring_payment_id: "I-LATER", txn_id: "L1" }));
+    expect((await stored()).find((t) => t.transactionId === "L1")).toMatchObject({ userId: user.id });
+    const holder = await createVerifiedCustomer("holder@example.com");
+    await db().insert(subscriptions).values({ userId: holder.user.id, subscriptionId: "I-LATER", status: "active" });
+    await claimSubscriptionTransactions(db(), "I-LATER", holder.user.id);
+    expect((await stored()).find((t) => t.transactionId === "L1")).toMatchObject({ userId: holder.user.id });
+    // A payment its own account's subscription holds stays with it.
+    await claimSubscriptionTransactions(db(), "I-LATER", user.id);
+    expect((await stored()).find((t) => t.transactionId === "L1")).toMatchObject({ userId: holder.user.id });
   });
 
   it.each([

@@ -171,12 +171,23 @@ export async function uncountedPayments(db: Db, subscriptionId: string): Promise
   });
 }
 
-/** Links the subscription's transactions stored before the subscription was, so its customer sees them. */
+/**
+ * Links the subscription's transactions stored before the subscription was, so its customer sees them: those linked
+ * to no one, and those linked only by their payer's email to an account that does not hold the subscription (the
+ * subscription decides first, the payer's email only when no subscription is stored).
+ */
 export async function claimSubscriptionTransactions(db: Db, subscriptionId: string, userId: string) {
+  const heldByTheirAccount = sql`exists (select 1 from ${subscriptions} where ${subscriptions.subscriptionId} =
+    ${paypalTransactions.recurringPaymentId} and ${subscriptions.userId} = ${paypalTransactions.userId})`;
   await db
     .update(paypalTransactions)
     .set({ userId })
-    .where(and(eq(paypalTransactions.recurringPaymentId, subscriptionId), isNull(paypalTransactions.userId)));
+    .where(
+      and(
+        eq(paypalTransactions.recurringPaymentId, subscriptionId),
+        or(isNull(paypalTransactions.userId), sql`not ${heldByTheirAccount}`),
+      ),
+    );
 }
 
 const refunds = alias(paypalTransactions, "refunds");
