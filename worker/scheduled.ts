@@ -4,15 +4,15 @@
  * housekeeping of expired codes, tokens, keys and rate-limit rows, of sign-ups left unverified for a week, of login
  * attempts after 90 days and of website claims left unproven for a week, then the hot path's share: raw analytics
  * past their window, visitors' old goals and those of visitors never exposed, the rows of experiments ended 90 days
- * ago, legacy raw rows to R2, and delivery store repairs no analytics batch has carried out yet (each bounded; a
+ * ago, legacy raw rows to R2, and delivery store repairs the minute crons have not carried out yet (each bounded; a
  * failing one is logged without stopping the others).
  * And the minute cron: the pending page views folded into the counters (analytics/fold.ts) and per-URL days past
  * 13 months summed into months (analytics/url-months.ts), the rows of unmapped URLs not seen for 30 days purged
  * (analytics/url-retention.ts), scheduled publishing
  * (delivery/publish-due.ts), then webhook events (webhooks/dispatch.ts), then
  * pending website claims checked again (websites/prove-website.ts), proven ones once a day
- * (websites/recheck-websites.ts), and Cloudflare for SaaS kept in step
- * (websites/custom-hostnames.ts).
+ * (websites/recheck-websites.ts), Cloudflare for SaaS kept in step
+ * (websites/custom-hostnames.ts), and the oldest delivery store repairs carried out (delivery/repairs.ts).
  */
 import { foldPendingAnalytics } from "./analytics/fold";
 import { rollUpOldUrlDays } from "./analytics/url-months";
@@ -30,7 +30,7 @@ import { createDb } from "./db/client";
 import type { Env } from "./env";
 import { LONGEST_WINDOW_MS } from "./auth/throttle";
 import { runDueSchedules } from "./delivery/publish-due";
-import { drainRepairs, REPAIRS_PER_CRON } from "./delivery/repairs";
+import { drainRepairs, REPAIRS_PER_CRON, REPAIRS_PER_MINUTE } from "./delivery/repairs";
 import { purgeExpiredKeys } from "./models/api-keys";
 import { purgeDeletedMappings } from "./models/deleted-mappings";
 import { LOGIN_ATTEMPT_TTL_MS, purgeLoginAttempts } from "./models/login-attempts";
@@ -90,5 +90,6 @@ export async function runEveryMinute(env: Env, now = new Date()): Promise<void> 
     ["Checking pending website claims", () => recheckPendingWebsites(env, now)],
     ["Checking proven websites' proofs again", () => recheckActiveWebsites(env, now)],
     ["Keeping Cloudflare for SaaS in step", () => settleCustomHostnames(env)],
+    ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_MINUTE)],
   ]);
 }

@@ -5,11 +5,10 @@
  * minute cron folds them into the counters (fold.ts). Anything failing before a chunk is taken leaves it uncounted
  * and retries the whole batch; the ledger keeps a retried view from being counted twice. A batch that fails ten
  * times waits in the dead-letter queue (wrangler.toml); one replayed after the ledger's window counts only its
- * views still inside it, and the others as lost (models/analytics-losses.ts). After a batch: expired ledger rows are
- * purged and delivery repairs carried out, each within a small budget.
+ * views still inside it, and the others as lost (models/analytics-losses.ts). After a batch, expired ledger rows are
+ * purged within a small budget.
  */
 import { createDb } from "../db/client";
-import { drainRepairs, REPAIRS_PER_BATCH } from "../delivery/repairs";
 import type { Env } from "../env";
 import { utcDay } from "../lib/days";
 import { runIndependentSteps } from "../lib/independent-steps";
@@ -84,6 +83,5 @@ export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, en
   // Upkeep that must keep pace with traffic; a failure here is retried by the next batch and the daily cron.
   await runIndependentSteps([
     ["Purging the ledger past its window", () => purgeRawWindow(env, new Date(), PURGE_ROWS_PER_BATCH)],
-    ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_BATCH)],
   ]);
 }

@@ -118,6 +118,18 @@ describe("analytics reducers", () => {
     expect(await totalRequests()).toBe(2);
   });
 
+  it("are asked by the mappings' list and export, which show counts, and not by reads that show none", async () => {
+    const { user, apiKey } = await unlimitedCustomer();
+    await deliverAnalytics([view(user.id, "https://shop.test/a")]);
+    await foldPendingAnalytics(env);
+    for (const path of ["/api/mappings/match?url=https://shop.test/a", "/api/mappings/deleted"]) {
+      expect((await call(path, { apiKey })).status).toBe(200);
+    }
+    expect(await countedFor(user.id)).toEqual({ total: 0, urls: 0 });
+    expect((await call("/api/mappings", { apiKey })).status).toBe(200);
+    expect(await countedFor(user.id)).toEqual({ total: 1, urls: 1 });
+  });
+
   it("are asked by an admin's lists for the customers shown, and for everyone when the order is by requests", async () => {
     const admin = await createAdmin();
     const first = await unlimitedCustomer();

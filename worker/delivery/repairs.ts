@@ -2,9 +2,9 @@
  * @module Repairs: store entries to write again from D1, kept in D1 (`delivery_repairs`) until written. Writes
  * that failed land here, and so does work too large for one request: the states of every customer on a changed
  * plan, the URL entries and edge websites of a deleted customer. Drained within a budget of KV writes at a
- * time: in the request that asked (100), by every analytics batch (50) and by the daily cron (200), so that no
+ * time: in the request that asked (100), by the minute cron (100) and by the daily cron (200), so that no
  * invocation comes near the platform's 1,000 KV operations and 1,000 D1 queries, and a repair is carried out
- * within seconds while traffic flows.
+ * within a minute.
  */
 import { createDb } from "../db/client";
 import type { Env } from "../env";
@@ -26,7 +26,7 @@ import { syncCustomerState, syncEdgeHost, syncUrl } from "./sync";
 
 /** Budgets in KV writes: a state or URL repair costs one, a purge step one per key it deletes (at most 50). */
 export const INLINE_REPAIRS = 100;
-export const REPAIRS_PER_BATCH = 50;
+export const REPAIRS_PER_MINUTE = 100;
 export const REPAIRS_PER_CRON = 200;
 const PURGE_PAGE = 50;
 
@@ -77,7 +77,7 @@ async function repairNow(env: Env, userIds: string[], target: Repair["target"], 
 
 /**
  * Writes the states of many customers (after a change to the plan they share): all asked for as repairs, the
- * first hundred written at once, the rest by the next analytics batches and the cron.
+ * first hundred written at once, the rest by the next minutes' crons.
  */
 export async function syncCustomerStates(env: Env, userIds: string[]): Promise<void> {
   await repairNow(env, userIds, "state", INLINE_REPAIRS);

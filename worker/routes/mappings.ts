@@ -68,10 +68,10 @@ const DELETED_NOT_FOUND = "No deleted mapping with this id from the last 30 days
 
 export const mappingRoutes = new Hono<AppEnv>()
   .use(requireUser)
-  .use(ownCountsSettled)
   .use(sendWebhooksAfterChange)
   .use(throttleChanges)
-  .get("/", validate("query", mappingsQuery), async (c) => {
+  // Only the list and the export show counts the reducers may hold (analytics/settled-counts.ts).
+  .get("/", ownCountsSettled, validate("query", mappingsQuery), async (c) => {
     const db = c.var.db;
     const query = c.req.valid("query");
     if (!query.unpaged) return pageResponse(c, await listMappings(db, c.var.user.id, query), query);
@@ -80,7 +80,7 @@ export const mappingRoutes = new Hono<AppEnv>()
       listMappings(db, c.var.user.id, { ...query, ...page }),
     );
   })
-  .get("/export", validate("query", exportQuery), (c) => {
+  .get("/export", ownCountsSettled, validate("query", exportQuery), (c) => {
     const { format } = c.req.valid("query");
     const day = new Date().toISOString().slice(0, 10);
     return new Response(exportStream(c.var.db, c.var.user.id, format), {
