@@ -2,7 +2,7 @@
  * Placement and SEO fields in a visitor's browser (docs/placement.md): a shop that reserves a 120-pixel slot for
  * the content gets it there without any layout shift, by the snippet and at the edge alike; the mapping's title,
  * description, canonical and JSON-LD are in the DOM with the snippet and in the HTML as served at the edge.
- * The layout shifts measured here are the README's figures.
+ * The layout shifts measured here are docs/performance.md's figures.
  */
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";

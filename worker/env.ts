@@ -12,9 +12,9 @@ export interface PageViewRelayRpc extends Rpc.DurableObjectBranded {
 
 /**
  * A reducer of page-view counts (analytics/reducer.ts), one per shard of customers: `hold` takes a part of the sums of
- * one handoff (ignored when it has it already) and settles what it holds of the `metered` customers (whose plan now has
- * a limit), `settle` adds the named customers' held sums (all, for null) to the counters and answers how many views
- * that was.
+ * one handoff (ignored when it has it already), with what each customer with a limit may still spend (`headroom`),
+ * and settles those who could reach it; `settle` adds the named customers' held sums (all, for null) to the counters
+ * and answers how many views that was.
  */
 export interface AnalyticsReducerRpc extends Rpc.DurableObjectBranded {
   hold(shard: number, handoff: number, part: number, held: HandoffPart): Promise<void>;
@@ -69,7 +69,7 @@ export interface Env {
   APP_SECRET: string;
   /**
    * The secret before a rotation: stored secrets sealed under it still open, and are sealed again under
-   * APP_SECRET as they are read and by `npm run secrets:reseal` (README, "Rotating APP_SECRET").
+   * APP_SECRET as they are read and by `npm run secrets:reseal` (docs/deploy.md, "Rotating APP_SECRET").
    */
   APP_SECRET_PREVIOUS?: string;
   /**

@@ -1,6 +1,6 @@
 /**
  * `npm run delivery:rebuild -- <userId|--all> [--remote]`: rebuilds delivery store entries from D1, for repair
- * after an incident and once after the move to the per-URL store (README, "Deploy"). It runs the Worker's own
+ * after an incident and once after the move to the per-URL store (docs/deploy.md). It runs the Worker's own
  * rebuild (worker/delivery/rebuild.ts: bounded pages, one customer after another) in Node, against the local D1
  * and KV of `npm start`, or with --remote against production's (wrangler's remote bindings; log in first with
  * `npx wrangler login`).

@@ -1,5 +1,5 @@
 /**
- * `npm run secrets:reseal -- [--remote]`: the last step of rotating APP_SECRET (README, "Rotating APP_SECRET").
+ * `npm run secrets:reseal -- [--remote]`: the last step of rotating APP_SECRET (docs/deploy.md, "Rotating APP_SECRET").
  * With the new secret as APP_SECRET and the old one as APP_SECRET_PREVIOUS, it seals every stored API key, webhook
  * secret and the SMTP password again under the new secret, so that APP_SECRET_PREVIOUS can then be removed. Locally
  * the secrets come from `.dev.vars`; with --remote from this shell's environment (the same two variables), since

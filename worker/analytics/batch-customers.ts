@@ -1,8 +1,8 @@
 /**
- * @module The customers of one analytics batch, loaded once before anything is counted: their limits and period
- * counters (to see who reaches a limit with this batch), and their billing brought up to now first: a period
- * that has ended is moved on (billing/periods.ts), so the batch counts into the period it belongs to. The one
- * place where the consumer asks D1 about customers.
+ * @module The customers of one range of pending rows, loaded once before anything is counted (count.ts `loadRange`):
+ * their limits and period counters (to see who reaches a limit with this range), and their billing brought up to
+ * now first: a period that has ended is moved on (billing/periods.ts), so the range counts into the period it
+ * belongs to.
  */
 import { billingDue, settleBilling } from "../billing/periods";
 import { createDb } from "../db/client";

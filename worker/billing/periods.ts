@@ -3,7 +3,7 @@
  * `settleBilling` is the one function that brings a customer's billing up to a moment: it moves an ended period
  * on (recording the reset and starting fresh period counters) and puts the customer on the plan they hold then
  * (entitlement.ts). Requests that need the current period call it when the period has ended (`settleIfDue`),
- * the analytics consumer for the customers of its batch, and the daily cron for everyone (`settleDueBilling`).
+ * the minute cron's fold for the customers of a range, and the daily cron for everyone (`settleDueBilling`).
  * Workers run in UTC, so date-fns' calendar months are UTC months (Jan 31 + 1 month = the last day of February).
  */
 import { and, asc, eq, gt, inArray, isNotNull, lte, or, sql } from "drizzle-orm";

@@ -63,7 +63,7 @@ export interface DeliveryLimitState {
 
 /**
  * Whether the customer's plan limits what their page views spend (a dynamic-content or a request limit): then a
- * visitor may spend only a share of it (the content endpoint's per-visitor budget, the consumer's visitor counts).
+ * visitor may spend only a share of it (the content endpoint's per-visitor budget, the reducers' visitor counts).
  */
 export const isMetered = (usage: DeliveryLimitState) =>
   usage.dynamicContentLimit !== null || usage.requestLimit !== null;

@@ -24,11 +24,6 @@ export function useAnalytics({ enabled, offset = 0 }: { enabled: boolean; offset
   });
 }
 
-/**
- * Requests, deliveries and crawler requests over time (docs/analytics.md), the Worker's default range (the last 30
- * days): the customer's own (`/api/analytics/timeseries`) or, for an admin, one customer's; of one page's URL when
- * `url` is given. The rollups move slowly, so a minute-old series is shown again without asking.
- */
 /** The series' range fits its interval: 30 days by day (the server's default), 12 weeks by week, 12 months by month. */
 export const SERIES_RANGES: Record<Interval, { count: number }> = {
   day: { count: 30 },
@@ -47,6 +42,11 @@ export function seriesFrom(interval: Interval, now = new Date()): string | undef
   return undefined;
 }
 
+/**
+ * Requests, deliveries and crawler requests over time (docs/analytics.md), the Worker's default range (the last 30
+ * days): the customer's own (`/api/analytics/timeseries`) or, for an admin, one customer's; of one page's URL when
+ * `url` is given.
+ */
 export function useUsageSeries(path: string, interval: Interval, url = "") {
   return useQuery({
     queryKey: analyticsKeys.series(path, interval, url),
