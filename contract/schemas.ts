@@ -45,8 +45,14 @@ export type RegisterBody = z.infer<typeof registerBody>;
 
 export const loginRequestBody = z.object({ email: emailSchema });
 
+/** The digits of an emailed login code (SPEC.md: 5). */
+export const LOGIN_CODE_DIGITS = 5;
+
 export const loginVerifyBody = z.object({
-  code: z.string().length(5, "Code must be exactly 5 digits").regex(/^\d+$/, "Code must contain only numbers"),
+  code: z
+    .string()
+    .length(LOGIN_CODE_DIGITS, `Code must be exactly ${LOGIN_CODE_DIGITS} digits`)
+    .regex(/^\d+$/, "Code must contain only numbers"),
 });
 
 const password = z.string().max(PASSWORD_MAX_LENGTH, tooLong("Password", PASSWORD_MAX_LENGTH));

@@ -7,6 +7,7 @@
  * the counters at the minimum grow), which keeps the bound and makes the usual error far smaller. The same adds in
  * the same order give the same counters, so a reducer rebuilds it from its log.
  */
+import { fmix32 } from "../lib/hash";
 
 /**
  * Counters per row: a power of two. 2^19 keeps a reducer with two days' sketches under half of 128 MB
@@ -31,10 +32,7 @@ export class OverflowSketch {
 
   private locate(hi: number, lo: number): Int32Array {
     for (let row = 0; row < OVERFLOW_DEPTH; row++) {
-      let h = (lo ^ Math.imul(hi ^ ROW_SEEDS[row]!, 0x9e3779b1)) >>> 0;
-      h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-      h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-      h ^= h >>> 16;
+      const h = fmix32((lo ^ Math.imul(hi ^ ROW_SEEDS[row]!, 0x9e3779b1)) >>> 0);
       this.at[row] = row * OVERFLOW_WIDTH + (h & (OVERFLOW_WIDTH - 1));
     }
     return this.at;

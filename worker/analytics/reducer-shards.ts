@@ -3,6 +3,7 @@
  * of a customer's counters calls first, so that a screen never shows less than was counted a minute ago.
  */
 import type { Env } from "../env";
+import { fnv1a32 } from "../lib/hash";
 
 /**
  * Sums per part of a handoff (`hold`), and per stored row of sums: a range of many distinct URLs (a visitor asking
@@ -49,9 +50,7 @@ export function reducerShards(env: Pick<Env, "ANALYTICS_REDUCER_SHARDS">): numbe
 
 /** The customer's shard: a hash of their id (FNV-1a), the same in every isolate. */
 export function reducerShardOf(env: Pick<Env, "ANALYTICS_REDUCER_SHARDS">, userId: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < userId.length; i++) hash = Math.imul(hash ^ userId.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % reducerShards(env);
+  return fnv1a32(userId) % reducerShards(env);
 }
 
 export const reducerOf = (env: ReducerEnv, shard: number) =>

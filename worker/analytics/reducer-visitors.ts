@@ -15,6 +15,7 @@
  * bounded number of views.
  */
 import type { VisitorTally } from "../messages/analytics";
+import { cyrb53Lanes } from "../lib/hash";
 import { OverflowSketch } from "./reducer-overflow";
 
 /**
@@ -48,19 +49,7 @@ const MAX_COUNT = 0xffff;
 const FIRST_SLOTS = 1_024;
 
 /** The two 32-bit halves of a visitor's hash (cyrb53's two lanes, both kept). */
-function hashOf(userId: string, visitor: string): [number, number] {
-  const text = `${userId}\n${visitor}`;
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return [h1 >>> 0, h2 >>> 0];
-}
+const hashOf = (userId: string, visitor: string) => cyrb53Lanes(`${userId}\n${visitor}`);
 
 /** One day's visitors: linear probing over a power-of-two number of slots; a count of 0 is an empty slot. */
 class DayTable {

@@ -7,31 +7,13 @@
  * to be in the first variant of another. Synchronous and allocation-light, as it runs on every page view.
  */
 
+import { fmix32, fnv1a32 } from "./hash";
+
 export const BUCKETS = 10_000;
-
-const FNV_OFFSET_BASIS = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-const utf8 = new TextEncoder();
-
-function fnv1a(text: string): number {
-  let hash = FNV_OFFSET_BASIS;
-  const bytes = utf8.encode(text);
-  for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i]!, FNV_PRIME);
-  return hash >>> 0;
-}
-
-function fmix32(hash: number): number {
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  hash = Math.imul(hash, 0xc2b2ae35);
-  hash ^= hash >>> 16;
-  return hash >>> 0;
-}
 
 /** The visitor's bucket in the experiment, in [0, BUCKETS). 2^32 mod 10,000 leaves a bias of about 2e-6: none to see. */
 export function bucketOf(visitorId: string, experimentId: string): number {
-  return fmix32(fnv1a(`${experimentId}:${visitorId}`)) % BUCKETS;
+  return fmix32(fnv1a32(`${experimentId}:${visitorId}`)) % BUCKETS;
 }
 
 /**

@@ -3,6 +3,7 @@
  * A new code replaces the user's earlier ones.
  */
 import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { LOGIN_CODE_DIGITS } from "#contract/schemas";
 import type { Db } from "../db/client";
 import { loginOtpCodes } from "../db/schema";
 import { sha256Hex } from "../lib/crypto";
@@ -10,13 +11,15 @@ import { sha256Hex } from "../lib/crypto";
 export const LOGIN_CODE_TTL_MS = 10 * 60 * 1000;
 export const LOGIN_CODE_MAX_TRIES = 5;
 
-/** A uniformly random 5-digit string (rejection sampling keeps every code equally likely). */
+const CODES = 10 ** LOGIN_CODE_DIGITS;
+
+/** A uniformly random code of `LOGIN_CODE_DIGITS` digits (rejection sampling keeps every code equally likely). */
 export function randomLoginCode(): string {
-  const limit = Math.floor(0x1_0000_0000 / 100_000) * 100_000;
+  const limit = Math.floor(0x1_0000_0000 / CODES) * CODES;
   const buf = new Uint32Array(1);
   do crypto.getRandomValues(buf);
   while (buf[0]! >= limit);
-  return String(buf[0]! % 100_000).padStart(5, "0");
+  return String(buf[0]! % CODES).padStart(LOGIN_CODE_DIGITS, "0");
 }
 
 const codeHash = (secret: string, userId: string, code: string) => sha256Hex(`${secret}:login:${userId}:${code}`);

@@ -1,4 +1,5 @@
 import { Link } from "react-router-dom";
+import { LOGIN_CODE_DIGITS } from "#contract/schemas";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { LoginCodeForm } from "./login-code-form";
 
@@ -9,7 +10,7 @@ export function LoginCodeCard({ email, onUseDifferentEmail }: { email: string; o
       <CardHeader>
         <CardTitle>Enter Your Code</CardTitle>
         <CardDescription>
-          We've sent a 5-digit code to <strong className="text-foreground">{email}</strong>.
+          We've sent a {LOGIN_CODE_DIGITS}-digit code to <strong className="text-foreground">{email}</strong>.
         </CardDescription>
         <CardDescription>
           If the address is not verified yet, or after too many wrong codes, the mail holds a link instead: follow it to

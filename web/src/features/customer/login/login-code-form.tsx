@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { LOGIN_CODE_DIGITS } from "#contract/schemas";
 import { useNavigate } from "react-router-dom";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
@@ -6,7 +7,7 @@ import { Input } from "@/components/ui/input";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useVerifyLoginCode } from "@/queries/login";
 
-/** The 5-digit code; on success the key is stored and the customer dashboard opens. */
+/** The emailed code; on success the key is stored and the customer dashboard opens. */
 export function LoginCodeForm({ onUseDifferentEmail }: { onUseDifferentEmail: () => void }) {
   const [code, setCode] = useState("");
   const { errors, check } = useSchemaCheck((schemas) => schemas.loginVerifyBody);
@@ -25,7 +26,7 @@ export function LoginCodeForm({ onUseDifferentEmail }: { onUseDifferentEmail: ()
         <Input
           inputMode="numeric"
           autoComplete="one-time-code"
-          maxLength={5}
+          maxLength={LOGIN_CODE_DIGITS}
           placeholder="12345"
           value={code}
           onChange={(e) => setCode(e.target.value)}
