@@ -21,7 +21,7 @@ import type { Db } from "../db/client";
 import type { User } from "../db/schema";
 import { sendSignInLinkMail, sendVerificationMail } from "../email/account-mails";
 import { adminLoginNoticeMail, loginCodeMail } from "../email/messages";
-import { sendMail } from "../email/send-mail";
+import { assertMailCanBeSent, sendMail } from "../email/send-mail";
 import type { AppEnv } from "../env";
 import { inBackground } from "../http/background";
 import { clientInfo } from "../http/client-info";
@@ -102,6 +102,7 @@ export const loginRoutes = new Hono<AppEnv>()
     const email = c.req.valid("json").email.toLowerCase();
     await throttle(c, "code-request", email);
     const db = c.var.db;
+    await assertMailCanBeSent(c.env, db);
     inBackground(c, "Login mail", async () => mailLoginHelp(c, db, await findUserByEmail(db, email)));
     await setLoginCookie(c, { email, issuedAt: Date.now() });
     return c.json<LoginRequestResponse>({ message: "Login code sent", email });
