@@ -2,7 +2,8 @@
  * @module Customer login with emailed codes. `request-otp` sets a signed, HttpOnly cookie naming the pending
  * login and mails what the address should get; `verify-otp` carries only the code and reads the email from that
  * cookie. Both answer the same, in the same time, for every address: whether it has an account, is verified,
- * inactive or an admin's is told only to its mailbox. Admins never sign in with a code.
+ * inactive or an admin's is told only to its mailbox. Admins never sign in with a code. While no mail can go out,
+ * `request-otp` answers every address alike that the email could not be sent (`assertMailCanBeSent`).
  */
 import { Hono, type Context } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
