@@ -323,6 +323,23 @@ export interface AdminOverview {
   currency?: string;
   /** Whether page views are being counted (docs/analytics.md, "When a fold fails"). */
   analytics: AnalyticsHealth;
+  /** The newest mails that could not be sent, newest first (at most `MAIL_FAILURES_SHOWN`). */
+  mailFailures: MailFailure[];
+}
+
+/** Which mail it was: the product's mails by purpose (`worker/email/messages.ts`). */
+export type MailKind =
+  "verification" | "api-key" | "login-code" | "sign-in-link" | "admin-login-notice" | "website" | "test";
+
+/** A mail that could not be sent, as the admin overview lists it. */
+export interface MailFailure {
+  /** When (ISO). */
+  at: string;
+  kind: MailKind;
+  /** The recipient, masked: `an•••@example.com`. */
+  recipient: string;
+  /** The transport's reason, without the message or a credential. */
+  error: string;
 }
 
 /** A customer whose analytics events the fold set aside, because folding them failed. */

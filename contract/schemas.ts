@@ -225,6 +225,11 @@ export const smtpConfigBody = z.object({
     .max(PASSWORD_MAX_LENGTH, tooLong("SMTP password", PASSWORD_MAX_LENGTH))
     .min(1, "SMTP password is required"),
   from: email("Invalid from email address", "From address"),
+  /** Optional: the save also sends a test mail there (docs/decisions.md, "Issue 39: mail that fails is told"). */
+  testTo: z
+    .union([z.literal(""), email("Invalid test mail address", "Test mail address")])
+    .optional()
+    .transform((v) => v || undefined),
 });
 
 /** The furthest a list may be paged by offset: deeper pages cost a scan of every row before them. */

@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { StoredExperiment } from "#contract/experiments";
 import type { Placement } from "#contract/placement";
+import type { MailKind } from "#contract/responses";
 import { AUDIT_ACTIONS } from "#contract/schemas";
 import type { Seo } from "#contract/seo";
 import type { VersionAuthor } from "#contract/versions";
@@ -1076,6 +1077,21 @@ export const smtpConfig = sqliteTable("smtp_config", {
   passwordEncrypted: text("password_encrypted").notNull(),
   fromAddress: text("from_address").notNull(),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/**
+ * The newest mails that could not be sent (at most `MAIL_FAILURES_KEPT` rows: each insert drops the older ones),
+ * for the admin overview; `blocksMail` marks a failure of the transport itself, which answers mail requests for a
+ * while (docs/decisions.md, "Issue 39: mail that fails is told").
+ */
+export const mailFailures = sqliteTable("mail_failures", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  kind: text("kind").$type<MailKind>().notNull(),
+  /** Masked when stored: the full address is never kept here. */
+  recipient: text("recipient").notNull(),
+  error: text("error").notNull(),
+  blocksMail: integer("blocks_mail", { mode: "boolean" }).notNull(),
 });
 
 export type User = typeof users.$inferSelect;

@@ -7,6 +7,7 @@ import { sendMail } from "./send-mail";
 
 const { mailChannels } = mailStandins();
 const message = (to: string): MailMessage => ({
+  kind: "login-code",
   to,
   subject: "Your Dynamic Content login code",
   text: "Your login code is 424242",
@@ -29,7 +30,7 @@ const logged = () => errors.mock.calls.map((args) => args.join(" ")).join("\n");
 async function expectRefusal(env: ReturnType<typeof mailChannelsEnv>, reason: RegExp) {
   const failure = await sendMail(env, db(), message(unique("refused"))).catch((err: unknown) => err);
   expect(failure).toBeInstanceOf(ApiError);
-  expect(failure).toMatchObject({ status: 502, message: "The email could not be sent. Please try again later." });
+  expect(failure).toMatchObject({ status: 502, message: "We could not send the email; please try again later" });
   expect(logged()).toMatch(reason);
   expect(logged()).not.toContain("424242");
 }

@@ -14,6 +14,16 @@ export interface MailChannelsAccount {
   from: string;
 }
 
+/** MailChannels' refusal; `status` null when it could not be reached. */
+export class MailChannelsError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+}
+
 export async function sendViaMailChannels(account: MailChannelsAccount, message: MailMessage): Promise<void> {
   let response: Response;
   try {
@@ -29,9 +39,15 @@ export async function sendViaMailChannels(account: MailChannelsAccount, message:
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (err) {
-    throw new Error(`MailChannels could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+    throw new MailChannelsError(
+      `MailChannels could not be reached: ${err instanceof Error ? err.message : String(err)}`,
+      null,
+    );
   }
   if (response.ok) return;
   const answer = (await response.text().catch(() => "")).replace(/\s+/g, " ").slice(0, 200);
-  throw new Error(`MailChannels answered ${response.status}${answer ? `: ${answer}` : ""}`);
+  throw new MailChannelsError(
+    `MailChannels answered ${response.status}${answer ? `: ${answer}` : ""}`,
+    response.status,
+  );
 }

@@ -14,6 +14,7 @@ export const signInLink = (origin: string, token: string) => `${origin}/login?to
 
 export function verificationMail(to: string, link: string): MailMessage {
   return {
+    kind: "verification",
     to,
     subject: "Verify your email for Dynamic Content",
     text: [
@@ -29,6 +30,7 @@ export function verificationMail(to: string, link: string): MailMessage {
 
 export function apiKeyMail(to: string, apiKey: string, origin: string): MailMessage {
   return {
+    kind: "api-key",
     to,
     subject: "Your Dynamic Content API key",
     text: [
@@ -44,6 +46,7 @@ export function apiKeyMail(to: string, apiKey: string, origin: string): MailMess
 
 export function loginCodeMail(to: string, code: string): MailMessage {
   return {
+    kind: "login-code",
     to,
     subject: "Your Dynamic Content login code",
     text: [
@@ -58,6 +61,7 @@ export function loginCodeMail(to: string, code: string): MailMessage {
 /** Sent instead of a code once too many wrong codes were tried for the address. */
 export function signInLinkMail(to: string, link: string): MailMessage {
   return {
+    kind: "sign-in-link",
     to,
     subject: "Your Dynamic Content sign-in link",
     text: [
@@ -75,6 +79,7 @@ export function signInLinkMail(to: string, link: string): MailMessage {
 /** Sent when someone asks for a login code for an admin's address: admins sign in with their password only. */
 export function adminLoginNoticeMail(to: string, origin: string): MailMessage {
   return {
+    kind: "admin-login-notice",
     to,
     subject: "Dynamic Content: login code requested for an admin account",
     text: [
@@ -95,6 +100,7 @@ export function proofFailingMail(
   checksLeft: number,
 ): MailMessage {
   return {
+    kind: "website",
     to,
     subject: `Dynamic Content: the DNS record proving ${hostname} is missing`,
     text: [
@@ -109,6 +115,7 @@ export function proofFailingMail(
 /** Sent when a proven website's claim ended because its DNS record stayed missing. */
 export function proofLapsedMail(to: string, hostname: string, record: string): MailMessage {
   return {
+    kind: "website",
     to,
     subject: `Dynamic Content: your claim of ${hostname} ended`,
     text: [
@@ -123,6 +130,7 @@ export function proofLapsedMail(to: string, hostname: string, record: string): M
 /** Sent to the previous holder when another account proved a hostname with its DNS. */
 export function websiteTakenOverMail(to: string, hostname: string, record: string): MailMessage {
   return {
+    kind: "website",
     to,
     subject: `Dynamic Content: ${hostname} moved to another account`,
     text: [
@@ -130,6 +138,20 @@ export function websiteTakenOverMail(to: string, hostname: string, record: strin
       "and your claim of it ended. Whoever runs a domain's DNS decides who serves it.",
       "",
       "If this is unexpected, check who can change the domain's DNS records.",
+    ].join("\n"),
+  };
+}
+
+/** Sent when an admin saves an SMTP configuration with "Send test mail to". */
+export function smtpTestMail(to: string, host: string): MailMessage {
+  return {
+    kind: "test",
+    to,
+    subject: "Dynamic Content: test mail",
+    text: [
+      `This test mail came through ${host}: the SMTP configuration works.`,
+      "",
+      "Login codes, verification links and API keys are sent the same way.",
     ].join("\n"),
   };
 }

@@ -3,13 +3,15 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import type { Env } from "../env";
 import { ApiError } from "../http/errors";
 import { secretKeys } from "../lib/crypto";
+import { latestMailFailures, MAIL_OUTAGE_MS, mailOutageUntil, recordMailFailure } from "../models/mail-failures";
 import { saveSmtpSettings } from "../models/smtp-config";
 import { db, testEnv } from "../test/helpers";
 import { mailStandins, received } from "../test/mail-standins";
 import type { MailMessage } from "./message";
-import { sendMail } from "./send-mail";
+import { assertMailCanBeSent, MAIL_NOT_SENT, sendMail } from "./send-mail";
 
 const message: MailMessage = {
+  kind: "api-key",
   to: "someone@example.com",
   subject: "Your Dynamic Content API key",
   text: "This is your API key:\n\ndc_secret-key-123\n\nhttps://dc.test/verify-email?token=tok-456",
@@ -83,5 +85,65 @@ describe("choosing the transport", () => {
     expect(viaSmtp.starttls.messages.some((m) => m.to === to)).toBe(true);
     expect(viaMailChannels.some((r) => JSON.stringify(r.body).includes(to))).toBe(false);
     expect(logs).not.toHaveBeenCalled();
+  });
+});
+
+describe("a mail that cannot be sent", () => {
+  const { smtp, credentials, refusedRecipientPrefix } = mailStandins();
+  const useSmtp = (password: string) =>
+    saveSmtpSettings(db(), secretKeys(env), {
+      host: "localhost",
+      port: smtp.starttls,
+      user: credentials.user,
+      password,
+      from: "noreply@dc.test",
+    });
+
+  it("is kept for the admins (kind, masked recipient, reason) and holds mail requests back when the login fails", async () => {
+    await useSmtp("wrong-password");
+    const failure = await sendMail(testEnv(), db(), message).catch((err: unknown) => err);
+
+    expect(failure).toMatchObject({ status: 502, message: MAIL_NOT_SENT });
+    const [kept] = await latestMailFailures(db());
+    expect(kept).toMatchObject({ kind: "api-key", recipient: "so•••@example.com" });
+    expect(kept?.error).toMatch(/^SMTP localhost:\d+: the login was refused: 535/);
+    expect(kept?.error).not.toContain("wrong-password");
+    expect(await mailOutageUntil(db())).not.toBeNull();
+  });
+
+  it("does not hold mail back when only its recipient was refused", async () => {
+    await useSmtp(credentials.pass);
+    const to = `${refusedRecipientPrefix}-${crypto.randomUUID()}@example.com`;
+    await sendMail(testEnv(), db(), { ...message, to }).catch(() => undefined);
+
+    expect((await latestMailFailures(db()))[0]?.error).toMatch(/the recipient was refused: 550/);
+    expect(await mailOutageUntil(db())).toBeNull();
+  });
+
+  it("is kept, and holds mail back, when production has no transport at all", async () => {
+    await sendMail(testEnv({ ENVIRONMENT: "production" }), db(), message).catch(() => undefined);
+
+    expect((await latestMailFailures(db()))[0]?.error).toMatch(/^email is not configured/);
+    expect(await mailOutageUntil(db())).not.toBeNull();
+  });
+});
+
+describe("assertMailCanBeSent", () => {
+  it("refuses with 503 and Retry-After during an outage, and in production without a transport", async () => {
+    await expect(assertMailCanBeSent(testEnv(), db())).resolves.toBeUndefined();
+    await expect(assertMailCanBeSent(testEnv({ ENVIRONMENT: "production" }), db())).rejects.toMatchObject({
+      status: 503,
+      message: MAIL_NOT_SENT,
+    });
+    const withKey = testEnv({ ENVIRONMENT: "production", MAILCHANNELS_API_KEY: "key" });
+    await expect(assertMailCanBeSent(withKey, db())).resolves.toBeUndefined();
+
+    const now = Date.now();
+    await recordMailFailure(db(), { kind: "verification", to: "a@example.com", error: "x", blocksMail: true }, now);
+    await expect(assertMailCanBeSent(testEnv(), db(), now + 30_000)).rejects.toMatchObject({
+      status: 503,
+      message: MAIL_NOT_SENT,
+      headers: { "Retry-After": String((MAIL_OUTAGE_MS - 30_000) / 1000) },
+    });
   });
 });

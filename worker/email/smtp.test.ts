@@ -21,6 +21,7 @@ const useSmtp = (server: SmtpStandin, password?: string) =>
   saveSmtpSettings(db(), secretKeys(env), settings(server, password));
 
 const message = (to: string): MailMessage => ({
+  kind: "login-code",
   to,
   subject: "Dein Login-Code für Dynamic Content",
   text: "Your login code is 424242\nhttps://dc.test/verify-email?token=secret-token\nGrüße",
@@ -42,7 +43,7 @@ const logged = () => errors.mock.calls.map((args) => args.join(" ")).join("\n");
 async function expectRefusal(to: string, reason: RegExp) {
   const failure = await sendMail(testEnv(), db(), message(to)).catch((err: unknown) => err);
   expect(failure).toBeInstanceOf(ApiError);
-  expect(failure).toMatchObject({ status: 502, message: "The email could not be sent. Please try again later." });
+  expect(failure).toMatchObject({ status: 502, message: "We could not send the email; please try again later" });
   expect(logged()).toMatch(reason);
   expect(logged()).not.toMatch(/424242|secret-token|Grüße/);
   expect(logged()).not.toContain("wrong-password");

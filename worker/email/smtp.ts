@@ -14,8 +14,24 @@ export type TlsMode = "implicit" | "starttls";
 /** Port 465 is SMTP over TLS; every other port (587, 25, 2525) starts in plain text and upgrades. */
 export const tlsModeFor = (port: number): TlsMode => (port === 465 ? "implicit" : "starttls");
 
-/** A failure with a sentence an operator understands. */
-export class SmtpError extends Error {}
+/**
+ * Where a conversation failed: reaching the server (greeting and EHLO included), the TLS upgrade, the login, or
+ * sending the message (sender, recipient, data).
+ */
+export type SmtpStage = "connect" | "tls" | "login" | "message";
+
+/** A failure with a sentence an operator understands; `stage` is set where the conversation stopped. */
+export class SmtpError extends Error {
+  stage: SmtpStage = "connect";
+
+  constructor(
+    message: string,
+    /** The reason without the step's own words ("could not connect to …"), for a sentence that names the step. */
+    readonly detail = message,
+  ) {
+    super(message);
+  }
+}
 
 const TIMEOUT_MS = 10_000;
 /** A reply longer than this is not a mail server talking. */
@@ -26,33 +42,57 @@ export async function sendViaSmtp(
   message: MailMessage,
   tls: TlsMode = tlsModeFor(settings.port),
 ): Promise<void> {
+  await converse(settings, tls, message);
+}
+
+/**
+ * The same conversation as a send, step by step, to check settings before they are stored: connect, upgrade to
+ * TLS, log in, and only with `testMessage` send it. A failure is an `SmtpError` whose `stage` names the step.
+ */
+export async function checkSmtp(settings: SmtpSettings, testMessage?: MailMessage): Promise<void> {
+  await converse(settings, tlsModeFor(settings.port), testMessage);
+}
+
+async function converse(settings: SmtpSettings, tls: TlsMode, message: MailMessage | undefined): Promise<void> {
   const credentials = [
     settings.password,
     base64(settings.password),
     base64(`\0${settings.user}\0${settings.password}`),
   ];
-  const connection = await SmtpConnection.open(settings.host, settings.port, tls, credentials);
+  let stage: SmtpStage = "connect";
   try {
-    await connection.expect(2, "the greeting");
-    const heloName = settings.from.split("@").pop() || "localhost";
-    let features = await connection.ehlo(heloName);
-    if (tls === "starttls") {
-      if (!features.has("STARTTLS"))
-        throw new SmtpError(
-          "the server does not offer STARTTLS, and the password is never sent unencrypted (port 465 is TLS from the start)",
-        );
-      await connection.command("STARTTLS", 2, "STARTTLS");
-      await connection.upgradeToTls();
-      features = await connection.ehlo(heloName);
+    const connection = await SmtpConnection.open(settings.host, settings.port, tls, credentials);
+    try {
+      await connection.expect(2, "the greeting");
+      const heloName = settings.from.split("@").pop() || "localhost";
+      let features = await connection.ehlo(heloName);
+      if (tls === "starttls") {
+        stage = "tls";
+        if (!features.has("STARTTLS"))
+          throw new SmtpError(
+            "the server does not offer STARTTLS, and the password is never sent unencrypted (port 465 is TLS from the start)",
+          );
+        await connection.command("STARTTLS", 2, "STARTTLS");
+        await connection.upgradeToTls();
+        features = await connection.ehlo(heloName);
+      }
+      stage = "login";
+      await authenticate(connection, features.get("AUTH") ?? [], settings);
+      if (message) {
+        stage = "message";
+        await connection.command(`MAIL FROM:<${settings.from}>`, 2, "the sender");
+        await connection.command(`RCPT TO:<${message.to}>`, 2, "the recipient");
+        await connection.command("DATA", 3, "DATA");
+        await connection.command(`${formatMessage(settings.from, message)}.`, 2, "the message");
+      }
+      await connection.command("QUIT", 2, "QUIT").catch(() => undefined);
+    } finally {
+      await connection.close();
     }
-    await authenticate(connection, features.get("AUTH") ?? [], settings);
-    await connection.command(`MAIL FROM:<${settings.from}>`, 2, "the sender");
-    await connection.command(`RCPT TO:<${message.to}>`, 2, "the recipient");
-    await connection.command("DATA", 3, "DATA");
-    await connection.command(`${formatMessage(settings.from, message)}.`, 2, "the message");
-    await connection.command("QUIT", 2, "QUIT").catch(() => undefined);
-  } finally {
-    await connection.close();
+  } catch (err) {
+    const failure = err instanceof SmtpError ? err : new SmtpError(reason(err));
+    failure.stage = stage;
+    throw failure;
   }
 }
 
@@ -151,6 +191,7 @@ class SmtpConnection {
       await connection.close();
       throw new SmtpError(
         `could not connect to ${host}:${port}${tls === "implicit" ? " over TLS" : ""}: ${reason(err)}`,
+        reason(err),
       );
     }
     return connection;

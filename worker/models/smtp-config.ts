@@ -25,6 +25,17 @@ export async function getSmtpSettings(db: Db, keys: SecretKeys): Promise<SmtpSet
   return { host: row.host, port: row.port, user: row.user, password, from: row.fromAddress };
 }
 
+/** Whether a configuration is stored, without opening its password. */
+export async function hasSmtpSettings(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: smtpConfig.id }).from(smtpConfig).where(eq(smtpConfig.id, ROW_ID)).limit(1);
+  return row !== undefined;
+}
+
+/** Removes the stored configuration: mail goes by MailChannels or the console again. */
+export async function deleteSmtpSettings(db: Db): Promise<void> {
+  await db.delete(smtpConfig).where(eq(smtpConfig.id, ROW_ID));
+}
+
 export async function saveSmtpSettings(db: Db, keys: SecretKeys, settings: SmtpSettings): Promise<void> {
   const values = {
     host: settings.host,

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LOGIN_MAILS_PER_ACCOUNT, THROTTLES, WRONG_CODE_LOCK } from "../auth/throttle";
 import { loginAttempts, loginOtpCodes, users } from "../db/schema";
 import { issueLoginCode, LOGIN_CODE_TTL_MS } from "../models/login-codes";
+import { recordMailFailure } from "../models/mail-failures";
 import { call, captureMails, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
 
 const CODE_REQUESTS_PER_EMAIL_AND_IP_PER_HOUR = THROTTLES["code-request"].perAccountAndIp.max;
@@ -47,6 +48,20 @@ function mailedCode() {
 const wrongCode = (code: string) => String((Number(code) + 1) % 100_000).padStart(5, "0");
 
 describe("POST /api/login/request-otp", () => {
+  it("tells every address alike that no mail can be sent while the transport is failing: no code, no cookie", async () => {
+    const customer = await createVerifiedCustomer("c@example.com");
+    await recordMailFailure(db(), { kind: "login-code", to: "x@example.com", error: "SMTP: down", blocksMail: true });
+
+    for (const email of ["c@example.com", "nobody@example.com"]) {
+      const { res } = await requestCode(email);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ error: "We could not send the email; please try again later" });
+      expect(res.headers.get("Set-Cookie")).toBeNull();
+    }
+    expect(await db().select().from(loginOtpCodes).where(eq(loginOtpCodes.userId, customer.user.id))).toEqual([]);
+    expect(mails.texts()).toHaveLength(0);
+  });
+
   it("mails a 5-digit code, answers the email and sets a signed HttpOnly SameSite cookie", async () => {
     await createVerifiedCustomer("c@example.com");
     const { res } = await requestCode("c@example.com");

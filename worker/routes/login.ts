@@ -2,7 +2,8 @@
  * @module Customer login with emailed codes. `request-otp` sets a signed, HttpOnly cookie naming the pending
  * login and mails what the address should get; `verify-otp` carries only the code and reads the email from that
  * cookie. Both answer the same, in the same time, for every address: whether it has an account, is verified,
- * inactive or an admin's is told only to its mailbox. Admins never sign in with a code.
+ * inactive or an admin's is told only to its mailbox. Admins never sign in with a code. While no mail can go out,
+ * `request-otp` answers every address alike that the email could not be sent (`assertMailCanBeSent`).
  */
 import { Hono, type Context } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
@@ -21,7 +22,7 @@ import type { Db } from "../db/client";
 import type { User } from "../db/schema";
 import { sendSignInLinkMail, sendVerificationMail } from "../email/account-mails";
 import { adminLoginNoticeMail, loginCodeMail } from "../email/messages";
-import { sendMail } from "../email/send-mail";
+import { assertMailCanBeSent, sendMail } from "../email/send-mail";
 import type { AppEnv } from "../env";
 import { inBackground } from "../http/background";
 import { clientInfo } from "../http/client-info";
@@ -102,6 +103,7 @@ export const loginRoutes = new Hono<AppEnv>()
     const email = c.req.valid("json").email.toLowerCase();
     await throttle(c, "code-request", email);
     const db = c.var.db;
+    await assertMailCanBeSent(c.env, db);
     inBackground(c, "Login mail", async () => mailLoginHelp(c, db, await findUserByEmail(db, email)));
     await setLoginCookie(c, { email, issuedAt: Date.now() });
     return c.json<LoginRequestResponse>({ message: "Login code sent", email });

@@ -3,10 +3,11 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { THROTTLES } from "../auth/throttle";
 import { users, verificationTokens } from "../db/schema";
+import { recordMailFailure } from "../models/mail-failures";
 import { UNVERIFIED_SIGNUP_TTL_MS } from "../models/users";
 import { createVerificationToken, VERIFICATION_TTL_MS } from "../models/verification-tokens";
 import { runDaily } from "../scheduled";
-import { call, captureMails, createAdmin, db } from "../test/helpers";
+import { call, captureMails, createAdmin, createVerifiedCustomer, db } from "../test/helpers";
 
 let mails: ReturnType<typeof captureMails>;
 beforeEach(() => {
@@ -91,6 +92,20 @@ describe("POST /api/register", () => {
     expect(await res.json()).toEqual({ message: "Verification email sent", email: "root@example.com" });
     expect(mails.texts()).toHaveLength(0);
     expect(await db().select().from(verificationTokens)).toHaveLength(0);
+  });
+
+  it("tells every address alike that no mail can be sent while the transport is failing, and creates nothing", async () => {
+    await createVerifiedCustomer("known@example.com");
+    await recordMailFailure(db(), { kind: "verification", to: "x@example.com", error: "SMTP: down", blocksMail: true });
+
+    for (const email of ["known@example.com", "unknown@example.com"]) {
+      const res = await register(email);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
+      expect(await res.json()).toEqual({ error: "We could not send the email; please try again later" });
+    }
+    expect(await db().query.users.findFirst({ where: eq(users.email, "unknown@example.com") })).toBeUndefined();
+    expect(mails.texts()).toHaveLength(0);
   });
 
   it(`throttles ${THROTTLES.registration.perAccount.max} registrations per address per hour, with Retry-After`, async () => {

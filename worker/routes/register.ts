@@ -10,6 +10,7 @@ import { registerBody } from "#contract/schemas";
 import { clearWrongCodes, throttle } from "../auth/throttle";
 import { syncCustomerState } from "../delivery/sync";
 import { sendApiKeyMail, sendVerificationMail } from "../email/account-mails";
+import { assertMailCanBeSent } from "../email/send-mail";
 import type { AppEnv } from "../env";
 import { inBackground } from "../http/background";
 import { badRequest, forbidden } from "../http/errors";
@@ -31,6 +32,7 @@ export const registerRoutes = new Hono<AppEnv>()
     const email = c.req.valid("json").email.toLowerCase();
     await throttle(c, "registration", email);
     const db = c.var.db;
+    await assertMailCanBeSent(c.env, db);
     // After the answer: neither it nor its timing tells whether the address had an account.
     inBackground(c, "Registration", async () => {
       const user = await ensureCustomer(db, email);

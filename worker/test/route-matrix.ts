@@ -18,6 +18,7 @@ import { claimWebsite } from "../models/websites";
 import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from "../models/users";
 import { createVerificationToken } from "../models/verification-tokens";
 import { call, db, testEnv } from "./helpers";
+import { mailStandins } from "./mail-standins";
 
 export const PRINCIPALS = [
   "anonymous",
@@ -363,11 +364,22 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     expect: holderOnly(200),
   },
   "GET /api/smtp-config": { request: () => ({ path: "/api/smtp-config" }), expect: adminsOnly(200) },
+  // The STARTTLS mail stand-in: a save is tried before it is stored.
   "POST /api/smtp-config": {
     request: () => ({
       path: "/api/smtp-config",
-      json: { host: "smtp.test", port: "587", user: "u", password: "p", from: "noreply@example.com" },
+      json: {
+        host: "localhost",
+        port: String(mailStandins().smtp.starttls),
+        user: mailStandins().credentials.user,
+        password: mailStandins().credentials.pass,
+        from: "noreply@example.com",
+      },
     }),
+    expect: adminsOnly(200),
+  },
+  "DELETE /api/smtp-config": {
+    request: () => ({ path: "/api/smtp-config", method: "DELETE" }),
     expect: adminsOnly(200),
   },
 

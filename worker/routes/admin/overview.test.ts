@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { AdminOverview } from "#contract/responses";
 import { paypalTransactions } from "../../db/schema";
+import { recordMailFailure } from "../../models/mail-failures";
 import { revenue, type RevenueScope } from "../../models/revenue";
 import { call, createAdmin, createVerifiedCustomer, db, testEnv } from "../../test/helpers";
 
@@ -9,6 +11,27 @@ const ours = { receiverEmail: RECEIVER, currency: "USD" };
 const scope: RevenueScope = { receiverEmail: RECEIVER, receiverId: null, currency: "USD" };
 
 describe("GET /api/admin/overview", () => {
+  it("lists the newest mails that could not be sent: when, which mail, the masked recipient and why", async () => {
+    const { apiKey } = await createAdmin();
+    const at = Date.UTC(2026, 10, 27, 12);
+    await recordMailFailure(
+      db(),
+      { kind: "verification", to: "anna@example.com", error: "SMTP: old", blocksMail: true },
+      at,
+    );
+    await recordMailFailure(
+      db(),
+      { kind: "login-code", to: "bob@example.com", error: "SMTP: new", blocksMail: false },
+      at + 1,
+    );
+
+    const body = await (await call("/api/admin/overview", { apiKey })).json<AdminOverview>();
+    expect(body.mailFailures).toEqual([
+      { at: new Date(at + 1).toISOString(), kind: "login-code", recipient: "bo•••@example.com", error: "SMTP: new" },
+      { at: new Date(at).toISOString(), kind: "verification", recipient: "an•••@example.com", error: "SMTP: old" },
+    ]);
+  });
+
   it("counts users and sums our completed revenue of the last 7 days and the current year, in the billing currency", async () => {
     const { apiKey } = await createAdmin();
     await createVerifiedCustomer("c@example.com");

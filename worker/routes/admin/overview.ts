@@ -1,4 +1,7 @@
-/** @module `GET /api/admin/overview`: the admin dashboard's System Overview, and whether page views are counted. */
+/**
+ * @module `GET /api/admin/overview`: the admin dashboard's System Overview, whether page views are counted, and
+ * the last mails that could not be sent.
+ */
 import { count } from "drizzle-orm";
 import { Hono } from "hono";
 import type { AdminOverview } from "#contract/responses";
@@ -6,15 +9,17 @@ import { QUARANTINE_RETRIES } from "../../analytics/quarantine";
 import { users } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { analyticsHealth } from "../../models/analytics-health";
+import { latestMailFailures } from "../../models/mail-failures";
 import { revenue } from "../../models/revenue";
 import { paypalConfig } from "../../paypal/config";
 
 export const adminOverviewRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const db = c.var.db;
-  const [[total], money, analytics] = await Promise.all([
+  const [[total], money, analytics, mailFailures] = await Promise.all([
     db.select({ n: count() }).from(users),
     revenue(db, paypalConfig(c.env)),
     analyticsHealth(db, c.env.DB, QUARANTINE_RETRIES),
+    latestMailFailures(db),
   ]);
-  return c.json<AdminOverview>({ totalUsers: total?.n ?? 0, ...money, analytics });
+  return c.json<AdminOverview>({ totalUsers: total?.n ?? 0, ...money, analytics, mailFailures });
 });

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AdminMapping, AdminUser, AdminUserDetail, CustomerDashboard, Mapping } from "#contract/responses";
 import { paypalTransactions, productVersions, usageCounters, users } from "../../db/schema";
+import { secretKeys } from "../../lib/crypto";
+import { saveSmtpSettings } from "../../models/smtp-config";
 import { expectStoreMatchesD1 } from "../../test/delivery-store";
 import {
   call,
@@ -362,6 +364,27 @@ describe("validation messages of the admin user routes name the field", () => {
     const sorted = await call("/api/admin/users?sortBy=nothing", { apiKey: adminKey });
     expect(sorted.status).toBe(400);
     expect(((await sorted.json()) as { error: string }).error).toMatch(/^sortBy: Invalid option/);
+  });
+});
+
+describe("the admin's resends when the mail cannot be sent", () => {
+  it("answers 502 'We could not send the email', never 'sent'", async () => {
+    const { apiKey: adminKey } = await createAdmin();
+    const shop = await createVerifiedCustomer("shop@example.com");
+    await saveSmtpSettings(db(), secretKeys(env), {
+      host: "localhost",
+      port: 1,
+      user: "mailer",
+      password: "pw",
+      from: "noreply@dc.test",
+    });
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    for (const action of ["resend-api-key", "resend-verification"]) {
+      const res = await call(`/api/admin/users/${shop.user.id}/${action}`, { method: "POST", apiKey: adminKey });
+      expect(res.status).toBe(502);
+      expect(await res.json()).toEqual({ error: "We could not send the email; please try again later" });
+    }
+    errors.mockRestore();
   });
 });
 

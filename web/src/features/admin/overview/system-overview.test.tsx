@@ -48,6 +48,7 @@ describe("admin dashboard System Overview", () => {
       revenueCurrentYear: 98765,
       currency: "USD",
       analytics: COUNTING,
+      mailFailures: [],
     });
 
     expect(await within(section).findByText("Total Users")).toBeInTheDocument();
@@ -67,7 +68,14 @@ describe("admin dashboard System Overview", () => {
     const { resolve } = mockApiWithPendingOverview();
     renderApp("/admin");
     const section = (await screen.findByRole("heading", { name: "System Overview" })).closest("section")!;
-    resolve({ totalUsers: 1, revenueLast7Days: 10, revenueCurrentYear: 20, currency: "EUR", analytics: COUNTING });
+    resolve({
+      totalUsers: 1,
+      revenueLast7Days: 10,
+      revenueCurrentYear: 20,
+      currency: "EUR",
+      analytics: COUNTING,
+      mailFailures: [],
+    });
     const card = (await within(section).findByRole("heading", { name: "Revenue Last 7 Days" })).parentElement!;
     expect(card.nextElementSibling?.textContent).toBe(`10,00${NBSP}€`);
   });
@@ -114,6 +122,7 @@ describe("admin dashboard System Overview", () => {
           { day: "2026-11-26", reason: "too-old", items: 1 },
         ],
       },
+      mailFailures: [],
     });
     const notice = await within(section).findByRole("alert", { name: "Page view counting" });
     expect(notice).toHaveTextContent(
@@ -131,8 +140,50 @@ describe("admin dashboard System Overview", () => {
     const { resolve } = mockApiWithPendingOverview();
     renderApp("/admin");
     const section = (await screen.findByRole("heading", { name: "System Overview" })).closest("section")!;
-    resolve({ totalUsers: 1, revenueLast7Days: 0, revenueCurrentYear: 0, currency: "USD", analytics: COUNTING });
+    resolve({
+      totalUsers: 1,
+      revenueLast7Days: 0,
+      revenueCurrentYear: 0,
+      currency: "USD",
+      analytics: COUNTING,
+      mailFailures: [],
+    });
     expect(await within(section).findByText("Total Users")).toBeInTheDocument();
     expect(within(section).queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("lists the last mails that could not be sent: when, which mail, the masked recipient and why", async () => {
+    signInAsAdmin();
+    const { resolve } = mockApiWithPendingOverview();
+    renderApp("/admin");
+    const section = (await screen.findByRole("heading", { name: "System Overview" })).closest("section")!;
+    const at = new Date(2026, 10, 27, 14, 5).toISOString();
+    resolve({
+      totalUsers: 1,
+      revenueLast7Days: 0,
+      revenueCurrentYear: 0,
+      currency: "USD",
+      analytics: COUNTING,
+      mailFailures: [
+        {
+          at,
+          kind: "login-code",
+          recipient: "an•••@example.com",
+          error: "SMTP smtp.x:587: the login was refused: 535 bad credentials",
+        },
+      ],
+    });
+    const notice = await within(section).findByRole("alert", { name: "Mail that could not be sent" });
+    const [, row] = within(notice).getAllByRole("row");
+    expect(
+      within(row!)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    ).toEqual([
+      "27.11.2026 14:05",
+      "Login code",
+      "an•••@example.com",
+      "SMTP smtp.x:587: the login was refused: 535 bad credentials",
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { Loading } from "@/components/loading";
 import { useAdminOverview } from "@/queries/admin/overview";
 import { AnalyticsHealthNotice } from "./analytics-health";
+import { MailFailuresNotice } from "./mail-failures";
 import { OverviewCards } from "./overview-cards";
 
 /** SPEC.md §2 "Admin dashboard": the System Overview, a spinner while it loads; a failure toasts as usual. */
@@ -18,6 +19,7 @@ export function SystemOverview() {
         <>
           <OverviewCards overview={overview.data} />
           {overview.data.analytics && <AnalyticsHealthNotice health={overview.data.analytics} />}
+          {overview.data.mailFailures && <MailFailuresNotice failures={overview.data.mailFailures} />}
         </>
       ) : (
         <p className="text-sm text-muted-foreground">The overview could not be loaded.</p>

@@ -73,6 +73,17 @@ describe("customer login, step 1", () => {
     expect(screen.getByText("Error")).toBeInTheDocument();
   });
 
+  it("says the email could not be sent, and stays on step 1, when the mail cannot go out", async () => {
+    mockFetch(() => jsonResponse({ error: "We could not send the email; please try again later" }, 503));
+    renderApp("/login");
+
+    await requestCode("ann@example.com");
+
+    expect(await screen.findByText("We could not send the email; please try again later")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Send Code" })).toBeInTheDocument();
+    expect(screen.queryByLabelText("Code")).not.toBeInTheDocument();
+  });
+
   it("loads the tracking pixel when its address is configured", () => {
     mockFetch(() => jsonResponse({}));
     const { container } = renderApp("/login", {

@@ -49,6 +49,18 @@ describe("register page A", () => {
     expect(screen.getByText("Register for API Access")).toBeInTheDocument();
   });
 
+  it("says the email could not be sent, never 'sent', when the mail cannot go out", async () => {
+    mockFetch(() => jsonResponse({ error: "We could not send the email; please try again later" }, 503));
+    renderApp("/register");
+
+    fireEvent.change(screen.getByLabelText("Email"), { target: { value: "ann@example.com" } });
+    fireEvent.click(screen.getByRole("button", { name: "Register" }));
+
+    expect(await screen.findByText("We could not send the email; please try again later")).toBeInTheDocument();
+    expect(screen.queryByText("Verification email sent")).not.toBeInTheDocument();
+    expect(screen.getByText("Register for API Access")).toBeInTheDocument();
+  });
+
   it("verifies a ?token= link once, stores the api key and offers the login", async () => {
     const fetchMock = mockFetch(() =>
       jsonResponse({ message: "ok", email: "ann@example.com", apiKey: "key-abc", keyMailed: true }),
