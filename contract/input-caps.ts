@@ -20,6 +20,8 @@ export const SEARCH_TERM_MAX_LENGTH = 200;
 /** How much of a mapping's HTML the admin's lists carry; the whole of one is fetched when it is opened. */
 export const HTML_PREVIEW_CHARS = 300;
 export const DATE_MAX_LENGTH = 64;
+/** The digits of an emailed login code (SPEC.md: 5). */
+export const LOGIN_CODE_DIGITS = 5;
 
 const encoder = new TextEncoder();
 

@@ -12,6 +12,7 @@ import {
   HTML_CONTENT_MAX_BYTES,
   HTML_CONTENT_TOO_LARGE,
   IDENTIFIER_MAX_LENGTH,
+  LOGIN_CODE_DIGITS,
   NAME_MAX_LENGTH,
   PASSWORD_MAX_LENGTH,
   SEARCH_TERM_MAX_LENGTH,
@@ -44,9 +45,6 @@ export type RegistrationPage = z.infer<typeof registrationPage>;
 export type RegisterBody = z.infer<typeof registerBody>;
 
 export const loginRequestBody = z.object({ email: emailSchema });
-
-/** The digits of an emailed login code (SPEC.md: 5). */
-export const LOGIN_CODE_DIGITS = 5;
 
 export const loginVerifyBody = z.object({
   code: z

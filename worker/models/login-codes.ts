@@ -3,7 +3,7 @@
  * A new code replaces the user's earlier ones.
  */
 import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
-import { LOGIN_CODE_DIGITS } from "#contract/schemas";
+import { LOGIN_CODE_DIGITS } from "#contract/input-caps";
 import type { Db } from "../db/client";
 import { loginOtpCodes } from "../db/schema";
 import { sha256Hex } from "../lib/crypto";

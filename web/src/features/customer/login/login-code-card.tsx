@@ -1,5 +1,5 @@
 import { Link } from "react-router-dom";
-import { LOGIN_CODE_DIGITS } from "#contract/schemas";
+import { LOGIN_CODE_DIGITS } from "#contract/input-caps";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { LoginCodeForm } from "./login-code-form";
 

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { LOGIN_CODE_DIGITS } from "#contract/schemas";
+import { LOGIN_CODE_DIGITS } from "#contract/input-caps";
 import { useNavigate } from "react-router-dom";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
