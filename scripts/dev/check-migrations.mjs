@@ -1,4 +1,4 @@
-// Fails when worker/db/schema.ts and the migrations disagree: runs `drizzle-kit generate` against a copy of
+// Fails when worker/db/schema/ and the migrations disagree: runs `drizzle-kit generate` against a copy of
 // migrations/ and exits 1 if it would write a new migration (a schema change nobody generated, or a snapshot
 // edited by hand). `npm test` runs it; the objects drizzle cannot express are checked by worker/db/schema-drift.test.ts.
 import { execFileSync } from "node:child_process";
@@ -21,7 +21,7 @@ try {
       "--dialect",
       "sqlite",
       "--schema",
-      "./worker/db/schema.ts",
+      "./worker/db/schema/index.ts",
       "--out",
       relative(process.cwd(), out),
     ],
@@ -29,11 +29,11 @@ try {
   );
   if (sqlFiles() !== before) {
     console.error(
-      "worker/db/schema.ts differs from the migrations: run `npm run db:generate` and commit what it writes.",
+      "worker/db/schema/ differs from the migrations: run `npm run db:generate` and commit what it writes.",
     );
     process.exit(1);
   }
-  console.log("migrations: schema.ts and the migrations agree");
+  console.log("migrations: worker/db/schema/ and the migrations agree");
 } finally {
   rmSync(copy, { recursive: true, force: true });
 }

@@ -1,9 +1,9 @@
 /**
- * @module What the database holds that drizzle's schema (schema.ts) cannot say: the FTS5 trigram tables searches
+ * @module What the database holds that drizzle's schema (schema/) cannot say: the FTS5 trigram tables searches
  * read, the triggers that keep them and other tables in step, and which tables are WITHOUT ROWID. Each object is
  * declared once, here, as the SQL that creates it. A change goes into a migration of its own (`npm run
  * db:generate -- --custom`, then the new SQL from here), never into a generated one; schema-drift.test.ts holds the
- * migrated database to schema.ts and to this file.
+ * migrated database to schema/ and to this file.
  */
 
 import { HISTORY_BYTES_LIMIT } from "#contract/versions";
@@ -129,7 +129,7 @@ const PRUNE_SCAN = 1_000;
 const readableExperiment = (row: "NEW" | "OLD") =>
   `(CASE WHEN json_valid(${row}."experiment") THEN ${row}."experiment" END)`;
 
-/** In a trigger on `url_mappings`: the experiment's id and goals copied to their columns (schema.ts). */
+/** In a trigger on `url_mappings`: the experiment's id and goals copied to their columns (schema/mappings.ts). */
 const COPY_EXPERIMENT_FACTS = `  UPDATE "url_mappings" SET ("experiment_id", "experiment_goals") =
     (SELECT e ->> '$.id', e -> '$.goals' FROM (SELECT ${readableExperiment("NEW")} AS e))
   WHERE "id" = NEW."id";`;

@@ -1,8 +1,8 @@
 /**
- * The migrated database is what worker/db declares, and nothing else: every table, column and index of schema.ts;
+ * The migrated database is what worker/db declares, and nothing else: every table, column and index of schema/;
  * every trigger and FTS5 table of raw.ts, as raw.ts writes it; WITHOUT ROWID exactly where raw.ts says. A migration
  * that drops a trigger, a generated rebuild that loses WITHOUT ROWID, or a table made by hand fails here.
- * (scripts/dev/check-migrations.mjs checks the other direction: that schema.ts has no change the migrations lack.)
+ * (scripts/dev/check-migrations.mjs checks the other direction: that schema/ has no change the migrations lack.)
  */
 import { env } from "cloudflare:workers";
 import { is } from "drizzle-orm";
@@ -36,7 +36,7 @@ async function sqliteMaster(): Promise<MasterRow[]> {
 const isShadowOfSearch = (name: string) => SEARCH_TABLES.some((search) => name.startsWith(`${search.name}_`));
 
 describe("the migrated database", () => {
-  it("has the tables schema.ts declares, with their columns and indexes, and no table it does not declare", async () => {
+  it("has the tables schema/ declares, with their columns and indexes, and no table it does not declare", async () => {
     const master = await sqliteMaster();
     const tables = master
       .filter((row) => row.type === "table" && !row.sql?.startsWith("CREATE VIRTUAL TABLE"))

@@ -76,7 +76,7 @@ export async function restoreDeletedMapping(db: Db, userId: string, id: number, 
   const mine = and(restorable(userId, now), eq(deletedMappings.id, id));
   const at = now.getTime();
   // Raw SQL: url_mappings has generated columns, which a typed insert-select cannot leave out. Its columns in the
-  // order Drizzle inserts them: every stored column, as schema.ts declares them. A restored mapping comes back
+  // order Drizzle inserts them: every stored column, as db/schema/mappings.ts declares them. A restored mapping comes back
   // without its preview key, so that links made before the deletion stay dead; its experiment's id and goals are
   // copied by their trigger (db/raw.ts).
   const [restored] = await db.batch([

@@ -1,4 +1,4 @@
-/** @module The preview key of a customer's mapping (schema.ts `url_mappings.preview_key`, delivery/preview.ts). */
+/** @module The preview key of a customer's mapping (db/schema/mappings.ts `url_mappings.preview_key`, delivery/preview.ts). */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { urlMappings } from "../db/schema";

@@ -1,5 +1,5 @@
 /**
- * @module Customers' claims of websites (schema.ts `websites`): pending until the hostname is proven, then active;
+ * @module Customers' claims of websites (db/schema/websites.ts): pending until the hostname is proven, then active;
  * at most one active claim per hostname. A pending claim lapses `CLAIM_TTL_MS` after it was made: every query here
  * treats it as gone from then on, and the daily cron deletes it. An active claim is checked again every day and
  * ends after `LAPSE_AFTER_FAILED_CHECKS` failed checks in a row; another account's proof takes it over.
