@@ -503,7 +503,7 @@ describe("edge delivery", () => {
 });
 
 describe("an experiment at the edge", () => {
-  it("keeps a new visitor's id in a cookie, Secure on https only, and gives crawlers the control without one", async () => {
+  it("keeps a new visitor's id in a cookie, Secure on https only, and treats a crawler like any visitor but for the counts", async () => {
     const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
     await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });
     const mapping = await postAbTest(customer.apiKey, "https://shop.test/offer", ["signup"]);
@@ -529,9 +529,16 @@ describe("an experiment at the edge", () => {
     expect(again.headers.get("Set-Cookie")).toBeNull();
     expect(await shown(again)).toBe(variant);
 
+    // Never chosen by user agent: a crawler gets a fresh id and its variant, and with an id, that id's variant.
     const crawler = await view("https://shop.test/offer", { "User-Agent": "Googlebot/2.1" });
-    expect(crawler.headers.get("Set-Cookie")).toBeNull();
-    expect(await shown(crawler)).toBe("A");
+    expect(crawler.headers.get("Set-Cookie")).toMatch(COOKIE);
+    expect(["A", "B"]).toContain(await shown(crawler));
+    const known = await view("http://shop.test/offer", {
+      "User-Agent": "Googlebot/2.1",
+      Cookie: `dc_vid=${COOKIE.exec(cookie!)![1]}`,
+    });
+    expect(known.headers.get("Set-Cookie")).toBeNull();
+    expect(await shown(known)).toBe(variant);
   });
 
   it("counts cookieless page loads from one address as at most 20 new visitors a day", async () => {

@@ -149,14 +149,14 @@ function withVariant(page: Response, newVisitorId: string | undefined, https: bo
 
 /**
  * What a page view at the edge serves (delivery/variant.ts), and the visitor id to keep in our cookie when the view
- * assigned a visitor who had none.
+ * assigned a visitor who had none: a fresh id and its variant for every cookieless request, whatever its user agent.
  */
 function servedAtEdge(match: DeliveredMapping, request: Request): { served: Served; newVisitorId?: string } {
   if (!match.experiment) return { served: { content: match } };
   const known = visitorCookie(request);
   const vid = known ?? crypto.randomUUID().replaceAll("-", "");
   const served = servedTo(match, vid, isCrawler(request.headers.get("User-Agent")));
-  return { served, ...(known || !served.exposure ? {} : { newVisitorId: vid }) };
+  return { served, ...(known ? {} : { newVisitorId: vid }) };
 }
 
 export async function proxyEdgeWebsite(

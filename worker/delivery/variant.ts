@@ -1,9 +1,10 @@
 /**
  * @module Which variant of a mapping's experiment a page view gets (docs/experiments.md). A visitor with an id (the
  * snippet's `vid`, the edge's first-party cookie) gets the variant their id and the experiment hash to, the same on
- * every view and through snippet and edge alike, and their view records it. Crawlers, and requests without a
- * visitor id, get the control and record nothing: search engines see one page (no cloaking), and a visitor who
- * cannot be recognised again cannot be counted in an experiment.
+ * every view and through snippet and edge alike, whatever their user agent: Google's guidance on testing forbids
+ * choosing content by user agent (serving Googlebot the original is its example of cloaking). The user agent only
+ * keeps known crawlers out of the counts: their views record no exposure. A request without a visitor id gets the
+ * control and records nothing: a visitor who cannot be recognised again cannot be counted in an experiment.
  */
 import { assignVariant } from "../lib/experiment-assignment";
 import type { DeliveredMapping, DeliveredVariant } from "./store";
@@ -36,12 +37,16 @@ export function variantByKey(match: DeliveredMapping, key: string): DeliveredMap
   return variant ? asDelivered(match.mappingId, variant) : undefined;
 }
 
-/** What `match` serves this visitor (`vid` already checked against VISITOR_ID, or undefined). */
+/**
+ * What `match` serves this visitor (`vid` already checked against VISITOR_ID, or undefined); `crawler` (a known
+ * crawler's user agent) decides only whether the view is counted, never what it shows.
+ */
 export function servedTo(match: DeliveredMapping, vid: string | undefined, crawler: boolean): Served {
   const experiment = match.experiment;
   if (!experiment) return { content: match };
-  if (!vid || crawler)
+  if (!vid) {
     return { content: asDelivered(match.mappingId, experiment.variants[0]!), variant: experiment.variants[0]!.key };
+  }
   const variant =
     experiment.variants[
       assignVariant(
@@ -53,6 +58,6 @@ export function servedTo(match: DeliveredMapping, vid: string | undefined, crawl
   return {
     content: asDelivered(match.mappingId, variant),
     variant: variant.key,
-    exposure: { experiment: experiment.id, variant: variant.key, vid },
+    ...(crawler ? {} : { exposure: { experiment: experiment.id, variant: variant.key, vid } }),
   };
 }

@@ -123,7 +123,7 @@ describe("a mapping's experiment (docs/experiments.md)", () => {
     expect(stored!.n).toBe(0);
   });
 
-  it("gives each visitor one variant, the same on every view; without an id or to a crawler, the control", async () => {
+  it("gives each visitor one variant, the same on every view and whatever the user agent; without an id, the control", async () => {
     const { userId } = await customerWithExperiment();
     const sink: AnalyticsMessage[] = [];
     const seen = new Map<string, string>();
@@ -137,8 +137,11 @@ describe("a mapping's experiment (docs/experiments.md)", () => {
     }
     expect(new Set(seen.values())).toEqual(new Set(["A", "B"]));
     expect(await view(userId, undefined, sink)).toMatchObject({ h: A, variant: "A" });
-    const bot = await view(userId, "visitor-0001", sink, { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1)" });
-    expect(bot).toMatchObject({ h: A, variant: "A" });
+    // Never chosen by user agent (Google's testing guidance: no cloaking): a crawler with an id gets that id's variant.
+    for (const vid of ["visitor-0001", "visitor-0002", "visitor-0003"]) {
+      const bot = await view(userId, vid, sink, { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1)" });
+      expect(bot).toMatchObject({ h: seen.get(vid) === "A" ? A : B, variant: seen.get(vid) });
+    }
   });
 
   it("names the variant in the text form's X-Variant header", async () => {
@@ -162,6 +165,7 @@ describe("a mapping's experiment (docs/experiments.md)", () => {
     // Crawlers and visitors without an id are not in the experiment.
     await view(userId, undefined, sink);
     await view(userId, "counted-0000", sink, { "User-Agent": "Googlebot/2.1" });
+    for (let i = 0; i < 5; i++) await view(userId, `crawler-${i}-0000`, sink, { "User-Agent": "Googlebot/2.1" });
     expect((await goal(userId, "counted-0000", "signup", sink)).status).toBe(202);
     expect((await goal(userId, "counted-0000", "signup", sink)).status).toBe(202);
     // A visitor who never saw the experiment does not convert.
