@@ -1,12 +1,12 @@
 /**
  * @module A reducer: a Durable Object per shard of customers (reducer-shards.ts) that holds their page views, summed
  * per URL, day, mapping and crawler flag, so that their counter rows are written once when the sums settle rather
- * than once a minute. The minute cron hands it each range's sums (`hold`, fold.ts); for a metered customer (a plan
- * with a limit) also their visitors' tallies, which it bills against each visitor's daily budget
- * (reducer-visitors.ts). It settles a customer's sums into the counters (as a pending row the fold counts,
- * reduced = 1) when:
+ * than once a minute. The minute cron hands it each range's sums (`hold`, handoff.ts); for a metered customer (a
+ * plan with a limit) also their visitors' tallies, which it bills against each visitor's daily budget
+ * (reducer-visitors.ts). It settles a customer's sums into the counters (as a pending row of sums, reduced = 1,
+ * which it counts at once through count.ts, or the minute cron does) when:
  * - someone reads that customer's counters (every reader calls `settleCounters` first);
- * - the views it holds of a metered customer could reach their limit (the fold tells it what is left: `headroom`),
+ * - the views it holds of a metered customer could reach their limit (the handoff tells it what is left: `headroom`),
  *   so a limit is enforced within the minute, as when every view was folded each minute;
  * - the customer's billing period is about to end (their views count in their period);
  * - a day has passed since everything was last settled (`SETTLE_ALL_EVERY_MS`), or it holds too many sums.
