@@ -5,8 +5,24 @@ import { defineConfig } from "vitest/config";
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-// Four projects: the Worker inside workerd, the SPA in jsdom, the Worker's plain data classes in Node, and end-to-end
-// tests in Chromium.
+// Tests of plain code that touch no Worker binding: they run in Node, without workerd and without a fresh database
+// per test (the worker project's setup).
+const PLAIN_TESTS = [
+  "contract/input-caps.test.ts",
+  "contract/normalize-url.test.ts",
+  "contract/seo.test.ts",
+  "worker/analytics/reducer-sums.test.ts",
+  "worker/billing/price-match.test.ts",
+  "worker/http/client-info.test.ts",
+  "worker/http/validate.test.ts",
+  "worker/lib/experiment-assignment.test.ts",
+  "worker/lib/experiment-statistics.test.ts",
+  "worker/lib/special-functions.test.ts",
+  "worker/models/webhook-payload.test.ts",
+];
+
+// Four projects: the Worker inside workerd, the SPA in jsdom, the Worker's plain code in Node, and end-to-end tests in
+// Chromium.
 export default defineConfig({
   test: {
     // Vitest's default in a run is one worker fewer than the cores: on a 2-core machine the Worker's files ran one at
@@ -36,7 +52,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["worker/**/*.test.ts", "contract/**/*.test.ts"],
-          exclude: ["worker/**/*.node.test.ts"],
+          exclude: ["worker/**/*.node.test.ts", ...PLAIN_TESTS],
           // Production's D1/KV limits first, so that everything after them (migrations included) runs under them.
           // The resolver stand-in: no test's DNS lookup (outbound targets, proofs) leaves the machine.
           setupFiles: [
@@ -59,8 +75,13 @@ export default defineConfig({
         },
       },
       {
-        // Plain data classes of the Worker measured in Node, where memory can be read (workerd does not report it).
-        test: { name: "node", environment: "node", include: ["worker/**/*.node.test.ts"] },
+        // The plain code above, and plain data classes of the Worker measured in Node, where memory can be read (workerd
+        // does not report it); the scripts' own tests.
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["worker/**/*.node.test.ts", "scripts/**/*.test.ts", ...PLAIN_TESTS],
+        },
       },
       {
         test: {
