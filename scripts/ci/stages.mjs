@@ -32,5 +32,6 @@ rows.push(["npm test", (performance.now() - started) / 1000, failed === undefine
 const clock = (s) => `${Math.floor(Math.round(s) / 60)}:${String(Math.round(s) % 60).padStart(2, "0")}`;
 const width = Math.max(...rows.map(([name]) => name.length));
 console.log("\nStage times (m:ss)");
-for (const [name, seconds, result] of rows) console.log(`  ${name.padEnd(width)}  ${clock(seconds).padStart(6)}  ${result}`);
+for (const [name, seconds, result] of rows)
+  console.log(`  ${name.padEnd(width)}  ${clock(seconds).padStart(6)}  ${result}`);
 process.exit(failed ?? 0);
