@@ -1,9 +1,9 @@
 /**
  * @module The test database, made two ways that end in the same database: by replaying every migration (once per
- * test file) and from the template that replay leaves (for each test). The template is what the migrations made, in
- * the order SQLite holds it: each table, index, trigger and FTS5 table's CREATE statement, then the rows the
- * migrations seeded and the AUTOINCREMENT counters. One batch of about 140 statements instead of about 290 with
- * their table rebuilds: measured here, 20-40 ms a test instead of 100-500 ms.
+ * test file) and from a template, the statements that make a database as it is: its schema, its rows, its FTS5
+ * indexes and its AUTOINCREMENT counters. The template the replay leaves makes each test's database: about 140
+ * statements instead of about 290 with their table rebuilds, measured here 20-40 ms a test instead of 100-500 ms.
+ * The authorization matrix copies its fixture the same way (route-matrix.ts).
  */
 import { env } from "cloudflare:workers";
 
@@ -42,44 +42,69 @@ async function readSchema() {
   return { master, searches, objects: master.filter((o) => !isShadow(o)) };
 }
 
-/** The statements that make the database as it is now (the migrated one): its schema, then its rows. */
+/** An INSERT of each row into `table`'s insertable columns (not generated ones, hidden 2 and 3, nor an FTS5 table's own hidden ones). */
+async function insertsOf(table: string, rows: Record<string, unknown>[], withRowid = false) {
+  if (rows.length === 0) return [];
+  const { results } = await env.DB.prepare(`SELECT name FROM pragma_table_xinfo('${table}') WHERE hidden = 0`).all<{
+    name: string;
+  }>();
+  const names = [...(withRowid ? ["rowid"] : []), ...results.map((c) => c.name)];
+  const sql = `INSERT INTO "${table}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map((_, n) => `?${n + 1}`).join(", ")})`;
+  // D1 answers a BLOB as an array of bytes and binds one as bytes.
+  const value = (v: unknown) => (Array.isArray(v) ? new Uint8Array(v) : (v ?? null));
+  return rows.map((row) => env.DB.prepare(sql).bind(...names.map((n) => value(row[n]))));
+}
+
+/**
+ * The statements that make the database as it is now: its tables, their rows, each FTS5 index filled, then the
+ * indexes and triggers (after the rows, so that the copy of a row does not fire what its writing already did), and
+ * the AUTOINCREMENT counters as they are (a rebuilt table's may be 0), not as the copied rows would set them.
+ */
 export async function readTemplate(): Promise<D1PreparedStatement[]> {
-  const { master, searches, objects } = await readSchema();
-  const tables = objects.filter((o) => o.type === "table" && !searches.includes(o.name)).map((o) => o.name);
+  const { searches, objects } = await readSchema();
+  const tableObjects = objects.filter((o) => o.type === "table");
+  const tables = tableObjects.filter((o) => !searches.includes(o.name)).map((o) => o.name);
   const contents = await env.DB.batch(tables.map((t) => env.DB.prepare(`SELECT * FROM "${t}"`)));
-  const rows: D1PreparedStatement[] = [];
-  for (const [i, table] of tables.entries()) {
-    const stored = (contents[i]!.results ?? []) as Record<string, unknown>[];
-    if (stored.length === 0) continue;
-    // Generated columns (hidden 2 and 3) are computed, never inserted.
-    const { results: columns } = await env.DB.prepare(
-      `SELECT name FROM pragma_table_xinfo('${table}') WHERE hidden = 0`,
-    ).all<{ name: string }>();
-    const names = columns.map((c) => c.name);
-    const insert = `INSERT INTO "${table}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map((_, n) => `?${n + 1}`).join(", ")})`;
-    for (const row of stored) rows.push(env.DB.prepare(insert).bind(...names.map((n) => row[n] ?? null)));
+  const rows = (
+    await Promise.all(tables.map((t, i) => insertsOf(t, (contents[i]!.results ?? []) as Record<string, unknown>[])))
+  ).flat();
+  // An FTS5 index over another table's content is rebuilt from it; one holding its own content gets its rows.
+  const fills: D1PreparedStatement[] = [];
+  for (const search of tableObjects.filter((o) => searches.includes(o.name))) {
+    if (/content\s*=\s*'[^']+'/.test(search.sql)) {
+      fills.push(env.DB.prepare(`INSERT INTO "${search.name}" ("${search.name}") VALUES ('rebuild')`));
+    } else {
+      const { results } = await env.DB.prepare(`SELECT rowid, * FROM "${search.name}"`).all<Record<string, unknown>>();
+      fills.push(...(await insertsOf(search.name, results, true)));
+    }
   }
-  // The AUTOINCREMENT counters as the migrations left them (a rebuilt table's may be 0), not as the inserts set them.
   const { results: counters } = await env.DB.prepare("SELECT name, seq FROM sqlite_sequence").all<{
     name: string;
     seq: number;
   }>();
-  const sequence = [
+  return [
+    // Rows are copied table by table: their references are checked when the batch commits.
+    env.DB.prepare("PRAGMA defer_foreign_keys = ON"),
+    ...tableObjects.map((o) => env.DB.prepare(o.sql)),
+    ...rows,
+    ...fills,
+    ...objects.filter((o) => o.type !== "table").map((o) => env.DB.prepare(o.sql)),
     env.DB.prepare("DELETE FROM sqlite_sequence"),
     ...counters.map((c) =>
       env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?1, ?2)").bind(c.name, c.seq),
     ),
   ];
-  return [...objects.map((o) => env.DB.prepare(o.sql)), ...rows, ...sequence];
 }
 
 /**
- * What a database holds, to compare two: its schema in order, every table's rows (an FTS5 table's as it answers
+ * What a database holds, to compare two: its schema (by name: the order objects were made in means nothing to
+ * SQLite), every table's rows (an FTS5 table's as it answers
  * them, not its shadow tables' blocks, which differ between an index rebuilt empty and one made empty), and the
  * AUTOINCREMENT counters.
  */
 export async function describeDatabase() {
   const { master, objects } = await readSchema();
+  master.sort((a, b) => `${a.type} ${a.name}`.localeCompare(`${b.type} ${b.name}`));
   const tables = objects.filter((o) => o.type === "table");
   const contents = await env.DB.batch([
     ...tables.map((t) => env.DB.prepare(`SELECT * FROM "${t.name}" ORDER BY 1`)),
