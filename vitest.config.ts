@@ -26,7 +26,8 @@ const PLAIN_TESTS = [
 export default defineConfig({
   test: {
     // Vitest's default in a run is one worker fewer than the cores: on a 2-core machine the Worker's files ran one at
-    // a time, most of it waiting on workerd. Two at a time keep both cores busy (e2e runs its files in turn anyway).
+    // a time, most of it waiting on workerd. Two at a time keep both cores busy. The e2e run starts a product for each
+    // (e2e/global-setup.ts `PRODUCTS`).
     maxWorkers: 2,
     projects: [
       {
@@ -90,8 +91,8 @@ export default defineConfig({
           globalSetup: ["./e2e/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
-          // A browser, workerd and the queue share two cores with the test: give a polled condition time.
+          // Two files at a time, each against its test worker's own product (e2e/global-setup.ts). Two browsers, two
+          // workerd and their queues share two cores with the tests: give a polled condition time.
           expect: { poll: { timeout: 15_000, interval: 100 } },
         },
       },
