@@ -148,8 +148,14 @@ export async function createFixture(): Promise<Fixture> {
   };
 }
 
-let made:
-  { fixture: Fixture; at: number; database: D1PreparedStatement[]; kv: Awaited<ReturnType<typeof copyKv>> } | undefined;
+interface FixtureCopy {
+  fixture: Fixture;
+  /** When it was made (Date.now()). */
+  at: number;
+  database: D1PreparedStatement[];
+  kv: Awaited<ReturnType<typeof copyKv>>;
+}
+let made: FixtureCopy | undefined;
 
 /** A copy older than this is made anew: the keys and links in it expire (an admin's acting as a customer in 1 hour). */
 const FIXTURE_COPY_MAX_AGE_MS = 10 * 60 * 1000;
@@ -526,7 +532,10 @@ export function appRoutes(): string[] {
   return [...new Set(routes)].sort();
 }
 
-/** What a refusal must leave as it was: these tables, these columns (a key's `last_used_at` may move: the key was presented). */
+/**
+ * What a refusal must leave as it was: these tables, these columns (a key's `last_used_at` may move: the key was
+ * presented).
+ */
 const WATCHED: Record<string, "*" | string[]> = {
   users: "*",
   api_keys: ["id", "key_hash", "user_id", "kind", "impersonator_id", "expires_at"],
