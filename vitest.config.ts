@@ -2,16 +2,49 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-// Four projects: the Worker inside workerd, the SPA in jsdom, the Worker's plain data classes in Node, and end-to-end
-// tests in Chromium.
+// Tests of plain code that touch no Worker binding: they run in Node, without workerd and without a fresh database
+// per test (the worker project's setup).
+const PLAIN_TESTS = [
+  "contract/input-caps.test.ts",
+  "contract/normalize-url.test.ts",
+  "contract/seo.test.ts",
+  "worker/analytics/reducer-sums.test.ts",
+  "worker/billing/price-match.test.ts",
+  "worker/http/client-info.test.ts",
+  "worker/http/validate.test.ts",
+  "worker/lib/experiment-assignment.test.ts",
+  "worker/lib/experiment-statistics.test.ts",
+  "worker/lib/special-functions.test.ts",
+  "worker/models/webhook-payload.test.ts",
+];
+
+/**
+ * Files that wait on the real clock (scheduled publishing: up to two runs of the minute cron, about 2 minutes): started
+ * first, so that the other files run beside them instead of after.
+ */
+const STARTED_FIRST = ["e2e/scheduled-publishing.test.ts"];
+
+class ClockWaitsFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const first = (file: TestSpecification) => STARTED_FIRST.some((path) => file.moduleId.endsWith(path));
+    return [...sorted.filter(first), ...sorted.filter((file) => !first(file))];
+  }
+}
+
+// Four projects: the Worker inside workerd, the SPA in jsdom, the Worker's plain code in Node, and end-to-end tests in
+// Chromium.
 export default defineConfig({
   test: {
     // Vitest's default in a run is one worker fewer than the cores: on a 2-core machine the Worker's files ran one at
-    // a time, most of it waiting on workerd. Two at a time keep both cores busy (e2e runs its files in turn anyway).
+    // a time, most of it waiting on workerd. Two at a time keep both cores busy. The e2e run starts a product for each
+    // (e2e/global-setup.ts `PRODUCTS`).
     maxWorkers: 2,
+    sequence: { sequencer: ClockWaitsFirst },
     projects: [
       {
         plugins: [
@@ -36,7 +69,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["worker/**/*.test.ts", "contract/**/*.test.ts"],
-          exclude: ["worker/**/*.node.test.ts"],
+          exclude: ["worker/**/*.node.test.ts", ...PLAIN_TESTS],
           // Production's D1/KV limits first, so that everything after them (migrations included) runs under them.
           // The resolver stand-in: no test's DNS lookup (outbound targets, proofs) leaves the machine.
           setupFiles: [
@@ -59,8 +92,13 @@ export default defineConfig({
         },
       },
       {
-        // Plain data classes of the Worker measured in Node, where memory can be read (workerd does not report it).
-        test: { name: "node", environment: "node", include: ["worker/**/*.node.test.ts"] },
+        // The plain code above, and plain data classes of the Worker measured in Node, where memory can be read (workerd
+        // does not report it); the scripts' own tests.
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["worker/**/*.node.test.ts", "scripts/**/*.test.ts", ...PLAIN_TESTS],
+        },
       },
       {
         test: {
@@ -69,8 +107,8 @@ export default defineConfig({
           globalSetup: ["./e2e/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
-          // A browser, workerd and the queue share two cores with the test: give a polled condition time.
+          // Two files at a time, each against its test worker's own product (e2e/global-setup.ts). Two browsers, two
+          // workerd and their queues share two cores with the tests: give a polled condition time.
           expect: { poll: { timeout: 15_000, interval: 100 } },
         },
       },

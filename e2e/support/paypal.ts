@@ -1,7 +1,5 @@
 /** The PayPal stand-in's REST API (e2e/support/paypal/paypal-fake.mjs), called as the product owner would call PayPal's. */
-import { inject } from "vitest";
-
-const paypalApi = inject("paypalApi");
+import { paypalApi } from "./product";
 
 async function paypal<T>(path: string, init: RequestInit = {}): Promise<T> {
   const token = await fetch(`${paypalApi}/v1/oauth2/token`, {

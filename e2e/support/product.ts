@@ -4,7 +4,9 @@ import { inject } from "vitest";
 import type { VerifyEmailResponse, Website } from "#contract/responses";
 import type { MailServer } from "./mail-server";
 
-export const baseURL = inject("baseURL");
+/** The product this test worker's files use (global-setup.ts starts one for each worker). */
+const product = inject("products")[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % inject("products").length]!;
+export const baseURL = product.baseURL;
 export const admin = inject("admin");
 /** The marketing site (SITE_URL) the product was started with. */
 export const siteUrl = inject("siteUrl");
@@ -42,7 +44,7 @@ export async function proveWebsite(apiKey: string, hostname: string, settings: {
     apiKey,
     body: JSON.stringify(settings),
   });
-  const published = await fetch(`${inject("dnsRecordsUrl")}?name=${encodeURIComponent(claim.verification.name)}`, {
+  const published = await fetch(`${product.dnsRecordsUrl}?name=${encodeURIComponent(claim.verification.name)}`, {
     method: "PUT",
     body: claim.verification.value,
   });
@@ -53,7 +55,9 @@ export async function proveWebsite(apiKey: string, hostname: string, settings: {
 }
 
 /** The admin's key, signed in once for the whole run by global-setup.ts (admin sign-ins are throttled per account). */
-export const adminApiKey = async (): Promise<string> => inject("adminKey");
+export const adminApiKey = async (): Promise<string> => product.adminKey;
+/** The PayPal stand-in's REST API this product was started with. */
+export const paypalApi = product.paypalApi;
 
 /** As the admin, points the product's mail at the test's SMTP server. */
 export async function useMailServer(mail: MailServer) {

@@ -5,7 +5,7 @@
  * as a page.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutes, createFixture, MATRIX, PRINCIPALS, send, snapshot, stubPayPalPostBack } from "../test/route-matrix";
+import { appRoutes, copiedFixture, MATRIX, PRINCIPALS, send, snapshot, stubPayPalPostBack } from "../test/route-matrix";
 
 beforeEach(stubPayPalPostBack);
 afterEach(() => vi.restoreAllMocks());
@@ -17,7 +17,7 @@ describe("the authorization matrix", () => {
 
   describe.each(Object.entries(MATRIX))("%s", (route, { request, expect: expected }) => {
     it.each(PRINCIPALS)(`as %s answers as the matrix says`, async (principal) => {
-      const fixture = await createFixture();
+      const fixture = await copiedFixture();
       const req = request(fixture);
       const before = await snapshot();
       const res = await send(req, fixture.keys[principal]);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ensureDevVars, root } from "../scripts/dev/lib.mjs";
+import { ensureDevVars, root } from "./lib.mjs";
 
 const dirs: string[] = [];
 function project(devVars?: string) {
