@@ -20,6 +20,7 @@ export const PRIORITY_MAX = 1_000;
 export const DEFAULT_PRIORITY = 100;
 /** Published audience mappings one URL rule may have, besides its fallback (docs/decisions.md, Issue 41). */
 export const AUDIENCE_MAPPINGS_PER_URL_MAX = 20;
+export const AUDIENCE_MAPPINGS_FULL = `This URL already has ${AUDIENCE_MAPPINGS_PER_URL_MAX} published or scheduled audience mappings; unpublish one first`;
 
 export const CONTINENTS = ["AF", "AN", "AS", "EU", "NA", "OC", "SA"] as const;
 export const DEVICES = ["mobile", "tablet", "desktop"] as const;

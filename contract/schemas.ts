@@ -22,6 +22,7 @@ import {
   utf8Length,
 } from "./input-caps";
 import { IMPORT_FORMATS } from "./bulk";
+import { audienceFields } from "./audiences";
 import { experimentFields } from "./experiments";
 import { normalizeUrl } from "./normalize-url";
 import { placementSchema } from "./placement";
@@ -83,7 +84,12 @@ const matchKind = z.enum(MATCH_KINDS, { error: 'Match must be "exact" or "prefix
  * A mapping's optional extras: where its content goes and what it sets in <head> (docs/placement.md), and when it
  * is published (docs/publishing.md).
  */
-const mappingExtras = { placement: placementSchema.optional(), seo: seoSchema.optional(), ...publicationFields };
+const mappingExtras = {
+  placement: placementSchema.optional(),
+  seo: seoSchema.optional(),
+  ...publicationFields,
+  ...audienceFields,
+};
 
 const mappingFields = z.object({ url: pageUrl, htmlContent, match: matchKind.optional(), ...mappingExtras });
 
