@@ -22,6 +22,9 @@ export const DEFAULT_PRIORITY = 100;
 export const AUDIENCE_MAPPINGS_PER_URL_MAX = 20;
 export const AUDIENCE_MAPPINGS_FULL = `This URL already has ${AUDIENCE_MAPPINGS_PER_URL_MAX} published or scheduled audience mappings; unpublish one first`;
 
+/** The text form's header naming the audience whose mapping answered (`GET /api/content`). */
+export const AUDIENCE_HEADER = "X-Audience";
+
 export const CONTINENTS = ["AF", "AN", "AS", "EU", "NA", "OC", "SA"] as const;
 export const DEVICES = ["mobile", "tablet", "desktop"] as const;
 export const VISITOR_KINDS = ["new", "returning"] as const;
@@ -217,7 +220,7 @@ export function candidateOrder<T extends AudienceCandidate>(newestFirst: readonl
  * The mapping a visitor gets among candidates in `candidateOrder`: the first whose audience they belong to, else
  * the fallback, else none.
  */
-export function chooseMapping<T extends AudienceCandidate>(
+export function chooseMapping<T extends { audience: Audience | null }>(
   ordered: readonly T[],
   visitor: AudienceAttributes,
 ): T | undefined {

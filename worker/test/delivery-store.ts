@@ -5,23 +5,35 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { edgeHostIndexPrefix, edgeHostKey, stateKey, urlKey, urlKeyPrefix } from "../delivery/keys";
-import { decodeUrlEntry, stateFromD1, type CustomerState, type DeliveredMapping } from "../delivery/store";
+import {
+  decodeUrlEntry,
+  stateFromD1,
+  type CustomerState,
+  type DeliveredEntry,
+  type DeliveredMapping,
+} from "../delivery/store";
 import { db } from "./helpers";
 
 export const storedState = (userId: string) => env.DELIVERY.get<CustomerState>(stateKey(userId), "json");
 
-/** The entry of one URL: its mapping and HTML, or null when the store holds none. */
-export async function storedEntry(userId: string, normalizedUrl: string): Promise<DeliveredMapping | null> {
+/**
+ * The entry of one URL: its mapping and HTML (or, asked as `DeliveredAudiences`, its choice by audience), or null
+ * when the store holds none.
+ */
+export async function storedEntry<T extends DeliveredEntry = DeliveredMapping>(
+  userId: string,
+  normalizedUrl: string,
+): Promise<T | null> {
   const { value, metadata } = await env.DELIVERY.getWithMetadata<{ m: number | null }>(
     await urlKey(userId, normalizedUrl),
     "text",
   );
-  return value === null ? null : decodeUrlEntry(value, metadata);
+  return value === null ? null : (decodeUrlEntry(value, metadata) as T | null);
 }
 
 /** Every URL entry of the customer, by key. */
-async function storedEntries(userId: string): Promise<Record<string, DeliveredMapping>> {
-  const entries: Record<string, DeliveredMapping> = {};
+async function storedEntries(userId: string): Promise<Record<string, DeliveredEntry>> {
+  const entries: Record<string, DeliveredEntry> = {};
   let cursor: string | undefined;
   do {
     const listed = await env.DELIVERY.list<{ m: number | null }>({ prefix: urlKeyPrefix(userId), cursor });
