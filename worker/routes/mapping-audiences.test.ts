@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AUDIENCE_MAPPINGS_FULL, AUDIENCE_NEEDS_A_CONDITION } from "#contract/audiences";
 import type { Mapping } from "#contract/responses";
+import { AUDIENCES_NOT_IMPORTED } from "#contract/schemas";
 import type { MappingVersion } from "#contract/versions";
 import { urlMappings } from "../db/schema";
 import { call, createCustomerOnPlan, createVerifiedCustomer, db } from "../test/helpers";
@@ -128,5 +129,26 @@ describe("audiences on mappings (POST/PATCH /api/mappings)", () => {
     const [first] = (await listed(apiKey)).filter((m) => m.audience?.name === "A0");
     expect((await patch(apiKey, first!.id, { priority: 99 })).status).toBe(200);
     expect((await post(apiKey, { ...more, url: "https://a.com/y" })).status).toBe(201);
+
+    // A deleted audience mapping does not come back past the bound.
+    await call(`/api/mappings/${first!.id}`, { method: "DELETE", apiKey });
+    expect((await post(apiKey, more)).status).toBe(201);
+    const restore = await call(`/api/mappings/deleted/${first!.id}/restore`, { method: "POST", apiKey });
+    expect(restore.status).toBe(409);
+    expect(await restore.json()).toEqual({ error: AUDIENCE_MAPPINGS_FULL });
+  });
+
+  it("refuses an import row with an audience rather than import it without one", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const res = await call("/api/mappings/import", {
+      method: "POST",
+      apiKey,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify([{ url: "https://a.com/x", htmlContent: "<p>x</p>", audience: mobile }]),
+    });
+    expect(res.status).toBe(422);
+    const report = (await res.json()) as { rows: { errors?: string[] }[] };
+    expect(report.rows[0]!.errors).toEqual([`audience: ${AUDIENCES_NOT_IMPORTED}`]);
+    expect(await listed(apiKey)).toEqual([]);
   });
 });

@@ -141,6 +141,7 @@ export const mappingRoutes = new Hono<AppEnv>()
     const deleted = await getDeletedMapping(db, c.var.user.id, id);
     if (!deleted) throw notFound(DELETED_NOT_FOUND);
     await assertCanAddMapping(db, c.var.user, deleted.normalizedUrl);
+    if (deleted.liveAudience) await assertAudienceRoom(db, c.var.user.id, deleted.normalizedUrl);
     await assertContentFits(db, c.var.user, deleted.bytes);
     if (!(await restoreDeletedMapping(db, c.var.user.id, id))) throw notFound(DELETED_NOT_FOUND);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, deleted.normalizedUrl));
