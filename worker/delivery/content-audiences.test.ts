@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { AUDIENCE_HEADER } from "#contract/audiences";
 import type { Mapping } from "#contract/responses";
 import { storedEntry } from "../test/delivery-store";
-import { call, createVerifiedCustomer } from "../test/helpers";
+import { call, createCustomerOnPlan } from "../test/helpers";
+import { countingKv } from "../test/delivery-store";
+import { audienceAttributes } from "./audience-attributes";
+import { lookupContent } from "./content-route";
 import type { DeliveredAudiences } from "./store";
 
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
@@ -14,7 +17,7 @@ const PAGE = "https://shop.test/offer";
 
 /** A customer whose page has the mappings given, in this order. */
 async function customerWith(mappings: Record<string, unknown>[]) {
-  const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+  const customer = await createCustomerOnPlan({ eventsLimit: null, websitesLimit: null });
   const ids: number[] = [];
   for (const m of mappings) {
     const res = await call("/api/mappings", { method: "POST", apiKey: customer.apiKey, json: { url: PAGE, ...m } });
@@ -105,5 +108,64 @@ describe("GET /api/content with audiences (docs/audiences.md)", () => {
     await call(`/api/mappings/${ids[1]}/status`, { method: "PATCH", apiKey, json: { status: "unpublished" } });
     expect(await storedEntry(user.id, "shop.test/offer")).toEqual({ mappingId: ids[0], html: "<p>all</p>" });
     expect(await answerOf(await asked(user.id, { "CF-IPCountry": "DE" }))).toEqual({ h: "<p>all</p>" });
+  });
+
+  it("runs an experiment inside an audience: the audience picks the mapping, the visitor's id the variant", async () => {
+    const { user } = await customerWith([
+      { htmlContent: "<p>all</p>" },
+      {
+        htmlContent: "<p>A</p>",
+        audience: { name: "Germany", country: ["DE"] },
+        variants: [
+          { key: "A", weight: 50 },
+          { key: "B", weight: 50, htmlContent: "<p>B</p>" },
+        ],
+        goals: ["signup"],
+      },
+    ]);
+    const answers = await Promise.all(
+      ["visitor-0001", "visitor-0002", "visitor-0003", "visitor-0004", "visitor-0005", "visitor-0006"].map(
+        async (vid) =>
+          (await (await asked(user.id, { "CF-IPCountry": "DE", query: `vid=${vid}` })).json()) as {
+            h: string;
+            variant: string;
+            audience: string;
+          },
+      ),
+    );
+    for (const a of answers) {
+      expect(a.audience).toBe("Germany");
+      expect(a.h).toBe(a.variant === "A" ? "<p>A</p>" : "<p>B</p>");
+    }
+    expect(await answerOf(await asked(user.id, { "CF-IPCountry": "FR", query: "vid=visitor-0001" }))).toEqual({
+      h: "<p>all</p>",
+    });
+  });
+
+  it("chooses among 20 audiences from the URL's one entry: the same two KV reads as a URL without, and no D1", async () => {
+    const { user } = await customerWith([
+      { htmlContent: "<p>all</p>" },
+      ...Array.from({ length: 20 }, (_, i) => ({
+        htmlContent: `<p>${i}</p>`,
+        // utm_content, like every tracking parameter, is no part of the URL the mappings match.
+        audience: { name: `A${i}`, query: { utm_content: [String(i)] } },
+        priority: i,
+      })),
+    ]);
+    const { calls, env: counting } = countingKv();
+    const noD1 = new Proxy({} as D1Database, {
+      get: () => {
+        throw new Error("D1 was asked");
+      },
+    });
+    // Later than the memo of this isolate lives, so that the reads go to KV.
+    const later = Date.now() + 60_000;
+    const request = new Request("https://dc.test/api/content");
+    const page = `${PAGE}?utm_content=19`;
+    const lookup = await lookupContent({ ...counting, DB: noD1 }, user.id, page, later, "v", () =>
+      audienceAttributes(request, page, undefined, "new"),
+    );
+    expect(lookup).toMatchObject({ match: { html: "<p>19</p>" }, audience: "A19" });
+    expect(calls.reads).toBe(2);
   });
 });

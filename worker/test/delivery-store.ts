@@ -12,7 +12,7 @@ import {
   type DeliveredEntry,
   type DeliveredMapping,
 } from "../delivery/store";
-import { db } from "./helpers";
+import { db, testEnv } from "./helpers";
 
 export const storedState = (userId: string) => env.DELIVERY.get<CustomerState>(stateKey(userId), "json");
 
@@ -105,4 +105,25 @@ export async function expectStoreMatchesD1(userId: string, because = "") {
   const kept = await storedState(userId);
   if (state) expect(kept, `state ${because}`).toEqual(state);
   else expect(kept?.active ?? false, `state of a customer that does not exist ${because}`).toBe(false);
+}
+
+/** The delivery store's KV, counting the reads and writes made to it, in a test env of its own. */
+export function countingKv() {
+  const calls = { reads: 0, writes: 0, keysWritten: [] as string[] };
+  const inner = env.DELIVERY;
+  const kv = {
+    get: (...args: Parameters<KVNamespace["get"]>) => (calls.reads++, inner.get(...args)),
+    getWithMetadata: (...args: Parameters<KVNamespace["getWithMetadata"]>) => (
+      calls.reads++,
+      inner.getWithMetadata(...args)
+    ),
+    put: (key: string, ...rest: unknown[]) => (
+      calls.writes++,
+      calls.keysWritten.push(key),
+      inner.put(key, ...(rest as [string]))
+    ),
+    delete: (key: string) => (calls.writes++, calls.keysWritten.push(key), inner.delete(key)),
+    list: (...args: Parameters<KVNamespace["list"]>) => (calls.reads++, inner.list(...args)),
+  } as unknown as KVNamespace;
+  return { calls, env: testEnv({ DELIVERY: kv }) };
 }
