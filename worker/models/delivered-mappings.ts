@@ -34,13 +34,9 @@ export type DeliverableMapping = {
 /** A mapping for an audience as its URL's delivery entry holds it (docs/audiences.md). */
 export type AudienceDeliverable = DeliverableMapping & { audience: Audience };
 
-/**
- * The mapping delivered at one of the customer's URLs to everyone no audience mapping takes (docs/audiences.md):
- * the newest published one without an audience (several may share a normalised URL). One probe of
- * `url_mappings_delivery_idx`, whatever the number of the customer's mappings.
- */
-export async function deliveredMapping(db: Db, userId: string, normalizedUrl: string) {
-  const [row] = await db
+/** The statement of `deliveredMapping`, for a batch. */
+const fallbackAt = (db: Db, userId: string, normalizedUrl: string) =>
+  db
     .select(deliveredColumns)
     .from(urlMappings)
     .where(
@@ -53,6 +49,14 @@ export async function deliveredMapping(db: Db, userId: string, normalizedUrl: st
     )
     .orderBy(...newestFirst)
     .limit(1);
+
+/**
+ * The mapping delivered at one of the customer's URLs to everyone no audience mapping takes (docs/audiences.md):
+ * the newest published one without an audience (several may share a normalised URL). One probe of
+ * `url_mappings_delivery_idx`, whatever the number of the customer's mappings.
+ */
+export async function deliveredMapping(db: Db, userId: string, normalizedUrl: string) {
+  const [row] = await fallbackAt(db, userId, normalizedUrl);
   return row;
 }
 
@@ -61,8 +65,8 @@ export async function deliveredMapping(db: Db, userId: string, normalizedUrl: st
  * AUDIENCE_MAPPINGS_PER_URL_MAX: a range of `url_mappings_audience_idx`, whose condition is repeated so that SQLite
  * uses it.
  */
-export async function audienceMappingsAt(db: Db, userId: string, normalizedUrl: string) {
-  const rows = await db
+const audienceMappingsQuery = (db: Db, userId: string, normalizedUrl: string) =>
+  db
     .select({ ...deliveredColumns, audience: urlMappings.audience })
     .from(urlMappings)
     .where(
@@ -76,7 +80,10 @@ export async function audienceMappingsAt(db: Db, userId: string, normalizedUrl: 
     )
     .orderBy(asc(urlMappings.priority), asc(urlMappings.id))
     .limit(AUDIENCE_MAPPINGS_PER_URL_MAX);
-  return rows as AudienceDeliverable[];
+
+/** A URL's published mappings for an audience, in the order they are tried (`audienceMappingsQuery`). */
+export async function audienceMappingsAt(db: Db, userId: string, normalizedUrl: string) {
+  return (await audienceMappingsQuery(db, userId, normalizedUrl)) as AudienceDeliverable[];
 }
 
 /** What one URL delivers: its audience mappings in order, and its fallback. */
@@ -85,13 +92,13 @@ export interface DeliverableUrl {
   fallback: DeliverableMapping | undefined;
 }
 
-/** What one of the customer's URLs delivers (sync.ts re-reads it after writing, so the two reads need no batch). */
+/** What one of the customer's URLs delivers: both reads in one batch, so one round trip and one snapshot. */
 export async function deliverableAt(db: Db, userId: string, normalizedUrl: string): Promise<DeliverableUrl> {
-  const [audiences, fallback] = await Promise.all([
-    audienceMappingsAt(db, userId, normalizedUrl),
-    deliveredMapping(db, userId, normalizedUrl),
+  const [audiences, [fallback]] = await db.batch([
+    audienceMappingsQuery(db, userId, normalizedUrl),
+    fallbackAt(db, userId, normalizedUrl),
   ]);
-  return { audiences, fallback };
+  return { audiences: audiences as AudienceDeliverable[], fallback };
 }
 
 const newestPublished = newestIn(urlMappings.normalizedUrl, true);
