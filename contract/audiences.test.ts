@@ -2,13 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   AUDIENCE_NEEDS_A_CONDITION,
   audienceSchema,
-  candidateOrder,
   chooseMapping,
   matchesAudience,
   prioritySchema,
   type Audience,
   type AudienceAttributes,
-  type AudienceCandidate,
 } from "./audiences";
 import { classifyReferrer, type ReferrerType } from "./referrers";
 
@@ -86,42 +84,20 @@ describe("matchesAudience", () => {
 describe("chooseMapping", () => {
   const mobile = audience({ device: ["mobile"] });
   const german = audience({ country: ["DE"] });
-  // Listed newest first, as delivery reads them.
-  const candidates = (...mappings: AudienceCandidate[]) => candidateOrder(mappings);
+  const m = (id: number, a: Audience | null) => ({ id, audience: a });
 
-  it("takes the first matching audience by priority, lower first", () => {
-    const order = candidates(
-      { id: 3, audience: german, priority: 50 },
-      { id: 2, audience: mobile, priority: 10 },
-      { id: 1, audience: null, priority: 100 },
-    );
-    expect(order.map((m) => m.id)).toEqual([2, 3, 1]);
-    expect(chooseMapping(order, visitor({ device: "mobile" }))?.id).toBe(2);
-    expect(chooseMapping(order, visitor())?.id).toBe(3);
+  it("takes the first audience in order that the visitor belongs to", () => {
+    const ordered = [m(2, mobile), m(3, german), m(1, null)];
+    expect(chooseMapping(ordered, visitor({ device: "mobile" }))?.id).toBe(2);
+    expect(chooseMapping(ordered, visitor())?.id).toBe(3);
   });
 
-  it("tries mappings of equal priority oldest first", () => {
-    const order = candidates({ id: 9, audience: german, priority: 10 }, { id: 4, audience: german, priority: 10 });
-    expect(chooseMapping(order, visitor())?.id).toBe(4);
-  });
-
-  it("gives the fallback, the newest mapping without an audience, when no audience matches", () => {
-    const order = candidates(
-      { id: 8, audience: null, priority: 100 },
-      { id: 7, audience: mobile, priority: 0 },
-      { id: 5, audience: null, priority: 0 },
-    );
-    expect(order.map((m) => m.id)).toEqual([7, 8]);
-    expect(chooseMapping(order, visitor({ country: "FR" }))?.id).toBe(8);
+  it("gives the fallback when no audience matches", () => {
+    expect(chooseMapping([m(7, mobile), m(8, null)], visitor({ country: "FR" }))?.id).toBe(8);
   });
 
   it("gives nothing when no audience matches and there is no fallback", () => {
-    expect(chooseMapping(candidates({ id: 1, audience: mobile, priority: 0 }), visitor())).toBeUndefined();
-  });
-
-  it("serves a URL without audiences its newest mapping, as before audiences", () => {
-    const order = candidates({ id: 6, audience: null, priority: 100 }, { id: 2, audience: null, priority: 0 });
-    expect(chooseMapping(order, visitor())?.id).toBe(6);
+    expect(chooseMapping([m(1, mobile)], visitor())).toBeUndefined();
   });
 });
 

@@ -196,29 +196,10 @@ export function matchesAudience(audience: Audience, visitor: AudienceAttributes)
   );
 }
 
-/** One of a URL rule's published mappings, as far as choosing among them goes. */
-export interface AudienceCandidate {
-  id: number;
-  audience: Audience | null;
-  priority: number;
-}
-
 /**
- * The order in which a URL rule's mappings are tried, from its published mappings listed newest first: the
- * audience ones by priority, then oldest (lowest id) first; then the fallback, the newest without an audience
- * (what the URL delivered before audiences). Older mappings without an audience are never served.
- */
-export function candidateOrder<T extends AudienceCandidate>(newestFirst: readonly T[]): T[] {
-  const withAudience = newestFirst
-    .filter((m) => m.audience !== null)
-    .sort((a, b) => a.priority - b.priority || a.id - b.id);
-  const fallback = newestFirst.find((m) => m.audience === null);
-  return fallback ? [...withAudience, fallback] : withAudience;
-}
-
-/**
- * The mapping a visitor gets among candidates in `candidateOrder`: the first whose audience they belong to, else
- * the fallback, else none.
+ * The mapping a visitor gets among a URL rule's mappings in the order they are tried (the audience ones by
+ * priority, then oldest first, and the fallback last: models/delivered-mappings.ts reads them so): the first whose
+ * audience they belong to, else the fallback, else none.
  */
 export function chooseMapping<T extends { audience: Audience | null }>(
   ordered: readonly T[],

@@ -61,6 +61,17 @@ describe("GET /api/content with audiences (docs/audiences.md)", () => {
     });
   });
 
+  it("tries audience mappings of equal priority oldest first", async () => {
+    const { user } = await customerWith([
+      { htmlContent: "<p>older</p>", audience: { name: "Older", country: ["DE"] }, priority: 5 },
+      { htmlContent: "<p>newer</p>", audience: { name: "Newer", country: ["DE"] }, priority: 5 },
+    ]);
+    expect(await answerOf(await asked(user.id, { "CF-IPCountry": "DE" }))).toEqual({
+      h: "<p>older</p>",
+      audience: "Older",
+    });
+  });
+
   it("names the audience in X-Audience in the text form, exposed to scripts", async () => {
     const { user } = await customerWith([{ htmlContent: "<p>de</p>", audience: { name: "Germany", country: ["DE"] } }]);
     const res = await asked(user.id, { "CF-IPCountry": "DE" }, "", "text");
