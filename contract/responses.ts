@@ -1,6 +1,7 @@
 /**
  * @module What the API answers, typed once for the Worker and the SPA. Dates travel as ISO strings.
  */
+import type { Audience } from "./audiences";
 import type { Variant } from "./experiments";
 import type { Placement } from "./placement";
 import type { Seo } from "./seo";
@@ -96,6 +97,10 @@ export interface Mapping {
   variants?: Variant[];
   /** Only on a mapping running an experiment: the goals it measures. */
   goals?: string[];
+  /** Only on a mapping for an audience (docs/audiences.md): who it is for. */
+  audience?: Audience;
+  /** Only on a mapping for an audience: its place among the URL's audience mappings, lower first. */
+  priority?: number;
 }
 
 /** `POST /api/mappings/{id}/preview`: a link that shows the mapping on its page, whatever its state (docs/publishing.md). */

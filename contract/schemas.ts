@@ -22,6 +22,7 @@ import {
   utf8Length,
 } from "./input-caps";
 import { IMPORT_FORMATS } from "./bulk";
+import { audienceFields } from "./audiences";
 import { experimentFields } from "./experiments";
 import { normalizeUrl } from "./normalize-url";
 import { placementSchema } from "./placement";
@@ -83,7 +84,12 @@ const matchKind = z.enum(MATCH_KINDS, { error: 'Match must be "exact" or "prefix
  * A mapping's optional extras: where its content goes and what it sets in <head> (docs/placement.md), and when it
  * is published (docs/publishing.md).
  */
-const mappingExtras = { placement: placementSchema.optional(), seo: seoSchema.optional(), ...publicationFields };
+const mappingExtras = {
+  placement: placementSchema.optional(),
+  seo: seoSchema.optional(),
+  ...publicationFields,
+  ...audienceFields,
+};
 
 const mappingFields = z.object({ url: pageUrl, htmlContent, match: matchKind.optional(), ...mappingExtras });
 
@@ -96,9 +102,13 @@ const matchAgrees = (body: { url: string; match?: z.infer<typeof matchKind> }, c
 /** A new mapping; with `variants` and `goals` it runs an experiment (docs/experiments.md). */
 export const mappingBody = mappingFields.extend(experimentFields).superRefine(matchAgrees);
 
+export const AUDIENCES_NOT_IMPORTED =
+  "Audiences cannot be imported yet: set audience and priority with PATCH /api/mappings/{id}";
+
 /**
  * One row of a bulk import (docs/bulk.md): a new mapping's body, or with `id` a change to that mapping of the
- * customer's; without `id`, a row whose URL already has a mapping changes the newest there.
+ * customer's; without `id`, a row whose URL already has a mapping changes the newest there. A row with an audience
+ * is refused, never imported without it (docs/audiences.md).
  */
 export const mappingImportRow = mappingFields
   .extend({
@@ -108,7 +118,12 @@ export const mappingImportRow = mappingFields
       .positive("id must be positive")
       .optional(),
   })
-  .superRefine(matchAgrees);
+  .superRefine(matchAgrees)
+  .superRefine((row, ctx) => {
+    if (row.audience != null || row.priority !== undefined) {
+      ctx.addIssue({ code: "custom", message: AUDIENCES_NOT_IMPORTED, path: ["audience"] });
+    }
+  });
 
 export type MappingImportRow = z.infer<typeof mappingImportRow>;
 

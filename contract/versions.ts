@@ -2,6 +2,7 @@
 import type { Variant } from "./experiments";
 import type { Placement } from "./placement";
 import type { Seo } from "./seo";
+import type { Audience } from "./audiences";
 
 /** Who changed a mapping: its customer, an admin, or the minute cron carrying out a schedule. */
 export const VERSION_AUTHORS = ["customer", "admin", "schedule"] as const;
@@ -37,4 +38,7 @@ export interface MappingVersion {
   /** Only on a version with an experiment (docs/experiments.md). */
   variants?: Variant[];
   goals?: string[];
+  /** Only on a version for an audience (docs/audiences.md). */
+  audience?: Audience;
+  priority?: number;
 }

@@ -84,15 +84,15 @@ END
  */
 const VERSION_BYTES = (r: string) => `(64 + length(CAST(${r}."url" AS BLOB)) + length(CAST(${r}."html_content" AS BLOB))
     + coalesce(length(CAST(${r}."placement" AS BLOB)), 0) + coalesce(length(CAST(${r}."seo" AS BLOB)), 0)
-    + coalesce(length(CAST(${r}."experiment" AS BLOB)), 0))`;
+    + coalesce(length(CAST(${r}."experiment" AS BLOB)), 0) + coalesce(length(CAST(${r}."audience" AS BLOB)), 0))`;
 
 /** The mapping_versions columns the url_mappings triggers write, and their values from the mapping row `r`. */
 const VERSION_COLUMNS = `"mapping_id", "version", "changed_by", "url", "html_content", "placement", "seo",
-    "experiment", "published_at", "publish_at", "unpublish_at", "created_at", "user_id", "bytes"`;
+    "experiment", "audience", "priority", "published_at", "publish_at", "unpublish_at", "created_at", "user_id", "bytes"`;
 const versionValues = (r: "NEW" | "OLD", version: string, changedBy: string, createdAt: string) =>
   `${r}."id", ${version}, ${changedBy}, ${r}."url", ${r}."html_content", ${r}."placement", ${r}."seo",
-    ${r}."experiment", ${r}."published_at", ${r}."publish_at", ${r}."unpublish_at", ${createdAt}, ${r}."user_id",
-    ${VERSION_BYTES(r)}`;
+    ${r}."experiment", ${r}."audience", ${r}."priority", ${r}."published_at", ${r}."publish_at", ${r}."unpublish_at",
+    ${createdAt}, ${r}."user_id", ${VERSION_BYTES(r)}`;
 const NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
 
 /** In a trigger: `bytes` more (or fewer) of the customer's history in `mapping_totals`. */
@@ -246,9 +246,10 @@ END
     table: "url_mappings",
     sql: `
 CREATE TRIGGER "mapping_versions_after_update" AFTER UPDATE OF "url", "html_content", "placement", "seo",
-  "experiment", "published_at", "publish_at", "unpublish_at" ON "url_mappings"
+  "experiment", "audience", "priority", "published_at", "publish_at", "unpublish_at" ON "url_mappings"
 WHEN OLD."url" IS NOT NEW."url" OR OLD."html_content" IS NOT NEW."html_content"
   OR OLD."placement" IS NOT NEW."placement" OR OLD."seo" IS NOT NEW."seo" OR OLD."experiment" IS NOT NEW."experiment"
+  OR OLD."audience" IS NOT NEW."audience" OR OLD."priority" IS NOT NEW."priority"
   OR OLD."published_at" IS NOT NEW."published_at" OR OLD."publish_at" IS NOT NEW."publish_at"
   OR OLD."unpublish_at" IS NOT NEW."unpublish_at" BEGIN
   INSERT INTO "mapping_versions" (${VERSION_COLUMNS})
@@ -333,8 +334,8 @@ END
     name: "mapping_content_after_update",
     table: "url_mappings",
     sql: `
-CREATE TRIGGER "mapping_content_after_update" AFTER UPDATE OF "url", "html_content", "placement", "seo", "experiment"
-  ON "url_mappings" BEGIN
+CREATE TRIGGER "mapping_content_after_update" AFTER UPDATE OF "url", "html_content", "placement", "seo", "experiment",
+  "audience" ON "url_mappings" BEGIN
   UPDATE "mapping_totals" SET "content_bytes" = "content_bytes" + ${VERSION_BYTES("NEW")} - ${VERSION_BYTES("OLD")}
   WHERE "user_id" = NEW."user_id";
 END

@@ -15,7 +15,16 @@ import { hostOf } from "#contract/normalize-url";
 import { countPageView } from "./page-view";
 import { asksForPreview, previewDelivery } from "./preview";
 import { headElements, type HeadElement } from "./seo-head";
-import { isServing, lookupDelivery, rememberedState, type DeliveredMapping } from "./store";
+import {
+  isAudienceEntry,
+  isServing,
+  lookupDelivery,
+  rememberedState,
+  type DeliveredEntry,
+  type DeliveredMapping,
+} from "./store";
+import { AUDIENCE_HEADER, chooseMapping, type AudienceAttributes } from "#contract/audiences";
+import { audienceAttributes } from "./audience-attributes";
 import { servedTo } from "./variant";
 import { VARIANT_HEADER, VISITOR_ID } from "#contract/experiments";
 import { isCrawler } from "../lib/crawlers";
@@ -38,19 +47,44 @@ export interface ContentLookup {
   /** The page URL without its hash and tracking parameters. */
   url: string;
   match: DeliveredMapping | undefined;
+  /** The name of the audience whose mapping `match` is (docs/audiences.md); absent for everyone's mapping. */
+  audience?: string;
   /** The page is on one of the customer's edge websites: the edge proxy counts its first loads. */
   onEdgeWebsite: boolean;
   /** The customer's page views spend a quota (`CustomerState.unmetered` absent): each visitor has a budget. */
   metered: boolean;
 }
 
-/** Finds what to deliver for a page: the customer's state, the URL without its hash, the mapping. */
+/**
+ * The mapping a visitor gets from a URL's entry: the entry's one mapping, or the first of its audience mappings
+ * whose audience the visitor belongs to, else its fallback (docs/audiences.md). The attributes are read only for
+ * an entry with audiences; without them (`attributes` absent) a visitor belongs to none.
+ */
+export function chosenFor(
+  entry: DeliveredEntry | null,
+  attributes: (() => AudienceAttributes) | undefined,
+): Pick<ContentLookup, "match" | "audience"> {
+  if (!entry) return { match: undefined };
+  if (!isAudienceEntry(entry)) return { match: entry };
+  const chosen = attributes
+    ? chooseMapping(entry.ordered, attributes())
+    : entry.ordered.find((m) => m.audience === null);
+  if (!chosen) return { match: undefined };
+  const { audience, ...match } = chosen;
+  return audience ? { match, audience: audience.name } : { match };
+}
+
+/**
+ * Finds what to deliver for a page: the customer's state, the URL without its hash, the mapping (chosen by the
+ * visitor's `attributes` where the URL has audience mappings).
+ */
 export async function lookupContent(
   env: Env,
   userId: string,
   pageUrl: string,
   now = Date.now(),
   visitor?: string,
+  attributes?: () => AudienceAttributes,
 ): Promise<ContentLookup> {
   // Counted as it is matched: the same page whatever campaign brought the visitor (docs/url-rules.md).
   let url = withoutTrackingParameters(pageUrl.split("#", 1)[0]!);
@@ -67,7 +101,7 @@ export async function lookupContent(
   return {
     serving: isServing(state, now),
     url,
-    match: match ?? undefined,
+    ...chosenFor(match, attributes),
     onEdgeWebsite: state.edgeHosts?.includes(hostOf(normalized)) ?? false,
     metered: !state.unmetered,
   };
@@ -95,12 +129,13 @@ export async function lookupWithinBudget(
   pageUrl: string,
   visitor: string,
   now = Date.now(),
+  attributes?: () => AudienceAttributes,
 ): Promise<ContentLookup> {
   const known = rememberedState(userId, now);
   const early = known && isServing(known, now) ? { metered: !known.unmetered } : undefined;
   const [budget, found] = await Promise.all([
     early ? withinVisitorBudget(env, userId, visitor, early.metered) : undefined,
-    lookupContent(env, userId, pageUrl, now, visitor),
+    lookupContent(env, userId, pageUrl, now, visitor, attributes),
   ]);
   if (!found.serving) return found;
   const within =
@@ -144,21 +179,36 @@ export function snippetAnswer({ html, placement, seo }: DeliveredMapping): Snipp
 
 /**
  * SPEC.md's answer: the HTML as text, or 204; with `json`, the snippet's (`SnippetAnswer`). With an experiment's
- * `variant`, the JSON names it and the text carries it as `X-Variant`.
+ * `variant`, the JSON names it and the text carries it as `X-Variant`; with an `audience` (docs/audiences.md),
+ * likewise as `audience` and `X-Audience`.
  */
-export function contentResponse(match: DeliveredMapping | undefined, json = false, variant?: string): Response {
+export function contentResponse(
+  match: DeliveredMapping | undefined,
+  json = false,
+  variant?: string,
+  audience?: string,
+): Response {
   if (!match) return new Response(null, { status: 204, headers: NO_CONTENT_HEADERS });
   if (json) {
-    const answer = variant === undefined ? snippetAnswer(match) : { ...snippetAnswer(match), variant };
+    const answer = {
+      ...snippetAnswer(match),
+      ...(variant === undefined ? {} : { variant }),
+      ...(audience === undefined ? {} : { audience }),
+    };
     return new Response(JSON.stringify(answer), {
       headers: { ...NO_CONTENT_HEADERS, "Content-Type": "application/json; charset=utf-8" },
     });
   }
-  // A page's script reads X-Variant across origins only if it is exposed.
+  const named: Record<string, string> = {
+    ...(variant === undefined ? {} : { [VARIANT_HEADER]: variant }),
+    ...(audience === undefined ? {} : { [AUDIENCE_HEADER]: audience }),
+  };
+  // A page's script reads X-Variant and X-Audience across origins only if they are exposed.
+  const exposed = Object.keys(named);
   const headers =
-    variant === undefined
+    exposed.length === 0
       ? CONTENT_HEADERS
-      : { ...CONTENT_HEADERS, [VARIANT_HEADER]: variant, "Access-Control-Expose-Headers": VARIANT_HEADER };
+      : { ...CONTENT_HEADERS, ...named, "Access-Control-Expose-Headers": exposed.join(", ") };
   return new Response(match.html, { headers });
 }
 
@@ -188,14 +238,19 @@ export const contentRoute = new Hono<AppEnv>()
     }
     // One machine cannot spend a metered customer's quota, nor fill anyone's rows: past its budget a visitor gets
     // nothing, and nothing counts.
-    const { serving, url, match, onEdgeWebsite } = await lookupWithinBudget(c.env, userId, pageUrl, visitor);
+    const vid = visitorIdOf(c.req.query("vid"));
+    // The snippet says `n=1` while the visitor's id is new (docs/audiences.md); without an id every visitor is new.
+    const visitorKind = vid === undefined || c.req.query("n") === "1" ? "new" : "returning";
+    const attributes = () => audienceAttributes(c.req.raw, pageUrl, c.req.query("r"), visitorKind);
+    const lookup = await lookupWithinBudget(c.env, userId, pageUrl, visitor, Date.now(), attributes);
+    const { serving, url, match, onEdgeWebsite, audience } = lookup;
     if (!serving) return contentResponse(undefined);
-    const served = match && servedTo(match, visitorIdOf(c.req.query("vid")), isCrawler(c.req.header("User-Agent")));
+    const served = match && servedTo(match, vid, isCrawler(c.req.header("User-Agent")));
 
     // On an edge website the proxy counted the page load; the snippet's own requests count after navigations.
     if (!onEdgeWebsite || c.req.query("nav") === "1") {
       const exposure = served?.exposure;
       countPageView(c.env, c.executionCtx, { userId, url, match, request: c.req.raw, visitor, exposure });
     }
-    return contentResponse(served?.content, json, served?.variant);
+    return contentResponse(served?.content, json, served?.variant, audience);
   });

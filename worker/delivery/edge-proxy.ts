@@ -21,6 +21,7 @@ import type { EdgeHost } from "./edge-hosts";
 import { countPageView } from "./page-view";
 import { asksForPreview, previewDelivery, withoutPreview } from "./preview";
 import { withContent } from "./edge-rewrite";
+import { audienceAttributes } from "./audience-attributes";
 import { servedTo, type Served } from "./variant";
 import type { DeliveredMapping } from "./store";
 import { VISITOR_COOKIE, VISITOR_ID } from "#contract/experiments";
@@ -190,7 +191,14 @@ export async function proxyEdgeWebsite(
   const lookups = asksForPage(request)
     ? preview
       ? previewLookup()
-      : lookupWithinBudget(env, site.userId, pageUrl, visitor)
+      : lookupWithinBudget(env, site.userId, pageUrl, visitor, Date.now(), () =>
+          audienceAttributes(
+            request,
+            pageUrl,
+            request.headers.get("Referer"),
+            visitorCookie(request) ? "returning" : "new",
+          ),
+        )
     : null;
   lookups?.catch(() => undefined);
   // What the origin's name resolves to now (kept a minute per isolate): a name turned private is not called.

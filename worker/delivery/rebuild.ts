@@ -7,7 +7,7 @@
  */
 import { createDb } from "../db/client";
 import type { Env } from "../env";
-import { deliveredMappingsPage, stillDeliveredMappings } from "../models/delivered-mappings";
+import { audienceMappingsAt, deliveredMappingsPage, stillDeliveredMappings } from "../models/delivered-mappings";
 import { getUser, setDeliveryStoreComplete, userIdsPage } from "../models/users";
 import { activeWebsiteAt, customerWebsites } from "../models/websites";
 import { purgeEdgeHost, writeEdgeHost } from "./edge-hosts";
@@ -32,7 +32,12 @@ async function writeDelivered(env: Env, userId: string): Promise<number> {
   let written = 0;
   for (let after = ""; ;) {
     const page = await deliveredMappingsPage(db, userId, after, MAPPINGS_PER_PAGE);
-    await Promise.all(page.map((m) => writeUrlEntry(env, userId, m.normalizedUrl, m)));
+    // Each URL's audience mappings too (docs/audiences.md): one probe of a partial index, empty for most URLs.
+    await Promise.all(
+      page.map(async (m) =>
+        writeUrlEntry(env, userId, m.normalizedUrl, m, await audienceMappingsAt(db, userId, m.normalizedUrl)),
+      ),
+    );
     written += page.length;
     if (page.length < MAPPINGS_PER_PAGE) return written;
     after = page.at(-1)!.normalizedUrl;

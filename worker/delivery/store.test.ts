@@ -9,7 +9,7 @@ import {
 } from "#contract/responses";
 import { deliveryRepairs, productVersions, users } from "../db/schema";
 import type { Env } from "../env";
-import { expectStoreMatchesD1, storedEntry, storedState } from "../test/delivery-store";
+import { countingKv, expectStoreMatchesD1, storedEntry, storedState } from "../test/delivery-store";
 import { call, createAdmin, createVerifiedCustomer, db, testEnv, visit } from "../test/helpers";
 import { provenWebsite } from "../test/websites";
 import { edgeHostKey, stateKey, urlKey, urlKeyPrefix } from "./keys";
@@ -21,26 +21,6 @@ import { lookupDelivery } from "./store";
 import { syncCustomerState, syncUrl } from "./sync";
 
 /** The KV calls made through the returned env, by kind. */
-function countingKv() {
-  const calls = { reads: 0, writes: 0, keysWritten: [] as string[] };
-  const inner = env.DELIVERY;
-  const kv = {
-    get: (...args: Parameters<KVNamespace["get"]>) => (calls.reads++, inner.get(...args)),
-    getWithMetadata: (...args: Parameters<KVNamespace["getWithMetadata"]>) => (
-      calls.reads++,
-      inner.getWithMetadata(...args)
-    ),
-    put: (key: string, ...rest: unknown[]) => (
-      calls.writes++,
-      calls.keysWritten.push(key),
-      inner.put(key, ...(rest as [string]))
-    ),
-    delete: (key: string) => (calls.writes++, calls.keysWritten.push(key), inner.delete(key)),
-    list: (...args: Parameters<KVNamespace["list"]>) => (calls.reads++, inner.list(...args)),
-  } as unknown as KVNamespace;
-  return { calls, env: testEnv({ DELIVERY: kv }) };
-}
-
 async function add(apiKey: string, url: string, htmlContent = `<p>${url}</p>`, e: Env = testEnv()) {
   const res = await call("/api/mappings", { method: "POST", apiKey, json: { url, htmlContent } }, e);
   expect(res.status).toBe(201);

@@ -12,7 +12,8 @@ import type { Env } from "../env";
 import { deliveryLimitReached, deliveryLimitStates, isMetered, type DeliveryLimitState } from "../models/limits";
 import { isDefaultPlacement, type Placement } from "#contract/placement";
 import { hasSeo, type Seo } from "#contract/seo";
-import { deliveredMapping, type DeliverableMapping } from "../models/delivered-mappings";
+import type { Audience } from "#contract/audiences";
+import { deliverableAt, type AudienceDeliverable, type DeliverableMapping } from "../models/delivered-mappings";
 import { stateKey, urlKey } from "./keys";
 import { IsolateMemo, memoBytes } from "./memo";
 
@@ -65,6 +66,22 @@ export interface DeliveredMapping {
   experiment?: DeliveredExperiment;
 }
 
+/** A mapping of a URL that has audience mappings: its audience, or null for the URL's fallback. */
+export type DeliveredCandidate = DeliveredMapping & { audience: Audience | null };
+
+/**
+ * What a URL with audience mappings delivers (docs/audiences.md): its mappings in the order they are tried, the
+ * audience ones by priority and the fallback (if any) last; the visitor's attributes choose among them.
+ */
+export interface DeliveredAudiences {
+  ordered: DeliveredCandidate[];
+}
+
+/** What a URL's entry delivers: one mapping to everyone, or a choice by audience. */
+export type DeliveredEntry = DeliveredMapping | DeliveredAudiences;
+
+export const isAudienceEntry = (entry: DeliveredEntry): entry is DeliveredAudiences => "ordered" in entry;
+
 /** A variant as delivered: its own content, placement and SEO fields, each the mapping's where it has none. */
 export interface DeliveredVariant {
   key: string;
@@ -83,11 +100,18 @@ export interface DeliveredExperiment {
 /**
  * A URL entry's metadata: the mapping id, or null for "no mapping" (only in entries filled from D1). The value is
  * the HTML itself, or, with `x: 1` (a mapping with a placement or SEO fields), the JSON of an `ExtendedEntry`:
- * entries of mappings without extras stay as they were before extras existed.
+ * entries of mappings without extras stay as they were before extras existed. With `x: 2` (a URL with audience
+ * mappings) the value is the JSON of an `AudienceEntry` and `m` the fallback's id, else the first audience mapping's.
  */
 interface UrlEntryMetadata {
   m: number | null;
-  x?: 1;
+  x?: 1 | 2;
+}
+
+/** A URL's audience mappings in the order they are tried (`c` each one's audience), and its fallback. */
+interface AudienceEntry {
+  a: (ExtendedEntry & { m: number; c: Audience })[];
+  f?: ExtendedEntry & { m: number };
 }
 
 interface ExtendedEntry {
@@ -126,17 +150,37 @@ function extrasOf(mapping: DeliverableMapping): Omit<ExtendedEntry, "html"> {
   return { ...placementAndSeo(mapping.placement, mapping.seo), ...(experiment ? { experiment } : {}) };
 }
 
-/** A mapping's entry in KV: its value and metadata. */
-function encodeUrlEntry(mapping: DeliverableMapping): { value: string; metadata: UrlEntryMetadata } {
+/** A URL's entry in KV: its value and metadata; its fallback `mapping` alone unless it has audience mappings. */
+function encodeUrlEntry(
+  mapping: DeliverableMapping | undefined,
+  audiences: readonly AudienceDeliverable[],
+): { value: string; metadata: UrlEntryMetadata } {
+  if (audiences.length > 0) {
+    const entry: AudienceEntry = {
+      a: audiences.map((m) => ({ m: m.id, c: m.audience, html: m.htmlContent, ...extrasOf(m) })),
+      ...(mapping ? { f: { m: mapping.id, html: mapping.htmlContent, ...extrasOf(mapping) } } : {}),
+    };
+    return { value: JSON.stringify(entry), metadata: { m: mapping?.id ?? audiences[0]!.id, x: 2 } };
+  }
+  if (!mapping) throw new Error("A URL entry needs a mapping");
   const extras = extrasOf(mapping);
   if (Object.keys(extras).length === 0) return { value: mapping.htmlContent, metadata: { m: mapping.id } };
   const entry: ExtendedEntry = { html: mapping.htmlContent, ...extras };
   return { value: JSON.stringify(entry), metadata: { m: mapping.id, x: 1 } };
 }
 
-/** What a KV entry delivers: a mapping, or null for a filled "no mapping". */
-export function decodeUrlEntry(value: string, metadata: UrlEntryMetadata | null): DeliveredMapping | null {
+/** What a KV entry delivers: a mapping, a choice by audience, or null for a filled "no mapping". */
+export function decodeUrlEntry(value: string, metadata: UrlEntryMetadata | null): DeliveredEntry | null {
   if (!metadata?.m) return null;
+  if (metadata.x === 2) {
+    const { a, f } = JSON.parse(value) as AudienceEntry;
+    const ordered: DeliveredCandidate[] = a.map(({ m, c, ...rest }) => ({ mappingId: m, audience: c, ...rest }));
+    if (f) {
+      const { m, ...rest } = f;
+      ordered.push({ mappingId: m, audience: null, ...rest });
+    }
+    return { ordered };
+  }
   if (metadata.x !== 1) return { mappingId: metadata.m, html: value };
   return { mappingId: metadata.m, ...(JSON.parse(value) as ExtendedEntry) };
 }
@@ -147,8 +191,24 @@ export const deliveredFromMapping = (mapping: DeliverableMapping): DeliveredMapp
   ...extrasOf(mapping),
 });
 
-/** What a delivered mapping takes in the isolate's memo. */
-const deliveredBytes = (key: string, delivered: DeliveredMapping | null) =>
+/** What a URL delivers, as the hot path holds it: null when nothing. */
+export function deliveredFromUrl(
+  mapping: DeliverableMapping | undefined,
+  audiences: readonly AudienceDeliverable[],
+): DeliveredEntry | null {
+  if (audiences.length === 0) return mapping ? deliveredFromMapping(mapping) : null;
+  const ordered: DeliveredCandidate[] = audiences.map((m) => ({ ...deliveredFromMapping(m), audience: m.audience }));
+  if (mapping) ordered.push({ ...deliveredFromMapping(mapping), audience: null });
+  return { ordered };
+}
+
+/** What a delivered entry takes in the isolate's memo. */
+const deliveredBytes = (key: string, delivered: DeliveredEntry | null) =>
+  delivered && isAudienceEntry(delivered)
+    ? memoBytes(key, JSON.stringify(delivered))
+    : deliveredMappingBytes(key, delivered);
+
+const deliveredMappingBytes = (key: string, delivered: DeliveredMapping | null) =>
   memoBytes(
     key,
     delivered?.html ?? "",
@@ -165,7 +225,7 @@ const KV_PROPAGATION_MS = 60_000;
 /** By when a change written now is served everywhere. */
 export const PROPAGATION_MS = MEMO_MS + KV_PROPAGATION_MS;
 const stateMemo = new IsolateMemo<CustomerState>(MEMO_MS, 2 * 1024 * 1024);
-const urlMemo = new IsolateMemo<DeliveredMapping | null>(MEMO_MS, 24 * 1024 * 1024);
+const urlMemo = new IsolateMemo<DeliveredEntry | null>(MEMO_MS, 24 * 1024 * 1024);
 const STATE_BYTES = memoBytes("s:0123456789abcdef", JSON.stringify({ ...NOT_A_CUSTOMER, unmetered: true }));
 /** What a state takes in the memo: most are alike; the lists of edge websites, depths or parameters grow one. */
 const stateBytes = (state: CustomerState) =>
@@ -217,23 +277,27 @@ export async function writeState(env: Env, userId: string, state: CustomerState 
   stateMemo.set(userId, value, stateBytes(value), now);
 }
 
-/** Writes what one URL delivers: the mapping, or no entry at all when no mapping is published there. */
+/**
+ * Writes what one URL delivers: its fallback mapping and its audience mappings (docs/audiences.md), or no entry at
+ * all when no mapping is published there.
+ */
 export async function writeUrlEntry(
   env: Env,
   userId: string,
   normalizedUrl: string,
   mapping: DeliverableMapping | undefined,
+  audiences: readonly AudienceDeliverable[] = [],
   now = Date.now(),
 ) {
   const key = await urlKey(userId, normalizedUrl);
-  if (mapping) {
-    const { value, metadata } = encodeUrlEntry(mapping);
+  if (mapping || audiences.length > 0) {
+    const { value, metadata } = encodeUrlEntry(mapping, audiences);
     await env.DELIVERY.put(key, value, { metadata });
   } else {
     await env.DELIVERY.delete(key);
   }
   const memoKey = urlMemoKey(userId, normalizedUrl);
-  const delivered = mapping ? deliveredFromMapping(mapping) : null;
+  const delivered = deliveredFromUrl(mapping, audiences);
   urlMemo.set(memoKey, delivered, deliveredBytes(memoKey, delivered), now);
 }
 
@@ -294,27 +358,27 @@ async function readUrlEntry(env: Env, userId: string, normalizedUrl: string) {
 }
 
 /** Looks a URL up in D1 (customers whose store is incomplete) and fills its entry for an hour. */
-async function fillUrlEntry(env: Env, userId: string, normalizedUrl: string): Promise<DeliveredMapping | null> {
-  const mapping = await deliveredMapping(createDb(env.DB), userId, normalizedUrl);
+async function fillUrlEntry(env: Env, userId: string, normalizedUrl: string): Promise<DeliveredEntry | null> {
+  const { fallback, audiences } = await deliverableAt(createDb(env.DB), userId, normalizedUrl);
   const key = await urlKey(userId, normalizedUrl);
-  if (!mapping) {
+  if (!fallback && audiences.length === 0) {
     await fill(env, key, "", { metadata: { m: null } satisfies UrlEntryMetadata });
     return null;
   }
-  const { value, metadata } = encodeUrlEntry(mapping);
+  const { value, metadata } = encodeUrlEntry(fallback, audiences);
   await fill(env, key, value, { metadata });
-  return deliveredFromMapping(mapping);
+  return deliveredFromUrl(fallback, audiences);
 }
 
 export interface Delivery {
   state: CustomerState;
   /** What the URL delivers; always null when the customer is not served. */
-  match: DeliveredMapping | null;
+  match: DeliveredEntry | null;
 }
 
 /** A URL entry as the isolate remembers it, or as KV holds it (undefined: no entry). */
 type Read =
-  { memoed: true; entry: DeliveredMapping | null } | { memoed: false; entry: DeliveredMapping | null | undefined };
+  { memoed: true; entry: DeliveredEntry | null } | { memoed: false; entry: DeliveredEntry | null | undefined };
 
 async function readEntry(env: Env, userId: string, normalizedUrl: string, now: number): Promise<Read> {
   const memoed = urlMemo.get(urlMemoKey(userId, normalizedUrl), now);
@@ -331,10 +395,10 @@ async function settleEntry(
   state: CustomerState,
   now: number,
   visitor: string,
-): Promise<DeliveredMapping | null> {
+): Promise<DeliveredEntry | null> {
   if (read.memoed) return read.entry;
   const memoKey = urlMemoKey(userId, normalizedUrl);
-  let match: DeliveredMapping | null;
+  let match: DeliveredEntry | null;
   if (read.entry !== undefined || state.complete) match = read.entry ?? null;
   else if (await mayFill(env, visitor)) match = await fillUrlEntry(env, userId, normalizedUrl);
   else return null;

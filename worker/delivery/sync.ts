@@ -12,7 +12,7 @@ import { isPrefixUrl } from "#contract/url-rules";
 import { createDb } from "../db/client";
 import type { Env } from "../env";
 import { requestRepairs, type RepairTarget } from "../models/delivery-repairs";
-import { deliveredMapping } from "../models/delivered-mappings";
+import { deliverableAt } from "../models/delivered-mappings";
 import { activeWebsiteAt } from "../models/websites";
 import { writeEdgeHost } from "./edge-hosts";
 import { NOT_A_CUSTOMER, sameState, stateFromD1, writeState, writeUrlEntry, type CustomerState } from "./store";
@@ -79,8 +79,8 @@ export async function syncUrl(env: Env, userId: string, normalizedUrl: string): 
   const db = createDb(env.DB);
   try {
     await converge(
-      () => deliveredMapping(db, userId, normalizedUrl),
-      (mapping) => writeUrlEntry(env, userId, normalizedUrl, mapping),
+      () => deliverableAt(db, userId, normalizedUrl),
+      ({ fallback, audiences }) => writeUrlEntry(env, userId, normalizedUrl, fallback, audiences),
       // The whole mapping: an edit (PATCH) changes what a URL delivers without changing its mapping.
       (a, b) => JSON.stringify(a) === JSON.stringify(b),
     );

@@ -31,11 +31,12 @@ export interface StoredContent {
   placement?: unknown;
   seo?: unknown;
   experiment?: unknown;
+  audience?: unknown;
 }
 
 type ContentColumn = keyof StoredContent;
 export type ContentColumnBytes = Record<ContentColumn, number>;
-const COLUMNS: ContentColumn[] = ["url", "htmlContent", "placement", "seo", "experiment"];
+const COLUMNS: ContentColumn[] = ["url", "htmlContent", "placement", "seo", "experiment", "audience"];
 
 /** The bytes of each content column of a mapping row (or a deleted mapping's copy), in SQL. */
 export function contentColumnBytes(t: {
@@ -44,6 +45,7 @@ export function contentColumnBytes(t: {
   placement: unknown;
   seo: unknown;
   experiment: unknown;
+  audience: unknown;
 }) {
   const bytes = (column: unknown) => sql<number>`coalesce(length(CAST(${column} AS BLOB)), 0)`.mapWith(Number);
   return {
@@ -52,6 +54,7 @@ export function contentColumnBytes(t: {
     placement: bytes(t.placement),
     seo: bytes(t.seo),
     experiment: bytes(t.experiment),
+    audience: bytes(t.audience),
   };
 }
 

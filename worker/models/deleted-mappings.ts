@@ -57,14 +57,26 @@ export async function listDeletedMappings(
   );
 }
 
-/** A deleted mapping of the customer's that can still be restored: where it was and its bytes, or null. */
+/**
+ * A deleted mapping of the customer's that can still be restored: where it was, its bytes, and whether it comes
+ * back for an audience and published or scheduled (what the URL's bound on audience mappings counts), or null.
+ */
 export async function getDeletedMapping(db: Db, userId: string, id: number, now = new Date()) {
+  const at = now.getTime();
   const [row] = await db
-    .select({ normalizedUrl: deletedMappings.normalizedUrl, columns: contentColumnBytes(deletedMappings) })
+    .select({
+      normalizedUrl: deletedMappings.normalizedUrl,
+      columns: contentColumnBytes(deletedMappings),
+      liveAudience: sql<number>`${deletedMappings.audience} is not null and (
+        (${deletedMappings.publishedAt} is not null and coalesce(${deletedMappings.unpublishAt} > ${at}, 1))
+        or ${deletedMappings.publishAt} > ${at})`.mapWith(Boolean),
+    })
     .from(deletedMappings)
     .where(and(restorable(userId, now), eq(deletedMappings.id, id)));
   // What restoring it adds to the account's content (models/content-budget.ts).
-  return row ? { normalizedUrl: row.normalizedUrl, bytes: rowBytes(row.columns) } : null;
+  return row
+    ? { normalizedUrl: row.normalizedUrl, bytes: rowBytes(row.columns), liveAudience: row.liveAudience }
+    : null;
 }
 
 /**
@@ -87,7 +99,7 @@ export async function restoreDeletedMapping(db: Db, userId: string, id: number, 
           case when unpublish_at <= ${at} then null else published_at end,
           case when publish_at > ${at} then publish_at end,
           case when unpublish_at > ${at} then unpublish_at end,
-          'customer', experiment, user_id, created_at,
+          'customer', experiment, audience, priority, user_id, created_at,
           null, null, null
         from ${deletedMappings} where ${mine}`,
       )

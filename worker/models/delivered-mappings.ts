@@ -2,7 +2,8 @@
  * @module What delivery reads of the mappings: the one a URL delivers (the newest published), a rebuild's pages,
  * which are still delivered, and the URL tester's answers. delivery/sync.ts, rebuild.ts and the URL tester use it.
  */
-import { and, asc, eq, gt, isNotNull, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { AUDIENCE_MAPPINGS_PER_URL_MAX, type Audience } from "#contract/audiences";
 import type { Placement } from "#contract/placement";
 import type { Seo } from "#contract/seo";
 import type { StoredExperiment } from "#contract/experiments";
@@ -30,39 +31,114 @@ export type DeliverableMapping = {
   experiment?: StoredExperiment | null;
 };
 
-/**
- * The mapping delivered at one of the customer's URLs: the newest published one (two may share a normalised
- * URL). One probe of `url_mappings_delivery_idx`, whatever the number of the customer's mappings.
- */
-export async function deliveredMapping(db: Db, userId: string, normalizedUrl: string) {
-  const [row] = await db
+/** A mapping for an audience as its URL's delivery entry holds it (docs/audiences.md). */
+export type AudienceDeliverable = DeliverableMapping & { audience: Audience };
+
+/** The statement of `deliveredMapping`, for a batch. */
+const fallbackAt = (db: Db, userId: string, normalizedUrl: string) =>
+  db
     .select(deliveredColumns)
     .from(urlMappings)
-    .where(and(eq(urlMappings.userId, userId), eq(urlMappings.normalizedUrl, normalizedUrl), published))
+    .where(
+      and(
+        eq(urlMappings.userId, userId),
+        eq(urlMappings.normalizedUrl, normalizedUrl),
+        published,
+        isNull(urlMappings.audience),
+      ),
+    )
     .orderBy(...newestFirst)
     .limit(1);
+
+/**
+ * The mapping delivered at one of the customer's URLs to everyone no audience mapping takes (docs/audiences.md):
+ * the newest published one without an audience (several may share a normalised URL). One probe of
+ * `url_mappings_delivery_idx`, whatever the number of the customer's mappings.
+ */
+export async function deliveredMapping(db: Db, userId: string, normalizedUrl: string) {
+  const [row] = await fallbackAt(db, userId, normalizedUrl);
   return row;
 }
 
+/**
+ * A URL's published mappings for an audience, in the order they are tried (priority, then oldest), at most
+ * AUDIENCE_MAPPINGS_PER_URL_MAX: a range of `url_mappings_audience_idx`, whose condition is repeated so that SQLite
+ * uses it.
+ */
+const audienceMappingsQuery = (db: Db, userId: string, normalizedUrl: string) =>
+  db
+    .select({ ...deliveredColumns, audience: urlMappings.audience })
+    .from(urlMappings)
+    .where(
+      and(
+        eq(urlMappings.userId, userId),
+        eq(urlMappings.normalizedUrl, normalizedUrl),
+        isNotNull(urlMappings.audience),
+        or(published, isNotNull(urlMappings.publishAt)),
+        published,
+      ),
+    )
+    .orderBy(asc(urlMappings.priority), asc(urlMappings.id))
+    .limit(AUDIENCE_MAPPINGS_PER_URL_MAX);
+
+/** A URL's published mappings for an audience, in the order they are tried (`audienceMappingsQuery`). */
+export async function audienceMappingsAt(db: Db, userId: string, normalizedUrl: string) {
+  return (await audienceMappingsQuery(db, userId, normalizedUrl)) as AudienceDeliverable[];
+}
+
+/** What one URL delivers: its audience mappings in order, and its fallback. */
+export interface DeliverableUrl {
+  audiences: AudienceDeliverable[];
+  fallback: DeliverableMapping | undefined;
+}
+
+/** What one of the customer's URLs delivers: both reads in one batch, so one round trip and one snapshot. */
+export async function deliverableAt(db: Db, userId: string, normalizedUrl: string): Promise<DeliverableUrl> {
+  const [audiences, [fallback]] = await db.batch([
+    audienceMappingsQuery(db, userId, normalizedUrl),
+    fallbackAt(db, userId, normalizedUrl),
+  ]);
+  return { audiences: audiences as AudienceDeliverable[], fallback };
+}
+
 const newestPublished = newestIn(urlMappings.normalizedUrl, true);
+
+/** A URL's fallback: published, without an audience, and no newer one like it. */
+const newestFallback = and(
+  isNull(urlMappings.audience),
+  sql`not exists (select 1 from ${urlMappings} newer
+    where newer.user_id = ${urlMappings.userId} and newer.normalized_url = ${urlMappings.normalizedUrl}
+      and newer.published_at is not null and newer.audience is null
+      and (newer.created_at, newer.id) > (${urlMappings.createdAt}, ${urlMappings.id}))`,
+);
 
 /** One page of the mappings the customer's URLs deliver, by normalised URL after `afterUrl` (a rebuild's pages). */
 export async function deliveredMappingsPage(db: Db, userId: string, afterUrl: string, limit: number) {
   return db
     .select({ ...deliveredColumns, normalizedUrl: urlMappings.normalizedUrl })
     .from(urlMappings)
-    .where(and(eq(urlMappings.userId, userId), published, gt(urlMappings.normalizedUrl, afterUrl), newestPublished))
+    .where(and(eq(urlMappings.userId, userId), published, gt(urlMappings.normalizedUrl, afterUrl), newestFallback))
     .orderBy(asc(urlMappings.normalizedUrl))
     .limit(limit);
 }
 
-/** Which of these mapping ids are still delivered at their URL for the customer, with that URL. */
+/**
+ * Which of these mapping ids are still delivered at their URL for the customer, with that URL: as its fallback, or
+ * as one of its published audience mappings (the id an entry names when its URL has no fallback).
+ */
 export async function stillDeliveredMappings(db: Db, userId: string, ids: number[]) {
   if (ids.length === 0) return [];
   return db
     .select({ id: urlMappings.id, normalizedUrl: urlMappings.normalizedUrl })
     .from(urlMappings)
-    .where(and(eq(urlMappings.userId, userId), inList(urlMappings.id, ids), published, newestPublished));
+    .where(
+      and(
+        eq(urlMappings.userId, userId),
+        inList(urlMappings.id, ids),
+        published,
+        or(newestFallback, isNotNull(urlMappings.audience)),
+      ),
+    );
 }
 
 /**

@@ -5,6 +5,7 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import { DEFAULT_PLACEMENT, type Placement } from "#contract/placement";
 import type { Seo } from "#contract/seo";
+import type { Audience } from "#contract/audiences";
 import type { StoredExperiment } from "#contract/experiments";
 import type { MappingVersion } from "#contract/versions";
 import type { Db } from "../db/client";
@@ -22,6 +23,8 @@ const versionColumns = {
   placement: mappingVersions.placement,
   seo: mappingVersions.seo,
   experiment: mappingVersions.experiment,
+  audience: mappingVersions.audience,
+  priority: mappingVersions.priority,
   publishedAt: mappingVersions.publishedAt,
   publishAt: mappingVersions.publishAt,
   unpublishAt: mappingVersions.unpublishAt,
@@ -30,9 +33,20 @@ const versionColumns = {
 /** A version as D1 has it: dates as dates, the defaults as null. */
 type VersionRow = Omit<
   MappingVersion,
-  "createdAt" | "placement" | "seo" | "publishedAt" | "publishAt" | "unpublishAt" | "variants" | "goals"
+  | "createdAt"
+  | "placement"
+  | "seo"
+  | "publishedAt"
+  | "publishAt"
+  | "unpublishAt"
+  | "variants"
+  | "goals"
+  | "audience"
+  | "priority"
 > & {
   experiment: StoredExperiment | null;
+  audience: Audience | null;
+  priority: number;
   createdAt: Date;
   placement: Placement | null;
   seo: Seo | null;
@@ -43,9 +57,10 @@ type VersionRow = Omit<
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-function toVersion({ experiment, ...row }: VersionRow): MappingVersion {
+function toVersion({ experiment, audience, priority, ...row }: VersionRow): MappingVersion {
   return {
     ...row,
+    ...(audience ? { audience, priority } : {}),
     createdAt: row.createdAt.toISOString(),
     placement: row.placement ?? DEFAULT_PLACEMENT,
     seo: row.seo ?? {},

@@ -8,6 +8,7 @@ import type { Mapping } from "#contract/responses";
 import { normalizeUrl } from "#contract/normalize-url";
 import { DEFAULT_PLACEMENT, isDefaultPlacement, type Placement } from "#contract/placement";
 import type { Publication } from "#contract/publication";
+import type { Audience } from "#contract/audiences";
 import type { StoredExperiment } from "#contract/experiments";
 import { hasSeo, type Seo } from "#contract/seo";
 import type { MatchKind } from "#contract/url-rules";
@@ -37,6 +38,8 @@ export const mappingColumns = {
   placement: urlMappings.placement,
   seo: urlMappings.seo,
   experiment: urlMappings.experiment,
+  audience: urlMappings.audience,
+  priority: urlMappings.priority,
   createdAt: urlMappings.createdAt,
   publishedAt: urlMappings.publishedAt,
   publishAt: urlMappings.publishAt,
@@ -54,6 +57,8 @@ type MappingRow = {
   placement: Placement | null;
   seo: Seo | null;
   experiment: StoredExperiment | null;
+  audience: Audience | null;
+  priority: number;
   createdAt: Date;
   publishedAt: Date | null;
   publishAt: Date | null;
@@ -63,9 +68,10 @@ type MappingRow = {
   match: MatchKind;
 };
 
-export function toMapping({ experiment, ...row }: MappingRow): Mapping {
+export function toMapping({ experiment, audience, priority, ...row }: MappingRow): Mapping {
   return {
     ...row,
+    ...(audience ? { audience, priority } : {}),
     placement: row.placement ?? DEFAULT_PLACEMENT,
     seo: row.seo ?? {},
     createdAt: row.createdAt.toISOString(),
@@ -274,12 +280,17 @@ export interface MappingExtras {
   placement?: Placement;
   seo?: Seo;
   experiment?: StoredExperiment | null;
+  /** Null: the URL's fallback again. */
+  audience?: Audience | null;
+  priority?: number;
 }
 
 export const storedExtras = (extras: MappingExtras) => ({
   ...(extras.placement ? { placement: isDefaultPlacement(extras.placement) ? null : extras.placement } : {}),
   ...(extras.seo ? { seo: hasSeo(extras.seo) ? extras.seo : null } : {}),
   ...(extras.experiment === undefined ? {} : { experiment: extras.experiment }),
+  ...(extras.audience === undefined ? {} : { audience: extras.audience }),
+  ...(extras.priority === undefined ? {} : { priority: extras.priority }),
 });
 
 /** SPEC.md's new mapping: published at once, nothing scheduled. */
@@ -338,6 +349,8 @@ export async function deleteKeepingCopy(db: Db, where: SQL, now = new Date()) {
             unpublishAt: urlMappings.unpublishAt,
             changedBy: urlMappings.changedBy,
             experiment: urlMappings.experiment,
+            audience: urlMappings.audience,
+            priority: urlMappings.priority,
             createdAt: urlMappings.createdAt,
             deletedAt: sql`${now.getTime()}`.as("deleted_at"),
           })
@@ -442,6 +455,7 @@ export async function getOwnMapping(db: Db, userId: string, id: number) {
       publishAt: urlMappings.publishAt,
       unpublishAt: urlMappings.unpublishAt,
       experiment: urlMappings.experiment,
+      audience: urlMappings.audience,
     })
     .from(urlMappings)
     .where(and(eq(urlMappings.userId, userId), eq(urlMappings.id, id)));

@@ -17,7 +17,7 @@ import {
   type MappingChangeBody,
 } from "#contract/schemas";
 import type { MappingVersion } from "#contract/versions";
-import { resolvePublication } from "#contract/publication";
+import { resolvePublication, type Publication } from "#contract/publication";
 import { matchProblem } from "#contract/url-rules";
 import { throttle } from "../auth/throttle";
 import { requireUser } from "../auth/middleware";
@@ -43,6 +43,7 @@ import { experimentChange, experimentResultsOf } from "../models/experiments";
 import { previewBody, promoteBody, type ExperimentResults, type StoredExperiment } from "#contract/experiments";
 import { syncCustomerState } from "../delivery/sync";
 import { explainMatch } from "../models/mapping-match";
+import { assertAudienceRoom } from "../models/audience-mappings";
 import { getDeletedMapping, listDeletedMappings, restoreDeletedMapping } from "../models/deleted-mappings";
 import { getVersion, listVersions } from "../models/mapping-versions";
 import {
@@ -104,7 +105,8 @@ export const mappingRoutes = new Hono<AppEnv>()
     c.json<MappingMatch>(await explainMatch(c.var.db, c.var.user, c.req.valid("query").url)),
   )
   .post("/", bodyCap(MAPPING_BODY_MAX_BYTES), currentBilling, validate("json", mappingBody), async (c) => {
-    const { url, htmlContent, placement, seo, variants, goals, ...publicationInput } = c.req.valid("json");
+    const { url, htmlContent, placement, seo, variants, goals, audience, priority, ...publicationInput } =
+      c.req.valid("json");
     const now = new Date();
     const publication = resolvePublication(publicationInput, publishedNow(now), now);
     if (typeof publication === "string") throw new ApiError(400, publication);
@@ -112,7 +114,8 @@ export const mappingRoutes = new Hono<AppEnv>()
     const db = c.var.db;
     const normalizedUrl = normalizeUrl(url, c.var.user.ignoredParameters);
     await assertCanAddMapping(db, c.var.user, normalizedUrl);
-    const extras = { placement, seo, experiment: experiment?.experiment };
+    if (audience && isLive(publication)) await assertAudienceRoom(db, c.var.user.id, normalizedUrl);
+    const extras = { placement, seo, experiment: experiment?.experiment, audience, priority };
     const html = experiment?.htmlContent ?? htmlContent;
     await assertContentFits(db, c.var.user, contentGrowth(null, { url, htmlContent: html, ...storedExtras(extras) }));
     const mapping = await createMapping(db, c.var.user.id, url, html, normalizedUrl, extras, now, publication);
@@ -138,6 +141,7 @@ export const mappingRoutes = new Hono<AppEnv>()
     const deleted = await getDeletedMapping(db, c.var.user.id, id);
     if (!deleted) throw notFound(DELETED_NOT_FOUND);
     await assertCanAddMapping(db, c.var.user, deleted.normalizedUrl);
+    if (deleted.liveAudience) await assertAudienceRoom(db, c.var.user.id, deleted.normalizedUrl);
     await assertContentFits(db, c.var.user, deleted.bytes);
     if (!(await restoreDeletedMapping(db, c.var.user.id, id))) throw notFound(DELETED_NOT_FOUND);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, deleted.normalizedUrl));
@@ -192,6 +196,10 @@ export const mappingRoutes = new Hono<AppEnv>()
   )
   .patch("/:id/status", validate("param", idParam), validate("json", mappingStatusBody), async (c) => {
     const published = c.req.valid("json").status === "published";
+    if (published) {
+      const own = await getOwnMapping(c.var.db, c.var.user.id, c.req.valid("param").id);
+      if (own?.audience) await assertAudienceRoom(c.var.db, c.var.user.id, own.normalizedUrl, c.req.valid("param").id);
+    }
     const changed = await setMappingPublished(c.var.db, c.var.user.id, c.req.valid("param").id, published);
     if (!changed) throw notFound(MAPPING_NOT_FOUND);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, changed.normalizedUrl));
@@ -269,6 +277,8 @@ async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingCha
   if (normalizedUrl !== own.normalizedUrl) {
     await assertCanAddMapping(db, c.var.user, normalizedUrl, { moves: { id, from: own.normalizedUrl } });
   }
+  const audience = rest.audience === undefined ? own.audience : rest.audience;
+  if (audience && isLive(publication)) await assertAudienceRoom(db, c.var.user.id, normalizedUrl, id);
   const change = {
     ...rest,
     ...(experiment ?? {}),
@@ -299,4 +309,9 @@ const restoredChange = (version: MappingVersion): MappingChangeBody => ({
   unpublishAt: null,
   variants: version.variants ?? null,
   ...(version.goals ? { goals: version.goals } : {}),
+  audience: version.audience ?? null,
+  ...(version.priority === undefined ? {} : { priority: version.priority }),
 });
+
+/** Published, or scheduled to be: what a URL's delivery entry will hold. */
+const isLive = (publication: Publication) => publication.publishedAt !== null || publication.publishAt !== null;

@@ -196,7 +196,7 @@ export function openApiDocument(origin: string) {
       },
       "/api/mappings/{id}": {
         patch: {
-          summary: "Change a mapping: URL, HTML, placement, SEO fields, status, schedule or experiment",
+          summary: "Change a mapping: URL, HTML, placement, SEO fields, status, schedule, experiment or audience",
           parameters: [mappingId],
           requestBody: json(mappingChangeBody),
           responses: { "200": answer("Mapping"), ...CHANGE_LIMITS, ...ERRORS },
@@ -367,11 +367,26 @@ export function openApiDocument(origin: string) {
               schema: { type: "string", pattern: "^[A-Za-z0-9_-]{8,64}$" },
               description: "The visitor's random id: which variant of an experiment they see (docs/experiments.md)",
             },
+            {
+              name: "r",
+              in: "query",
+              required: false,
+              schema: { type: "string" },
+              description:
+                "The page's document.referrer: the visitor's referrer type for audiences (docs/audiences.md)",
+            },
+            {
+              name: "n",
+              in: "query",
+              required: false,
+              schema: { type: "string", enum: ["1"] },
+              description: "1 while the visitor's id is new: a new visitor for audiences (docs/audiences.md)",
+            },
           ],
           responses: {
             "200": {
               description:
-                "The HTML as text/plain (with X-Variant on an experiment), or with format=json the snippet's answer (with variant)",
+                "The HTML as text/plain (with X-Variant on an experiment, X-Audience for an audience's mapping), or with format=json the snippet's answer (with variant, audience)",
             },
             "204": { description: "No content for this page" },
           },

@@ -5,23 +5,35 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { edgeHostIndexPrefix, edgeHostKey, stateKey, urlKey, urlKeyPrefix } from "../delivery/keys";
-import { decodeUrlEntry, stateFromD1, type CustomerState, type DeliveredMapping } from "../delivery/store";
-import { db } from "./helpers";
+import {
+  decodeUrlEntry,
+  stateFromD1,
+  type CustomerState,
+  type DeliveredEntry,
+  type DeliveredMapping,
+} from "../delivery/store";
+import { db, testEnv } from "./helpers";
 
 export const storedState = (userId: string) => env.DELIVERY.get<CustomerState>(stateKey(userId), "json");
 
-/** The entry of one URL: its mapping and HTML, or null when the store holds none. */
-export async function storedEntry(userId: string, normalizedUrl: string): Promise<DeliveredMapping | null> {
+/**
+ * The entry of one URL: its mapping and HTML (or, asked as `DeliveredAudiences`, its choice by audience), or null
+ * when the store holds none.
+ */
+export async function storedEntry<T extends DeliveredEntry = DeliveredMapping>(
+  userId: string,
+  normalizedUrl: string,
+): Promise<T | null> {
   const { value, metadata } = await env.DELIVERY.getWithMetadata<{ m: number | null }>(
     await urlKey(userId, normalizedUrl),
     "text",
   );
-  return value === null ? null : decodeUrlEntry(value, metadata);
+  return value === null ? null : (decodeUrlEntry(value, metadata) as T | null);
 }
 
 /** Every URL entry of the customer, by key. */
-async function storedEntries(userId: string): Promise<Record<string, DeliveredMapping>> {
-  const entries: Record<string, DeliveredMapping> = {};
+async function storedEntries(userId: string): Promise<Record<string, DeliveredEntry>> {
+  const entries: Record<string, DeliveredEntry> = {};
   let cursor: string | undefined;
   do {
     const listed = await env.DELIVERY.list<{ m: number | null }>({ prefix: urlKeyPrefix(userId), cursor });
@@ -93,4 +105,25 @@ export async function expectStoreMatchesD1(userId: string, because = "") {
   const kept = await storedState(userId);
   if (state) expect(kept, `state ${because}`).toEqual(state);
   else expect(kept?.active ?? false, `state of a customer that does not exist ${because}`).toBe(false);
+}
+
+/** The delivery store's KV, counting the reads and writes made to it, in a test env of its own. */
+export function countingKv() {
+  const calls = { reads: 0, writes: 0, keysWritten: [] as string[] };
+  const inner = env.DELIVERY;
+  const kv = {
+    get: (...args: Parameters<KVNamespace["get"]>) => (calls.reads++, inner.get(...args)),
+    getWithMetadata: (...args: Parameters<KVNamespace["getWithMetadata"]>) => (
+      calls.reads++,
+      inner.getWithMetadata(...args)
+    ),
+    put: (key: string, ...rest: unknown[]) => (
+      calls.writes++,
+      calls.keysWritten.push(key),
+      inner.put(key, ...(rest as [string]))
+    ),
+    delete: (key: string) => (calls.writes++, calls.keysWritten.push(key), inner.delete(key)),
+    list: (...args: Parameters<KVNamespace["list"]>) => (calls.reads++, inner.list(...args)),
+  } as unknown as KVNamespace;
+  return { calls, env: testEnv({ DELIVERY: kv }) };
 }

@@ -1,6 +1,7 @@
 /** @module Mappings: what a customer delivers where, each version, the deleted ones, and the delivery store's repairs. */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { DEFAULT_PRIORITY, type Audience } from "#contract/audiences";
 import type { StoredExperiment } from "#contract/experiments";
 import type { Placement } from "#contract/placement";
 import type { Seo } from "#contract/seo";
@@ -27,6 +28,13 @@ export const mappingState = () => ({
    * `html_content`) and goals; null: none. Part of the mapping's state, so drafts, schedules and versions carry it.
    */
   experiment: text("experiment", { mode: "json" }).$type<StoredExperiment>(),
+  /**
+   * Who the mapping is for (docs/audiences.md); null: everyone, the URL's fallback. Part of the state, so drafts,
+   * schedules and versions carry it.
+   */
+  audience: text("audience", { mode: "json" }).$type<Audience>(),
+  /** Among a URL's audience mappings, lower is tried first (ties: older first); meaningless without an audience. */
+  priority: integer("priority").notNull().default(DEFAULT_PRIORITY),
 });
 
 /**
@@ -106,6 +114,11 @@ export const urlMappings = sqliteTable(
       .where(sql`${t.unpublishAt} is not null`),
     // The admin's Event-Verwaltung: every customer's mappings, newest first.
     index("url_mappings_recent_idx").on(t.createdAt, t.id),
+    // A URL's audience mappings that are published or scheduled (docs/audiences.md): what its delivery entry holds,
+    // and the count AUDIENCE_MAPPINGS_PER_URL_MAX bounds, from the index alone.
+    index("url_mappings_audience_idx")
+      .on(t.userId, t.normalizedUrl, t.priority, t.id)
+      .where(sql`${t.audience} is not null and (${t.publishedAt} is not null or ${t.publishAt} is not null)`),
     // What delivery asks when one URL changes: the newest published mapping of (customer, URL), one index probe.
     index("url_mappings_delivery_idx")
       .on(t.userId, t.normalizedUrl, t.createdAt)

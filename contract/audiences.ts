@@ -1,0 +1,209 @@
+/**
+ * @module Audiences (docs/audiences.md): who a mapping is for, checked here (the Worker validates with these
+ * schemas, the SPA's forms use the same), and the pure rules that pick the mapping a visitor gets.
+ */
+import { z } from "zod";
+import { formatNumber } from "./input-caps";
+import { REFERRER_TYPES, type ReferrerType } from "./referrers";
+
+export const AUDIENCE_NAME_MAX_LENGTH = 100;
+export const AUDIENCE_COUNTRIES_MAX = 50;
+export const AUDIENCE_VALUES_MAX = 20;
+export const AUDIENCE_VALUE_MAX_LENGTH = 100;
+export const AUDIENCE_LANGUAGES_MAX = 20;
+export const LANGUAGE_TAG_MAX_LENGTH = 35;
+export const AUDIENCE_QUERY_PARAMS_MAX = 20;
+export const QUERY_PARAM_MAX_LENGTH = 100;
+export const QUERY_VALUE_MAX_LENGTH = 200;
+export const PRIORITY_MAX = 1_000;
+/** What a mapping's priority is when none is given. */
+export const DEFAULT_PRIORITY = 100;
+/** Published audience mappings one URL rule may have, besides its fallback (docs/decisions.md, Issue 41). */
+export const AUDIENCE_MAPPINGS_PER_URL_MAX = 20;
+export const AUDIENCE_MAPPINGS_FULL = `This URL already has ${AUDIENCE_MAPPINGS_PER_URL_MAX} published or scheduled audience mappings; unpublish one first`;
+
+/** The text form's header naming the audience whose mapping answered (`GET /api/content`). */
+export const AUDIENCE_HEADER = "X-Audience";
+
+export const CONTINENTS = ["AF", "AN", "AS", "EU", "NA", "OC", "SA"] as const;
+export const DEVICES = ["mobile", "tablet", "desktop"] as const;
+export const VISITOR_KINDS = ["new", "returning"] as const;
+
+export type Continent = (typeof CONTINENTS)[number];
+export type Device = (typeof DEVICES)[number];
+export type VisitorKind = (typeof VISITOR_KINDS)[number];
+
+/** The 27 member states of the European Union, by ISO 3166-1 alpha-2 code. */
+export const EU_COUNTRIES: ReadonlySet<string> = new Set(
+  "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split(" "),
+);
+
+export const AUDIENCE_NEEDS_A_CONDITION =
+  "audience: name at least one condition (country, continent, eu, device, referrer, utm, visitor, language or query)";
+
+/** A list of at most `max` distinct entries of `item`, its messages naming `field`. */
+const list = <T extends z.ZodType>(field: string, item: T, max: number) =>
+  z
+    .array(item, { error: `${field} must be a list` })
+    .min(1, `${field} must name at least one value`)
+    .max(max, `${field} may name at most ${formatNumber(max)} values`);
+
+const oneOf = <T extends readonly [string, ...string[]]>(field: string, values: T) =>
+  z.enum(values, { error: `${field} must be one of ${values.join(", ")}` });
+
+const textValue = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .min(1, `${field} must not be empty`)
+    .max(max, `${field} must be at most ${formatNumber(max)} characters`);
+
+const countryCode = z
+  .string({ error: "audience.country must be text" })
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, "audience.country must hold two-letter country codes (ISO 3166-1 alpha-2)")
+  .transform((code) => code.toUpperCase());
+
+const languageTag = textValue("audience.language", LANGUAGE_TAG_MAX_LENGTH).regex(
+  /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/,
+  "audience.language must hold language tags such as de or pt-BR",
+);
+
+const utmValues = (part: string) =>
+  list(`audience.utm.${part}`, textValue(`audience.utm.${part}`, AUDIENCE_VALUE_MAX_LENGTH), AUDIENCE_VALUES_MAX);
+
+const queryValues = z
+  .array(textValue("audience.query's values", QUERY_VALUE_MAX_LENGTH), {
+    error: "audience.query's values must be a list",
+  })
+  .max(
+    AUDIENCE_VALUES_MAX,
+    `audience.query may name at most ${formatNumber(AUDIENCE_VALUES_MAX)} values per parameter`,
+  );
+
+const querySchema = z
+  .record(textValue("audience.query's parameter names", QUERY_PARAM_MAX_LENGTH), queryValues, {
+    error: "audience.query must map parameter names to lists of values",
+  })
+  .refine(
+    (query) => Object.keys(query).length <= AUDIENCE_QUERY_PARAMS_MAX,
+    `audience.query may name at most ${formatNumber(AUDIENCE_QUERY_PARAMS_MAX)} parameters`,
+  );
+
+const CONDITIONS = ["country", "continent", "eu", "device", "referrer", "utm", "visitor", "language", "query"] as const;
+
+export const audienceSchema = z
+  .strictObject(
+    {
+      name: textValue("audience.name", AUDIENCE_NAME_MAX_LENGTH),
+      country: list("audience.country", countryCode, AUDIENCE_COUNTRIES_MAX).optional(),
+      continent: list("audience.continent", oneOf("audience.continent", CONTINENTS), CONTINENTS.length).optional(),
+      eu: z.boolean({ error: "audience.eu must be true or false" }).optional(),
+      device: list("audience.device", oneOf("audience.device", DEVICES), DEVICES.length).optional(),
+      referrer: list("audience.referrer", oneOf("audience.referrer", REFERRER_TYPES), REFERRER_TYPES.length).optional(),
+      utm: z
+        .strictObject(
+          {
+            source: utmValues("source").optional(),
+            medium: utmValues("medium").optional(),
+            campaign: utmValues("campaign").optional(),
+          },
+          {
+            error: (issue) =>
+              issue.code === "unrecognized_keys"
+                ? "audience.utm may hold source, medium and campaign only"
+                : "audience.utm must be an object of source, medium and campaign",
+          },
+        )
+        .optional(),
+      visitor: oneOf("audience.visitor", VISITOR_KINDS).optional(),
+      language: list("audience.language", languageTag, AUDIENCE_LANGUAGES_MAX).optional(),
+      query: querySchema.optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `audience may hold name, ${CONDITIONS.join(", ")} only`
+          : "audience must be an object with a name and conditions",
+    },
+  )
+  .refine(
+    (audience) =>
+      CONDITIONS.some((c) => audience[c] !== undefined) &&
+      !(audience.utm && Object.values(audience.utm).every((v) => v === undefined)),
+    AUDIENCE_NEEDS_A_CONDITION,
+  );
+
+export const prioritySchema = z
+  .number({ error: "priority must be a number" })
+  .int("priority must be a whole number")
+  .min(0, "priority must be at least 0")
+  .max(PRIORITY_MAX, `priority must be at most ${formatNumber(PRIORITY_MAX)}`);
+
+/** `POST`/`PATCH /api/mappings`: `audience: null` makes the mapping its URL's fallback again. */
+export const audienceFields = { audience: audienceSchema.nullable().optional(), priority: prioritySchema.optional() };
+
+export type Audience = z.infer<typeof audienceSchema>;
+
+/** What the Worker knows of a visitor as it answers (docs/audiences.md, "What a visitor's attributes are read from"). */
+export interface AudienceAttributes {
+  /** ISO alpha-2, upper case; absent when unknown. */
+  country?: string;
+  continent?: string;
+  device: Device;
+  referrer: ReferrerType;
+  /** The page URL's parameters (UTM ones included), before tracking parameters are dropped. */
+  query: URLSearchParams;
+  visitor: VisitorKind;
+  /** The most preferred language tag, lower case; absent when none was sent. */
+  language?: string;
+}
+
+const anyIgnoringCase = (values: string[], actual: string | null | undefined) =>
+  actual != null && values.some((v) => v.toLowerCase() === actual.toLowerCase());
+
+const languageMatches = (tags: string[], actual: string | undefined) =>
+  actual !== undefined &&
+  tags.some((tag) => {
+    const t = tag.toLowerCase();
+    return actual === t || actual.startsWith(`${t}-`);
+  });
+
+function queryMatches(wanted: Record<string, string[]>, query: URLSearchParams) {
+  return Object.entries(wanted).every(([param, values]) => {
+    if (values.length === 0) return query.has(param);
+    const actual = query.getAll(param);
+    return actual.some((a) => anyIgnoringCase(values, a));
+  });
+}
+
+/** Whether a visitor belongs to the audience: every condition given holds; within a list one value is enough. */
+export function matchesAudience(audience: Audience, visitor: AudienceAttributes): boolean {
+  const { utm } = audience;
+  return (
+    (audience.country === undefined || anyIgnoringCase(audience.country, visitor.country)) &&
+    (audience.continent === undefined || anyIgnoringCase(audience.continent, visitor.continent)) &&
+    (audience.eu === undefined ||
+      audience.eu === (visitor.country !== undefined && EU_COUNTRIES.has(visitor.country.toUpperCase()))) &&
+    (audience.device === undefined || audience.device.includes(visitor.device)) &&
+    (audience.referrer === undefined || audience.referrer.includes(visitor.referrer)) &&
+    (utm?.source === undefined || anyIgnoringCase(utm.source, visitor.query.get("utm_source"))) &&
+    (utm?.medium === undefined || anyIgnoringCase(utm.medium, visitor.query.get("utm_medium"))) &&
+    (utm?.campaign === undefined || anyIgnoringCase(utm.campaign, visitor.query.get("utm_campaign"))) &&
+    (audience.visitor === undefined || audience.visitor === visitor.visitor) &&
+    (audience.language === undefined || languageMatches(audience.language, visitor.language)) &&
+    (audience.query === undefined || queryMatches(audience.query, visitor.query))
+  );
+}
+
+/**
+ * The mapping a visitor gets among a URL rule's mappings in the order they are tried (the audience ones by
+ * priority, then oldest first, and the fallback last: models/delivered-mappings.ts reads them so): the first whose
+ * audience they belong to, else the fallback, else none.
+ */
+export function chooseMapping<T extends { audience: Audience | null }>(
+  ordered: readonly T[],
+  visitor: AudienceAttributes,
+): T | undefined {
+  return ordered.find((m) => m.audience === null || matchesAudience(m.audience, visitor));
+}
