@@ -19,29 +19,12 @@ import { findUserByEmail } from "../models/users";
 import { paypalConfig } from "../paypal/config";
 import { parsePayPalDate } from "../paypal/dates";
 import { ipnKind, profileEventStatus, receiverMatches, subscriptionIdOf, type IpnFields } from "../paypal/ipn-checks";
-import { parseIpn, validationBody } from "../paypal/ipn-message";
+import { parseIpn } from "../paypal/ipn-message";
+import { verifyIpn } from "../paypal/ipn-verify";
 
 export type IpnAnswer = { status: 200 } | { status: 400 | 503; error: string };
 
-const VERIFY_TIMEOUT_MS = 15_000;
 const FINAL_STATUSES = new Set(["cancelled", "expired"]);
-
-async function verify(env: Env, raw: Uint8Array): Promise<"VERIFIED" | "INVALID" | "unavailable"> {
-  try {
-    const res = await fetch(paypalConfig(env).ipnVerifyUrl, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "User-Agent": "dynamic-content-ipn" },
-      body: validationBody(raw),
-      signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS),
-    });
-    const answer = (await res.text()).trim();
-    if (res.ok && (answer === "VERIFIED" || answer === "INVALID")) return answer;
-    console.error(`IPN verification answered ${res.status} ${JSON.stringify(answer.slice(0, 40))}`);
-  } catch (err) {
-    console.error("IPN verification failed:", err instanceof Error ? err.message : err);
-  }
-  return "unavailable";
-}
 
 /** `owner`: the account the transaction belongs to (its subscription's holder, else the payer's account). */
 function toTransaction(
@@ -146,7 +129,7 @@ export async function handleIpn(env: Env, raw: Uint8Array, now = new Date()): Pr
     console.warn(`IPN ${track} refused: a test notification outside the sandbox`);
     return { status: 400, error: "Test notifications are accepted only in the PayPal sandbox" };
   }
-  const verdict = await verify(env, raw);
+  const verdict = await verifyIpn(env, raw);
   if (verdict === "unavailable") return { status: 503, error: "PayPal could not verify the notification right now" };
   if (verdict === "INVALID") {
     console.warn(`IPN ${track} refused: PayPal answered INVALID to the verification`);
