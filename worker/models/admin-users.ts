@@ -8,7 +8,7 @@ import type { Db } from "../db/client";
 import { containsText, inList } from "../db/expressions";
 import { mappingTotals, paypalTransactions, productVersions, urlMappings, usageCounters, users } from "../db/schema";
 import { nextPeriod, periodEnded } from "../lib/periods";
-import { customerLimits } from "./limits";
+import { customerLimits, planAndUsageColumns } from "./limits";
 import type { Page, PageParams } from "#contract/page";
 import { pageOf } from "./page";
 
@@ -67,14 +67,9 @@ async function adminUsersByIds(db: Db, ids: string[], now: Date): Promise<AdminU
   if (ids.length === 0) return [];
   const rows = await db
     .select({
-      user: users,
+      ...planAndUsageColumns,
       versionName: productVersions.name,
-      websitesLimit: productVersions.websitesLimit,
-      eventsLimit: productVersions.eventsLimit,
-      dynamicContentLimit: productVersions.dynamicContentLimit,
       totalRequests: usageCounters.totalRequests,
-      periodDeliveries: usageCounters.periodDeliveries,
-      periodRequests: usageCounters.periodRequests,
       mappingCount: mappingTotals.mappings,
       uniqueUrlsCount: mappingTotals.urls,
       websitesUsed: mappingTotals.hosts,

@@ -37,6 +37,19 @@ export function customerLimits(user: UserLimits, plan: PlanLimits | null | undef
   };
 }
 
+/**
+ * A user with their plan's limits and their period's usage, as every reader of both selects them (with
+ * `users` joined left to `product_versions` and `usage_counters`); `customerLimits` then applies the user's own.
+ */
+export const planAndUsageColumns = {
+  user: users,
+  websitesLimit: productVersions.websitesLimit,
+  eventsLimit: productVersions.eventsLimit,
+  dynamicContentLimit: productVersions.dynamicContentLimit,
+  periodDeliveries: usageCounters.periodDeliveries,
+  periodRequests: usageCounters.periodRequests,
+};
+
 export interface DeliveryLimitState {
   userId: string;
   isActive: boolean;
@@ -90,11 +103,7 @@ export async function customersWithUsage(
   if (userIds.length === 0) return [];
   const rows = await db
     .select({
-      user: users,
-      dynamicContentLimit: productVersions.dynamicContentLimit,
-      periodDeliveries: usageCounters.periodDeliveries,
-      periodRequests: usageCounters.periodRequests,
-      websitesLimit: productVersions.websitesLimit,
+      ...planAndUsageColumns,
       edgeHosts: sql<string>`(select json_group_array(json_array(${websites.verifiedAt}, ${websites.hostname}))
         from ${websites}
         where ${websites.userId} = ${users.id} and ${websites.mode} = 'edge' and ${websites.status} = 'active')`,
