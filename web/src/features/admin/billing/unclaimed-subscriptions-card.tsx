@@ -3,18 +3,9 @@
  * "Issue 39: a payment always lands with its payer"), each with a Link to the account its payment came from and a
  * Cancel at PayPal (asked once to confirm: it cannot be undone). Nothing is shown while there are none.
  */
-import { useState } from "react";
 import type { UnclaimedSubscription } from "#contract/responses";
+import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { PagedRows } from "@/components/paged-rows";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -30,9 +21,7 @@ export const linkLabel = (email: string) => `Link to ${email}`;
 
 function UnclaimedRow({ row }: { row: UnclaimedSubscription }) {
   const action = useUnclaimedSubscriptionAction();
-  const [confirming, setConfirming] = useState(false);
-  const run = (kind: "link" | "cancel") =>
-    action.mutate({ subscriptionId: row.subscriptionId, action: kind }, { onSettled: () => setConfirming(false) });
+  const run = (kind: "link" | "cancel") => action.mutate({ subscriptionId: row.subscriptionId, action: kind });
 
   return (
     <TableRow>
@@ -53,27 +42,19 @@ function UnclaimedRow({ row }: { row: UnclaimedSubscription }) {
               {linkLabel(row.account.email)}
             </Button>
           )}
-          <Button size="sm" variant="destructive" disabled={action.isPending} onClick={() => setConfirming(true)}>
-            {CANCEL_AT_PAYPAL}
-          </Button>
-        </div>
-        <AlertDialog open={confirming} onOpenChange={setConfirming}>
-          <AlertDialogContent>
-            <AlertDialogHeader>
-              <AlertDialogTitle>Cancel {row.subscriptionId} at PayPal?</AlertDialogTitle>
-              <AlertDialogDescription>
-                PayPal will not charge this subscription again. Payments already made stay as they are; this cannot be
-                undone.
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            <AlertDialogFooter className="gap-2">
-              <AlertDialogCancel>Keep it</AlertDialogCancel>
-              <Button variant="destructive" disabled={action.isPending} onClick={() => run("cancel")}>
+          <ConfirmActionButton
+            trigger={
+              <Button size="sm" variant="destructive" disabled={action.isPending}>
                 {CANCEL_AT_PAYPAL}
               </Button>
-            </AlertDialogFooter>
-          </AlertDialogContent>
-        </AlertDialog>
+            }
+            title={`Cancel ${row.subscriptionId} at PayPal?`}
+            description="PayPal will not charge this subscription again. Payments already made stay as they are; this cannot be undone."
+            confirmLabel={CANCEL_AT_PAYPAL}
+            cancelLabel="Keep it"
+            onConfirm={() => run("cancel")}
+          />
+        </div>
       </TableCell>
     </TableRow>
   );
