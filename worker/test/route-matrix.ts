@@ -1,7 +1,7 @@
 /**
  * @module Every route of the app (Hono's own route table) with a request that exercises it, who may call it and
- * what each kind of caller gets: the authorization matrix (routes/authorization.test.ts) checks it as written,
- * and the input fuzz suite (routes/input-fuzz.test.ts) sends bad variations of each request. One row per route.
+ * what each kind of caller gets: the authorization matrix (authorization-matrix.ts) checks it as written, and the
+ * input fuzz suite (input-fuzz.ts) sends bad variations of each request. One row per route.
  */
 import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -550,6 +550,13 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
  * The app's endpoints as Hono registered them. `use()` middleware is registered as method ALL; the one endpoint
  * for every method is the API's 404.
  */
+/** Every `parts`-th route of the matrix from the `part`-th on (1-based): parts of even size and mix, one a test file. */
+export function matrixPart(part: number, parts: number): string[] {
+  return Object.keys(MATRIX)
+    .sort()
+    .filter((_, index) => index % parts === part - 1);
+}
+
 export function appRoutes(): string[] {
   const routes = app.routes
     .map((r) => `${r.method} ${r.path}`)

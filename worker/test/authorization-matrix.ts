@@ -1,21 +1,18 @@
 /**
- * The authorization matrix: every route of the app (read from Hono's own route table) against every kind of
- * caller, each expected status written once in test/route-matrix.ts. A route added without its row fails the
- * first test. Every refusal must also change nothing, and every answer of the API must be one no browser renders
- * as a page.
+ * @module The authorization matrix: every route of the app (read from Hono's own route table) against every kind of
+ * caller, each expected status written once in route-matrix.ts. Every refusal must also change nothing, and every
+ * answer of the API must be one no browser renders as a page. The routes are checked in parts, a test file each
+ * (routes/authorization-*.test.ts), so that the parts run beside each other.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutes, copiedFixture, MATRIX, PRINCIPALS, send, snapshot, stubPayPalPostBack } from "../test/route-matrix";
+import { copiedFixture, MATRIX, matrixPart, PRINCIPALS, send, snapshot, stubPayPalPostBack } from "./route-matrix";
 
-beforeEach(stubPayPalPostBack);
-afterEach(() => vi.restoreAllMocks());
+export function describeAuthorizationMatrix(part: number, parts: number) {
+  beforeEach(stubPayPalPostBack);
+  afterEach(() => vi.restoreAllMocks());
 
-describe("the authorization matrix", () => {
-  it("has a row for every route of the app, and a route for every row", () => {
-    expect(Object.keys(MATRIX).sort()).toEqual(appRoutes());
-  });
-
-  describe.each(Object.entries(MATRIX))("%s", (route, { request, expect: expected }) => {
+  describe.each(matrixPart(part, parts))("%s", (route) => {
+    const { request, expect: expected } = MATRIX[route]!;
     it.each(PRINCIPALS)(`as %s answers as the matrix says`, async (principal) => {
       const fixture = await copiedFixture();
       const req = request(fixture);
@@ -35,4 +32,4 @@ describe("the authorization matrix", () => {
       }
     });
   });
-});
+}
