@@ -10,6 +10,7 @@ import type { InstallCheck } from "#contract/responses";
 import type { Db } from "../db/client";
 import type { User } from "../db/schema";
 import type { Env } from "../env";
+import type { ProductOrigins } from "../http/origin";
 import { resolvedTargetProblem, targetRefusal, type TargetProblem } from "../http/outbound-target";
 import { blockedBy, parsePolicies, type Blocked, type InlineScript } from "../lib/content-security-policy";
 import { explainMatch } from "../models/mapping-match";
@@ -172,11 +173,6 @@ const blockedSentence = ({ directive, what }: Blocked, where: string, origin: st
     ? `${policy} does not allow scripts from ${origin}: add ${origin} to ${directive}.`
     : `${policy} does not allow the snippet's requests to ${origin}: add ${origin} to ${directive}.`;
 };
-
-export interface ProductOrigins {
-  public: string;
-  delivery: string;
-}
 
 /** Checks the customer's page at `url` (an http(s) URL of at most 2,048 characters). */
 export async function checkInstall(
