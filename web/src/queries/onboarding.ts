@@ -19,11 +19,10 @@ export function waitingForFirstView(onboarding: Onboarding | undefined): boolean
 }
 
 /** The steps; a failure only hides the checklist (no toast). */
-export function useOnboarding({ enabled }: { enabled: boolean }) {
+export function useOnboarding() {
   return useQuery({
     queryKey: onboardingKeys.all,
     queryFn: () => getJson<Onboarding>("/api/onboarding"),
-    enabled,
     refetchInterval: (query) => (waitingForFirstView(query.state.data) ? ONBOARDING_POLL_MS : false),
     meta: { silent: true },
   });

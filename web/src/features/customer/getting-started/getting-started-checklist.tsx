@@ -56,7 +56,7 @@ function StepItem({ step, waiting, lang }: { step: OnboardingStep; waiting: bool
 
 export function GettingStartedChecklist({ lang = "en" }: { lang?: GettingStartedLanguage }) {
   const text = GETTING_STARTED_TEXT[lang];
-  const { data } = useOnboarding({ enabled: true });
+  const { data } = useOnboarding();
   const [shownIncomplete, setShownIncomplete] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   if (!data) return null;
