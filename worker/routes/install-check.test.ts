@@ -96,6 +96,26 @@ describe("POST /api/install-check", () => {
     ]);
   });
 
+  it("says when the page loads the snippet without setting a user id, and when the page is not HTML", async () => {
+    const { apiKey } = await customer();
+    serve = () => html(`<script async src="${PRODUCTION_ORIGIN}/snippet.js"></script>`);
+    expect((await check(apiKey, PAGE)).body).toEqual({
+      reachable: true,
+      snippetFound: true,
+      userIdMatches: false,
+      mappingMatches: true,
+      problems: ["The page loads the snippet but does not set your user id: its first <script> part is missing."],
+    });
+    serve = () => Response.json({ page: "offer" });
+    expect((await check(apiKey, PAGE)).body).toEqual({
+      reachable: true,
+      snippetFound: false,
+      userIdMatches: false,
+      mappingMatches: true,
+      problems: ["The page is not HTML (its server answered application/json)."],
+    });
+  });
+
   it("says which Content-Security-Policy directive blocks the snippet, from the header and from a meta tag", async () => {
     const { user, apiKey } = await customer();
     serve = () =>

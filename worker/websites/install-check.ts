@@ -174,6 +174,73 @@ const blockedSentence = ({ directive, what }: Blocked, where: string, origin: st
     : `${policy} does not allow the snippet's requests to ${origin}: add ${origin} to ${directive}.`;
 };
 
+/** What the page's scripts say: the snippet's script, the user ids set, and a sentence per problem. */
+function snippetFindings(scan: PageScan, page: URL, userId: string, origins: ProductOrigins) {
+  const ours = new Set([origins.delivery, origins.public]);
+  const script = scan.scriptSources
+    .map((src) => URL.parse(src, page))
+    .find((src) => src !== null && src.pathname === "/snippet.js" && ours.has(src.origin));
+  const withIds = scan.inlineScripts
+    .map((inline) => ({ inline, ids: userIdsSet(inline) }))
+    .filter((s) => s.ids.length > 0);
+  const ids = [...new Set(withIds.flatMap((s) => s.ids))];
+  const userIdMatches = ids.includes(userId);
+  const problems: string[] = [];
+  if (!script) {
+    const viaTagManager = [...scan.scriptSources, ...scan.inlineScripts.map((s) => s.text)].some((s) =>
+      s.includes("googletagmanager.com/gtm.js"),
+    );
+    problems.push(
+      `The snippet is missing: no script on the page loads ${origins.delivery}/snippet.js.` +
+        (viaTagManager
+          ? " The page uses Google Tag Manager: a snippet added there runs only in visitors' browsers, so this check cannot see it."
+          : ""),
+    );
+  }
+  if (ids.length === 0 && script) {
+    problems.push("The page loads the snippet but does not set your user id: its first <script> part is missing.");
+  } else if (ids.length > 0 && !userIdMatches) {
+    const shown = ids
+      .slice(0, IDS_SHOWN)
+      .map((id) => `"${id}"`)
+      .join(", ");
+    problems.push(
+      `The page sets another user id (${shown}), not yours ("${userId}"): copy the snippet from your dashboard again.`,
+    );
+  }
+  return {
+    script,
+    userIdMatches,
+    /** The inline part the page's policies must let run: the one with the customer's id, else another's. */
+    inline: withIds.find((s) => s.ids.includes(userId))?.inline ?? withIds[0]?.inline ?? null,
+    problems,
+  };
+}
+
+/** A sentence for each part of the snippet that a policy of the page (its header's, its meta tags') blocks. */
+async function policyProblems(
+  response: Response,
+  scan: PageScan,
+  page: URL,
+  origin: string,
+  inline: InlineScript | null,
+): Promise<string[]> {
+  const targets = { inline, script: new URL("/snippet.js", origin), content: new URL("/api/content", origin) };
+  const policies = [
+    ...parsePolicies(response.headers.get("Content-Security-Policy") ?? "").map((policy) => ({
+      policy,
+      where: "header",
+    })),
+    ...scan.metaPolicies.flatMap(parsePolicies).map((policy) => ({ policy, where: "meta tag" })),
+  ];
+  const problems: string[] = [];
+  for (const { policy, where } of policies) {
+    for (const blocked of await blockedBy(policy, page, targets))
+      problems.push(blockedSentence(blocked, where, origin));
+  }
+  return problems;
+}
+
 /** Checks the customer's page at `url` (an http(s) URL of at most 2,048 characters). */
 export async function checkInstall(
   env: Env,
@@ -187,80 +254,24 @@ export async function checkInstall(
   const match = await explainMatch(db, user, page.href);
   const mappingMatches = match.mapping !== null;
   const mappingProblems = mappingMatches ? [] : [match.reason];
-  if ("problem" in fetched) {
-    return {
-      reachable: false,
-      snippetFound: false,
-      userIdMatches: false,
-      mappingMatches,
-      problems: [fetched.problem, ...mappingProblems],
-    };
-  }
+  const unseen = { snippetFound: false, userIdMatches: false, mappingMatches };
+  if ("problem" in fetched) return { reachable: false, ...unseen, problems: [fetched.problem, ...mappingProblems] };
   const { response } = fetched;
   const type = response.headers.get("Content-Type") ?? "";
   if (!/^\s*(text\/html|application\/xhtml\+xml)\b/i.test(type)) {
     await response.body?.cancel();
     const problem = `The page is not HTML (its server answered ${type.split(";")[0]!.trim() || "without a content type"}).`;
-    return {
-      reachable: true,
-      snippetFound: false,
-      userIdMatches: false,
-      mappingMatches,
-      problems: [problem, ...mappingProblems],
-    };
+    return { reachable: true, ...unseen, problems: [problem, ...mappingProblems] };
   }
   const scan = await scanPage(await firstBytes(response, INSTALL_CHECK_MAX_BYTES));
-  const ours = new Set([origins.delivery, origins.public]);
-  const snippetScript = scan.scriptSources
-    .map((src) => URL.parse(src, page))
-    .find((src) => src !== null && src.pathname === "/snippet.js" && ours.has(src.origin));
-  const origin = snippetScript?.origin ?? origins.delivery;
-  const withIds = scan.inlineScripts
-    .map((script) => ({ script, ids: userIdsSet(script) }))
-    .filter((s) => s.ids.length > 0);
-  const ids = [...new Set(withIds.flatMap((s) => s.ids))];
-  const userIdMatches = ids.includes(user.id);
-  const problems: string[] = [];
-  if (!snippetScript) {
-    const viaTagManager = [...scan.scriptSources, ...scan.inlineScripts.map((s) => s.text)].some((s) =>
-      s.includes("googletagmanager.com/gtm.js"),
-    );
-    problems.push(
-      `The snippet is missing: no script on the page loads ${origins.delivery}/snippet.js.` +
-        (viaTagManager
-          ? " The page uses Google Tag Manager: a snippet added there runs only in visitors' browsers, so this check cannot see it."
-          : ""),
-    );
-  }
-  if (ids.length === 0 && snippetScript) {
-    problems.push("The page loads the snippet but does not set your user id: its first <script> part is missing.");
-  } else if (ids.length > 0 && !userIdMatches) {
-    const shown = ids
-      .slice(0, IDS_SHOWN)
-      .map((id) => `"${id}"`)
-      .join(", ");
-    problems.push(
-      `The page sets another user id (${shown}), not yours ("${user.id}"): copy the snippet from your dashboard again.`,
-    );
-  }
-  const inline = withIds.find((s) => s.ids.includes(user.id))?.script ?? withIds[0]?.script ?? null;
-  const targets = { inline, script: new URL("/snippet.js", origin), content: new URL("/api/content", origin) };
-  const policies = [
-    ...parsePolicies(response.headers.get("Content-Security-Policy") ?? "").map((p) => ({
-      policy: p,
-      where: "header",
-    })),
-    ...scan.metaPolicies.flatMap(parsePolicies).map((p) => ({ policy: p, where: "meta tag" })),
-  ];
-  for (const { policy, where } of policies) {
-    for (const blocked of await blockedBy(policy, page, targets))
-      problems.push(blockedSentence(blocked, where, origin));
-  }
+  const snippet = snippetFindings(scan, page, user.id, origins);
+  const origin = snippet.script?.origin ?? origins.delivery;
+  const blocked = await policyProblems(response, scan, page, origin, snippet.inline);
   return {
     reachable: true,
-    snippetFound: snippetScript !== undefined,
-    userIdMatches,
+    snippetFound: snippet.script !== undefined,
+    userIdMatches: snippet.userIdMatches,
     mappingMatches,
-    problems: [...new Set([...problems, ...mappingProblems])],
+    problems: [...new Set([...snippet.problems, ...blocked, ...mappingProblems])],
   };
 }
