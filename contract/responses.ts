@@ -130,6 +130,35 @@ export interface MappingMatch {
   reason: string;
 }
 
+/** A getting-started step (docs/getting-started.md), in the order the checklist shows them. */
+export const ONBOARDING_STEPS = ["verified", "mapping", "snippet", "firstView", "website"] as const;
+export type OnboardingStepKey = (typeof ONBOARDING_STEPS)[number];
+/** The steps a customer must have done before the checklist can be put away; `website` (edge delivery) is optional. */
+export const REQUIRED_ONBOARDING_STEPS: readonly OnboardingStepKey[] = ["verified", "mapping", "snippet", "firstView"];
+
+export interface OnboardingStep {
+  key: OnboardingStepKey;
+  done: boolean;
+  /** When it was done, where that is known (ISO 8601). */
+  at?: string;
+  /** `snippet`: the host of the page it was first seen on. */
+  host?: string;
+}
+
+/** `GET /api/onboarding`: the customer's getting-started steps. */
+export interface Onboarding {
+  steps: OnboardingStep[];
+}
+
+/** `POST /api/install-check`: what the Worker found on the customer's page, and a sentence per problem. */
+export interface InstallCheck {
+  reachable: boolean;
+  snippetFound: boolean;
+  userIdMatches: boolean;
+  mappingMatches: boolean;
+  problems: string[];
+}
+
 /** `GET|PUT /api/url-rules`: the parameters every URL drops, and the customer's own (docs/url-rules.md). */
 export interface UrlRules {
   trackingParameters: string[];

@@ -75,6 +75,10 @@ const pageUrl = text("URL", URL_MAX_LENGTH)
 /** `GET /api/mappings/match?url=`: the page to test. */
 export const mappingMatchQuery = z.object({ url: pageUrl });
 
+/** `POST /api/install-check`: the customer's page to check for the snippet (docs/getting-started.md). */
+export const installCheckBody = z.object({ url: pageUrl });
+export type InstallCheckBody = z.infer<typeof installCheckBody>;
+
 const htmlContent = z.string().refine((html) => utf8Length(html) <= HTML_CONTENT_MAX_BYTES, HTML_CONTENT_TOO_LARGE);
 
 /** Absent: as the URL says (docs/url-rules.md), a URL ending in `/*` is a prefix. */

@@ -25,8 +25,10 @@ import { apiHeaders, deliveryHeaders, pageHeaders, strictTransportSecurity } fro
 import { adminRoutes } from "./routes/admin";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
+import { installCheckRoutes } from "./routes/install-check";
 import { loginRoutes } from "./routes/login";
 import { mappingRoutes } from "./routes/mappings";
+import { onboardingRoutes } from "./routes/onboarding";
 import { openApiRoutes } from "./routes/openapi";
 import { servePage } from "./routes/pages";
 import { paypalRoutes } from "./routes/paypal";
@@ -67,6 +69,8 @@ export const app = new Hono<AppEnv>()
   .route("/api/websites", websiteRoutes)
   .route("/api/url-rules", urlRulesRoutes)
   .route("/api/webhooks", webhookRoutes)
+  .route("/api/onboarding", onboardingRoutes)
+  .route("/api/install-check", installCheckRoutes)
   .route("/api/openapi.json", openApiRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
   // The SPA's pages and build files come through here, so that they get their headers on our hosts only.

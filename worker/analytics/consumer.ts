@@ -26,6 +26,7 @@ import {
   type ArchivedView,
 } from "./record";
 import { countableSince, PURGE_ROWS_PER_BATCH, purgeRawWindow } from "./retention";
+import { recordFirstSightings } from "./snippet-sightings";
 
 /** Each view once, even when the queue delivers one twice in a batch, or two messages carry it. */
 function uniqueViews(batch: MessageBatch<AnalyticsMessage>): PageViewEvent[] {
@@ -54,8 +55,9 @@ async function theirViews(env: Env, views: ArchivedView[]): Promise<ArchivedView
 }
 
 export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, env: Env): Promise<void> {
+  let views: ArchivedView[];
   try {
-    const views = await theirViews(env, uniqueViews(batch).map(toArchivedView));
+    views = await theirViews(env, uniqueViews(batch).map(toArchivedView));
     if (views.length > 0) {
       const archive = archiveKey(await batchIdOf(views.map((v) => v.id)), Math.min(...views.map((v) => v.timestamp)));
       await archiveEvents(env, archive, views);
@@ -82,6 +84,8 @@ export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, en
   }
   // Upkeep that must keep pace with traffic; a failure here is retried by the next batch and the daily cron.
   await runIndependentSteps([
+    // Getting started's `snippet` step: seconds after the view, not at the minute's fold (a failure: the next view's).
+    ["Recording first sightings of the snippet", () => recordFirstSightings(createDb(env.DB), views)],
     ["Purging the ledger past its window", () => purgeRawWindow(env, new Date(), PURGE_ROWS_PER_BATCH)],
   ]);
 }

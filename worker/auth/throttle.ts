@@ -73,6 +73,12 @@ export const THROTTLES = {
     perIp: { max: 120, windowMs: HOUR_MS },
     refusal: "Too many DNS checks.",
   },
+  // A customer checking their page while they install the snippet (docs/getting-started.md).
+  "install-check": {
+    perAccount: { max: 30, windowMs: HOUR_MS },
+    perIp: { max: 120, windowMs: HOUR_MS },
+    refusal: "Too many page checks.",
+  },
   "webhook-test": {
     perAccount: { max: 20, windowMs: HOUR_MS },
     perIp: { max: 60, windowMs: HOUR_MS },

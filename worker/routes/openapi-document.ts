@@ -9,6 +9,7 @@ import {
   deletedMappingsQuery,
   exportQuery,
   importQuery,
+  installCheckBody,
   mappingBody,
   mappingChangeBody,
   mappingDeleteQuery,
@@ -274,6 +275,26 @@ export function openApiDocument(origin: string) {
           summary: "Set the customer's own ignored URL parameters",
           requestBody: json(urlRulesBody),
           responses: { "200": answer("UrlRules"), ...ERRORS },
+        },
+      },
+      "/api/onboarding": {
+        get: {
+          summary:
+            "Getting-started steps (verified, mapping, snippet, firstView, website), each done or not, with when and (snippet) the page's host",
+          responses: { "200": answer("Onboarding {steps: [{key, done, at?, host?}]}") },
+        },
+      },
+      "/api/install-check": {
+        post: {
+          summary:
+            "Fetch a page of the customer's website and say whether the snippet, their user id and a mapping are there, with a sentence per problem",
+          requestBody: json(installCheckBody),
+          responses: {
+            "200": answer("InstallCheck {reachable, snippetFound, userIdMatches, mappingMatches, problems}"),
+            "429": { description: "More than 30 checks in an hour; `Retry-After` says when to try again" },
+            "503": { description: "The page's host name could not be looked up; try again in a few minutes" },
+            ...ERRORS,
+          },
         },
       },
       "/api/websites": {

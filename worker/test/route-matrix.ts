@@ -349,6 +349,12 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     expect: signedIn(200),
   },
   "GET /api/websites": { request: () => ({ path: "/api/websites" }), expect: signedIn(200) },
+  "GET /api/onboarding": { request: () => ({ path: "/api/onboarding" }), expect: signedIn(200) },
+  // A local port nobody listens on (development allows loopback): the check answers at once that it is unreachable.
+  "POST /api/install-check": {
+    request: () => ({ method: "POST", path: "/api/install-check", json: { url: "http://127.0.0.1:9/page" } }),
+    expect: signedIn(200),
+  },
   // Every fixture has its own customers, so each caller claims a hostname nobody holds yet; in snippet mode, since
   // the customer's edge claim of a.test is all their plan's websites limit allows.
   "PUT /api/websites/:hostname": {

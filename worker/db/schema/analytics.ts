@@ -319,3 +319,15 @@ export const usageCounters = sqliteTable("usage_counters", {
   latestDayUnmappedUrls: integer("latest_day_unmapped_urls").notNull().default(0),
   latestDayUnmappedUrlsBefore: integer("latest_day_unmapped_urls_before").notNull().default(0),
 });
+
+/**
+ * Where the customer's content was first asked for from one of their pages (the getting-started `snippet` step,
+ * docs/getting-started.md): one row per customer, written once by the analytics consumer (models/onboarding.ts).
+ */
+export const snippetSightings = sqliteTable("snippet_sightings", {
+  userId: userRef().primaryKey(),
+  /** The page's host. */
+  host: text("host").notNull(),
+  /** The page view's time. */
+  seenAt: integer("seen_at", { mode: "timestamp_ms" }).notNull(),
+});

@@ -1,7 +1,8 @@
-import { useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { Link } from "react-router-dom";
 import { CustomerNav } from "@/components/customer-nav";
 import { LazyPanel } from "@/components/lazy-panel";
+import { LoadBoundary } from "@/components/load-boundary";
 import { PageContainer } from "@/components/layout/page-container";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { lazyScreen } from "@/lib/lazy-screen";
@@ -13,6 +14,10 @@ import { StatsOverview } from "./stats-overview";
  */
 const MappingsPanel = lazyScreen(() => import("./mappings-panel").then((m) => m.MappingsPanel));
 const AnalyticsDataTable = lazyScreen(() => import("./analytics-data-table").then((m) => m.AnalyticsDataTable));
+/** The getting-started checklist (docs/getting-started.md): nothing shows until it has loaded and has steps to show. */
+const GettingStartedChecklist = lazyScreen(() =>
+  import("../getting-started/getting-started-checklist").then((m) => m.GettingStartedChecklist),
+);
 
 export function DashboardLayout({ hasApiKey }: { hasApiKey: boolean }) {
   useEffect(() => {
@@ -32,6 +37,13 @@ export function DashboardLayout({ hasApiKey }: { hasApiKey: boolean }) {
           <CustomerNav to="/user-dashboard" label="My account" />
         </div>
       </div>
+      {hasApiKey && (
+        <LoadBoundary resetKey="getting-started">
+          <Suspense fallback={null}>
+            <GettingStartedChecklist />
+          </Suspense>
+        </LoadBoundary>
+      )}
       <Tabs defaultValue="overview">
         <TabsList>
           <TabsTrigger value="overview">Overview</TabsTrigger>

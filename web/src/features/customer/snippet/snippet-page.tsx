@@ -3,9 +3,17 @@ import { snippetText, USER_ID_PLACEHOLDER } from "#contract/snippet-text";
 import { PageContainer } from "@/components/layout/page-container";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CodeBlock } from "@/components/code-block";
+import { LazyPanel } from "@/components/lazy-panel";
+import { useStoredApiKey } from "@/hooks/use-stored-session";
+import { lazyScreen } from "@/lib/lazy-screen";
+
+/** The install guides and "Check my page": a chunk of their own (docs/spa.md "Code splitting"). */
+const SnippetHelp = lazyScreen(() => import("../getting-started/snippet-help").then((m) => m.SnippetHelp));
 
 export function SnippetPage() {
-  const code = snippetText(useSnippetOrigin());
+  const origin = useSnippetOrigin();
+  const code = snippetText(origin);
+  const signedIn = useStoredApiKey() !== null;
 
   return (
     <PageContainer className="max-w-3xl space-y-6">
@@ -35,6 +43,9 @@ export function SnippetPage() {
           </ol>
         </CardContent>
       </Card>
+      <LazyPanel name="snippet-help">
+        <SnippetHelp origin={origin} signedIn={signedIn} />
+      </LazyPanel>
       <Card>
         <CardHeader>
           <CardTitle className="text-xl">Automate it</CardTitle>
