@@ -111,6 +111,8 @@ export default defineConfig({
           name: "web",
           environment: "jsdom",
           include: ["web/**/*.test.{ts,tsx}"],
+          // Screens rendered with their queries, on two loaded cores, may take past vitest's 5 s.
+          testTimeout: 15_000,
           setupFiles: ["./web/src/test/setup.ts"],
         },
       },
