@@ -202,3 +202,22 @@ describe("the audience editor in the edit dialog", () => {
     );
   });
 });
+
+describe("the mappings list", () => {
+  it("names a row's audience and priority under its URL, and adds nothing to a row for everyone", async () => {
+    const plain = mapping({ id: 8, url: "https://example.com/everyone" });
+    openRows([dach, plain]);
+    const rows = await screen.findAllByRole("row");
+    const dachRow = rows.find((row) => row.textContent?.includes(dach.url) && row !== rows[0])!;
+    expect(within(dachRow).getByText("Audience: DACH mobile")).toBeInTheDocument();
+    expect(within(dachRow).getByText("Priority 10")).toBeInTheDocument();
+    const plainRow = rows.find((row) => row.textContent?.includes("https://example.com/everyone"))!;
+    expect(plainRow.textContent).not.toMatch(/Audience|Priority|Everyone/);
+    // The columns are SPEC.md's, as before.
+    expect(
+      within(rows[0]!)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["URL", "HTML Content", "Status", "Created", "Published", "Actions"]);
+  });
+});
