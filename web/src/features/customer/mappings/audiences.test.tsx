@@ -221,3 +221,58 @@ describe("the mappings list", () => {
     ).toEqual(["URL", "HTML Content", "Status", "Created", "Published", "Actions"]);
   });
 });
+
+describe("the URL tester", () => {
+  it("asks for a visitor with the attributes chosen, and names the audience whose mapping answers", async () => {
+    const asked: URLSearchParams[] = [];
+    openRows([], (call) => {
+      if (!call.url.startsWith("/api/mappings/match")) return undefined;
+      asked.push(new URL(call.url, "http://spa.test").searchParams);
+      return jsonResponse({
+        mapping: dach,
+        reason: 'Exact match: example.com/a is this mapping\'s URL; …"DACH mobile"',
+      });
+    });
+    const tester = (await screen.findByRole("button", { name: "Test URL" })).closest("form")!;
+    fireEvent.change(within(tester).getByLabelText("Page URL"), {
+      target: { value: "https://example.com/a?plan=pro" },
+    });
+    fireEvent.click(within(tester).getByText("Visitor attributes (optional)"));
+    fireEvent.change(within(tester).getByLabelText("Language"), { target: { value: "de AT" } });
+    fireEvent.click(within(tester).getByRole("button", { name: "Test URL" }));
+    expect(await within(tester).findByText("language must hold language tags such as de or pt-BR")).toBeInTheDocument();
+    expect(asked).toEqual([]);
+
+    fireEvent.change(within(tester).getByLabelText("Language"), { target: { value: "de-AT" } });
+    fireEvent.change(within(tester).getByLabelText("Country"), { target: { value: "DE" } });
+    fireEvent.change(within(tester).getByLabelText("Device"), { target: { value: "mobile" } });
+    fireEvent.change(within(tester).getByLabelText("Arriving from"), { target: { value: "search" } });
+    fireEvent.change(within(tester).getByLabelText("Visitor"), { target: { value: "returning" } });
+    fireEvent.click(within(tester).getByRole("button", { name: "Test URL" }));
+    const result = await within(tester).findByRole("status");
+    expect(within(result).getByText("For the audience DACH mobile")).toBeInTheDocument();
+    expect(Object.fromEntries(asked[0]!)).toEqual({
+      url: "https://example.com/a?plan=pro",
+      country: "DE",
+      device: "mobile",
+      referrer: "search",
+      visitor: "returning",
+      language: "de-at",
+    });
+  });
+
+  it("asks with the URL alone when no attribute is chosen, and shows no audience for everyone's mapping", async () => {
+    const asked: string[] = [];
+    openRows([], (call) => {
+      if (!call.url.startsWith("/api/mappings/match")) return undefined;
+      asked.push(call.url);
+      return jsonResponse({ mapping: mapping({ id: 8 }), reason: "Exact match" });
+    });
+    const tester = (await screen.findByRole("button", { name: "Test URL" })).closest("form")!;
+    fireEvent.change(within(tester).getByLabelText("Page URL"), { target: { value: "https://example.com/a" } });
+    fireEvent.click(within(tester).getByRole("button", { name: "Test URL" }));
+    const result = await within(tester).findByRole("status");
+    expect(asked).toEqual([`/api/mappings/match?url=${encodeURIComponent("https://example.com/a")}`]);
+    expect(result.textContent).not.toMatch(/audience/i);
+  });
+});
