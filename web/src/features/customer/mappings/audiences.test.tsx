@@ -67,8 +67,27 @@ async function addForm(change: (call: ApiCall) => Response | undefined) {
   return { calls, form };
 }
 
+describe("the mappings list", () => {
+  it("names a row's audience and priority under its URL, and adds nothing to a row for everyone", async () => {
+    const plain = mapping({ id: 8, url: "https://example.com/everyone" });
+    openRows([dach, plain]);
+    const rows = await screen.findAllByRole("row");
+    const dachRow = rows.find((row) => row.textContent?.includes(dach.url) && row !== rows[0])!;
+    expect(within(dachRow).getByText("Audience: DACH mobile")).toBeInTheDocument();
+    expect(within(dachRow).getByText("Priority 10")).toBeInTheDocument();
+    const plainRow = rows.find((row) => row.textContent?.includes("https://example.com/everyone"))!;
+    expect(plainRow.textContent).not.toMatch(/Audience|Priority|Everyone/);
+    // The columns are SPEC.md's, as before.
+    expect(
+      within(rows[0]!)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["URL", "HTML Content", "Status", "Created", "Published", "Actions"]);
+  });
+});
+
 describe("the audience editor in the add form", () => {
-  it("is folded away, and adds a mapping with the audience and priority chosen", async () => {
+  it("is folded away, and adds a mapping with the audience's chips and priority", async () => {
     const { calls, form } = await addForm((call) =>
       call.method === "POST" ? jsonResponse(mapping({ id: 8, ...(call.body as object) }), 201) : undefined,
     );
@@ -80,19 +99,10 @@ describe("the audience editor in the add form", () => {
     fireEvent.click(within(form).getByRole("option", { name: "Germany (DE)" }));
     fireEvent.change(countries, { target: { value: "at" } });
     fireEvent.keyDown(countries, { key: "Enter" });
-    fireEvent.click(within(form).getByRole("button", { name: "Europe" }));
-    fireEvent.change(within(form).getByLabelText("European Union"), { target: { value: "in" } });
     fireEvent.click(within(form).getByRole("button", { name: "Mobile" }));
-    fireEvent.click(within(form).getByRole("button", { name: "Tablet" }));
     fireEvent.click(within(form).getByRole("button", { name: "AI assistant" }));
     fireEvent.click(within(form).getByRole("button", { name: "Returning" }));
-    typeTags(form, "Languages", "de", "fr");
-    typeTags(form, "UTM source", "newsletter");
-    typeTags(form, "UTM campaign", "spring");
-    typeTags(form, "Query parameters", "plan=pro", "plan=team", "ref");
     fireEvent.change(within(form).getByLabelText("Priority"), { target: { value: "10" } });
-    // A chip removed is not sent.
-    fireEvent.click(within(form).getByRole("button", { name: "Remove fr" }));
     fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
 
     expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
@@ -106,14 +116,9 @@ describe("the audience editor in the add form", () => {
           audience: {
             name: "DACH campaign",
             country: ["DE", "AT"],
-            continent: ["EU"],
-            eu: true,
-            device: ["mobile", "tablet"],
+            device: ["mobile"],
             referrer: ["ai"],
-            utm: { source: ["newsletter"], campaign: ["spring"] },
             visitor: "returning",
-            language: ["de"],
-            query: { plan: ["pro", "team"], ref: [] },
           },
           priority: 10,
         },
@@ -121,6 +126,43 @@ describe("the audience editor in the add form", () => {
     ]);
     // The form starts afresh, without an audience.
     await waitFor(() => expect(within(form).getByLabelText("Audience name")).toHaveValue(""));
+  });
+
+  it("sends the continent, EU, language, UTM and query tags, without a removed one, at the default priority", async () => {
+    const { calls, form } = await addForm((call) =>
+      call.method === "POST" ? jsonResponse(mapping({ id: 8, ...(call.body as object) }), 201) : undefined,
+    );
+    openAudience(form);
+    fireEvent.change(within(form).getByLabelText("Audience name"), { target: { value: "Spring" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Europe" }));
+    fireEvent.change(within(form).getByLabelText("European Union"), { target: { value: "in" } });
+    typeTags(form, "Languages", "de", "fr");
+    typeTags(form, "UTM source", "newsletter");
+    typeTags(form, "UTM campaign", "spring");
+    typeTags(form, "Query parameters", "plan=pro", "plan=team", "ref");
+    fireEvent.click(within(form).getByRole("button", { name: "Remove fr" }));
+    fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
+
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    expect(changes(calls)).toEqual([
+      [
+        "POST",
+        "/api/mappings",
+        {
+          url: "https://example.com/p",
+          htmlContent: "<i>p</i>",
+          audience: {
+            name: "Spring",
+            continent: ["EU"],
+            eu: true,
+            utm: { source: ["newsletter"], campaign: ["spring"] },
+            language: ["de"],
+            query: { plan: ["pro", "team"], ref: [] },
+          },
+          priority: 100,
+        },
+      ],
+    ]);
   });
 
   it("shows the contract's messages under their fields, opens the section and sends nothing", async () => {
@@ -203,25 +245,6 @@ describe("the audience editor in the edit dialog", () => {
   });
 });
 
-describe("the mappings list", () => {
-  it("names a row's audience and priority under its URL, and adds nothing to a row for everyone", async () => {
-    const plain = mapping({ id: 8, url: "https://example.com/everyone" });
-    openRows([dach, plain]);
-    const rows = await screen.findAllByRole("row");
-    const dachRow = rows.find((row) => row.textContent?.includes(dach.url) && row !== rows[0])!;
-    expect(within(dachRow).getByText("Audience: DACH mobile")).toBeInTheDocument();
-    expect(within(dachRow).getByText("Priority 10")).toBeInTheDocument();
-    const plainRow = rows.find((row) => row.textContent?.includes("https://example.com/everyone"))!;
-    expect(plainRow.textContent).not.toMatch(/Audience|Priority|Everyone/);
-    // The columns are SPEC.md's, as before.
-    expect(
-      within(rows[0]!)
-        .getAllByRole("columnheader")
-        .map((h) => h.textContent),
-    ).toEqual(["URL", "HTML Content", "Status", "Created", "Published", "Actions"]);
-  });
-});
-
 describe("the URL tester", () => {
   it("asks for a visitor with the attributes chosen, and names the audience whose mapping answers", async () => {
     const asked: URLSearchParams[] = [];
@@ -274,5 +297,24 @@ describe("the URL tester", () => {
     const result = await within(tester).findByRole("status");
     expect(asked).toEqual([`/api/mappings/match?url=${encodeURIComponent("https://example.com/a")}`]);
     expect(result.textContent).not.toMatch(/audience/i);
+  });
+});
+
+describe("the preview of a mapping for an audience", () => {
+  it("says the link shows the mapping whatever the previewer's attributes, and makes its plain link", async () => {
+    const calls = openRows([dach], (call) =>
+      call.method === "POST" && call.url === "/api/mappings/7/preview"
+        ? jsonResponse({ url: "https://example.com/a?dc_preview=t", expiresAt: "2026-11-26T10:00:00.000Z" }, 201)
+        : undefined,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Preview" }));
+    const dialog = await screen.findByRole("dialog", { name: "Preview" });
+    expect(await within(dialog).findByLabelText("Preview link")).toHaveValue("https://example.com/a?dc_preview=t");
+    expect(
+      within(dialog).getByText(
+        "This mapping is for the audience DACH mobile: the link shows its content to whoever opens it, whatever their country, device or referrer.",
+      ),
+    ).toBeInTheDocument();
+    expect(changes(calls)).toEqual([["POST", "/api/mappings/7/preview", undefined]]);
   });
 });

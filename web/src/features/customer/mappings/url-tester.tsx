@@ -55,6 +55,7 @@ export function UrlTester() {
   const choices = CHOICE_TEXT.en;
   const [url, setUrl] = useState("");
   const [visitor, setVisitor] = useState(ANY_VISITOR);
+  const [shown, setShown] = useState(false);
   const [tested, setTested] = useState<MappingMatchQuery>({ url: "" });
   const { errors, check } = useSchemaCheck((schemas) => schemas.mappingMatchQuery);
   const match = useMappingMatch(tested);
@@ -79,63 +80,68 @@ export function UrlTester() {
         />
       </FormField>
       <details className="rounded-md border p-4" open={Object.keys(errors).some((f) => f !== "url") || undefined}>
-        <summary className="cursor-pointer text-sm font-medium">{text.testerSection}</summary>
+        <summary className="cursor-pointer text-sm font-medium" onClick={() => setShown(true)}>
+          {text.testerSection}
+        </summary>
         <p className="mt-2 text-sm text-muted-foreground">{text.testerIntro}</p>
-        <div className="mt-4 grid gap-4 md:grid-cols-3">
-          <FormField label={text.testerCountry} error={errors.country}>
-            <select value={visitor.country} onChange={set("country")} className={SELECT_CLASS}>
-              <option value="">{text.unknown}</option>
-              {countries("en").map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name} ({c.code})
-                </option>
-              ))}
-            </select>
-          </FormField>
-          <FormField label={text.testerContinent} error={errors.continent}>
-            <select value={visitor.continent} onChange={set("continent")} className={SELECT_CLASS}>
-              <option value="">{text.unknown}</option>
-              {CONTINENTS.map((c) => (
-                <option key={c} value={c}>
-                  {choices.continent[c]}
-                </option>
-              ))}
-            </select>
-          </FormField>
-          <FormField label={text.testerLanguage} error={errors.language}>
-            <Input value={visitor.language} onChange={set("language")} placeholder={text.testerLanguagePlaceholder} />
-          </FormField>
-          <FormField label={text.device} error={errors.device}>
-            <select value={visitor.device} onChange={set("device")} className={SELECT_CLASS}>
-              <option value="">{choices.device.desktop}</option>
-              {DEVICES.filter((d) => d !== "desktop").map((d) => (
-                <option key={d} value={d}>
-                  {choices.device[d]}
-                </option>
-              ))}
-            </select>
-          </FormField>
-          <FormField label={text.referrer} error={errors.referrer}>
-            <select value={visitor.referrer} onChange={set("referrer")} className={SELECT_CLASS}>
-              <option value="">{choices.referrer.direct}</option>
-              {REFERRER_TYPES.filter((r) => r !== "direct").map((r) => (
-                <option key={r} value={r}>
-                  {choices.referrer[r]}
-                </option>
-              ))}
-            </select>
-          </FormField>
-          <FormField label={text.visitor} error={errors.visitor}>
-            <select value={visitor.visitor} onChange={set("visitor")} className={SELECT_CLASS}>
-              <option value="">{choices.visitor.new}</option>
-              {VISITOR_KINDS.filter((v) => v !== "new").map((v) => (
-                <option key={v} value={v}>
-                  {choices.visitor[v]}
-                </option>
-              ))}
-            </select>
-          </FormField>
-        </div>
+        {/* Its 250 countries are made once the section is first opened, not with every dashboard. */}
+        {shown && (
+          <div className="mt-4 grid gap-4 md:grid-cols-3">
+            <FormField label={text.testerCountry} error={errors.country}>
+              <select value={visitor.country} onChange={set("country")} className={SELECT_CLASS}>
+                <option value="">{text.unknown}</option>
+                {countries("en").map((c) => (
+                  <option key={c.code} value={c.code}>
+                    {c.name} ({c.code})
+                  </option>
+                ))}
+              </select>
+            </FormField>
+            <FormField label={text.testerContinent} error={errors.continent}>
+              <select value={visitor.continent} onChange={set("continent")} className={SELECT_CLASS}>
+                <option value="">{text.unknown}</option>
+                {CONTINENTS.map((c) => (
+                  <option key={c} value={c}>
+                    {choices.continent[c]}
+                  </option>
+                ))}
+              </select>
+            </FormField>
+            <FormField label={text.testerLanguage} error={errors.language}>
+              <Input value={visitor.language} onChange={set("language")} placeholder={text.testerLanguagePlaceholder} />
+            </FormField>
+            <FormField label={text.device} error={errors.device}>
+              <select value={visitor.device} onChange={set("device")} className={SELECT_CLASS}>
+                <option value="">{choices.device.desktop}</option>
+                {DEVICES.filter((d) => d !== "desktop").map((d) => (
+                  <option key={d} value={d}>
+                    {choices.device[d]}
+                  </option>
+                ))}
+              </select>
+            </FormField>
+            <FormField label={text.referrer} error={errors.referrer}>
+              <select value={visitor.referrer} onChange={set("referrer")} className={SELECT_CLASS}>
+                <option value="">{choices.referrer.direct}</option>
+                {REFERRER_TYPES.filter((r) => r !== "direct").map((r) => (
+                  <option key={r} value={r}>
+                    {choices.referrer[r]}
+                  </option>
+                ))}
+              </select>
+            </FormField>
+            <FormField label={text.visitor} error={errors.visitor}>
+              <select value={visitor.visitor} onChange={set("visitor")} className={SELECT_CLASS}>
+                <option value="">{choices.visitor.new}</option>
+                {VISITOR_KINDS.filter((v) => v !== "new").map((v) => (
+                  <option key={v} value={v}>
+                    {choices.visitor[v]}
+                  </option>
+                ))}
+              </select>
+            </FormField>
+          </div>
+        )}
       </details>
       <Button type="submit" variant="outline" disabled={match.isFetching}>
         {match.isFetching ? "Testing..." : "Test URL"}
