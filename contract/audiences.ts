@@ -4,7 +4,10 @@
  */
 import { z } from "zod";
 import { formatNumber } from "./input-caps";
+import { CONTINENTS, DEVICES, VISITOR_KINDS, type Device, type VisitorKind } from "./audience-values";
 import { REFERRER_TYPES, type ReferrerType } from "./referrers";
+
+export * from "./audience-values";
 
 export const AUDIENCE_NAME_MAX_LENGTH = 100;
 export const AUDIENCE_COUNTRIES_MAX = 50;
@@ -16,22 +19,12 @@ export const AUDIENCE_QUERY_PARAMS_MAX = 20;
 export const QUERY_PARAM_MAX_LENGTH = 100;
 export const QUERY_VALUE_MAX_LENGTH = 200;
 export const PRIORITY_MAX = 1_000;
-/** What a mapping's priority is when none is given. */
-export const DEFAULT_PRIORITY = 100;
 /** Published audience mappings one URL rule may have, besides its fallback (docs/decisions.md, Issue 41). */
 export const AUDIENCE_MAPPINGS_PER_URL_MAX = 20;
 export const AUDIENCE_MAPPINGS_FULL = `This URL already has ${AUDIENCE_MAPPINGS_PER_URL_MAX} published or scheduled audience mappings; unpublish one first`;
 
 /** The text form's header naming the audience whose mapping answered (`GET /api/content`). */
 export const AUDIENCE_HEADER = "X-Audience";
-
-export const CONTINENTS = ["AF", "AN", "AS", "EU", "NA", "OC", "SA"] as const;
-export const DEVICES = ["mobile", "tablet", "desktop"] as const;
-export const VISITOR_KINDS = ["new", "returning"] as const;
-
-export type Continent = (typeof CONTINENTS)[number];
-export type Device = (typeof DEVICES)[number];
-export type VisitorKind = (typeof VISITOR_KINDS)[number];
 
 /** The 27 member states of the European Union, by ISO 3166-1 alpha-2 code. */
 export const EU_COUNTRIES: ReadonlySet<string> = new Set(

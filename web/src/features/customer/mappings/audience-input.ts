@@ -3,7 +3,8 @@
  * on add, and on edit only what changed (`audience: null` makes the mapping its URL's fallback again). Nothing is
  * checked here: the contract's schema checks the body and names the field of each message.
  */
-import { DEFAULT_PRIORITY, type Audience, type Continent, type Device, type VisitorKind } from "#contract/audiences";
+import type { Audience } from "#contract/audiences";
+import { DEFAULT_PRIORITY, type Continent, type Device, type VisitorKind } from "#contract/audience-values";
 import type { ReferrerType } from "#contract/referrers";
 import type { Mapping } from "#contract/responses";
 

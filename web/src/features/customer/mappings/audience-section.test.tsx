@@ -1,4 +1,7 @@
-/** The audience section on its own: the country picker's filter, German labels, and a message on the whole audience. */
+/**
+ * The audience section on its own: its fields made once it is opened, the country picker's filter, German labels,
+ * and a message on the whole audience.
+ */
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import { useState } from "react";
 import { describe, expect, it } from "vitest";
@@ -20,6 +23,7 @@ function Section({ lang, errors = {} }: { lang?: AudienceLanguage; errors?: Part
 describe("the audience section", () => {
   it("filters countries by name and by code (the exact code first), skipping those chosen", () => {
     render(<Section />);
+    fireEvent.click(screen.getByText("Audience (optional)"));
     const picker = screen.getByRole("combobox", { name: "Countries" });
     fireEvent.change(picker, { target: { value: "Austr" } });
     const options = () =>
@@ -37,10 +41,17 @@ describe("the audience section", () => {
 
   it("speaks German, country names too", () => {
     render(<Section lang="de" />);
-    expect(screen.getByText("Zielgruppe (optional)")).toBeInTheDocument();
+    fireEvent.click(screen.getByText("Zielgruppe (optional)"));
     expect(screen.getByRole("button", { name: "Suchmaschine" })).toBeInTheDocument();
     fireEvent.change(screen.getByRole("combobox", { name: "Länder" }), { target: { value: "Österr" } });
     expect(screen.getByRole("option", { name: "Österreich (AT)" })).toBeInTheDocument();
+  });
+
+  it("makes its fields only once it is first opened", () => {
+    render(<Section />);
+    expect(screen.queryByLabelText("Audience name")).not.toBeInTheDocument();
+    fireEvent.click(screen.getByText("Audience (optional)"));
+    expect(screen.getByLabelText("Audience name")).toBeInTheDocument();
   });
 
   it("opens itself to show a message about the whole audience", () => {

@@ -2,7 +2,7 @@
  * @module The audience screens' labels (docs/audiences.md), English and German, as experiment-text.ts keeps the
  * experiments': the customer's dashboard is English, so every part takes `lang` and defaults to "en".
  */
-import type { Continent, Device, VisitorKind } from "#contract/audiences";
+import type { Continent, Device, VisitorKind } from "#contract/audience-values";
 import type { ReferrerType } from "#contract/referrers";
 
 export type AudienceLanguage = "en" | "de";

@@ -39,7 +39,7 @@ export function MappingsTable({ rows, showActions }: MappingsTableProps) {
           rows.map((mapping) => (
             <TableRow key={mapping.id}>
               <TableCell className="max-w-[240px] font-medium break-all">
-                {mapping.url}
+                <span>{mapping.url}</span>
                 <AudienceNote mapping={mapping} />
               </TableCell>
               <TableCell className="max-w-[320px]">

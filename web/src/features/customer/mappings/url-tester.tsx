@@ -6,7 +6,7 @@ import { Input } from "@/components/ui/input";
 import { describeError } from "@/lib/api";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useMappingMatch } from "@/queries/mappings";
-import { CONTINENTS, DEVICES, VISITOR_KINDS } from "#contract/audiences";
+import { CONTINENTS, DEVICES, VISITOR_KINDS } from "#contract/audience-values";
 import { REFERRER_TYPES } from "#contract/referrers";
 import type { Mapping } from "#contract/responses";
 import type { MappingMatchQuery } from "#contract/schemas";
