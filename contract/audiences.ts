@@ -4,7 +4,10 @@
  */
 import { z } from "zod";
 import { formatNumber } from "./input-caps";
+import { CONTINENTS, DEVICES, VISITOR_KINDS, type Device, type VisitorKind } from "./audience-values";
 import { REFERRER_TYPES, type ReferrerType } from "./referrers";
+
+export * from "./audience-values";
 
 export const AUDIENCE_NAME_MAX_LENGTH = 100;
 export const AUDIENCE_COUNTRIES_MAX = 50;
@@ -16,22 +19,12 @@ export const AUDIENCE_QUERY_PARAMS_MAX = 20;
 export const QUERY_PARAM_MAX_LENGTH = 100;
 export const QUERY_VALUE_MAX_LENGTH = 200;
 export const PRIORITY_MAX = 1_000;
-/** What a mapping's priority is when none is given. */
-export const DEFAULT_PRIORITY = 100;
 /** Published audience mappings one URL rule may have, besides its fallback (docs/decisions.md, Issue 41). */
 export const AUDIENCE_MAPPINGS_PER_URL_MAX = 20;
 export const AUDIENCE_MAPPINGS_FULL = `This URL already has ${AUDIENCE_MAPPINGS_PER_URL_MAX} published or scheduled audience mappings; unpublish one first`;
 
 /** The text form's header naming the audience whose mapping answered (`GET /api/content`). */
 export const AUDIENCE_HEADER = "X-Audience";
-
-export const CONTINENTS = ["AF", "AN", "AS", "EU", "NA", "OC", "SA"] as const;
-export const DEVICES = ["mobile", "tablet", "desktop"] as const;
-export const VISITOR_KINDS = ["new", "returning"] as const;
-
-export type Continent = (typeof CONTINENTS)[number];
-export type Device = (typeof DEVICES)[number];
-export type VisitorKind = (typeof VISITOR_KINDS)[number];
 
 /** The 27 member states of the European Union, by ISO 3166-1 alpha-2 code. */
 export const EU_COUNTRIES: ReadonlySet<string> = new Set(
@@ -58,16 +51,21 @@ const textValue = (field: string, max: number) =>
     .min(1, `${field} must not be empty`)
     .max(max, `${field} must be at most ${formatNumber(max)} characters`);
 
-const countryCode = z
-  .string({ error: "audience.country must be text" })
-  .trim()
-  .regex(/^[A-Za-z]{2}$/, "audience.country must hold two-letter country codes (ISO 3166-1 alpha-2)")
-  .transform((code) => code.toUpperCase());
+const countryCodeOf = (field: string) =>
+  z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, `${field} must hold two-letter country codes (ISO 3166-1 alpha-2)`)
+    .transform((code) => code.toUpperCase());
 
-const languageTag = textValue("audience.language", LANGUAGE_TAG_MAX_LENGTH).regex(
-  /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/,
-  "audience.language must hold language tags such as de or pt-BR",
-);
+const languageTagOf = (field: string) =>
+  textValue(field, LANGUAGE_TAG_MAX_LENGTH).regex(
+    /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/,
+    `${field} must hold language tags such as de or pt-BR`,
+  );
+
+const countryCode = countryCodeOf("audience.country");
+const languageTag = languageTagOf("audience.language");
 
 const utmValues = (part: string) =>
   list(`audience.utm.${part}`, textValue(`audience.utm.${part}`, AUDIENCE_VALUE_MAX_LENGTH), AUDIENCE_VALUES_MAX);
@@ -157,6 +155,29 @@ export interface AudienceAttributes {
   visitor: VisitorKind;
   /** The most preferred language tag, lower case; absent when none was sent. */
   language?: string;
+}
+
+/**
+ * The URL tester's visitor (`GET /api/mappings/match`, docs/audiences.md): each attribute optional; the page URL
+ * gives the UTM and query parameters.
+ */
+export const testedVisitorFields = {
+  country: countryCodeOf("country").optional(),
+  continent: oneOf("continent", CONTINENTS).optional(),
+  device: oneOf("device", DEVICES).optional(),
+  referrer: oneOf("referrer", REFERRER_TYPES).optional(),
+  visitor: oneOf("visitor", VISITOR_KINDS).optional(),
+  language: languageTagOf("language")
+    .transform((tag) => tag.toLowerCase())
+    .optional(),
+};
+
+export type TestedVisitor = { [K in keyof typeof testedVisitorFields]?: z.output<(typeof testedVisitorFields)[K]> };
+
+/** A tested visitor's attributes: what is left out is a new visitor on a desktop, arriving directly. */
+export function testedAttributes(pageUrl: string, given: TestedVisitor): AudienceAttributes {
+  const { device = "desktop", referrer = "direct", visitor = "new", ...known } = given;
+  return { ...known, device, referrer, visitor, query: new URL(pageUrl).searchParams };
 }
 
 const anyIgnoringCase = (values: string[], actual: string | null | undefined) =>

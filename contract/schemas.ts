@@ -22,7 +22,7 @@ import {
   utf8Length,
 } from "./input-caps";
 import { IMPORT_FORMATS } from "./bulk";
-import { audienceFields } from "./audiences";
+import { audienceFields, testedVisitorFields } from "./audiences";
 import { experimentFields } from "./experiments";
 import { normalizeUrl } from "./normalize-url";
 import { placementSchema } from "./placement";
@@ -72,8 +72,10 @@ const pageUrl = text("URL", URL_MAX_LENGTH)
   .url("Please enter a valid URL")
   .refine((url) => /^https?:\/\//i.test(url), URL_NOT_HTTP);
 
-/** `GET /api/mappings/match?url=`: the page to test. */
-export const mappingMatchQuery = z.object({ url: pageUrl });
+/** `GET /api/mappings/match?url=`: the page to test, and the visitor's attributes if given (docs/audiences.md). */
+export const mappingMatchQuery = z.object({ url: pageUrl, ...testedVisitorFields });
+
+export type MappingMatchQuery = z.infer<typeof mappingMatchQuery>;
 
 /** `POST /api/install-check`: the customer's page to check for the snippet (docs/getting-started.md). */
 export const installCheckBody = z.object({ url: pageUrl });

@@ -1,8 +1,9 @@
 /**
  * Everyday flows of issue 25, in the browser: a customer edits content and takes a draft live from the dashboard,
  * and each change's note says what happened to the page; Remove on a URL with older mappings removes them all when
- * asked; the events limit counts deleted mappings and holds a restore to it; a customer with more than 1,000
- * mappings pages through them all, and a client that sends no `limit` gets the first 1,000 and a Link to the rest;
+ * asked; a mapping for an audience is added through the form and delivered to that audience only; the events limit
+ * counts deleted mappings and holds a restore to it; a customer with more than 1,000 mappings pages through them
+ * all, and a client that sends no `limit` gets the first 1,000 and a Link to the rest;
  * an admin whose session ended, or who logs out, lands on the admin login with the header on every admin screen.
  */
 import type { Page } from "playwright-core";
@@ -13,6 +14,8 @@ import { adminApiKey, api, baseURL, openWithKey, registerCustomer } from "./supp
 import { useBrowserAndMail } from "./support/session";
 
 const session = useBrowserAndMail();
+const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+const DESKTOP = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120 Safari/537.36";
 
 async function toast(page: Page, text: string | RegExp) {
   await expect.poll(() => page.getByText(text).first().isVisible(), { timeout: 10_000 }).toBe(true);
@@ -81,6 +84,33 @@ describe("a customer's content", () => {
     await toast(page, /^Removed from your pages by \d\d:\d\d:\d\d\.$/);
     expect(await delivered(userId, pageUrl)).toBe("");
     expect(await api<Mapping[]>("/api/mappings", { apiKey })).toEqual([]);
+  });
+
+  it("is shown to an audience: added through the form's audience section, delivered to that audience only", async () => {
+    const { apiKey, userId } = await newCustomer("audience@shop.test");
+    const pageUrl = "https://audience.shop.test/offer";
+    await addByApi(apiKey, pageUrl, "<p>Everyone</p>");
+    const page = await openWithKey(session.browser, apiKey, "/dashboard", "URL Mappings");
+    await page.getByLabel("URL", { exact: true }).fill(pageUrl);
+    await page.getByLabel("HTML Content").fill("<p>Hallo</p>");
+    await page.getByText("Audience (optional)").click();
+    await page.getByLabel("Audience name").fill("German phones");
+    await page.getByRole("combobox", { name: "Countries" }).fill("germ");
+    await page.getByRole("option", { name: "Germany (DE)" }).click();
+    await page.getByRole("button", { name: "Mobile" }).click();
+    await page.getByRole("button", { name: "Add Mapping" }).click();
+    await toast(page, "URL mapping added successfully");
+    await toast(page, "Audience: German phones");
+
+    const seenFrom = async (country: string, userAgent: string) =>
+      (
+        await fetch(`${baseURL}/api/content?u=${userId}&url=${encodeURIComponent(pageUrl)}`, {
+          headers: { "CF-IPCountry": country, "User-Agent": userAgent },
+        })
+      ).text();
+    expect(await seenFrom("DE", IPHONE)).toBe("<p>Hallo</p>");
+    expect(await seenFrom("US", IPHONE)).toBe("<p>Everyone</p>");
+    expect(await seenFrom("DE", DESKTOP)).toBe("<p>Everyone</p>");
   });
 
   it("counts deleted mappings against the events limit, and holds a restore to it", async () => {

@@ -10,7 +10,7 @@ import type { StoredExperiment } from "#contract/experiments";
 import type { Db } from "../db/client";
 import { inList } from "../db/expressions";
 import { mappingStats, urlMappings } from "../db/schema";
-import { mappingColumns, newestFirst, newestIn, toMapping } from "./mappings";
+import { mappingColumns, newestFirst, toMapping } from "./mappings";
 
 const published = isNotNull(urlMappings.publishedAt);
 
@@ -34,19 +34,21 @@ export type DeliverableMapping = {
 /** A mapping for an audience as its URL's delivery entry holds it (docs/audiences.md). */
 export type AudienceDeliverable = DeliverableMapping & { audience: Audience };
 
+/** A URL's fallback candidates: published, without an audience (the newest of them is delivered). */
+const fallbacksOf = (userId: string, normalizedUrl: string) =>
+  and(
+    eq(urlMappings.userId, userId),
+    eq(urlMappings.normalizedUrl, normalizedUrl),
+    published,
+    isNull(urlMappings.audience),
+  );
+
 /** The statement of `deliveredMapping`, for a batch. */
 const fallbackAt = (db: Db, userId: string, normalizedUrl: string) =>
   db
     .select(deliveredColumns)
     .from(urlMappings)
-    .where(
-      and(
-        eq(urlMappings.userId, userId),
-        eq(urlMappings.normalizedUrl, normalizedUrl),
-        published,
-        isNull(urlMappings.audience),
-      ),
-    )
+    .where(fallbacksOf(userId, normalizedUrl))
     .orderBy(...newestFirst)
     .limit(1);
 
@@ -61,24 +63,28 @@ export async function deliveredMapping(db: Db, userId: string, normalizedUrl: st
 }
 
 /**
- * A URL's published mappings for an audience, in the order they are tried (priority, then oldest), at most
- * AUDIENCE_MAPPINGS_PER_URL_MAX: a range of `url_mappings_audience_idx`, whose condition is repeated so that SQLite
- * uses it.
+ * A URL's published mappings for an audience: a range of `url_mappings_audience_idx`, whose condition is repeated
+ * so that SQLite uses it.
  */
+const audienceMappingsOf = (userId: string, normalizedUrl: string) =>
+  and(
+    eq(urlMappings.userId, userId),
+    eq(urlMappings.normalizedUrl, normalizedUrl),
+    isNotNull(urlMappings.audience),
+    or(published, isNotNull(urlMappings.publishAt)),
+    published,
+  );
+
+/** The order a URL's audience mappings are tried in: priority, then oldest. */
+const audienceOrder = [asc(urlMappings.priority), asc(urlMappings.id)];
+
+/** A URL's published mappings for an audience in the order they are tried, at most AUDIENCE_MAPPINGS_PER_URL_MAX. */
 const audienceMappingsQuery = (db: Db, userId: string, normalizedUrl: string) =>
   db
     .select({ ...deliveredColumns, audience: urlMappings.audience })
     .from(urlMappings)
-    .where(
-      and(
-        eq(urlMappings.userId, userId),
-        eq(urlMappings.normalizedUrl, normalizedUrl),
-        isNotNull(urlMappings.audience),
-        or(published, isNotNull(urlMappings.publishAt)),
-        published,
-      ),
-    )
-    .orderBy(asc(urlMappings.priority), asc(urlMappings.id))
+    .where(audienceMappingsOf(userId, normalizedUrl))
+    .orderBy(...audienceOrder)
     .limit(AUDIENCE_MAPPINGS_PER_URL_MAX);
 
 /** A URL's published mappings for an audience, in the order they are tried (`audienceMappingsQuery`). */
@@ -100,8 +106,6 @@ export async function deliverableAt(db: Db, userId: string, normalizedUrl: strin
   ]);
   return { audiences: audiences as AudienceDeliverable[], fallback };
 }
-
-const newestPublished = newestIn(urlMappings.normalizedUrl, true);
 
 /** A URL's fallback: published, without an audience, and no newer one like it. */
 const newestFallback = and(
@@ -142,24 +146,36 @@ export async function stillDeliveredMappings(db: Db, userId: string, ids: number
 }
 
 /**
- * For the URL tester: the mapping each of these normalised URLs (at most a URL and its prefixes) delivers, with its
- * normalised URL; one probe of `url_mappings_delivery_idx` per URL.
+ * For the URL tester: which of these normalised URLs (at most a URL and its prefixes) have a published mapping,
+ * and so a delivery entry; one probe of `url_mappings_delivery_idx` per URL.
  */
-export async function deliveredMappingsAt(db: Db, userId: string, normalizedUrls: string[]) {
+export async function publishedUrlsAmong(db: Db, userId: string, normalizedUrls: string[]) {
   if (normalizedUrls.length === 0) return [];
   const rows = await db
-    .select({ ...mappingColumns, normalizedUrl: urlMappings.normalizedUrl })
+    .selectDistinct({ normalizedUrl: urlMappings.normalizedUrl })
     .from(urlMappings)
-    .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-    .where(
-      and(
-        eq(urlMappings.userId, userId),
-        inList(urlMappings.normalizedUrl, normalizedUrls),
-        published,
-        newestPublished,
-      ),
-    );
-  return rows.map(({ normalizedUrl, ...row }) => ({ normalizedUrl, mapping: toMapping(row) }));
+    .where(and(eq(urlMappings.userId, userId), inList(urlMappings.normalizedUrl, normalizedUrls), published));
+  return rows.map((row) => row.normalizedUrl);
+}
+
+/**
+ * For the URL tester: what one URL delivers, as the API answers mappings, in the order delivery tries them (the
+ * same conditions and order as `deliverableAt`): its audience mappings, then its fallback.
+ */
+export async function deliveredInOrderAt(db: Db, userId: string, normalizedUrl: string) {
+  const rows = () =>
+    db.select(mappingColumns).from(urlMappings).leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id));
+  const [audiences, fallback] = await db.batch([
+    rows()
+      .where(audienceMappingsOf(userId, normalizedUrl))
+      .orderBy(...audienceOrder)
+      .limit(AUDIENCE_MAPPINGS_PER_URL_MAX),
+    rows()
+      .where(fallbacksOf(userId, normalizedUrl))
+      .orderBy(...newestFirst)
+      .limit(1),
+  ]);
+  return [...audiences, ...fallback].map((row) => ({ audience: row.audience, mapping: toMapping(row) }));
 }
 
 /** For the URL tester: the newest unpublished mapping at one of these normalised URLs, if any. */

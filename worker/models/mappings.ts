@@ -139,18 +139,14 @@ export async function listMappings(db: Db, userId: string, query: MappingsQuery)
 }
 
 /**
- * No newer mapping of the customer with the same `group` column (normalised URL, or the admin's group URL; of
- * the published ones, if asked): the row heads its group, or is the one delivered at its URL. One index probe:
- * "newer" is a row value, which SQLite answers within the group's index entries, where the same test spelt
- * with OR was answered over every newer mapping of the customer (quadratic in a rebuild of 100,000 mappings).
+ * No newer mapping of the customer with the same `group` column (normalised URL, or the admin's group URL): the
+ * row heads its group. One index probe: "newer" is a row value, which SQLite answers within the group's index
+ * entries, where the same test spelt with OR was answered over every newer mapping of the customer (quadratic in a
+ * rebuild of 100,000 mappings).
  */
-export const newestIn = (
-  group: typeof urlMappings.normalizedUrl | typeof urlMappings.groupUrl,
-  publishedOnly = false,
-) =>
+export const newestIn = (group: typeof urlMappings.normalizedUrl | typeof urlMappings.groupUrl) =>
   sql`not exists (select 1 from ${urlMappings} newer
     where newer.user_id = ${urlMappings.userId} and newer.${sql.identifier(group.name)} = ${group}
-      ${publishedOnly ? sql`and newer.published_at is not null` : sql``}
       and (newer.created_at, newer.id) > (${urlMappings.createdAt}, ${urlMappings.id}))`;
 
 interface GroupSums {

@@ -101,9 +101,10 @@ export const mappingRoutes = new Hono<AppEnv>()
     if (report.applied) reportDelivery(c, await syncUrlsSoon(c.env, c.var.user.id, changedUrls));
     return c.json<ImportReport>(report, report.refused > 0 && !dryRun ? 422 : 200);
   })
-  .get("/match", validate("query", mappingMatchQuery), async (c) =>
-    c.json<MappingMatch>(await explainMatch(c.var.db, c.var.user, c.req.valid("query").url)),
-  )
+  .get("/match", validate("query", mappingMatchQuery), async (c) => {
+    const { url, ...visitor } = c.req.valid("query");
+    return c.json<MappingMatch>(await explainMatch(c.var.db, c.var.user, url, visitor));
+  })
   .post("/", bodyCap(MAPPING_BODY_MAX_BYTES), currentBilling, validate("json", mappingBody), async (c) => {
     const { url, htmlContent, placement, seo, variants, goals, audience, priority, ...publicationInput } =
       c.req.valid("json");

@@ -190,7 +190,7 @@ export function openApiDocument(origin: string) {
       },
       "/api/mappings/match": {
         get: {
-          summary: "Which mapping serves a page URL, and why",
+          summary: "Which mapping serves a page URL (for a visitor with the attributes given), and why",
           parameters: queryParameters(mappingMatchQuery),
           responses: { "200": answer("MappingMatch {mapping, reason}"), ...ERRORS },
         },

@@ -8,7 +8,7 @@ import type {
   PreviewLink,
 } from "#contract/responses";
 import { VERSIONS_KEPT, type MappingVersion } from "#contract/versions";
-import type { MappingBody, MappingChangeBody } from "#contract/schemas";
+import type { MappingBody, MappingChangeBody, MappingMatchQuery } from "#contract/schemas";
 import type { VariantInput } from "#contract/experiments";
 import type { BulkFormat, ImportReport } from "#contract/bulk";
 import type { Page } from "#contract/page";
@@ -21,7 +21,7 @@ import { PAGE_SIZE } from "@/hooks/use-page";
 export const mappingKeys = {
   all: ["mappings"] as const,
   groups: (searchTerm: string, offset: number) => [...mappingKeys.all, "by-url", searchTerm, offset] as const,
-  match: (url: string) => [...mappingKeys.all, "match", url] as const,
+  match: (query: MappingMatchQuery) => [...mappingKeys.all, "match", query] as const,
   versions: (id: number) => [...mappingKeys.all, "versions", id] as const,
   deleted: (offset: number) => [...mappingKeys.all, "deleted", offset] as const,
   /** A variant's link under its mapping's key, so that revoking the mapping's links drops them all. */
@@ -68,12 +68,15 @@ export function useMappingRows(searchTerm = "", offset = 0) {
   });
 }
 
-/** The URL tester: which mapping serves `url` and why (asked once a URL is submitted; "" asks nothing). */
-export function useMappingMatch(url: string) {
+/**
+ * The URL tester: which mapping serves the URL, for a visitor with the attributes given (docs/audiences.md), and why
+ * (asked once a URL is submitted; a query without a URL asks nothing).
+ */
+export function useMappingMatch(query: MappingMatchQuery) {
   return useQuery({
-    queryKey: mappingKeys.match(url),
-    queryFn: () => getJson<MappingMatch>(withQuery("/api/mappings/match", { url })),
-    enabled: url !== "",
+    queryKey: mappingKeys.match(query),
+    queryFn: () => getJson<MappingMatch>(withQuery("/api/mappings/match", { ...query })),
+    enabled: query.url !== "",
     retry: false,
   });
 }

@@ -5,6 +5,8 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useAddMapping } from "@/queries/mappings";
+import { audienceBody, NO_AUDIENCE } from "./audience-input";
+import { AudienceSection } from "./audience-section";
 import { experimentBody, NO_EXPERIMENT } from "./experiment-input";
 import { ExperimentSection } from "./experiment-section";
 import { extrasBody, MappingExtrasFields, NO_EXTRAS } from "./mapping-extras-fields";
@@ -15,6 +17,7 @@ export function AddMappingForm() {
   const [htmlContent, setHtmlContent] = useState("");
   const [extras, setExtras] = useState(NO_EXTRAS);
   const [experiment, setExperiment] = useState(NO_EXPERIMENT);
+  const [audience, setAudience] = useState(NO_AUDIENCE);
   const { errors, check } = useSchemaCheck((schemas) => schemas.mappingBody);
   const experimentCheck = useExperimentCheck(experiment.running);
   const addMapping = useAddMapping();
@@ -22,7 +25,7 @@ export function AddMappingForm() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     const [body, experimentFields] = await Promise.all([
-      check({ url, htmlContent, ...extrasBody(extras) }),
+      check({ url, htmlContent, ...extrasBody(extras), ...audienceBody(audience) }),
       experimentCheck.check(experimentBody(experiment)),
     ]);
     if (!body || !experimentFields) return;
@@ -34,6 +37,7 @@ export function AddMappingForm() {
           setHtmlContent("");
           setExtras(NO_EXTRAS);
           setExperiment(NO_EXPERIMENT);
+          setAudience(NO_AUDIENCE);
         },
       },
     );
@@ -53,6 +57,7 @@ export function AddMappingForm() {
         />
       </FormField>
       <MappingExtrasFields value={extras} onChange={setExtras} errors={errors} />
+      <AudienceSection value={audience} onChange={setAudience} errors={errors} />
       <ExperimentSection value={experiment} onChange={setExperiment} errors={experimentCheck.errors} />
       <Button type="submit" disabled={addMapping.isPending}>
         {addMapping.isPending ? "Adding..." : "Add Mapping"}

@@ -1,7 +1,7 @@
 /**
  * @module Editing a mapping in place (`PATCH /api/mappings/{id}`): its URL, HTML, placement, SEO fields and
- * publication, and its experiment (docs/experiments.md), the form filled with what it has now. Only what the customer
- * changed is sent; the rest stays. A chunk of its own, loaded when Edit is first pressed.
+ * publication, its audience (docs/audiences.md) and its experiment (docs/experiments.md), the form filled with what
+ * it has now. Only what the customer changed is sent; the rest stays. A chunk of its own, loaded when Edit is first pressed.
  */
 import { useState, type FormEvent } from "react";
 import type { Mapping } from "#contract/responses";
@@ -12,6 +12,8 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useEditMapping } from "@/queries/mappings";
+import { audienceChange, audienceOf } from "./audience-input";
+import { AudienceSection } from "./audience-section";
 import { experimentChange, experimentOf } from "./experiment-input";
 import { ExperimentSection } from "./experiment-section";
 import { extrasChange, extrasOf, MappingExtrasFields } from "./mapping-extras-fields";
@@ -46,6 +48,8 @@ function EditForm({ mapping, onDone }: { mapping: Mapping; onDone: () => void })
   const [extras, setExtras] = useState(before);
   const [experimentBefore] = useState(() => experimentOf(mapping));
   const [experiment, setExperiment] = useState(experimentBefore);
+  const [audienceBefore] = useState(() => audienceOf(mapping));
+  const [audience, setAudience] = useState(audienceBefore);
   const { errors, check, clearErrors } = useSchemaCheck((schemas) => schemas.mappingChangeBody);
   const experimentCheck = useExperimentCheck(experiment.running);
   const edit = useEditMapping(mapping.id);
@@ -56,6 +60,7 @@ function EditForm({ mapping, onDone }: { mapping: Mapping; onDone: () => void })
       ...(url !== mapping.url ? { url } : {}),
       ...(htmlContent !== mapping.htmlContent ? { htmlContent } : {}),
       ...extrasChange(before, extras),
+      ...audienceChange(audienceBefore, audience),
     };
     const experimentPart = experimentChange(experimentBefore, experiment);
     // Nothing changed: nothing to send (the API would refuse an empty change).
@@ -78,6 +83,7 @@ function EditForm({ mapping, onDone }: { mapping: Mapping; onDone: () => void })
         <Textarea value={htmlContent} onChange={(e) => setHtmlContent(e.target.value)} rows={8} className="font-mono" />
       </FormField>
       <MappingExtrasFields value={extras} onChange={setExtras} errors={errors} />
+      <AudienceSection value={audience} onChange={setAudience} errors={errors} />
       <ExperimentSection
         value={experiment}
         onChange={setExperiment}

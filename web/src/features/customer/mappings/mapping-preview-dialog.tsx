@@ -1,7 +1,8 @@
 /**
  * @module A mapping's preview link (docs/publishing.md): made when the dialog opens, valid 24 hours, to open or to
  * share, and revocable. The page it opens shows the mapping's current content, a draft's too, to whoever holds the
- * link; on a mapping running an experiment, the variant chosen here (docs/experiments.md).
+ * link; on a mapping running an experiment, the variant chosen here (docs/experiments.md); on a mapping for an
+ * audience, whatever the previewer's attributes (docs/audiences.md).
  */
 import { useId, useState } from "react";
 import type { Mapping } from "#contract/responses";
@@ -12,6 +13,7 @@ import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { formatDayTime } from "@/lib/format-date";
 import { usePreviewLink, useRevokePreviewLinks } from "@/queries/mappings";
+import { AUDIENCE_TEXT } from "./audience-text";
 import { EXPERIMENT_TEXT } from "./experiment-text";
 
 interface MappingPreviewDialogProps {
@@ -40,6 +42,9 @@ export function MappingPreviewDialog({ mapping, open, onOpenChange, onCloseAutoF
             counted, not cached.
           </DialogDescription>
         </DialogHeader>
+        {mapping.audience && (
+          <p className="text-sm text-muted-foreground">{AUDIENCE_TEXT.en.previewAudience(mapping.audience.name)}</p>
+        )}
         {variants.length > 0 && (
           <div className="flex items-center gap-2">
             <label htmlFor={variantId} className="text-sm font-medium">

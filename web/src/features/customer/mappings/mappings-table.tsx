@@ -5,6 +5,7 @@ import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeader, Tab
 import { formatDay, formatDayTime } from "@/lib/format-date";
 import { MappingRowActions } from "./mapping-row-actions";
 import { scheduleText } from "./schedule-text";
+import { AUDIENCE_TEXT } from "./audience-text";
 
 interface MappingsTableProps {
   rows: Mapping[];
@@ -37,7 +38,10 @@ export function MappingsTable({ rows, showActions }: MappingsTableProps) {
         ) : (
           rows.map((mapping) => (
             <TableRow key={mapping.id}>
-              <TableCell className="max-w-[240px] font-medium break-all">{mapping.url}</TableCell>
+              <TableCell className="max-w-[240px] font-medium break-all">
+                <span>{mapping.url}</span>
+                <AudienceNote mapping={mapping} />
+              </TableCell>
               <TableCell className="max-w-[320px]">
                 <code className="block truncate text-xs text-muted-foreground" title={mapping.htmlContent}>
                   {mapping.htmlContent}
@@ -76,6 +80,23 @@ function ScheduleNote({ mapping }: { mapping: Mapping }) {
       title={formatDayTime(mapping.publishAt ?? mapping.unpublishAt)}
     >
       {text}
+    </p>
+  );
+}
+
+/**
+ * Under the URL, a mapping for an audience names it and its priority (docs/audiences.md); a mapping for everyone
+ * shows nothing more, as before audiences.
+ */
+function AudienceNote({ mapping }: { mapping: Mapping }) {
+  if (!mapping.audience) return null;
+  const text = AUDIENCE_TEXT.en;
+  return (
+    <p className="mt-1 flex flex-wrap items-center gap-2 text-xs font-normal text-muted-foreground">
+      <Badge variant="outline" className="break-normal">
+        {text.audienceBadge(mapping.audience.name)}
+      </Badge>
+      {mapping.priority !== undefined && <span className="whitespace-nowrap">{text.priorityOf(mapping.priority)}</span>}
     </p>
   );
 }

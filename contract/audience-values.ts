@@ -1,0 +1,15 @@
+/**
+ * @module An audience's fixed values (docs/audiences.md), without zod: the SPA's screens import them from here, so
+ * that showing the audience editor or the URL tester loads no schema (contract/audiences.ts re-exports them).
+ */
+
+export const CONTINENTS = ["AF", "AN", "AS", "EU", "NA", "OC", "SA"] as const;
+export const DEVICES = ["mobile", "tablet", "desktop"] as const;
+export const VISITOR_KINDS = ["new", "returning"] as const;
+
+export type Continent = (typeof CONTINENTS)[number];
+export type Device = (typeof DEVICES)[number];
+export type VisitorKind = (typeof VISITOR_KINDS)[number];
+
+/** What a mapping's priority is when none is given. */
+export const DEFAULT_PRIORITY = 100;

@@ -1,0 +1,320 @@
+/**
+ * Audiences on the dashboard (issue 41, docs/audiences.md): the audience editor in the add form and the edit dialog
+ * (checked with the contract's schema, sending `audience` and `priority`, or `audience: null` to clear), the
+ * audience and priority in the mappings list, the URL tester asked for a chosen visitor, and an audience mapping's
+ * preview.
+ */
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { AUDIENCE_NEEDS_A_CONDITION } from "#contract/audiences";
+import type { Mapping } from "#contract/responses";
+import { jsonResponse, mockApi, type ApiCall } from "@/test/fetch-mock";
+import { mapping } from "@/test/fixtures";
+import { renderApp } from "@/test/render-app";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** The URL Mappings tab with `rows`; `change` answers the calls the test is about, the rest of the tab's reads empty. */
+function openRows(rows: Mapping[], change: (call: ApiCall) => Response | undefined = () => undefined) {
+  window.localStorage.setItem("apiKey", "key-1");
+  const calls = mockApi(
+    (call) => (call.method === "GET" && call.url === "/api/mappings?group=url" ? jsonResponse(rows) : undefined),
+    (call) => (call.method === "GET" && call.url.startsWith("/api/mappings/deleted") ? jsonResponse([]) : undefined),
+    (call) =>
+      call.method === "GET" && call.url === "/api/user/stats" ? jsonResponse({ totalRequests: 0 }) : undefined,
+    (call) =>
+      call.method === "GET" && call.url === "/api/url-rules"
+        ? jsonResponse({ trackingParameters: [], ignoredParameters: [] })
+        : undefined,
+    (call) => (call.method === "GET" && call.url.startsWith("/api/analytics") ? jsonResponse([]) : undefined),
+    change,
+  );
+  renderApp("/dashboard");
+  fireEvent.mouseDown(screen.getByRole("tab", { name: "URL Mappings" }));
+  return calls;
+}
+
+const changes = (calls: ApiCall[]) => calls.filter((c) => c.method !== "GET").map((c) => [c.method, c.url, c.body]);
+
+const dach = mapping({
+  id: 7,
+  htmlContent: "<p>hallo</p>",
+  audience: { name: "DACH mobile", country: ["DE", "AT"], device: ["mobile"] },
+  priority: 10,
+});
+
+/** Opens the form's folded "Audience (optional)" section. */
+function openAudience(form: HTMLElement) {
+  fireEvent.click(within(form).getByText("Audience (optional)"));
+  return form;
+}
+
+function typeTags(form: HTMLElement, label: string, ...values: string[]) {
+  const input = within(form).getByLabelText(label);
+  for (const value of values) {
+    fireEvent.change(input, { target: { value } });
+    fireEvent.keyDown(input, { key: "Enter" });
+  }
+}
+
+async function addForm(change: (call: ApiCall) => Response | undefined) {
+  const calls = openRows([], change);
+  fireEvent.change(await screen.findByLabelText("URL"), { target: { value: "https://example.com/p" } });
+  fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<i>p</i>" } });
+  const form = screen.getByRole("button", { name: "Add Mapping" }).closest("form")!;
+  return { calls, form };
+}
+
+describe("the mappings list", () => {
+  it("names a row's audience and priority under its URL, and adds nothing to a row for everyone", async () => {
+    const plain = mapping({ id: 8, url: "https://example.com/everyone" });
+    openRows([dach, plain]);
+    const rows = await screen.findAllByRole("row");
+    const dachRow = rows.find((row) => row.textContent?.includes(dach.url) && row !== rows[0])!;
+    expect(within(dachRow).getByText("Audience: DACH mobile")).toBeInTheDocument();
+    expect(within(dachRow).getByText("Priority 10")).toBeInTheDocument();
+    const plainRow = rows.find((row) => row.textContent?.includes("https://example.com/everyone"))!;
+    expect(plainRow.textContent).not.toMatch(/Audience|Priority|Everyone/);
+    // The columns are SPEC.md's, as before.
+    expect(
+      within(rows[0]!)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["URL", "HTML Content", "Status", "Created", "Published", "Actions"]);
+  });
+});
+
+describe("the audience editor in the add form", () => {
+  it("is folded away, and adds a mapping with the audience's chips and priority", async () => {
+    const { calls, form } = await addForm((call) =>
+      call.method === "POST" ? jsonResponse(mapping({ id: 8, ...(call.body as object) }), 201) : undefined,
+    );
+    expect(within(form).getByText("Audience (optional)").closest("details")).not.toHaveAttribute("open");
+    openAudience(form);
+    fireEvent.change(within(form).getByLabelText("Audience name"), { target: { value: "DACH campaign" } });
+    const countries = within(form).getByRole("combobox", { name: "Countries" });
+    fireEvent.change(countries, { target: { value: "germ" } });
+    fireEvent.click(within(form).getByRole("option", { name: "Germany (DE)" }));
+    fireEvent.change(countries, { target: { value: "at" } });
+    fireEvent.keyDown(countries, { key: "Enter" });
+    fireEvent.click(within(form).getByRole("button", { name: "Mobile" }));
+    fireEvent.click(within(form).getByRole("button", { name: "AI assistant" }));
+    fireEvent.click(within(form).getByRole("button", { name: "Returning" }));
+    fireEvent.change(within(form).getByLabelText("Priority"), { target: { value: "10" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
+
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    expect(changes(calls)).toEqual([
+      [
+        "POST",
+        "/api/mappings",
+        {
+          url: "https://example.com/p",
+          htmlContent: "<i>p</i>",
+          audience: {
+            name: "DACH campaign",
+            country: ["DE", "AT"],
+            device: ["mobile"],
+            referrer: ["ai"],
+            visitor: "returning",
+          },
+          priority: 10,
+        },
+      ],
+    ]);
+    // The form starts afresh, without an audience.
+    await waitFor(() => expect(within(form).getByLabelText("Audience name")).toHaveValue(""));
+  });
+
+  it("sends the continent, EU, language, UTM and query tags, without a removed one, at the default priority", async () => {
+    const { calls, form } = await addForm((call) =>
+      call.method === "POST" ? jsonResponse(mapping({ id: 8, ...(call.body as object) }), 201) : undefined,
+    );
+    openAudience(form);
+    fireEvent.change(within(form).getByLabelText("Audience name"), { target: { value: "Spring" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Europe" }));
+    fireEvent.change(within(form).getByLabelText("European Union"), { target: { value: "in" } });
+    typeTags(form, "Languages", "de", "fr");
+    typeTags(form, "UTM source", "newsletter");
+    typeTags(form, "UTM campaign", "spring");
+    typeTags(form, "Query parameters", "plan=pro", "plan=team", "ref");
+    fireEvent.click(within(form).getByRole("button", { name: "Remove fr" }));
+    fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
+
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    expect(changes(calls)).toEqual([
+      [
+        "POST",
+        "/api/mappings",
+        {
+          url: "https://example.com/p",
+          htmlContent: "<i>p</i>",
+          audience: {
+            name: "Spring",
+            continent: ["EU"],
+            eu: true,
+            utm: { source: ["newsletter"], campaign: ["spring"] },
+            language: ["de"],
+            query: { plan: ["pro", "team"], ref: [] },
+          },
+          priority: 100,
+        },
+      ],
+    ]);
+  });
+
+  it("shows the contract's messages under their fields, opens the section and sends nothing", async () => {
+    const { calls, form } = await addForm(() => undefined);
+    openAudience(form);
+    fireEvent.change(within(form).getByLabelText("Audience name"), { target: { value: "Nobody" } });
+    fireEvent.change(within(form).getByLabelText("Priority"), { target: { value: "5000" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
+    expect(await within(form).findByText(AUDIENCE_NEEDS_A_CONDITION)).toBeInTheDocument();
+    expect(within(form).getByText("priority must be at most 1,000")).toBeInTheDocument();
+
+    typeTags(form, "Languages", "not a tag!");
+    fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
+    expect(
+      await within(form).findByText("audience.language must hold language tags such as de or pt-BR"),
+    ).toBeInTheDocument();
+    expect(within(form).getByLabelText("Languages")).toHaveAttribute("aria-invalid", "true");
+    expect(within(form).getByText("Audience (optional)").closest("details")).toHaveAttribute("open");
+    expect(changes(calls)).toEqual([]);
+  });
+});
+
+async function openEdit(row: Mapping) {
+  const calls = openRows([row], (call) =>
+    call.method === "PATCH" ? jsonResponse({ ...row, ...(call.body as object) }) : undefined,
+  );
+  fireEvent.click(await screen.findByRole("button", { name: "Edit" }));
+  const dialog = await screen.findByRole("dialog", { name: "Edit URL mapping" });
+  return { calls, dialog };
+}
+
+describe("the audience editor in the edit dialog", () => {
+  it("shows the mapping's audience and sends only a changed priority", async () => {
+    const { calls, dialog } = await openEdit(dach);
+    openAudience(dialog);
+    expect(within(dialog).getByLabelText("Audience name")).toHaveValue("DACH mobile");
+    expect(within(dialog).getByRole("button", { name: "Remove Germany" })).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Mobile" })).toHaveAttribute("aria-pressed", "true");
+    expect(within(dialog).getByRole("button", { name: "Desktop" })).toHaveAttribute("aria-pressed", "false");
+    fireEvent.change(within(dialog).getByLabelText("Priority"), { target: { value: "5" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(changes(calls)).toEqual([["PATCH", "/api/mappings/7", { priority: 5 }]]));
+  });
+
+  it("sends the whole audience when a condition changes", async () => {
+    const { calls, dialog } = await openEdit(dach);
+    openAudience(dialog);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Remove Austria" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await waitFor(() =>
+      expect(changes(calls)).toEqual([
+        ["PATCH", "/api/mappings/7", { audience: { name: "DACH mobile", country: ["DE"], device: ["mobile"] } }],
+      ]),
+    );
+  });
+
+  it("sends audience: null when every field is emptied, making the mapping its URL's fallback again", async () => {
+    const { calls, dialog } = await openEdit(dach);
+    openAudience(dialog);
+    fireEvent.change(within(dialog).getByLabelText("Audience name"), { target: { value: "" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Remove Germany" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Remove Austria" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Mobile" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(changes(calls)).toEqual([["PATCH", "/api/mappings/7", { audience: null }]]));
+  });
+
+  it("gives a mapping without an audience its first one, with its priority", async () => {
+    const { calls, dialog } = await openEdit(mapping({ id: 7 }));
+    openAudience(dialog);
+    expect(within(dialog).getByLabelText("Priority")).toBeDisabled();
+    fireEvent.change(within(dialog).getByLabelText("Audience name"), { target: { value: "Phones" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Mobile" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await waitFor(() =>
+      expect(changes(calls)).toEqual([
+        ["PATCH", "/api/mappings/7", { audience: { name: "Phones", device: ["mobile"] }, priority: 100 }],
+      ]),
+    );
+  });
+});
+
+describe("the URL tester", () => {
+  it("asks for a visitor with the attributes chosen, and names the audience whose mapping answers", async () => {
+    const asked: URLSearchParams[] = [];
+    openRows([], (call) => {
+      if (!call.url.startsWith("/api/mappings/match")) return undefined;
+      asked.push(new URL(call.url, "http://spa.test").searchParams);
+      return jsonResponse({
+        mapping: dach,
+        reason: 'Exact match: example.com/a is this mapping\'s URL; …"DACH mobile"',
+      });
+    });
+    const tester = (await screen.findByRole("button", { name: "Test URL" })).closest("form")!;
+    fireEvent.change(within(tester).getByLabelText("Page URL"), {
+      target: { value: "https://example.com/a?plan=pro" },
+    });
+    fireEvent.click(within(tester).getByText("Visitor attributes (optional)"));
+    fireEvent.change(within(tester).getByLabelText("Language"), { target: { value: "de AT" } });
+    fireEvent.click(within(tester).getByRole("button", { name: "Test URL" }));
+    expect(await within(tester).findByText("language must hold language tags such as de or pt-BR")).toBeInTheDocument();
+    expect(asked).toEqual([]);
+
+    fireEvent.change(within(tester).getByLabelText("Language"), { target: { value: "de-AT" } });
+    fireEvent.change(within(tester).getByLabelText("Country"), { target: { value: "DE" } });
+    fireEvent.change(within(tester).getByLabelText("Device"), { target: { value: "mobile" } });
+    fireEvent.change(within(tester).getByLabelText("Arriving from"), { target: { value: "search" } });
+    fireEvent.change(within(tester).getByLabelText("Visitor"), { target: { value: "returning" } });
+    fireEvent.click(within(tester).getByRole("button", { name: "Test URL" }));
+    const result = await within(tester).findByRole("status");
+    expect(within(result).getByText("For the audience DACH mobile")).toBeInTheDocument();
+    expect(Object.fromEntries(asked[0]!)).toEqual({
+      url: "https://example.com/a?plan=pro",
+      country: "DE",
+      device: "mobile",
+      referrer: "search",
+      visitor: "returning",
+      language: "de-at",
+    });
+  });
+
+  it("asks with the URL alone when no attribute is chosen, and shows no audience for everyone's mapping", async () => {
+    const asked: string[] = [];
+    openRows([], (call) => {
+      if (!call.url.startsWith("/api/mappings/match")) return undefined;
+      asked.push(call.url);
+      return jsonResponse({ mapping: mapping({ id: 8 }), reason: "Exact match" });
+    });
+    const tester = (await screen.findByRole("button", { name: "Test URL" })).closest("form")!;
+    fireEvent.change(within(tester).getByLabelText("Page URL"), { target: { value: "https://example.com/a" } });
+    fireEvent.click(within(tester).getByRole("button", { name: "Test URL" }));
+    const result = await within(tester).findByRole("status");
+    expect(asked).toEqual([`/api/mappings/match?url=${encodeURIComponent("https://example.com/a")}`]);
+    expect(result.textContent).not.toMatch(/audience/i);
+  });
+});
+
+describe("the preview of a mapping for an audience", () => {
+  it("says the link shows the mapping whatever the previewer's attributes, and makes its plain link", async () => {
+    const calls = openRows([dach], (call) =>
+      call.method === "POST" && call.url === "/api/mappings/7/preview"
+        ? jsonResponse({ url: "https://example.com/a?dc_preview=t", expiresAt: "2026-11-26T10:00:00.000Z" }, 201)
+        : undefined,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Preview" }));
+    const dialog = await screen.findByRole("dialog", { name: "Preview" });
+    expect(await within(dialog).findByLabelText("Preview link")).toHaveValue("https://example.com/a?dc_preview=t");
+    expect(
+      within(dialog).getByText(
+        "This mapping is for the audience DACH mobile: the link shows its content to whoever opens it, whatever their country, device or referrer.",
+      ),
+    ).toBeInTheDocument();
+    expect(changes(calls)).toEqual([["POST", "/api/mappings/7/preview", undefined]]);
+  });
+});
