@@ -41,7 +41,7 @@ const EVENTS = `events AS (
 const FIRST_VIEWS = `WITH ${EVENTS},
   seen AS (
     SELECT user_id, e ->> 'experiment' AS experiment, e ->> 'vid' AS vid, e ->> 'variant' AS variant,
-      e ->> 'mappingId' AS mapping_id, e ->> 'timestamp' AS ts, e ->> 'visitor' AS address
+      coalesce(e ->> 'exposedMapping', e ->> 'mappingId') AS mapping_id, e ->> 'timestamp' AS ts, e ->> 'visitor' AS address
     FROM events WHERE e ->> 'experiment' IS NOT NULL AND e ->> 'vid' IS NOT NULL
   ),
   first AS (

@@ -25,6 +25,8 @@ export interface CountedView extends Pick<PageViewEvent, "id" | "userId" | "mapp
   vid?: string;
   experiment?: string;
   variant?: string;
+  /** On a view held out of an audience mapping: that mapping (the exposure's), not `mappingId` (the fallback). */
+  exposedMapping?: number;
 }
 
 /** A goal reached, as it waits beside the views: `goal` tells it apart from them. */
@@ -73,6 +75,7 @@ export const toCountedView = (view: ArchivedView): CountedView => ({
   ...(view.experiment && view.variant && view.vid
     ? { vid: view.vid, experiment: view.experiment, variant: view.variant }
     : {}),
+  ...(view.exposedMapping === undefined ? {} : { exposedMapping: view.exposedMapping }),
 });
 
 /**

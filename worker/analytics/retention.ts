@@ -154,7 +154,8 @@ export async function purgeEndedExperiments(env: Env, now: Date, maxRows = PURGE
     const { results: runs } = await d1
       .prepare(
         `SELECT r.experiment, EXISTS (SELECT 1 FROM url_mappings m
-          WHERE m.id = r.mapping_id AND m.experiment ->> '$.id' = r.experiment) AS running
+          WHERE m.id = r.mapping_id AND (m.experiment ->> '$.id' = r.experiment OR m.holdout ->> '$.id' = r.experiment))
+          AS running
         FROM experiment_runs r WHERE r.last_seen < ?1 ORDER BY r.last_seen LIMIT ?2`,
       )
       .bind(before, RUNS_PER_QUERY)

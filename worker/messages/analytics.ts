@@ -33,6 +33,11 @@ export interface PageViewEvent {
   vid?: string;
   experiment?: string;
   variant?: string;
+  /**
+   * Only on a view held out of an audience mapping (docs/audiences.md, "Holdout"), which delivered the fallback
+   * (`mappingId`): the audience mapping whose holdout `experiment` is.
+   */
+  exposedMapping?: number;
 }
 
 /** A visitor reached one of the customer's goals (`POST /api/goals`): counted for the experiments they saw. */

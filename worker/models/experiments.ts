@@ -37,7 +37,7 @@ const sameKeys = (a: StoredExperiment, b: VariantInput[]) =>
   a.variants.length === b.length && a.variants.every((v, i) => v.key === b[i]!.key);
 
 /** A new run's id: visitors are assigned and counted per id. */
-const newExperimentId = () => crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+export const newExperimentId = () => crypto.randomUUID().replaceAll("-", "").slice(0, 16);
 
 /**
  * The mapping's experiment after `input`, or undefined when the input does not touch it. A change that keeps the

@@ -196,7 +196,8 @@ export function openApiDocument(origin: string) {
       },
       "/api/mappings/{id}": {
         patch: {
-          summary: "Change a mapping: URL, HTML, placement, SEO fields, status, schedule, experiment or audience",
+          summary:
+            "Change a mapping: URL, HTML, placement, SEO fields, status, schedule, experiment, audience or holdout",
           parameters: [mappingId],
           requestBody: json(mappingChangeBody),
           responses: { "200": answer("Mapping"), ...CHANGE_LIMITS, ...ERRORS },
@@ -222,6 +223,19 @@ export function openApiDocument(origin: string) {
         get: {
           summary:
             "The mapping's experiment's results per variant and goal, with uplift, its 95 % interval, the probability to beat the control and a sample-ratio check (docs/experiments.md)",
+          parameters: [mappingId],
+          responses: {
+            "200": answer(
+              "ExperimentResults {variants, srm, weights, goals, startedAt, concentrated, sampleFull, visitorCap}",
+            ),
+            ...ERRORS,
+          },
+        },
+      },
+      "/api/mappings/{id}/audience-results": {
+        get: {
+          summary:
+            "An audience mapping's content against its holdout on the mapping's goals: the arms holdout (the control) and audience, with the figures of experiments' results (docs/audiences.md)",
           parameters: [mappingId],
           responses: {
             "200": answer(
