@@ -138,6 +138,7 @@ const EXPERIMENT_ROWS = [
   ["experiment_exposures", "experiment, visitor"],
   ["experiment_conversions", "experiment, visitor, goal"],
   ["experiment_stats", "experiment, variant, goal"],
+  ["experiment_segment_stats", "experiment, dimension, variant, goal, value"],
 ] as const;
 
 /**

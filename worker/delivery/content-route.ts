@@ -266,7 +266,7 @@ export const contentRoute = new Hono<AppEnv>()
 
     // On an edge website the proxy counted the page load; the snippet's own requests count after navigations.
     if (!onEdgeWebsite || c.req.query("nav") === "1") {
-      const exposure = exposureOf(served, lookup.holdout, vid, crawler);
+      const exposure = exposureOf(served, lookup.holdout, vid, crawler, attributes);
       countPageView(c.env, c.executionCtx, { userId, url, match, request: c.req.raw, visitor, exposure });
     }
     return contentResponse(served?.content, json, served?.variant, audience);

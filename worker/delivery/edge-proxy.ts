@@ -22,6 +22,7 @@ import { countPageView } from "./page-view";
 import { asksForPreview, previewDelivery, withoutPreview } from "./preview";
 import { withContent } from "./edge-rewrite";
 import { audienceAttributes } from "./audience-attributes";
+import type { AudienceAttributes } from "#contract/audiences";
 import { exposureOf, servedTo, type Exposure, type HoldoutArm, type Served } from "./variant";
 import type { DeliveredMapping } from "./store";
 import { VISITOR_COOKIE, VISITOR_ID } from "#contract/experiments";
@@ -159,11 +160,12 @@ function servedAtEdge(
   vid: string,
   known: boolean,
   request: Request,
+  attributes: () => AudienceAttributes,
 ): { served?: Served; exposure?: Exposure; newVisitorId?: string } {
   if (!match?.experiment && !holdout) return match ? { served: { content: match } } : {};
   const crawler = isCrawler(request.headers.get("User-Agent"));
   const served = match && servedTo(match, vid, crawler);
-  const exposure = exposureOf(served, holdout, vid, crawler);
+  const exposure = exposureOf(served, holdout, vid, crawler, attributes);
   return { ...(served ? { served } : {}), ...(exposure ? { exposure } : {}), ...(known ? {} : { newVisitorId: vid }) };
 }
 
@@ -195,20 +197,14 @@ export async function proxyEdgeWebsite(
   };
   const known = visitorCookie(request);
   const vid = known ?? crypto.randomUUID().replaceAll("-", "");
+  const attributes = () =>
+    audienceAttributes(request, pageUrl, request.headers.get("Referer"), known ? "returning" : "new");
   // For a page, the content (and a metered customer's visitor budget) is looked up while the origin answers: no
   // added round trip.
   const lookups = asksForPage(request)
     ? preview
       ? previewLookup()
-      : lookupWithinBudget(
-          env,
-          site.userId,
-          pageUrl,
-          visitor,
-          Date.now(),
-          () => audienceAttributes(request, pageUrl, request.headers.get("Referer"), known ? "returning" : "new"),
-          vid,
-        )
+      : lookupWithinBudget(env, site.userId, pageUrl, visitor, Date.now(), attributes, vid)
     : null;
   lookups?.catch(() => undefined);
   // What the origin's name resolves to now (kept a minute per isolate): a name turned private is not called.
@@ -242,7 +238,7 @@ export async function proxyEdgeWebsite(
   const { serving, url: viewedUrl, match, holdout } = found;
   if (!serving) return answer;
   // A preview shows what its link names (a variant's content included) and assigns nobody.
-  const atEdge = preview ? undefined : servedAtEdge(match, holdout, vid, known !== undefined, request);
+  const atEdge = preview ? undefined : servedAtEdge(match, holdout, vid, known !== undefined, request, attributes);
   if (!preview) {
     const exposure = atEdge?.exposure;
     countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request, visitor, exposure });

@@ -59,6 +59,7 @@ export async function pageViewMessage(
     visitor: await visitorId(env, view.visitor, now),
     ...(exposure ? { vid: exposure.vid, experiment: exposure.experiment, variant: exposure.variant } : {}),
     ...(exposure?.mappingId === undefined ? {} : { exposedMapping: exposure.mappingId }),
+    ...(exposure?.segment === undefined ? {} : { seg: exposure.segment }),
   };
 }
 

@@ -6,7 +6,8 @@
  * keeps known crawlers out of the counts: their views record no exposure. A request without a visitor id gets the
  * control and records nothing: a visitor who cannot be recognised again cannot be counted in an experiment.
  */
-import { AUDIENCE_ARM, HOLDOUT_ARM } from "#contract/audiences";
+import { AUDIENCE_ARM, HOLDOUT_ARM, type AudienceAttributes } from "#contract/audiences";
+import { encodeSegment } from "#contract/segments";
 import { assignVariant, heldOut } from "../lib/experiment-assignment";
 import type { DeliveredHoldout, DeliveredMapping, DeliveredVariant } from "./store";
 
@@ -17,6 +18,8 @@ export interface Exposure {
   vid: string;
   /** A holdout's exposure of a held-out view: the audience mapping whose holdout it is (the view served the fallback). */
   mappingId?: number;
+  /** The visitor's device, referrer type and country (contract/segments.ts `encodeSegment`). */
+  segment?: string;
 }
 
 /** Which arm of an audience mapping's holdout a visitor is in (docs/audiences.md, "Holdout"). */
@@ -47,10 +50,15 @@ export function exposureOf(
   arm: HoldoutArm | undefined,
   vid: string | undefined,
   crawler: boolean,
+  attributes: () => AudienceAttributes,
 ): Exposure | undefined {
-  if (!arm) return served?.exposure;
+  const exposure = arm ? holdoutExposure(arm, vid, crawler) : served?.exposure;
+  // Read only for a view that exposes someone: the segment its visitor counts under (docs/experiments.md).
+  return exposure && { ...exposure, segment: encodeSegment(attributes()) };
+}
+
+function holdoutExposure({ experiment, variant, mappingId }: HoldoutArm, vid: string | undefined, crawler: boolean) {
   if (!vid || crawler) return undefined;
-  const { experiment, variant, mappingId } = arm;
   return { experiment, variant, vid, ...(variant === HOLDOUT_ARM ? { mappingId } : {}) };
 }
 

@@ -11,7 +11,7 @@ import {
   HOLDOUT_WITH_EXPERIMENT,
   type StoredHoldout,
 } from "#contract/audiences";
-import type { ExperimentResults, StoredExperiment } from "#contract/experiments";
+import type { ExperimentResults, SegmentDimension, StoredExperiment } from "#contract/experiments";
 import type { Db } from "../db/client";
 import { Refusal } from "../lib/refusal";
 import {
@@ -101,5 +101,9 @@ export const holdoutExperiment = (holdout: StoredHoldout): StoredExperiment => (
 });
 
 /** `GET /api/mappings/{id}/audience-results`: the audience's content against the holdout, as experiments' results. */
-export const holdoutResultsOf = (db: Db, userId: string, holdout: StoredHoldout): Promise<ExperimentResults> =>
-  experimentResultsOf(db, userId, holdoutExperiment(holdout));
+export const holdoutResultsOf = (
+  db: Db,
+  userId: string,
+  holdout: StoredHoldout,
+  segment?: SegmentDimension,
+): Promise<ExperimentResults> => experimentResultsOf(db, userId, holdoutExperiment(holdout), segment);

@@ -41,7 +41,13 @@ import { assertCanAddMapping } from "../models/limits";
 import { assertContentFits, contentGrowth, mappingContentBytes } from "../models/content-budget";
 import { experimentResultsOf } from "../models/experiments";
 import { experimentAndHoldoutChange, holdoutResultsOf } from "../models/holdouts";
-import { previewBody, promoteBody, type ExperimentResults, type StoredExperiment } from "#contract/experiments";
+import {
+  experimentResultsQuery,
+  previewBody,
+  promoteBody,
+  type ExperimentResults,
+  type StoredExperiment,
+} from "#contract/experiments";
 import { syncCustomerState } from "../delivery/sync";
 import { explainMatch } from "../models/mapping-match";
 import { assertAudienceRoom } from "../models/audience-mappings";
@@ -181,15 +187,17 @@ export const mappingRoutes = new Hono<AppEnv>()
     if (!restored) throw notFound("Version not found");
     return c.json<Mapping>(await changeOwnMapping(c, id, restoredChange(restored)));
   })
-  .get("/:id/experiment", validate("param", idParam), async (c) => {
+  .get("/:id/experiment", validate("param", idParam), validate("query", experimentResultsQuery), async (c) => {
     const experiment = await runningExperiment(c, c.req.valid("param").id);
-    return c.json<ExperimentResults>(await experimentResultsOf(c.var.db, c.var.user.id, experiment));
+    const { segment } = c.req.valid("query");
+    return c.json<ExperimentResults>(await experimentResultsOf(c.var.db, c.var.user.id, experiment, segment));
   })
-  .get("/:id/audience-results", validate("param", idParam), async (c) => {
+  .get("/:id/audience-results", validate("param", idParam), validate("query", experimentResultsQuery), async (c) => {
     const own = await getOwnMapping(c.var.db, c.var.user.id, c.req.valid("param").id);
     if (!own) throw notFound(MAPPING_NOT_FOUND);
     if (!own.holdout) throw notFound("This mapping holds out no share of its audience");
-    return c.json<ExperimentResults>(await holdoutResultsOf(c.var.db, c.var.user.id, own.holdout));
+    const { segment } = c.req.valid("query");
+    return c.json<ExperimentResults>(await holdoutResultsOf(c.var.db, c.var.user.id, own.holdout, segment));
   })
   .post(
     "/:id/experiment/promote",

@@ -22,7 +22,7 @@ import {
   websiteBody,
 } from "#contract/schemas";
 import { timeseriesQuery } from "#contract/timeseries";
-import { goalBody, promoteBody } from "#contract/experiments";
+import { experimentResultsQuery, goalBody, promoteBody } from "#contract/experiments";
 import { deliveriesQuery, webhookBody, webhooksQuery } from "#contract/webhooks";
 
 type JsonSchema = Record<string, unknown>;
@@ -222,8 +222,8 @@ export function openApiDocument(origin: string) {
       "/api/mappings/{id}/experiment": {
         get: {
           summary:
-            "The mapping's experiment's results per variant and goal, with uplift, its 95 % interval, the probability to beat the control and a sample-ratio check (docs/experiments.md)",
-          parameters: [mappingId],
+            "The mapping's experiment's results per variant and goal, with uplift, its 95 % interval, the probability to beat the control and a sample-ratio check; with segment=device|country|referrer, also per segment value (docs/experiments.md)",
+          parameters: [mappingId, ...queryParameters(experimentResultsQuery)],
           responses: {
             "200": answer(
               "ExperimentResults {variants, srm, weights, goals, startedAt, concentrated, sampleFull, visitorCap}",
@@ -236,7 +236,7 @@ export function openApiDocument(origin: string) {
         get: {
           summary:
             "An audience mapping's content against its holdout on the mapping's goals: the arms holdout (the control) and audience, with the figures of experiments' results (docs/audiences.md)",
-          parameters: [mappingId],
+          parameters: [mappingId, ...queryParameters(experimentResultsQuery)],
           responses: {
             "200": answer(
               "ExperimentResults {variants, srm, weights, goals, startedAt, concentrated, sampleFull, visitorCap}",
