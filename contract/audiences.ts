@@ -138,8 +138,45 @@ export const prioritySchema = z
   .min(0, "priority must be at least 0")
   .max(PRIORITY_MAX, `priority must be at most ${formatNumber(PRIORITY_MAX)}`);
 
-/** `POST`/`PATCH /api/mappings`: `audience: null` makes the mapping its URL's fallback again. */
-export const audienceFields = { audience: audienceSchema.nullable().optional(), priority: prioritySchema.optional() };
+/** The largest share of its audience, in whole percent, a mapping may hold out (docs/audiences.md, "Holdout"). */
+export const HOLDOUT_MAX = 50;
+export const HOLDOUT_NEEDS_AUDIENCE =
+  "holdout needs an audience: only a mapping for an audience can hold out a share of it";
+export const HOLDOUT_WITH_EXPERIMENT =
+  "holdout and an experiment cannot run on one mapping: set holdout to 0 or stop the experiment (variants: null)";
+export const HOLDOUT_GOALS_NEEDED = "Name at least one goal the holdout measures (goals)";
+
+export const holdoutSchema = z
+  .number({ error: "holdout must be a number" })
+  .int("holdout must be a whole number (percent)")
+  .min(0, "holdout must be at least 0")
+  .max(HOLDOUT_MAX, `holdout must be at most ${HOLDOUT_MAX} (percent)`);
+
+/**
+ * `POST`/`PATCH /api/mappings`: `audience: null` makes the mapping its URL's fallback again; `holdout` (percent)
+ * shows that share of the audience the fallback instead, to measure the audience's content against it.
+ */
+export const audienceFields = {
+  audience: audienceSchema.nullable().optional(),
+  priority: prioritySchema.optional(),
+  holdout: holdoutSchema.optional(),
+};
+
+/** The two arms of a holdout's comparison, as its exposures and results name them; the holdout is the control. */
+export const HOLDOUT_ARM = "holdout";
+export const AUDIENCE_ARM = "audience";
+
+/**
+ * A mapping's holdout as stored (its `holdout` column, and so its versions): `id` names this run, whose visitors are
+ * assigned and counted like an experiment's; `share` the percent held out; `goals` what it measures.
+ */
+export interface StoredHoldout {
+  id: string;
+  share: number;
+  goals: string[];
+  /** Epoch ms. */
+  startedAt: number;
+}
 
 export type Audience = z.infer<typeof audienceSchema>;
 

@@ -230,4 +230,30 @@ export interface ExperimentResults {
   sampleFull: boolean;
   /** The visitors the customer's experiments may count together (`experimentVisitorCap`). */
   visitorCap: number;
+  /** Only with `?segment=` (docs/experiments.md, "Results by segment"): the figures per segment value. */
+  segments?: SegmentedResults;
+}
+
+/** What experiment results may be split by (docs/experiments.md, "Results by segment"; contract/segments.ts). */
+export const SEGMENT_DIMENSIONS = ["device", "country", "referrer"] as const;
+export type SegmentDimension = (typeof SEGMENT_DIMENSIONS)[number];
+
+/** `GET /api/mappings/{id}/experiment?segment=device|country|referrer`. */
+export const experimentResultsQuery = z.object({
+  segment: z.enum(SEGMENT_DIMENSIONS, { error: `segment must be one of ${SEGMENT_DIMENSIONS.join(", ")}` }).optional(),
+});
+
+/** One segment value's figures: per variant and goal, as the whole experiment's. */
+export interface SegmentResult {
+  /** A device (`mobile`), a country code (`DE`, or `unknown`), a referrer type (`search`), or `other`. */
+  value: string;
+  /** Visitors of every variant in this segment. */
+  visitors: number;
+  variants: VariantGoalResult[];
+}
+
+/** The split the results answer with `?segment=`: the top values by visitors, then the rest as `other`. */
+export interface SegmentedResults {
+  dimension: SegmentDimension;
+  values: SegmentResult[];
 }

@@ -95,12 +95,14 @@ export interface Mapping {
   urlMappingCount?: number;
   /** Only on a mapping running an experiment (docs/experiments.md): its variants, the first the control. */
   variants?: Variant[];
-  /** Only on a mapping running an experiment: the goals it measures. */
+  /** Only on a mapping running an experiment or a holdout: the goals it measures. */
   goals?: string[];
   /** Only on a mapping for an audience (docs/audiences.md): who it is for. */
   audience?: Audience;
   /** Only on a mapping for an audience: its place among the URL's audience mappings, lower first. */
   priority?: number;
+  /** Only on a mapping for an audience with a holdout (docs/audiences.md, "Holdout"): the share held out, in percent. */
+  holdout?: number;
 }
 
 /** `POST /api/mappings/{id}/preview`: a link that shows the mapping on its page, whatever its state (docs/publishing.md). */

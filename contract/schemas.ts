@@ -126,7 +126,7 @@ export const mappingImportRow = mappingFields
   })
   .superRefine(matchAgrees)
   .superRefine((row, ctx) => {
-    if (row.audience != null || row.priority !== undefined) {
+    if (row.audience != null || row.priority !== undefined || row.holdout !== undefined) {
       ctx.addIssue({ code: "custom", message: AUDIENCES_NOT_IMPORTED, path: ["audience"] });
     }
   });

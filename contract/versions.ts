@@ -41,4 +41,6 @@ export interface MappingVersion {
   /** Only on a version for an audience (docs/audiences.md). */
   audience?: Audience;
   priority?: number;
+  /** Only on a version of an audience mapping with a holdout (docs/audiences.md, "Holdout"): its share in percent. */
+  holdout?: number;
 }

@@ -41,11 +41,12 @@ const EVENTS = `events AS (
 const FIRST_VIEWS = `WITH ${EVENTS},
   seen AS (
     SELECT user_id, e ->> 'experiment' AS experiment, e ->> 'vid' AS vid, e ->> 'variant' AS variant,
-      e ->> 'mappingId' AS mapping_id, e ->> 'timestamp' AS ts, e ->> 'visitor' AS address
+      coalesce(e ->> 'exposedMapping', e ->> 'mappingId') AS mapping_id, e ->> 'timestamp' AS ts, e ->> 'visitor' AS address,
+      e ->> 'seg' AS seg
     FROM events WHERE e ->> 'experiment' IS NOT NULL AND e ->> 'vid' IS NOT NULL
   ),
   first AS (
-    SELECT experiment, vid, user_id, mapping_id, variant, min(ts) AS ts, address FROM seen GROUP BY experiment, vid
+    SELECT experiment, vid, user_id, mapping_id, variant, min(ts) AS ts, address, seg FROM seen GROUP BY experiment, vid
   ),
   fresh AS (
     SELECT first.*, row_number() OVER (PARTITION BY experiment, address ORDER BY ts, vid) AS address_rank
@@ -63,7 +64,7 @@ const FIRST_VIEWS = `WITH ${EVENTS},
     FROM experiment_runs r WHERE r.user_id IN (SELECT user_id FROM within_address) GROUP BY r.user_id
   ),
   admitted AS (
-    SELECT w.experiment, w.vid, w.user_id, w.mapping_id, w.variant, w.ts, w.address
+    SELECT w.experiment, w.vid, w.user_id, w.mapping_id, w.variant, w.ts, w.address, w.seg
     FROM within_address w LEFT JOIN kept k ON k.user_id = w.user_id
     WHERE w.customer_rank + coalesce(k.visitors, 0)
       <= coalesce(?4 ->> ('$."' || w.user_id || '"'), ${EXPERIMENT_MAX_VISITORS})
@@ -74,6 +75,30 @@ const COUNT_VISITORS = `${FIRST_VIEWS}
   SELECT experiment, variant, '', user_id, count(*) FROM admitted WHERE true
   GROUP BY experiment, variant
   ON CONFLICT (experiment, variant, goal) DO UPDATE SET count = count + excluded.count`;
+
+/**
+ * The rows of `from` (with experiment, variant, user_id and seg) once per segment dimension, with the value its
+ * code holds (contract/segments.ts `encodeSegment`: device, referrer type, country); `goal` their goal ('' visitors).
+ */
+const perSegment = (from: string, goal: string) =>
+  [
+    ["device", 1, 1],
+    ["referrer", 2, 1],
+    ["country", 3, 2],
+  ]
+    .map(
+      ([dimension, start, length]) => `SELECT experiment, variant, ${goal} AS goal, user_id,
+        '${dimension}' AS dimension, substr(seg, ${start}, ${length}) AS value FROM ${from} WHERE seg IS NOT NULL`,
+    )
+    .join(" UNION ALL ");
+
+/** The admitted visitors per segment value (docs/experiments.md, "Results by segment"). */
+const COUNT_SEGMENT_VISITORS = `${FIRST_VIEWS},
+  segments AS (${perSegment("admitted", "''")})
+  INSERT INTO experiment_segment_stats (experiment, variant, goal, dimension, value, user_id, count)
+  SELECT experiment, variant, goal, dimension, value, user_id, count(*) FROM segments WHERE true
+  GROUP BY experiment, variant, dimension, value
+  ON CONFLICT (experiment, dimension, variant, goal, value) DO UPDATE SET count = count + excluded.count`;
 
 /** The runs' visitors and when one was last new (retention.ts purges a run no mapping runs 90 days after). */
 const COUNT_RUN = `${FIRST_VIEWS}
@@ -86,10 +111,10 @@ const COUNT_RUN = `${FIRST_VIEWS}
 
 /** The admitted visitors' rows; a visitor counted before keeps the earliest time they were seen. */
 const EXPOSE = `${FIRST_VIEWS}
-  INSERT INTO experiment_exposures (experiment, visitor, user_id, mapping_id, variant, first_seen, address)
-  SELECT experiment, vid, user_id, mapping_id, variant, ts, address FROM admitted
+  INSERT INTO experiment_exposures (experiment, visitor, user_id, mapping_id, variant, first_seen, address, segment)
+  SELECT experiment, vid, user_id, mapping_id, variant, ts, address, seg FROM admitted
   UNION ALL
-  SELECT experiment, vid, user_id, mapping_id, variant, ts, address FROM first
+  SELECT experiment, vid, user_id, mapping_id, variant, ts, address, seg FROM first
   WHERE EXISTS (SELECT 1 FROM experiment_exposures x WHERE x.experiment = first.experiment AND x.visitor = first.vid)
   ON CONFLICT (experiment, visitor) DO UPDATE SET first_seen = excluded.first_seen
   WHERE excluded.first_seen < experiment_exposures.first_seen`;
@@ -138,7 +163,7 @@ const REACH = `WITH ${EVENTS},
 const CONVERTED = `WITH ${EVENTS},
   touched AS (SELECT DISTINCT user_id, e ->> 'vid' AS vid FROM events WHERE e ->> 'vid' IS NOT NULL),
   converted AS (
-    SELECT x.experiment, x.visitor, g.goal, x.user_id, x.variant
+    SELECT x.experiment, x.visitor, g.goal, x.user_id, x.variant, x.segment AS seg
     FROM touched t
     JOIN experiment_exposures x ON x.user_id = t.user_id AND x.visitor = t.vid
     JOIN visitor_goals g ON g.user_id = t.user_id AND g.visitor = t.vid AND g.last_at >= x.first_seen
@@ -153,6 +178,18 @@ const COUNT_CONVERSIONS = `${CONVERTED}
     WHERE c.experiment = converted.experiment AND c.visitor = converted.visitor AND c.goal = converted.goal)
   GROUP BY experiment, variant, goal
   ON CONFLICT (experiment, variant, goal) DO UPDATE SET count = count + excluded.count`;
+
+/** The new conversions per segment value of their visitor's first view. */
+const COUNT_SEGMENT_CONVERSIONS = `${CONVERTED},
+  new_conversions AS (
+    SELECT * FROM converted WHERE NOT EXISTS (SELECT 1 FROM experiment_conversions c
+      WHERE c.experiment = converted.experiment AND c.visitor = converted.visitor AND c.goal = converted.goal)
+  ),
+  segments AS (${perSegment("new_conversions", "goal")})
+  INSERT INTO experiment_segment_stats (experiment, variant, goal, dimension, value, user_id, count)
+  SELECT experiment, variant, goal, dimension, value, user_id, count(*) FROM segments WHERE true
+  GROUP BY experiment, variant, goal, dimension, value
+  ON CONFLICT (experiment, dimension, variant, goal, value) DO UPDATE SET count = count + excluded.count`;
 
 const CONVERT = `${CONVERTED}
   INSERT INTO experiment_conversions (experiment, visitor, goal, user_id, variant)
@@ -183,11 +220,13 @@ const TOP_CONVERSIONS = `${CONVERTED},
 /** In this order: each count before the rows it counts, the tops after them. */
 const EXPERIMENT_COUNTING = [
   COUNT_VISITORS,
+  COUNT_SEGMENT_VISITORS,
   COUNT_RUN,
   EXPOSE,
   TOP_VISITORS,
   REACH,
   COUNT_CONVERSIONS,
+  COUNT_SEGMENT_CONVERSIONS,
   CONVERT,
   TOP_CONVERSIONS,
 ];

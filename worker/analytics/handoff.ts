@@ -185,7 +185,7 @@ function keepOwed(d1: D1Database, range: PendingRange, owed: string[], listed: s
     d1
       .prepare(
         `UPDATE analytics_pending SET
-          events = (SELECT json_group_array(json(json_remove(v.value, '$.vid', '$.experiment', '$.variant')))
+          events = (SELECT json_group_array(json(json_remove(v.value, '$.vid', '$.experiment', '$.variant', '$.exposedMapping', '$.seg')))
             FROM json_each(analytics_pending.events) v WHERE ${OWED}),
           views = (SELECT count(*) FROM json_each(analytics_pending.events) v WHERE ${OWED})
         WHERE seq BETWEEN ?1 AND ?2 AND reduced = 0`,

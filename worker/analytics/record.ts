@@ -25,6 +25,10 @@ export interface CountedView extends Pick<PageViewEvent, "id" | "userId" | "mapp
   vid?: string;
   experiment?: string;
   variant?: string;
+  /** On a view held out of an audience mapping: that mapping (the exposure's), not `mappingId` (the fallback). */
+  exposedMapping?: number;
+  /** On a view with an exposure: the visitor's segment code (contract/segments.ts). */
+  seg?: string;
 }
 
 /** A goal reached, as it waits beside the views: `goal` tells it apart from them. */
@@ -73,6 +77,8 @@ export const toCountedView = (view: ArchivedView): CountedView => ({
   ...(view.experiment && view.variant && view.vid
     ? { vid: view.vid, experiment: view.experiment, variant: view.variant }
     : {}),
+  ...(view.exposedMapping === undefined ? {} : { exposedMapping: view.exposedMapping }),
+  ...(view.seg === undefined ? {} : { seg: view.seg }),
 });
 
 /**

@@ -138,6 +138,7 @@ const EXPERIMENT_ROWS = [
   ["experiment_exposures", "experiment, visitor"],
   ["experiment_conversions", "experiment, visitor, goal"],
   ["experiment_stats", "experiment, variant, goal"],
+  ["experiment_segment_stats", "experiment, dimension, variant, goal, value"],
 ] as const;
 
 /**
@@ -154,7 +155,8 @@ export async function purgeEndedExperiments(env: Env, now: Date, maxRows = PURGE
     const { results: runs } = await d1
       .prepare(
         `SELECT r.experiment, EXISTS (SELECT 1 FROM url_mappings m
-          WHERE m.id = r.mapping_id AND m.experiment ->> '$.id' = r.experiment) AS running
+          WHERE m.id = r.mapping_id AND (m.experiment ->> '$.id' = r.experiment OR m.holdout ->> '$.id' = r.experiment))
+          AS running
         FROM experiment_runs r WHERE r.last_seen < ?1 ORDER BY r.last_seen LIMIT ?2`,
       )
       .bind(before, RUNS_PER_QUERY)

@@ -84,15 +84,17 @@ END
  */
 const VERSION_BYTES = (r: string) => `(64 + length(CAST(${r}."url" AS BLOB)) + length(CAST(${r}."html_content" AS BLOB))
     + coalesce(length(CAST(${r}."placement" AS BLOB)), 0) + coalesce(length(CAST(${r}."seo" AS BLOB)), 0)
-    + coalesce(length(CAST(${r}."experiment" AS BLOB)), 0) + coalesce(length(CAST(${r}."audience" AS BLOB)), 0))`;
+    + coalesce(length(CAST(${r}."experiment" AS BLOB)), 0) + coalesce(length(CAST(${r}."audience" AS BLOB)), 0)
+    + coalesce(length(CAST(${r}."holdout" AS BLOB)), 0))`;
 
 /** The mapping_versions columns the url_mappings triggers write, and their values from the mapping row `r`. */
 const VERSION_COLUMNS = `"mapping_id", "version", "changed_by", "url", "html_content", "placement", "seo",
-    "experiment", "audience", "priority", "published_at", "publish_at", "unpublish_at", "created_at", "user_id", "bytes"`;
+    "experiment", "audience", "priority", "holdout", "published_at", "publish_at", "unpublish_at", "created_at",
+    "user_id", "bytes"`;
 const versionValues = (r: "NEW" | "OLD", version: string, changedBy: string, createdAt: string) =>
   `${r}."id", ${version}, ${changedBy}, ${r}."url", ${r}."html_content", ${r}."placement", ${r}."seo",
-    ${r}."experiment", ${r}."audience", ${r}."priority", ${r}."published_at", ${r}."publish_at", ${r}."unpublish_at",
-    ${createdAt}, ${r}."user_id", ${VERSION_BYTES(r)}`;
+    ${r}."experiment", ${r}."audience", ${r}."priority", ${r}."holdout", ${r}."published_at", ${r}."publish_at",
+    ${r}."unpublish_at", ${createdAt}, ${r}."user_id", ${VERSION_BYTES(r)}`;
 const NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
 
 /** In a trigger: `bytes` more (or fewer) of the customer's history in `mapping_totals`. */
@@ -129,9 +131,12 @@ const PRUNE_SCAN = 1_000;
 const readableExperiment = (row: "NEW" | "OLD") =>
   `(CASE WHEN json_valid(${row}."experiment") THEN ${row}."experiment" END)`;
 
-/** In a trigger on `url_mappings`: the experiment's id and goals copied to their columns (schema/mappings.ts). */
+/**
+ * In a trigger on `url_mappings`: the experiment's id and goals copied to their columns (schema/mappings.ts), or the
+ * holdout's (a mapping runs one or the other, docs/audiences.md): the fold counts both alike.
+ */
 const COPY_EXPERIMENT_FACTS = `  UPDATE "url_mappings" SET ("experiment_id", "experiment_goals") =
-    (SELECT e ->> '$.id', e -> '$.goals' FROM (SELECT ${readableExperiment("NEW")} AS e))
+    (SELECT e ->> '$.id', e -> '$.goals' FROM (SELECT coalesce(${readableExperiment("NEW")}, NEW."holdout") AS e))
   WHERE "id" = NEW."id";`;
 
 /** In a trigger on `url_mappings`: the counts of the mapping (OLD) on its URL's `url_stats` row, cleared. */
@@ -246,10 +251,10 @@ END
     table: "url_mappings",
     sql: `
 CREATE TRIGGER "mapping_versions_after_update" AFTER UPDATE OF "url", "html_content", "placement", "seo",
-  "experiment", "audience", "priority", "published_at", "publish_at", "unpublish_at" ON "url_mappings"
+  "experiment", "audience", "priority", "holdout", "published_at", "publish_at", "unpublish_at" ON "url_mappings"
 WHEN OLD."url" IS NOT NEW."url" OR OLD."html_content" IS NOT NEW."html_content"
   OR OLD."placement" IS NOT NEW."placement" OR OLD."seo" IS NOT NEW."seo" OR OLD."experiment" IS NOT NEW."experiment"
-  OR OLD."audience" IS NOT NEW."audience" OR OLD."priority" IS NOT NEW."priority"
+  OR OLD."audience" IS NOT NEW."audience" OR OLD."priority" IS NOT NEW."priority" OR OLD."holdout" IS NOT NEW."holdout"
   OR OLD."published_at" IS NOT NEW."published_at" OR OLD."publish_at" IS NOT NEW."publish_at"
   OR OLD."unpublish_at" IS NOT NEW."unpublish_at" BEGIN
   INSERT INTO "mapping_versions" (${VERSION_COLUMNS})
@@ -335,7 +340,7 @@ END
     table: "url_mappings",
     sql: `
 CREATE TRIGGER "mapping_content_after_update" AFTER UPDATE OF "url", "html_content", "placement", "seo", "experiment",
-  "audience" ON "url_mappings" BEGIN
+  "audience", "holdout" ON "url_mappings" BEGIN
   UPDATE "mapping_totals" SET "content_bytes" = "content_bytes" + ${VERSION_BYTES("NEW")} - ${VERSION_BYTES("OLD")}
   WHERE "user_id" = NEW."user_id";
 END
@@ -462,13 +467,13 @@ END
         THEN 'experiment.promoted'
       ELSE 'experiment.stopped' END`,
   }),
-  // The experiment's id and goals, in columns of their own for statements over many customers.
+  // The experiment's (or holdout's) id and goals, in columns of their own for statements over many customers.
   {
     name: "url_mappings_experiment_after_insert",
     table: "url_mappings",
     sql: `
 CREATE TRIGGER "url_mappings_experiment_after_insert" AFTER INSERT ON "url_mappings"
-WHEN NEW."experiment" IS NOT NULL BEGIN
+WHEN NEW."experiment" IS NOT NULL OR NEW."holdout" IS NOT NULL BEGIN
 ${COPY_EXPERIMENT_FACTS}
 END
 `,
@@ -477,7 +482,7 @@ END
     name: "url_mappings_experiment_after_update",
     table: "url_mappings",
     sql: `
-CREATE TRIGGER "url_mappings_experiment_after_update" AFTER UPDATE OF "experiment" ON "url_mappings" BEGIN
+CREATE TRIGGER "url_mappings_experiment_after_update" AFTER UPDATE OF "experiment", "holdout" ON "url_mappings" BEGIN
 ${COPY_EXPERIMENT_FACTS}
 END
 `,

@@ -23,9 +23,9 @@ import {
   type DeliveredEntry,
   type DeliveredMapping,
 } from "./store";
-import { AUDIENCE_HEADER, chooseMapping, type AudienceAttributes } from "#contract/audiences";
+import { AUDIENCE_HEADER, chooseMapping, HOLDOUT_ARM, type AudienceAttributes } from "#contract/audiences";
 import { audienceAttributes } from "./audience-attributes";
-import { servedTo } from "./variant";
+import { exposureOf, holdoutArm, servedTo, type HoldoutArm } from "./variant";
 import { VARIANT_HEADER, VISITOR_ID } from "#contract/experiments";
 import { isCrawler } from "../lib/crawlers";
 
@@ -49,6 +49,11 @@ export interface ContentLookup {
   match: DeliveredMapping | undefined;
   /** The name of the audience whose mapping `match` is (docs/audiences.md); absent for everyone's mapping. */
   audience?: string;
+  /**
+   * The visitor's arm of the chosen audience mapping's holdout (docs/audiences.md, "Holdout"): in the holdout,
+   * `match` is the URL's fallback and `audience` absent. Absent without a holdout or a visitor id.
+   */
+  holdout?: HoldoutArm;
   /** The page is on one of the customer's edge websites: the edge proxy counts its first loads. */
   onEdgeWebsite: boolean;
   /** The customer's page views spend a quota (`CustomerState.unmetered` absent): each visitor has a budget. */
@@ -58,20 +63,29 @@ export interface ContentLookup {
 /**
  * The mapping a visitor gets from a URL's entry: the entry's one mapping, or the first of its audience mappings
  * whose audience the visitor belongs to, else its fallback (docs/audiences.md). The attributes are read only for
- * an entry with audiences; without them (`attributes` absent) a visitor belongs to none.
+ * an entry with audiences; without them (`attributes` absent) a visitor belongs to none. A visitor whose id `vid`
+ * falls in the chosen mapping's holdout gets the fallback (none: nothing); without an id, nobody is held out.
  */
 export function chosenFor(
   entry: DeliveredEntry | null,
   attributes: (() => AudienceAttributes) | undefined,
-): Pick<ContentLookup, "match" | "audience"> {
+  vid?: string,
+): Pick<ContentLookup, "match" | "audience" | "holdout"> {
   if (!entry) return { match: undefined };
   if (!isAudienceEntry(entry)) return { match: entry };
-  const chosen = attributes
-    ? chooseMapping(entry.ordered, attributes())
-    : entry.ordered.find((m) => m.audience === null);
+  const fallback = () => entry.ordered.find((m) => m.audience === null);
+  const chosen = attributes ? chooseMapping(entry.ordered, attributes()) : fallback();
   if (!chosen) return { match: undefined };
   const { audience, ...match } = chosen;
-  return audience ? { match, audience: audience.name } : { match };
+  if (!audience) return { match };
+  const holdout = match.holdout && vid ? holdoutArm(match.mappingId, match.holdout, vid) : undefined;
+  if (holdout?.variant === HOLDOUT_ARM) {
+    const heldOut = fallback();
+    if (!heldOut) return { match: undefined, holdout };
+    const { audience: _none, ...instead } = heldOut;
+    return { match: instead, holdout };
+  }
+  return { match, audience: audience.name, ...(holdout ? { holdout } : {}) };
 }
 
 /**
@@ -85,6 +99,7 @@ export async function lookupContent(
   now = Date.now(),
   visitor?: string,
   attributes?: () => AudienceAttributes,
+  vid?: string,
 ): Promise<ContentLookup> {
   // Counted as it is matched: the same page whatever campaign brought the visitor (docs/url-rules.md).
   let url = withoutTrackingParameters(pageUrl.split("#", 1)[0]!);
@@ -101,7 +116,7 @@ export async function lookupContent(
   return {
     serving: isServing(state, now),
     url,
-    ...chosenFor(match, attributes),
+    ...chosenFor(match, attributes, vid),
     onEdgeWebsite: state.edgeHosts?.includes(hostOf(normalized)) ?? false,
     metered: !state.unmetered,
   };
@@ -130,12 +145,13 @@ export async function lookupWithinBudget(
   visitor: string,
   now = Date.now(),
   attributes?: () => AudienceAttributes,
+  vid?: string,
 ): Promise<ContentLookup> {
   const known = rememberedState(userId, now);
   const early = known && isServing(known, now) ? { metered: !known.unmetered } : undefined;
   const [budget, found] = await Promise.all([
     early ? withinVisitorBudget(env, userId, visitor, early.metered) : undefined,
-    lookupContent(env, userId, pageUrl, now, visitor, attributes),
+    lookupContent(env, userId, pageUrl, now, visitor, attributes, vid),
   ]);
   if (!found.serving) return found;
   const within =
@@ -242,14 +258,15 @@ export const contentRoute = new Hono<AppEnv>()
     // The snippet says `n=1` while the visitor's id is new (docs/audiences.md); without an id every visitor is new.
     const visitorKind = vid === undefined || c.req.query("n") === "1" ? "new" : "returning";
     const attributes = () => audienceAttributes(c.req.raw, pageUrl, c.req.query("r"), visitorKind);
-    const lookup = await lookupWithinBudget(c.env, userId, pageUrl, visitor, Date.now(), attributes);
+    const lookup = await lookupWithinBudget(c.env, userId, pageUrl, visitor, Date.now(), attributes, vid);
     const { serving, url, match, onEdgeWebsite, audience } = lookup;
     if (!serving) return contentResponse(undefined);
-    const served = match && servedTo(match, vid, isCrawler(c.req.header("User-Agent")));
+    const crawler = isCrawler(c.req.header("User-Agent"));
+    const served = match && servedTo(match, vid, crawler);
 
     // On an edge website the proxy counted the page load; the snippet's own requests count after navigations.
     if (!onEdgeWebsite || c.req.query("nav") === "1") {
-      const exposure = served?.exposure;
+      const exposure = exposureOf(served, lookup.holdout, vid, crawler, attributes);
       countPageView(c.env, c.executionCtx, { userId, url, match, request: c.req.raw, visitor, exposure });
     }
     return contentResponse(served?.content, json, served?.variant, audience);

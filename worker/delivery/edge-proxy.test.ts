@@ -541,6 +541,38 @@ describe("an experiment at the edge", () => {
     expect(await shown(known)).toBe(variant);
   });
 
+  it("holds out a share of an audience at the edge: the fallback for their cookie's id, a cookie for the cookieless", async () => {
+    const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+    await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });
+    const post = (json: object) =>
+      call("/api/mappings", {
+        method: "POST",
+        apiKey: customer.apiKey,
+        json: { url: "https://shop.test/offer", ...json },
+      });
+    expect((await post({ htmlContent: "<p>all</p>" })).status).toBe(201);
+    const audience = { name: "Germany", country: ["DE"] };
+    expect((await post({ htmlContent: "<p>de</p>", audience, holdout: 50, goals: ["signup"] })).status).toBe(201);
+    stubOrigin(() => html(PAGE));
+    const shown = async (res: Response) => (await res.text()).match(/data-dynamic-content=""><p>(\w+)<\/p>/)?.[1];
+    const view = (cookie?: string) =>
+      call("https://shop.test/offer", {
+        headers: { "User-Agent": "Test", "CF-IPCountry": "DE", ...(cookie ? { Cookie: `dc_vid=${cookie}` } : {}) },
+      });
+
+    const seen = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const vid = `edge-holdout-${i}`;
+      const first = await shown(await view(vid));
+      expect(await shown(await view(vid))).toBe(first);
+      seen.add(first!);
+    }
+    expect([...seen].sort()).toEqual(["all", "de"]);
+    const fresh = await view();
+    expect(fresh.headers.get("Set-Cookie")).toMatch(/^dc_vid=[A-Za-z0-9_-]{8,64};/);
+    expect(["all", "de"]).toContain(await shown(fresh));
+  });
+
   it("counts cookieless page loads from one address as at most 20 new visitors a day", async () => {
     const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
     await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });

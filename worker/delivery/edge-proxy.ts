@@ -22,7 +22,8 @@ import { countPageView } from "./page-view";
 import { asksForPreview, previewDelivery, withoutPreview } from "./preview";
 import { withContent } from "./edge-rewrite";
 import { audienceAttributes } from "./audience-attributes";
-import { servedTo, type Served } from "./variant";
+import type { AudienceAttributes } from "#contract/audiences";
+import { exposureOf, servedTo, type Exposure, type HoldoutArm, type Served } from "./variant";
 import type { DeliveredMapping } from "./store";
 import { VISITOR_COOKIE, VISITOR_ID } from "#contract/experiments";
 import { isCrawler } from "../lib/crawlers";
@@ -149,15 +150,23 @@ function withVariant(page: Response, newVisitorId: string | undefined, https: bo
 }
 
 /**
- * What a page view at the edge serves (delivery/variant.ts), and the visitor id to keep in our cookie when the view
- * assigned a visitor who had none: a fresh id and its variant for every cookieless request, whatever its user agent.
+ * What a page view at the edge serves (delivery/variant.ts) and counts, and the visitor id to keep in our cookie when
+ * the view assigned a visitor who had none: every cookieless request gets a fresh id `vid` (made before the lookup,
+ * which places it in a holdout), whatever its user agent, kept when an experiment or a holdout used it.
  */
-function servedAtEdge(match: DeliveredMapping, request: Request): { served: Served; newVisitorId?: string } {
-  if (!match.experiment) return { served: { content: match } };
-  const known = visitorCookie(request);
-  const vid = known ?? crypto.randomUUID().replaceAll("-", "");
-  const served = servedTo(match, vid, isCrawler(request.headers.get("User-Agent")));
-  return { served, ...(known ? {} : { newVisitorId: vid }) };
+function servedAtEdge(
+  match: DeliveredMapping | undefined,
+  holdout: HoldoutArm | undefined,
+  vid: string,
+  known: boolean,
+  request: Request,
+  attributes: () => AudienceAttributes,
+): { served?: Served; exposure?: Exposure; newVisitorId?: string } {
+  if (!match?.experiment && !holdout) return match ? { served: { content: match } } : {};
+  const crawler = isCrawler(request.headers.get("User-Agent"));
+  const served = match && servedTo(match, vid, crawler);
+  const exposure = exposureOf(served, holdout, vid, crawler, attributes);
+  return { ...(served ? { served } : {}), ...(exposure ? { exposure } : {}), ...(known ? {} : { newVisitorId: vid }) };
 }
 
 export async function proxyEdgeWebsite(
@@ -178,7 +187,7 @@ export async function proxyEdgeWebsite(
   if (!target) return plainAnswer(400, "This address cannot be served.");
   const visitor = visitorKey(request.headers.get("CF-Connecting-IP") ?? undefined);
   // A preview's D1 read is spent only within the visitor's budget, whatever the customer's plan.
-  const previewLookup = async (): Promise<Pick<ContentLookup, "serving" | "url" | "match">> => {
+  const previewLookup = async (): Promise<Pick<ContentLookup, "serving" | "url" | "match" | "holdout">> => {
     const allowed = await withinVisitorBudget(env, site.userId, visitor);
     return {
       serving: allowed,
@@ -186,19 +195,16 @@ export async function proxyEdgeWebsite(
       match: allowed ? await previewDelivery(env, site.userId, pageUrl) : undefined,
     };
   };
+  const known = visitorCookie(request);
+  const vid = known ?? crypto.randomUUID().replaceAll("-", "");
+  const attributes = () =>
+    audienceAttributes(request, pageUrl, request.headers.get("Referer"), known ? "returning" : "new");
   // For a page, the content (and a metered customer's visitor budget) is looked up while the origin answers: no
   // added round trip.
   const lookups = asksForPage(request)
     ? preview
       ? previewLookup()
-      : lookupWithinBudget(env, site.userId, pageUrl, visitor, Date.now(), () =>
-          audienceAttributes(
-            request,
-            pageUrl,
-            request.headers.get("Referer"),
-            visitorCookie(request) ? "returning" : "new",
-          ),
-        )
+      : lookupWithinBudget(env, site.userId, pageUrl, visitor, Date.now(), attributes, vid)
     : null;
   lookups?.catch(() => undefined);
   // What the origin's name resolves to now (kept a minute per isolate): a name turned private is not called.
@@ -229,20 +235,22 @@ export async function proxyEdgeWebsite(
     console.error(`Edge content lookup for ${url.host} failed`, err);
     return answer;
   }
-  const { serving, url: viewedUrl, match } = found;
+  const { serving, url: viewedUrl, match, holdout } = found;
   if (!serving) return answer;
   // A preview shows what its link names (a variant's content included) and assigns nobody.
-  const atEdge = match && !preview ? servedAtEdge(match, request) : undefined;
+  const atEdge = preview ? undefined : servedAtEdge(match, holdout, vid, known !== undefined, request, attributes);
   if (!preview) {
-    const exposure = atEdge?.served.exposure;
+    const exposure = atEdge?.exposure;
     countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request, visitor, exposure });
   }
-  if (!match) return answer;
+  const https = url.protocol === "https:";
+  // Held out of an audience whose URL has no fallback: the page as the origin sent it, the visitor's id kept.
+  if (!match) return holdout ? withVariant(answer, atEdge?.newVisitorId, https) : answer;
   try {
-    if (!atEdge) return uncached(withContent(answer, match));
+    if (!atEdge?.served) return uncached(withContent(answer, match));
     const { served, newVisitorId } = atEdge;
     const page = withContent(answer, served.content);
-    return served.variant === undefined ? page : withVariant(page, newVisitorId, url.protocol === "https:");
+    return served.variant === undefined && !holdout ? page : withVariant(page, newVisitorId, https);
   } catch (err) {
     // A placement HTMLRewriter refuses (contract/placement.ts admits none): the page as the origin sent it.
     console.error(`Edge placement for ${url.host} failed`, err);

@@ -58,6 +58,8 @@ export async function pageViewMessage(
     referer: capped(request.headers.get("Referer"), URL_MAX_LENGTH),
     visitor: await visitorId(env, view.visitor, now),
     ...(exposure ? { vid: exposure.vid, experiment: exposure.experiment, variant: exposure.variant } : {}),
+    ...(exposure?.mappingId === undefined ? {} : { exposedMapping: exposure.mappingId }),
+    ...(exposure?.segment === undefined ? {} : { seg: exposure.segment }),
   };
 }
 

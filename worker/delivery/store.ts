@@ -64,6 +64,13 @@ export interface DeliveredMapping {
   seo?: Seo;
   /** The experiment the mapping runs (docs/experiments.md); the fields above are its control's. */
   experiment?: DeliveredExperiment;
+  /** An audience mapping's holdout (docs/audiences.md, "Holdout"): its run and the percent shown the fallback. */
+  holdout?: DeliveredHoldout;
+}
+
+export interface DeliveredHoldout {
+  id: string;
+  share: number;
 }
 
 /** A mapping of a URL that has audience mappings: its audience, or null for the URL's fallback. */
@@ -119,6 +126,7 @@ interface ExtendedEntry {
   placement?: Placement;
   seo?: Seo;
   experiment?: DeliveredExperiment;
+  holdout?: DeliveredHoldout;
 }
 
 /** Placement and SEO fields, where they differ from the defaults. */
@@ -144,10 +152,15 @@ function deliveredExperiment(mapping: DeliverableMapping): DeliveredExperiment |
   };
 }
 
-/** A mapping's placement, SEO fields and experiment, where it has them. */
+/** A mapping's placement, SEO fields, experiment and holdout, where it has them. */
 function extrasOf(mapping: DeliverableMapping): Omit<ExtendedEntry, "html"> {
   const experiment = deliveredExperiment(mapping);
-  return { ...placementAndSeo(mapping.placement, mapping.seo), ...(experiment ? { experiment } : {}) };
+  const holdout = mapping.holdout;
+  return {
+    ...placementAndSeo(mapping.placement, mapping.seo),
+    ...(experiment ? { experiment } : {}),
+    ...(holdout ? { holdout: { id: holdout.id, share: holdout.share } } : {}),
+  };
 }
 
 /** A URL's entry in KV: its value and metadata; its fallback `mapping` alone unless it has audience mappings. */

@@ -31,3 +31,11 @@ export function assignVariant(visitorId: string, experimentId: string, weights: 
   }
   return weights.length - 1;
 }
+
+/**
+ * Whether the visitor is in the holdout of an audience mapping (docs/audiences.md, "Holdout"): `share` percent of
+ * visitor ids, hashed with the holdout's run as an experiment's variant is, the holdout being the first "variant".
+ */
+export function heldOut(visitorId: string, holdoutId: string, share: number): boolean {
+  return assignVariant(visitorId, holdoutId, [share, 100 - share]) === 0;
+}

@@ -33,6 +33,16 @@ export interface PageViewEvent {
   vid?: string;
   experiment?: string;
   variant?: string;
+  /**
+   * Only on a view held out of an audience mapping (docs/audiences.md, "Holdout"), which delivered the fallback
+   * (`mappingId`): the audience mapping whose holdout `experiment` is.
+   */
+  exposedMapping?: number;
+  /**
+   * Only on a view with an exposure: the visitor's device, referrer type and country, four characters
+   * (contract/segments.ts `encodeSegment`), for the results by segment.
+   */
+  seg?: string;
 }
 
 /** A visitor reached one of the customer's goals (`POST /api/goals`): counted for the experiments they saw. */

@@ -99,7 +99,7 @@ export async function restoreDeletedMapping(db: Db, userId: string, id: number, 
           case when unpublish_at <= ${at} then null else published_at end,
           case when publish_at > ${at} then publish_at end,
           case when unpublish_at > ${at} then unpublish_at end,
-          'customer', experiment, audience, priority, user_id, created_at,
+          'customer', experiment, audience, priority, holdout, user_id, created_at,
           null, null, null
         from ${deletedMappings} where ${mine}`,
       )

@@ -3,7 +3,7 @@
  * which are still delivered, and the URL tester's answers. delivery/sync.ts, rebuild.ts and the URL tester use it.
  */
 import { and, asc, eq, gt, isNotNull, isNull, or, sql } from "drizzle-orm";
-import { AUDIENCE_MAPPINGS_PER_URL_MAX, type Audience } from "#contract/audiences";
+import { AUDIENCE_MAPPINGS_PER_URL_MAX, type Audience, type StoredHoldout } from "#contract/audiences";
 import type { Placement } from "#contract/placement";
 import type { Seo } from "#contract/seo";
 import type { StoredExperiment } from "#contract/experiments";
@@ -21,6 +21,7 @@ const deliveredColumns = {
   placement: urlMappings.placement,
   seo: urlMappings.seo,
   experiment: urlMappings.experiment,
+  holdout: urlMappings.holdout,
 };
 
 export type DeliverableMapping = {
@@ -29,6 +30,7 @@ export type DeliverableMapping = {
   placement: Placement | null;
   seo: Seo | null;
   experiment?: StoredExperiment | null;
+  holdout?: StoredHoldout | null;
 };
 
 /** A mapping for an audience as its URL's delivery entry holds it (docs/audiences.md). */

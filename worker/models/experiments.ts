@@ -10,13 +10,16 @@ import {
   experimentVisitorCap,
   GOALS_NEEDED,
   type ExperimentResults,
+  type SegmentDimension,
+  type SegmentedResults,
   type StoredExperiment,
   type Variant,
   type VariantInput,
 } from "#contract/experiments";
 import { utf8Length } from "#contract/input-caps";
 import type { Db } from "../db/client";
-import { experimentRuns, experimentStats } from "../db/schema";
+import { experimentRuns, experimentSegmentStats, experimentStats } from "../db/schema";
+import { OTHER_SEGMENTS, segmentName, TOP_SEGMENTS } from "#contract/segments";
 import { experimentResults } from "../lib/experiment-statistics";
 import { Refusal } from "../lib/refusal";
 import { deliveryLimitStates, smallestLimitOf } from "./limits";
@@ -37,7 +40,7 @@ const sameKeys = (a: StoredExperiment, b: VariantInput[]) =>
   a.variants.length === b.length && a.variants.every((v, i) => v.key === b[i]!.key);
 
 /** A new run's id: visitors are assigned and counted per id. */
-const newExperimentId = () => crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+export const newExperimentId = () => crypto.randomUUID().replaceAll("-", "").slice(0, 16);
 
 /**
  * The mapping's experiment after `input`, or undefined when the input does not touch it. A change that keeps the
@@ -126,14 +129,85 @@ async function keptExperimentVisitors(db: Db, userId: string): Promise<number> {
   return row?.visitors ?? 0;
 }
 
-/** `GET /api/mappings/{id}/experiment`: the experiment's figures, computed from its counts. */
+/**
+ * An experiment's figures per value of one segment dimension (docs/experiments.md, "Results by segment"): the
+ * values with the most visitors, at most `TOP_SEGMENTS`, then the rest summed as `OTHER_SEGMENTS`. One primary-key
+ * range of a bounded table: each dimension's values are a closed set.
+ */
+export async function segmentResults(
+  db: Db,
+  userId: string,
+  experiment: StoredExperiment,
+  dimension: SegmentDimension,
+): Promise<SegmentedResults> {
+  const rows = await db
+    .select({
+      variant: experimentSegmentStats.variant,
+      goal: experimentSegmentStats.goal,
+      value: experimentSegmentStats.value,
+      count: experimentSegmentStats.count,
+    })
+    .from(experimentSegmentStats)
+    .where(
+      and(
+        eq(experimentSegmentStats.experiment, experiment.id),
+        eq(experimentSegmentStats.dimension, dimension),
+        eq(experimentSegmentStats.userId, userId),
+      ),
+    );
+  const visitorsOf = (counts: Map<string, number>) =>
+    experiment.variants.reduce((sum, v) => sum + (counts.get(`${v.key}\u0000${VISITORS_ROW}`) ?? 0), 0);
+  // Per value as named (codes no longer known are "other"): each variant's visitors and conversions per goal.
+  const byValue = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    const name = segmentName(dimension, row.value);
+    const counts = byValue.get(name) ?? new Map<string, number>();
+    const key = `${row.variant}\u0000${row.goal}`;
+    counts.set(key, (counts.get(key) ?? 0) + row.count);
+    byValue.set(name, counts);
+  }
+  const ranked = [...byValue].sort(([a, x], [b, y]) => visitorsOf(y) - visitorsOf(x) || a.localeCompare(b));
+  const top = ranked.filter(([name]) => name !== OTHER_SEGMENTS).slice(0, TOP_SEGMENTS);
+  const rest = new Map<string, number>();
+  for (const [name, counts] of ranked) {
+    if (top.some(([kept]) => kept === name)) continue;
+    for (const [key, count] of counts) rest.set(key, (rest.get(key) ?? 0) + count);
+  }
+  const shown = rest.size > 0 ? [...top, [OTHER_SEGMENTS, rest] as const] : top;
+  return {
+    dimension,
+    values: shown.map(([value, counts]) => ({
+      value,
+      visitors: visitorsOf(counts),
+      variants: experimentResults({
+        variants: experiment.variants.map((v) => ({
+          key: v.key,
+          weight: v.weight,
+          visitors: counts.get(`${v.key}\u0000${VISITORS_ROW}`) ?? 0,
+        })),
+        goals: experiment.goals,
+        conversions: (key, goal) => counts.get(`${key}\u0000${goal}`) ?? 0,
+      }).variants,
+    })),
+  };
+}
+
+/**
+ * `GET /api/mappings/{id}/experiment`: the experiment's figures, computed from its counts; with `segment`, also per
+ * value of that dimension.
+ */
 export async function experimentResultsOf(
   db: Db,
   userId: string,
   experiment: StoredExperiment,
+  segment?: SegmentDimension,
 ): Promise<ExperimentResults> {
   const counts = await experimentCounts(db, userId, experiment.id);
-  const [kept, [usage]] = await Promise.all([keptExperimentVisitors(db, userId), deliveryLimitStates(db, [userId])]);
+  const [kept, [usage], segments] = await Promise.all([
+    keptExperimentVisitors(db, userId),
+    deliveryLimitStates(db, [userId]),
+    segment ? segmentResults(db, userId, experiment, segment) : undefined,
+  ]);
   const visitorCap = experimentVisitorCap(usage ? smallestLimitOf(usage) : null);
   const variants = experiment.variants.map((v) => ({ key: v.key, weight: v.weight, visitors: counts.visitors(v.key) }));
   const results = experimentResults({
@@ -151,5 +225,6 @@ export async function experimentResultsOf(
     weights: experiment.variants.map((v) => ({ key: v.key, weight: v.weight })),
     goals: experiment.goals,
     startedAt: new Date(experiment.startedAt).toISOString(),
+    ...(segments ? { segments } : {}),
   };
 }

@@ -114,7 +114,7 @@ export async function customersWithUsage(
       // customers, and one experiment SQLite cannot read must not fail it for the others.
       goals: sql<string>`(select json_group_array(distinct measured.value) from ${urlMappings},
           json_each(${urlMappings.experimentGoals}) measured
-        where ${urlMappings.userId} = ${users.id} and ${urlMappings.experiment} is not null)`,
+        where ${urlMappings.userId} = ${users.id} and ${urlMappings.experimentId} is not null)`,
     })
     .from(users)
     .leftJoin(productVersions, eq(productVersions.id, users.productVersionId))

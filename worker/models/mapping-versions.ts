@@ -5,13 +5,14 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import { DEFAULT_PLACEMENT, type Placement } from "#contract/placement";
 import type { Seo } from "#contract/seo";
-import type { Audience } from "#contract/audiences";
+import type { Audience, StoredHoldout } from "#contract/audiences";
 import type { StoredExperiment } from "#contract/experiments";
 import type { MappingVersion } from "#contract/versions";
 import type { Db } from "../db/client";
 import { mappingVersions, urlMappings } from "../db/schema";
 import type { Page, PageParams } from "#contract/page";
 import { experimentAnswer } from "./experiments";
+import { holdoutAnswer } from "./holdouts";
 import { pageOf } from "./page";
 
 const versionColumns = {
@@ -25,6 +26,7 @@ const versionColumns = {
   experiment: mappingVersions.experiment,
   audience: mappingVersions.audience,
   priority: mappingVersions.priority,
+  holdout: mappingVersions.holdout,
   publishedAt: mappingVersions.publishedAt,
   publishAt: mappingVersions.publishAt,
   unpublishAt: mappingVersions.unpublishAt,
@@ -43,7 +45,9 @@ type VersionRow = Omit<
   | "goals"
   | "audience"
   | "priority"
+  | "holdout"
 > & {
+  holdout: StoredHoldout | null;
   experiment: StoredExperiment | null;
   audience: Audience | null;
   priority: number;
@@ -57,7 +61,7 @@ type VersionRow = Omit<
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-function toVersion({ experiment, audience, priority, ...row }: VersionRow): MappingVersion {
+function toVersion({ experiment, audience, priority, holdout, ...row }: VersionRow): MappingVersion {
   return {
     ...row,
     ...(audience ? { audience, priority } : {}),
@@ -68,6 +72,7 @@ function toVersion({ experiment, audience, priority, ...row }: VersionRow): Mapp
     publishAt: iso(row.publishAt),
     unpublishAt: iso(row.unpublishAt),
     ...experimentAnswer(experiment, row.htmlContent),
+    ...holdoutAnswer(holdout),
   };
 }
 

@@ -8,7 +8,7 @@ import type { Mapping } from "#contract/responses";
 import { normalizeUrl } from "#contract/normalize-url";
 import { DEFAULT_PLACEMENT, isDefaultPlacement, type Placement } from "#contract/placement";
 import type { Publication } from "#contract/publication";
-import type { Audience } from "#contract/audiences";
+import type { Audience, StoredHoldout } from "#contract/audiences";
 import type { StoredExperiment } from "#contract/experiments";
 import { hasSeo, type Seo } from "#contract/seo";
 import type { MatchKind } from "#contract/url-rules";
@@ -18,6 +18,7 @@ import { deletedMappings, mappingStats, mappingTotals, urlMappings, urlStats } f
 import { URL_MAPPINGS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
 import { experimentAnswer } from "./experiments";
+import { holdoutAnswer } from "./holdouts";
 import { pageOf } from "./page";
 
 /**
@@ -40,6 +41,7 @@ export const mappingColumns = {
   experiment: urlMappings.experiment,
   audience: urlMappings.audience,
   priority: urlMappings.priority,
+  holdout: urlMappings.holdout,
   createdAt: urlMappings.createdAt,
   publishedAt: urlMappings.publishedAt,
   publishAt: urlMappings.publishAt,
@@ -59,6 +61,7 @@ type MappingRow = {
   experiment: StoredExperiment | null;
   audience: Audience | null;
   priority: number;
+  holdout: StoredHoldout | null;
   createdAt: Date;
   publishedAt: Date | null;
   publishAt: Date | null;
@@ -68,7 +71,7 @@ type MappingRow = {
   match: MatchKind;
 };
 
-export function toMapping({ experiment, audience, priority, ...row }: MappingRow): Mapping {
+export function toMapping({ experiment, audience, priority, holdout, ...row }: MappingRow): Mapping {
   return {
     ...row,
     ...(audience ? { audience, priority } : {}),
@@ -79,6 +82,7 @@ export function toMapping({ experiment, audience, priority, ...row }: MappingRow
     publishAt: row.publishAt ? row.publishAt.toISOString() : null,
     unpublishAt: row.unpublishAt ? row.unpublishAt.toISOString() : null,
     ...experimentAnswer(experiment, row.htmlContent),
+    ...holdoutAnswer(holdout),
   };
 }
 
@@ -279,6 +283,8 @@ export interface MappingExtras {
   /** Null: the URL's fallback again. */
   audience?: Audience | null;
   priority?: number;
+  /** Null: none (models/holdouts.ts `holdoutChange` makes it). */
+  holdout?: StoredHoldout | null;
 }
 
 export const storedExtras = (extras: MappingExtras) => ({
@@ -287,6 +293,7 @@ export const storedExtras = (extras: MappingExtras) => ({
   ...(extras.experiment === undefined ? {} : { experiment: extras.experiment }),
   ...(extras.audience === undefined ? {} : { audience: extras.audience }),
   ...(extras.priority === undefined ? {} : { priority: extras.priority }),
+  ...(extras.holdout === undefined ? {} : { holdout: extras.holdout }),
 });
 
 /** SPEC.md's new mapping: published at once, nothing scheduled. */
@@ -347,6 +354,7 @@ export async function deleteKeepingCopy(db: Db, where: SQL, now = new Date()) {
             experiment: urlMappings.experiment,
             audience: urlMappings.audience,
             priority: urlMappings.priority,
+            holdout: urlMappings.holdout,
             createdAt: urlMappings.createdAt,
             deletedAt: sql`${now.getTime()}`.as("deleted_at"),
           })
@@ -452,6 +460,7 @@ export async function getOwnMapping(db: Db, userId: string, id: number) {
       unpublishAt: urlMappings.unpublishAt,
       experiment: urlMappings.experiment,
       audience: urlMappings.audience,
+      holdout: urlMappings.holdout,
     })
     .from(urlMappings)
     .where(and(eq(urlMappings.userId, userId), eq(urlMappings.id, id)));

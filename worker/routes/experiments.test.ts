@@ -199,6 +199,58 @@ describe("a mapping's experiment (docs/experiments.md)", () => {
     expect(conversions(after, converted)).toBe(1);
   });
 
+  it("splits its results by device, country or referrer type on request: the top 10 values by visitors, then other", async () => {
+    const { userId, apiKey, mapping } = await customerWithExperiment();
+    const sink: AnalyticsMessage[] = [];
+    const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+    const COUNTRIES = ["DE", "AT", "CH", "FR", "IT", "ES", "NL", "BE", "PL", "SE", "DK", "NO"];
+    const seen = new Map<string, { variant: string; country: string; mobile: boolean }>();
+    for (let i = 0; i < 26; i++) {
+      const vid = `segment-${String(i).padStart(4, "0")}`;
+      // Germany brings most visitors; the last two countries one each, past the top 10.
+      const country = i < 12 ? "DE" : (COUNTRIES[i - 12] ?? "NO");
+      const mobile = i % 2 === 0;
+      const headers = { "CF-IPCountry": country, ...(mobile ? { "User-Agent": IPHONE } : {}) };
+      const { variant } = await view(userId, vid, sink, headers);
+      seen.set(vid, { variant: variant!, country, mobile });
+    }
+    await goal(userId, "segment-0000", "signup", sink);
+    await countViews(sink);
+
+    const plain = await results(apiKey, mapping.id);
+    expect("segments" in plain).toBe(false);
+    const bad = await call(`/api/mappings/${mapping.id}/experiment?segment=browser`, { apiKey });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toBe("segment must be one of device, country, referrer");
+
+    const split = async (segment: string) => {
+      const res = await call(`/api/mappings/${mapping.id}/experiment?segment=${segment}`, { apiKey });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as ExperimentResults;
+      expect({ ...body, segments: undefined }).toEqual({ ...plain, segments: undefined });
+      return body.segments!;
+    };
+    const devices = await split("device");
+    expect(devices.dimension).toBe("device");
+    expect(devices.values.map((v) => [v.value, v.visitors])).toEqual([
+      ["desktop", 13],
+      ["mobile", 13],
+    ]);
+    const mobileA = [...seen.values()].filter((v) => v.mobile && v.variant === "A").length;
+    const mobile = devices.values.find((v) => v.value === "mobile")!;
+    expect(mobile.variants.find((v) => v.key === "A")!.visitors).toBe(mobileA);
+    expect(mobile.variants.find((v) => v.key === seen.get("segment-0000")!.variant)!.conversions).toBe(1);
+
+    const countries = await split("country");
+    expect(countries.values).toHaveLength(11);
+    expect(countries.values[0]).toMatchObject({ value: "DE", visitors: 13 });
+    expect(countries.values.at(-1)).toMatchObject({ value: "other", visitors: 2 });
+    expect(countries.values.reduce((sum, v) => sum + v.visitors, 0)).toBe(26);
+
+    const referrers = await split("referrer");
+    expect(referrers.values.map((v) => [v.value, v.visitors])).toEqual([["direct", 26]]);
+  });
+
   it("converts a visitor whose goal was counted before the view that showed them the experiment", async () => {
     const { userId, apiKey, mapping } = await customerWithExperiment();
     const views: AnalyticsMessage[] = [];

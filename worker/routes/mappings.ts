@@ -39,8 +39,15 @@ import { pageResponse, streamedPageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { assertCanAddMapping } from "../models/limits";
 import { assertContentFits, contentGrowth, mappingContentBytes } from "../models/content-budget";
-import { experimentChange, experimentResultsOf } from "../models/experiments";
-import { previewBody, promoteBody, type ExperimentResults, type StoredExperiment } from "#contract/experiments";
+import { experimentResultsOf } from "../models/experiments";
+import { experimentAndHoldoutChange, holdoutResultsOf } from "../models/holdouts";
+import {
+  experimentResultsQuery,
+  previewBody,
+  promoteBody,
+  type ExperimentResults,
+  type StoredExperiment,
+} from "#contract/experiments";
 import { syncCustomerState } from "../delivery/sync";
 import { explainMatch } from "../models/mapping-match";
 import { assertAudienceRoom } from "../models/audience-mappings";
@@ -106,23 +113,29 @@ export const mappingRoutes = new Hono<AppEnv>()
     return c.json<MappingMatch>(await explainMatch(c.var.db, c.var.user, url, visitor));
   })
   .post("/", bodyCap(MAPPING_BODY_MAX_BYTES), currentBilling, validate("json", mappingBody), async (c) => {
-    const { url, htmlContent, placement, seo, variants, goals, audience, priority, ...publicationInput } =
+    const { url, htmlContent, placement, seo, variants, goals, audience, priority, holdout, ...publicationInput } =
       c.req.valid("json");
     const now = new Date();
     const publication = resolvePublication(publicationInput, publishedNow(now), now);
     if (typeof publication === "string") throw new ApiError(400, publication);
-    const experiment = experimentChange({ variants, goals }, null, htmlContent, now);
+    const { experiment, holdout: storedHoldout } = experimentAndHoldoutChange(
+      { variants, goals, holdout },
+      { experiment: null, holdout: null },
+      Boolean(audience),
+      htmlContent,
+      now,
+    );
     const db = c.var.db;
     const normalizedUrl = normalizeUrl(url, c.var.user.ignoredParameters);
     await assertCanAddMapping(db, c.var.user, normalizedUrl);
     if (audience && isLive(publication)) await assertAudienceRoom(db, c.var.user.id, normalizedUrl);
-    const extras = { placement, seo, experiment: experiment?.experiment, audience, priority };
+    const extras = { placement, seo, experiment: experiment?.experiment, audience, priority, holdout: storedHoldout };
     const html = experiment?.htmlContent ?? htmlContent;
     await assertContentFits(db, c.var.user, contentGrowth(null, { url, htmlContent: html, ...storedExtras(extras) }));
     const mapping = await createMapping(db, c.var.user.id, url, html, normalizedUrl, extras, now, publication);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, normalizedUrl));
     // The goals its delivery state accepts (docs/experiments.md).
-    if (experiment) await syncCustomerState(c.env, c.var.user.id);
+    if (experiment || storedHoldout) await syncCustomerState(c.env, c.var.user.id);
     return c.json<Mapping>(mapping, 201);
   })
   .patch(
@@ -175,9 +188,17 @@ export const mappingRoutes = new Hono<AppEnv>()
     if (!restored) throw notFound("Version not found");
     return c.json<Mapping>(await changeOwnMapping(c, id, restoredChange(restored)));
   })
-  .get("/:id/experiment", validate("param", idParam), async (c) => {
+  .get("/:id/experiment", validate("param", idParam), validate("query", experimentResultsQuery), async (c) => {
     const experiment = await runningExperiment(c, c.req.valid("param").id);
-    return c.json<ExperimentResults>(await experimentResultsOf(c.var.db, c.var.user.id, experiment));
+    const { segment } = c.req.valid("query");
+    return c.json<ExperimentResults>(await experimentResultsOf(c.var.db, c.var.user.id, experiment, segment));
+  })
+  .get("/:id/audience-results", validate("param", idParam), validate("query", experimentResultsQuery), async (c) => {
+    const own = await getOwnMapping(c.var.db, c.var.user.id, c.req.valid("param").id);
+    if (!own) throw notFound(MAPPING_NOT_FOUND);
+    if (!own.holdout) throw notFound("This mapping holds out no share of its audience");
+    const { segment } = c.req.valid("query");
+    return c.json<ExperimentResults>(await holdoutResultsOf(c.var.db, c.var.user.id, own.holdout, segment));
   })
   .post(
     "/:id/experiment/promote",
@@ -263,14 +284,22 @@ function groupDeletedMessage({ deleted, remaining }: { deleted: number; remainin
  * after. A refusal changes nothing.
  */
 async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingChangeBody): Promise<Mapping> {
-  const { url, match, status, publishAt, unpublishAt, variants, goals, ...rest } = body;
+  const { url, match, status, publishAt, unpublishAt, variants, goals, holdout, ...rest } = body;
   const db = c.var.db;
   const own = await getOwnMapping(db, c.var.user.id, id);
   if (!own) throw notFound(MAPPING_NOT_FOUND);
   const now = new Date();
   const publication = resolvePublication({ status, publishAt, unpublishAt }, own, now);
   if (typeof publication === "string") throw new ApiError(400, publication);
-  const experiment = experimentChange({ variants, goals }, own.experiment, rest.htmlContent, now);
+  const audience = rest.audience === undefined ? own.audience : rest.audience;
+  const changed = experimentAndHoldoutChange(
+    { variants, goals, holdout },
+    own,
+    audience !== null,
+    rest.htmlContent,
+    now,
+  );
+  const experiment = changed.experiment;
   // As on create, a match given is checked against the URL: the new one, else the mapping's own.
   const normalizedUrl = url === undefined ? own.normalizedUrl : normalizeUrl(url, c.var.user.ignoredParameters);
   const problem = matchProblem(normalizedUrl, match);
@@ -278,23 +307,23 @@ async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingCha
   if (normalizedUrl !== own.normalizedUrl) {
     await assertCanAddMapping(db, c.var.user, normalizedUrl, { moves: { id, from: own.normalizedUrl } });
   }
-  const audience = rest.audience === undefined ? own.audience : rest.audience;
   if (audience && isLive(publication)) await assertAudienceRoom(db, c.var.user.id, normalizedUrl, id);
   const change = {
     ...rest,
     ...(experiment ?? {}),
+    ...(changed.holdout === undefined ? {} : { holdout: changed.holdout }),
     ...publication,
     ...(url === undefined ? {} : { url, normalizedUrl }),
   };
   const stored = { url: change.url, htmlContent: change.htmlContent, ...storedExtras(change) };
   await assertContentFits(db, c.var.user, contentGrowth(await mappingContentBytes(db, c.var.user.id, id), stored));
-  const changed = await changeMapping(db, c.var.user.id, id, change);
-  if (!changed) throw notFound(MAPPING_NOT_FOUND);
-  const synced = await Promise.all(changed.normalizedUrls.map((u) => syncUrl(c.env, c.var.user.id, u)));
-  if (experiment) await syncCustomerState(c.env, c.var.user.id);
-  if (!changed.mapping) throw notFound(MAPPING_NOT_FOUND);
+  const saved = await changeMapping(db, c.var.user.id, id, change);
+  if (!saved) throw notFound(MAPPING_NOT_FOUND);
+  const synced = await Promise.all(saved.normalizedUrls.map((u) => syncUrl(c.env, c.var.user.id, u)));
+  if (experiment || changed.holdout !== undefined) await syncCustomerState(c.env, c.var.user.id);
+  if (!saved.mapping) throw notFound(MAPPING_NOT_FOUND);
   reportDelivery(c, !synced.includes(false));
-  return changed.mapping;
+  return saved.mapping;
 }
 
 /**
@@ -312,6 +341,7 @@ const restoredChange = (version: MappingVersion): MappingChangeBody => ({
   ...(version.goals ? { goals: version.goals } : {}),
   audience: version.audience ?? null,
   ...(version.priority === undefined ? {} : { priority: version.priority }),
+  holdout: version.holdout ?? 0,
 });
 
 /** Published, or scheduled to be: what a URL's delivery entry will hold. */

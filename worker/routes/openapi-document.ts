@@ -23,7 +23,7 @@ import {
   websiteBody,
 } from "#contract/schemas";
 import { timeseriesQuery } from "#contract/timeseries";
-import { goalBody, promoteBody } from "#contract/experiments";
+import { experimentResultsQuery, goalBody, promoteBody } from "#contract/experiments";
 import { deliveriesQuery, webhookBody, webhooksQuery } from "#contract/webhooks";
 
 type JsonSchema = Record<string, unknown>;
@@ -197,7 +197,8 @@ export function openApiDocument(origin: string) {
       },
       "/api/mappings/{id}": {
         patch: {
-          summary: "Change a mapping: URL, HTML, placement, SEO fields, status, schedule, experiment or audience",
+          summary:
+            "Change a mapping: URL, HTML, placement, SEO fields, status, schedule, experiment, audience or holdout",
           parameters: [mappingId],
           requestBody: json(mappingChangeBody),
           responses: { "200": answer("Mapping"), ...CHANGE_LIMITS, ...ERRORS },
@@ -222,8 +223,21 @@ export function openApiDocument(origin: string) {
       "/api/mappings/{id}/experiment": {
         get: {
           summary:
-            "The mapping's experiment's results per variant and goal, with uplift, its 95 % interval, the probability to beat the control and a sample-ratio check (docs/experiments.md)",
-          parameters: [mappingId],
+            "The mapping's experiment's results per variant and goal, with uplift, its 95 % interval, the probability to beat the control and a sample-ratio check; with segment=device|country|referrer, also per segment value (docs/experiments.md)",
+          parameters: [mappingId, ...queryParameters(experimentResultsQuery)],
+          responses: {
+            "200": answer(
+              "ExperimentResults {variants, srm, weights, goals, startedAt, concentrated, sampleFull, visitorCap}",
+            ),
+            ...ERRORS,
+          },
+        },
+      },
+      "/api/mappings/{id}/audience-results": {
+        get: {
+          summary:
+            "An audience mapping's content against its holdout on the mapping's goals: the arms holdout (the control) and audience, with the figures of experiments' results (docs/audiences.md)",
+          parameters: [mappingId, ...queryParameters(experimentResultsQuery)],
           responses: {
             "200": answer(
               "ExperimentResults {variants, srm, weights, goals, startedAt, concentrated, sampleFull, visitorCap}",

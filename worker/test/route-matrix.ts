@@ -42,6 +42,8 @@ export interface Fixture {
   mappingId: number;
   /** A mapping of the customer's that runs an experiment (variants A and B, goal "signup"). */
   experimentMappingId: number;
+  /** A mapping of the customer's for an audience that holds out 10 % of it (goal "signup"). */
+  holdoutMappingId: number;
   /** A mapping of the customer's, deleted (restorable). */
   deletedMappingId: number;
   versionId: number;
@@ -121,6 +123,11 @@ export async function createFixture(): Promise<Fixture> {
     },
   });
   await syncUrl(env, a.user.id, "a.test/test");
+  const holdout = await createMapping(d, a.user.id, "https://a.test/audience", "<p>DE</p>", "a.test/audience", {
+    audience: { name: "Germany", country: ["DE"] },
+    holdout: { id: "matrixholdout", share: 10, goals: ["signup"], startedAt: Date.now() },
+  });
+  await syncUrl(env, a.user.id, "a.test/audience");
   await syncCustomerState(env, a.user.id);
   const deleted = await createMapping(d, a.user.id, "https://a.test/deleted", "<p>deleted</p>");
   await deleteMapping(d, a.user.id, deleted.id);
@@ -141,6 +148,7 @@ export async function createFixture(): Promise<Fixture> {
     customerEmail: a.user.email,
     mappingId: mapping.id,
     experimentMappingId: experiment.id,
+    holdoutMappingId: holdout.id,
     deletedMappingId: deleted.id,
     versionId: version!.id,
     webhookId: webhook!.id,
@@ -279,6 +287,10 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
   },
   "GET /api/mappings/:id/experiment": {
     request: (f) => ({ path: `/api/mappings/${f.experimentMappingId}/experiment` }),
+    expect: ownersOnly(200),
+  },
+  "GET /api/mappings/:id/audience-results": {
+    request: (f) => ({ path: `/api/mappings/${f.holdoutMappingId}/audience-results` }),
     expect: ownersOnly(200),
   },
   "POST /api/mappings/:id/experiment/promote": {

@@ -21,6 +21,11 @@ export const experimentExposures = sqliteTable(
      * `visitorId`): one address adds at most `ADDRESS_DAILY_EXPOSURES` visitors a day (null before issue 38).
      */
     address: text("address"),
+    /**
+     * The visitor's device, referrer type and country at their first view (contract/segments.ts `encodeSegment`),
+     * which their conversions count under; null for views sent before segments were.
+     */
+    segment: text("segment"),
   },
   (t) => [
     primaryKey({ columns: [t.experiment, t.visitor] }),
@@ -97,4 +102,23 @@ export const experimentStats = sqliteTable(
     topAddress: integer("top_address").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.experiment, t.variant, t.goal] })],
+);
+
+/**
+ * An experiment's counts per segment (docs/experiments.md, "Results by segment"): per variant and dimension
+ * (`device`, `country`, `referrer`) and value (contract/segments.ts codes), its visitors (`goal` '') and its
+ * conversions per goal. Each dimension's values are a closed set, so an experiment has a bounded number of rows.
+ */
+export const experimentSegmentStats = sqliteTable(
+  "experiment_segment_stats",
+  {
+    experiment: text("experiment").notNull(),
+    variant: text("variant").notNull(),
+    goal: text("goal").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    userId: userRef(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.experiment, t.dimension, t.variant, t.goal, t.value] })],
 );

@@ -1,7 +1,7 @@
 /** @module Mappings: what a customer delivers where, each version, the deleted ones, and the delivery store's repairs. */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { DEFAULT_PRIORITY, type Audience } from "#contract/audiences";
+import { DEFAULT_PRIORITY, type Audience, type StoredHoldout } from "#contract/audiences";
 import type { StoredExperiment } from "#contract/experiments";
 import type { Placement } from "#contract/placement";
 import type { Seo } from "#contract/seo";
@@ -35,6 +35,11 @@ export const mappingState = () => ({
   audience: text("audience", { mode: "json" }).$type<Audience>(),
   /** Among a URL's audience mappings, lower is tried first (ties: older first); meaningless without an audience. */
   priority: integer("priority").notNull().default(DEFAULT_PRIORITY),
+  /**
+   * The share of the audience shown the fallback instead, and what it measures (docs/audiences.md, "Holdout");
+   * null: none. Only on a mapping for an audience without an experiment.
+   */
+  holdout: text("holdout", { mode: "json" }).$type<StoredHoldout>(),
 });
 
 /**
@@ -78,8 +83,8 @@ export const urlMappings = sqliteTable(
      * (`shop.example/blog/*` is 2); null for an exact one. Computed by SQLite, indexed with the customer.
      */
     /**
-     * The running experiment's id and goals (JSON array), copied from `experiment` by triggers (db/raw.ts) when it is
-     * written, so that statements over many customers (the fold, limits) never parse a customer's JSON; null without
+     * The running experiment's id and goals (JSON array), or the holdout's (a mapping has one or the other), copied
+     * from `experiment` or `holdout` by triggers (db/raw.ts) when it is written, so that statements over many customers (the fold, limits) never parse a customer's JSON; null without
      * an experiment, or for one SQLite cannot read (stored before its nesting was capped: docs/decisions.md, Issue 38).
      */
     experimentId: text("experiment_id"),
@@ -98,10 +103,10 @@ export const urlMappings = sqliteTable(
       .where(sql`${t.prefixDepth} is not null and ${t.publishedAt} is not null`),
     // A customer's websites (plan limits, usage), read from the index alone.
     index("url_mappings_host_idx").on(t.userId, t.host),
-    // A customer's mappings that run experiments: the goals their delivery state accepts.
+    // A customer's mappings that run experiments or holdouts: the goals their delivery state accepts.
     index("url_mappings_experiment_idx")
       .on(t.userId)
-      .where(sql`${t.experiment} is not null`),
+      .where(sql`${t.experimentId} is not null`),
     // The admin's Websites & Events tab: a customer's groups, and the newest mapping of one.
     index("url_mappings_group_idx").on(t.userId, t.groupUrl, t.createdAt),
     index("url_mappings_created_idx").on(t.userId, t.createdAt),
