@@ -76,6 +76,15 @@ describe("an edge website's status: GET /api/websites/{hostname}/status", () => 
     expect(await status(apiKey)).toMatchObject({ ready: false, dns: { state: "unknown", addresses: [] } });
   });
 
+  it("compares with PUBLIC_ORIGIN's address itself when it is an IP address, as under npm start", async () => {
+    const e = testEnv({ PUBLIC_ORIGIN: "http://127.0.0.1:8787" });
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    await proveWebsite(dns, apiKey, "shop.test", edge, e);
+    dns.addresses.set("shop.test", ["127.0.0.1"]);
+    expect((await status(apiKey, "shop.test", e)).dns).toEqual({ state: "done", addresses: ["127.0.0.1"] });
+    expect(dns.resolved).not.toContain("127.0.0.1");
+  });
+
   it("shows ownership failing while the daily check no longer finds the record", async () => {
     const { apiKey } = await createVerifiedCustomer("c@example.com");
     await proveWebsite(dns, apiKey, "shop.test", edge);

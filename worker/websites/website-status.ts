@@ -13,8 +13,10 @@ import { toWebsite } from "../models/websites";
 import { customHostnameSslStatus, customHostnamesConfigured } from "./custom-hostnames";
 import ipaddr from "ipaddr.js";
 
+/** A name's A and AAAA addresses; an IP literal (a URL's `[::1]` unbracketed) is its own. */
 async function addressesOf(env: Env, hostname: string): Promise<string[]> {
-  if (ipaddr.isValid(hostname.replace(/^\[|\]$/g, ""))) return [hostname.replace(/^\[|\]$/g, "")];
+  const literal = hostname.replace(/^\[|\]$/g, "");
+  if (ipaddr.isValid(literal)) return [literal];
   const [v4, v6] = await Promise.all([dnsRecords(env, hostname, "A"), dnsRecords(env, hostname, "AAAA")]);
   return [...v4, ...v6];
 }
