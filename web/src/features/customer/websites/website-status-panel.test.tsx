@@ -130,5 +130,8 @@ describe("an edge website's status panel", () => {
     expect(step("Inhaberschaft")).toHaveTextContent("Legen Sie diesen TXT-Eintrag bei Ihrem DNS-Anbieter an");
     expect(step("Zertifikat")).toHaveTextContent("Wird von Cloudflare verwaltet, sobald Ihr DNS auf uns zeigt.");
     expect(screen.getByRole("button", { name: "Jetzt prüfen" })).toBeInTheDocument();
+    const record = within(step("Inhaberschaft")).getByRole("region", { name: "Anzulegender DNS-Eintrag" });
+    expect(record).toHaveTextContent("Weisen Sie nach, dass shop.example Ihnen gehört");
+    expect(within(record).getByRole("button", { name: "TXT-Eintrag: Wert kopieren" })).toBeInTheDocument();
   });
 });

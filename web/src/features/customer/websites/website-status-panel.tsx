@@ -50,7 +50,16 @@ function Step({
 const ownershipState = (website: Website): WebsiteStepState =>
   website.status === "pending" ? "waiting" : website.checkProblem ? "failed" : "done";
 
-function Steps({ website, status, text }: { website: Website; status: WebsiteStatus | undefined; text: Text }) {
+function Steps({
+  website,
+  status,
+  lang,
+}: {
+  website: Website;
+  status: WebsiteStatus | undefined;
+  lang: WebsiteStatusLanguage;
+}) {
+  const text = WEBSITE_STATUS_TEXT[lang];
   const ownership = ownershipState(website);
   const dns = status?.dns;
   const certificate = status?.certificate;
@@ -58,7 +67,7 @@ function Steps({ website, status, text }: { website: Website; status: WebsiteSta
     <ol className="space-y-3">
       {dns && <Step step="dns" state={dns.state} detail={text.steps.dns.next[dns.state]} text={text} />}
       <Step step="ownership" state={ownership} detail={text.steps.ownership.next[ownership]} text={text}>
-        {ownership !== "done" && <VerificationRecord website={website} />}
+        {ownership !== "done" && <VerificationRecord website={website} lang={lang} />}
       </Step>
       {certificate && (
         <Step
@@ -103,7 +112,7 @@ export function WebsiteStatusPanel({ website, lang = "en" }: { website: Website;
         )}
       </div>
       {status.isError && <p className="text-sm text-destructive">{text.loadError}</p>}
-      <Steps website={website} status={status.data} text={text} />
+      <Steps website={website} status={status.data} lang={lang} />
       {!ready && <p className="text-xs text-muted-foreground">{text.rechecking}</p>}
     </section>
   );

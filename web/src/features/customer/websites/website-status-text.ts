@@ -54,6 +54,17 @@ export const WEBSITE_STATUS_TEXT = {
       },
     } satisfies Record<WebsiteStep, StepText>,
     managed: "Managed by Cloudflare once DNS points at us.",
+    // The TXT record (verification-record.tsx).
+    record: {
+      region: "DNS record to add",
+      parts: { type: "Type", name: "Name", value: "Value" },
+      copy: (part: string) => `Copy TXT record ${part.toLowerCase()}`,
+      pendingIntro: (hostname: string, lapses: string) =>
+        `Prove that ${hostname} is yours: add this TXT record at your DNS provider, then check it. Until then nothing is served for it. The claim lapses on ${lapses}.`,
+      failingIntro: (hostname: string) =>
+        `Our daily check no longer finds the record that proves ${hostname}. Keep this TXT record at your DNS provider: after 3 failed daily checks in a row your claim ends and nothing is served for it.`,
+      lastCheck: (at: string, problem: string) => `Last check ${at}: ${problem}`,
+    },
   },
   de: {
     title: "Status der Website",
@@ -102,5 +113,15 @@ export const WEBSITE_STATUS_TEXT = {
       },
     } satisfies Record<WebsiteStep, StepText>,
     managed: "Wird von Cloudflare verwaltet, sobald Ihr DNS auf uns zeigt.",
+    record: {
+      region: "Anzulegender DNS-Eintrag",
+      parts: { type: "Typ", name: "Name", value: "Wert" },
+      copy: (part: string) => `TXT-Eintrag: ${part} kopieren`,
+      pendingIntro: (hostname: string, lapses: string) =>
+        `Weisen Sie nach, dass ${hostname} Ihnen gehört: Legen Sie diesen TXT-Eintrag bei Ihrem DNS-Anbieter an und prüfen Sie ihn dann. Bis dahin wird nichts dafür ausgeliefert. Der Anspruch verfällt am ${lapses}.`,
+      failingIntro: (hostname: string) =>
+        `Unsere tägliche Prüfung findet den Eintrag nicht mehr, der ${hostname} nachweist. Lassen Sie diesen TXT-Eintrag bei Ihrem DNS-Anbieter bestehen: Nach 3 fehlgeschlagenen täglichen Prüfungen in Folge endet Ihr Anspruch und es wird nichts mehr dafür ausgeliefert.`,
+      lastCheck: (at: string, problem: string) => `Letzte Prüfung ${at}: ${problem}`,
+    },
   },
 } as const;
