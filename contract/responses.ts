@@ -69,6 +69,29 @@ export interface Website {
   updatedAt: string;
 }
 
+/** Where one step of a website going live stands: `unknown` when the check could not be made (a resolver down). */
+export type WebsiteStepState = "done" | "waiting" | "failed" | "unknown";
+
+/**
+ * The three steps of an edge website going live (GET /api/websites/{hostname}/status, docs/edge-delivery.md): DNS
+ * points at us, ownership proven (the TXT record), certificate issued. A snippet website is not proxied: its `dns`
+ * and `certificate` are null.
+ */
+export interface WebsiteStatus {
+  hostname: string;
+  /** Every step that applies is done (the dashboard stops re-checking). */
+  ready: boolean;
+  /** The hostname's A/AAAA addresses include one of the product's own (PUBLIC_ORIGIN's host). */
+  dns: { state: WebsiteStepState; addresses: string[] } | null;
+  /** `waiting`: not proven yet; `failed`: proven, but the daily check no longer finds the record. */
+  ownership: { state: WebsiteStepState; record: WebsiteVerification; problem: string | null };
+  /**
+   * Cloudflare for SaaS's `ssl.status` of the hostname (`sslStatus`) where configured; `managed` where it is not
+   * (the operator's Cloudflare issues it once DNS points at us).
+   */
+  certificate: { state: WebsiteStepState | "managed"; sslStatus: string | null } | null;
+}
+
 export interface Mapping {
   id: number;
   userId: string;

@@ -73,6 +73,12 @@ export const THROTTLES = {
     perIp: { max: 120, windowMs: HOUR_MS },
     refusal: "Too many DNS checks.",
   },
+  // The Websites tab re-reads an edge website's status every 20 s while it is not live (180 an hour per website).
+  "website-status": {
+    perAccount: { max: 720, windowMs: HOUR_MS },
+    perIp: { max: 1_440, windowMs: HOUR_MS },
+    refusal: "Too many website status checks.",
+  },
   // A customer checking their page while they install the snippet (docs/getting-started.md).
   "install-check": {
     perAccount: { max: 30, windowMs: HOUR_MS },

@@ -91,6 +91,22 @@ export function adminLoginNoticeMail(to: string, origin: string): MailMessage {
   };
 }
 
+/** Sent once, when a claim is proven (by "Check now" or the minute cron): what is left for an edge website. */
+export function websiteActiveMail(to: string, hostname: string, edge: boolean): MailMessage {
+  return {
+    kind: "website",
+    to,
+    subject: `Dynamic Content: ${hostname} is proven`,
+    text: [
+      `The TXT record proves that ${hostname} is yours. Keep it in place: it is checked again every day.`,
+      "",
+      edge
+        ? `Dynamic Content serves ${hostname} from now on. If its DNS does not point at us yet, point it there now: the Websites tab shows each step's status.`
+        : `The snippet delivers your content on ${hostname} as before.`,
+    ].join("\n"),
+  };
+}
+
 /** Sent when a daily check of a proven website first finds its DNS record missing or changed. */
 export function proofFailingMail(
   to: string,

@@ -341,6 +341,18 @@ export function openApiDocument(origin: string) {
           responses: { "200": answer("{message}"), ...ERRORS },
         },
       },
+      "/api/websites/{hostname}/status": {
+        get: {
+          summary:
+            "The website's steps to going live: DNS points at us, ownership (the TXT record) proven, certificate (Cloudflare for SaaS's ssl.status, or managed)",
+          parameters: [hostname],
+          responses: {
+            "200": answer("WebsiteStatus {hostname, ready, dns, ownership, certificate}"),
+            "429": { description: "Over 720 status reads an hour" },
+            ...ERRORS,
+          },
+        },
+      },
       "/api/websites/{hostname}/verify": {
         post: {
           summary:

@@ -1,7 +1,8 @@
 /**
  * @module A customer's websites (docs/edge-delivery.md): `PUT /api/websites/{hostname}` claims one (pending, with
  * the DNS TXT record that proves it) or changes its origin and mode; `POST /api/websites/{hostname}/verify` checks
- * the record now (the minute cron checks pending claims too); `GET` lists them or answers one; `DELETE` releases
+ * the record now (the minute cron checks pending claims too); `GET` lists them or answers one, `GET
+ * /api/websites/{hostname}/status` its three steps to going live (websites/website-status.ts); `DELETE` releases
  * one. Only a proven (active) edge website is proxied by the Worker (delivery/host-routing.ts), within the plan's
  * websites limit; a proof by another account takes a hostname over (websites/prove-website.ts).
  */
@@ -9,7 +10,7 @@ import { Hono } from "hono";
 import { requireUser } from "../auth/middleware";
 import { throttle } from "../auth/throttle";
 import { formatNumber } from "#contract/input-caps";
-import type { MessageResponse, Website } from "#contract/responses";
+import type { MessageResponse, Website, WebsiteStatus } from "#contract/responses";
 import { plainListQuery, websiteBody, websiteParam } from "#contract/schemas";
 import { syncEdgeHost } from "../delivery/sync";
 import type { AppEnv, Env } from "../env";
@@ -32,6 +33,7 @@ import {
   toWebsite,
 } from "../models/websites";
 import { proveWebsite } from "../websites/prove-website";
+import { websiteStatus } from "../websites/website-status";
 import { websiteName } from "../delivery/host-routing";
 
 /** Websites per customer, pending claims included: a cap on what one account can make us store and check. */
@@ -78,6 +80,13 @@ export const websiteRoutes = new Hono<AppEnv>()
     const claim = await customerWebsite(c.var.db, c.var.user.id, hostname);
     if (!claim) throw notYours(hostname);
     return c.json<Website>(toWebsite(claim));
+  })
+  .get("/:hostname/status", validate("param", websiteParam), async (c) => {
+    const { hostname } = c.req.valid("param");
+    await throttle(c, "website-status", c.var.user.id);
+    const claim = await customerWebsite(c.var.db, c.var.user.id, hostname);
+    if (!claim) throw notYours(hostname);
+    return c.json<WebsiteStatus>(await websiteStatus(c.env, claim));
   })
   .put("/:hostname", validate("param", websiteParam), validate("json", websiteBody), async (c) => {
     const { hostname } = c.req.valid("param");

@@ -383,6 +383,11 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     request: () => ({ method: "POST", path: "/api/websites/a.test/verify" }),
     expect: ownersOnly(200),
   },
+  // The resolver knows no address: DNS is still waiting.
+  "GET /api/websites/:hostname/status": {
+    request: () => ({ path: "/api/websites/a.test/status" }),
+    expect: ownersOnly(200),
+  },
   "DELETE /api/websites/:hostname": {
     request: () => ({ method: "DELETE", path: "/api/websites/a.test" }),
     expect: ownersOnly(200),

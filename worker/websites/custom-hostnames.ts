@@ -84,6 +84,24 @@ export async function registerCustomHostnames(env: Env, db: Db, website: { userI
   }
 }
 
+const sslOfHostname = z.object({ ssl: z.object({ status: z.string() }).optional() });
+
+/**
+ * The certificate status Cloudflare reports for a registered custom hostname (`ssl.status`: `initializing`,
+ * `pending_validation`, `pending_issuance`, `pending_deployment`, `active`, or an error state), or null when
+ * Cloudflare did not answer it (the caller shows it as not known yet).
+ */
+export async function customHostnameSslStatus(env: Env, id: string): Promise<string | null> {
+  try {
+    const found = await call(env, `/${encodeURIComponent(id)}`);
+    if (!found.success) throw new Error(found.errors.map((e) => e.message).join("; "));
+    return sslOfHostname.parse(found.result).ssl?.status ?? null;
+  } catch (err) {
+    console.error(`Reading the certificate status of custom hostname ${id} failed`, err);
+    return null;
+  }
+}
+
 /** Deletes a custom hostname at Cloudflare (one already gone counts as deleted). */
 async function deleteCustomHostname(env: Env, id: string): Promise<void> {
   const deleted = await call(env, `/${encodeURIComponent(id)}`, { method: "DELETE" });

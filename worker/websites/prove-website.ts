@@ -3,13 +3,13 @@
  * claim becomes the hostname's active one, its delivery entries are written (an edge website is served from
  * then on) and, where configured, it is registered with Cloudflare for SaaS. When another account held the
  * hostname, the DNS now speaks for this one: the hostname moves, the previous holder's claim ends and they are told
- * by mail. Asked for by the customer (`POST /api/websites/{hostname}/verify`) and by the minute cron for every
+ * by mail. The owner is mailed once when their claim becomes active. Asked for by the customer (`POST /api/websites/{hostname}/verify`) and by the minute cron for every
  * pending claim, shared fairly between accounts.
  */
 import { createDb } from "../db/client";
 import type { Website } from "../db/schema";
 import { syncEdgeHost } from "../delivery/sync";
-import { websiteTakenOverMail } from "../email/messages";
+import { websiteActiveMail, websiteTakenOverMail } from "../email/messages";
 import type { Env } from "../env";
 import {
   activateWebsite,
@@ -62,6 +62,8 @@ export async function proveWebsite(env: Env, claim: Website, now = new Date()): 
     );
   }
   await registerCustomHostnames(env, db, website);
+  // Only the check whose update made the claim active gets here: one mail per proof, never one per check.
+  await mailClaimOwner(env, db, claim.userId, (to) => websiteActiveMail(to, claim.hostname, website.mode === "edge"));
   return { outcome: "active", website, delivered };
 }
 

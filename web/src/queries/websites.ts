@@ -3,9 +3,9 @@
  * checking its DNS proof now, releasing it. Only the Websites tab's chunk imports this.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { MessageResponse, Website } from "#contract/responses";
+import type { MessageResponse, Website, WebsiteStatus } from "#contract/responses";
 import type { WebsiteMode } from "#contract/schemas";
-import { apiChange, apiJson, getPage } from "@/lib/api";
+import { apiChange, apiJson, getJson, getPage } from "@/lib/api";
 import { deliveryNote } from "@/lib/delivery-note";
 import { toast } from "@/lib/toast";
 import { PAGE_SIZE } from "@/hooks/use-page";
@@ -13,6 +13,7 @@ import { PAGE_SIZE } from "@/hooks/use-page";
 export const websiteKeys = {
   all: ["websites"] as const,
   list: (offset: number) => [...websiteKeys.all, "list", offset] as const,
+  status: (hostname: string) => [...websiteKeys.all, "status", hostname] as const,
 };
 
 const path = (hostname: string) => `/api/websites/${encodeURIComponent(hostname)}`;
@@ -22,6 +23,25 @@ export function useWebsites(offset: number) {
     queryKey: websiteKeys.list(offset),
     queryFn: () => getPage<Website>("/api/websites", { limit: PAGE_SIZE, offset: offset || undefined }),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** How often an edge website's status is read again while the tab is open and not every step is done. */
+export const STATUS_RECHECK_MS = 20_000;
+
+/** Re-read every 20 s until ready (a failed read is tried again too); never once every step is done. */
+export const statusRefetchInterval = (status: WebsiteStatus | undefined) => (status?.ready ? false : STATUS_RECHECK_MS);
+
+/**
+ * An edge website's three steps to going live (GET /api/websites/{hostname}/status). The panel reports a failed read
+ * itself. "Check now" is `useVerifyWebsite`, whose success refreshes this too (it invalidates every website query).
+ */
+export function useWebsiteStatus(hostname: string) {
+  return useQuery({
+    queryKey: websiteKeys.status(hostname),
+    queryFn: () => getJson<WebsiteStatus>(`${path(hostname)}/status`),
+    refetchInterval: (query) => statusRefetchInterval(query.state.data),
+    meta: { silent: true },
   });
 }
 

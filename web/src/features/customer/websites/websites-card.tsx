@@ -1,6 +1,7 @@
 /**
  * @module The customer's websites (docs/edge-delivery.md): claim one, prove it with a DNS TXT record (shown with copy
- * buttons), check the proof now, remove one after asking. The Websites tab loads this as a chunk of its own.
+ * buttons), check the proof now, follow an edge website's steps to going live (website-status-panel.tsx), remove one
+ * after asking. The Websites tab loads this as a chunk of its own.
  */
 import type { Website } from "#contract/responses";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
@@ -13,6 +14,7 @@ import { useReleaseWebsite, useVerifyWebsite, useWebsites } from "@/queries/webs
 import { ClaimWebsiteForm } from "./claim-website-form";
 import { VerificationRecord } from "./verification-record";
 import { WebsiteStatusBadge } from "./website-status-badge";
+import { WebsiteStatusPanel } from "./website-status-panel";
 
 const MODE_LABELS: Record<Website["mode"], string> = { snippet: "Snippet", edge: "Edge" };
 
@@ -62,7 +64,11 @@ function WebsiteItem({ website }: { website: Website }) {
           />
         </div>
       </div>
-      {(pending || website.checkProblem) && <VerificationRecord website={website} />}
+      {website.mode === "edge" ? (
+        <WebsiteStatusPanel website={website} />
+      ) : (
+        (pending || website.checkProblem) && <VerificationRecord website={website} />
+      )}
     </li>
   );
 }
