@@ -23,7 +23,13 @@ import {
   type DeliveredEntry,
   type DeliveredMapping,
 } from "./store";
-import { AUDIENCE_HEADER, chooseMapping, type AudienceAttributes } from "#contract/audiences";
+import {
+  AUDIENCE_HEADER,
+  audienceHeaderValue,
+  chooseMapping,
+  visitorKindOf,
+  type AudienceAttributes,
+} from "#contract/audiences";
 import { audienceAttributes } from "./audience-attributes";
 import { servedTo } from "./variant";
 import { VARIANT_HEADER, VISITOR_ID } from "#contract/experiments";
@@ -49,6 +55,8 @@ export interface ContentLookup {
   match: DeliveredMapping | undefined;
   /** The name of the audience whose mapping `match` is (docs/audiences.md); absent for everyone's mapping. */
   audience?: string;
+  /** The URL's entry chooses by audience: what it serves depends on who asks. */
+  byAudience?: true;
   /** The page is on one of the customer's edge websites: the edge proxy counts its first loads. */
   onEdgeWebsite: boolean;
   /** The customer's page views spend a quota (`CustomerState.unmetered` absent): each visitor has a budget. */
@@ -63,15 +71,15 @@ export interface ContentLookup {
 export function chosenFor(
   entry: DeliveredEntry | null,
   attributes: (() => AudienceAttributes) | undefined,
-): Pick<ContentLookup, "match" | "audience"> {
+): Pick<ContentLookup, "match" | "audience" | "byAudience"> {
   if (!entry) return { match: undefined };
   if (!isAudienceEntry(entry)) return { match: entry };
   const chosen = attributes
     ? chooseMapping(entry.ordered, attributes())
     : entry.ordered.find((m) => m.audience === null);
-  if (!chosen) return { match: undefined };
+  if (!chosen) return { match: undefined, byAudience: true };
   const { audience, ...match } = chosen;
-  return audience ? { match, audience: audience.name } : { match };
+  return audience ? { match, audience: audience.name, byAudience: true } : { match, byAudience: true };
 }
 
 /**
@@ -201,7 +209,7 @@ export function contentResponse(
   }
   const named: Record<string, string> = {
     ...(variant === undefined ? {} : { [VARIANT_HEADER]: variant }),
-    ...(audience === undefined ? {} : { [AUDIENCE_HEADER]: audience }),
+    ...(audience === undefined ? {} : { [AUDIENCE_HEADER]: audienceHeaderValue(audience) }),
   };
   // A page's script reads X-Variant and X-Audience across origins only if they are exposed.
   const exposed = Object.keys(named);
@@ -239,10 +247,10 @@ export const contentRoute = new Hono<AppEnv>()
     // One machine cannot spend a metered customer's quota, nor fill anyone's rows: past its budget a visitor gets
     // nothing, and nothing counts.
     const vid = visitorIdOf(c.req.query("vid"));
-    // The snippet says `n=1` while the visitor's id is new (docs/audiences.md); without an id every visitor is new.
-    const visitorKind = vid === undefined || c.req.query("n") === "1" ? "new" : "returning";
-    const attributes = () => audienceAttributes(c.req.raw, pageUrl, c.req.query("r"), visitorKind);
-    const lookup = await lookupWithinBudget(c.env, userId, pageUrl, visitor, Date.now(), attributes);
+    const now = Date.now();
+    // The snippet's id says when it was made (docs/audiences.md); without an id every visitor is new.
+    const attributes = () => audienceAttributes(c.req.raw, pageUrl, c.req.query("r"), visitorKindOf(vid, now));
+    const lookup = await lookupWithinBudget(c.env, userId, pageUrl, visitor, now, attributes);
     const { serving, url, match, onEdgeWebsite, audience } = lookup;
     if (!serving) return contentResponse(undefined);
     const served = match && servedTo(match, vid, isCrawler(c.req.header("User-Agent")));

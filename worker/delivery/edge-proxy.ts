@@ -25,6 +25,14 @@ import { audienceAttributes } from "./audience-attributes";
 import { servedTo, type Served } from "./variant";
 import type { DeliveredMapping } from "./store";
 import { VISITOR_COOKIE, VISITOR_ID } from "#contract/experiments";
+import {
+  AUDIENCE_HEADER,
+  audienceHeaderValue,
+  datedVisitorId,
+  NEW_VISITOR_COOKIE,
+  NEW_VISITOR_MS,
+  type VisitorKind,
+} from "#contract/audiences";
 import { isCrawler } from "../lib/crawlers";
 
 /** Set on every request to an origin: one that comes back to us is a loop (an origin pointing at the Worker). */
@@ -121,41 +129,71 @@ function uncached(page: Response): Response {
 /** A year: the visitor keeps their variant across visits. */
 const VISITOR_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
-/** The visitor's id from our first-party cookie on the customer's hostname, if the request has a well-formed one. */
-export function visitorCookie(request: Request): string | undefined {
+/** The value of the request's cookie `wanted`, if it has one. */
+function cookieOf(request: Request, wanted: string): string | undefined {
   for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
     const [name, value] = part.trim().split("=", 2);
-    if (name === VISITOR_COOKIE && value && VISITOR_ID.test(value)) return value;
+    if (name === wanted && value) return value;
   }
   return undefined;
 }
 
+/** The visitor's id from our first-party cookie on the customer's hostname, if the request has a well-formed one. */
+export function visitorCookie(request: Request): string | undefined {
+  const value = cookieOf(request, VISITOR_COOKIE);
+  return value && VISITOR_ID.test(value) ? value : undefined;
+}
+
+/** New without our id cookie, or while the 30-minute cookie set with a fresh id is there (docs/audiences.md). */
+export const edgeVisitorKind = (request: Request): VisitorKind =>
+  !visitorCookie(request) || cookieOf(request, NEW_VISITOR_COOKIE) ? "new" : "returning";
+
+interface ForThisVisitor {
+  /** The id made for a visitor who had none. */
+  newVisitorId?: string;
+  https: boolean;
+  /** The URL chooses by audience: a fresh id comes with the 30-minute cookie that keeps its visitor new. */
+  byAudience?: true;
+  /** The audience whose mapping answered. */
+  audience?: string;
+}
+
 /**
- * The page with the experiment's variant this visitor gets: a visitor without our cookie gets a new id, kept in a
- * first-party cookie that the snippet on the same page reads too (so both deliver the same variant). The cookie is
- * Secure on an https page only: a browser drops a Secure cookie set over http, and every view of a website served
- * over http would then be a new visitor. Such a page is the visitor's own: no shared cache may keep it.
+ * A page whose content depends on who asks (an experiment's variant, an audience's mapping). A visitor without our
+ * cookie gets a new id, kept in a first-party cookie that the snippet on the same page reads too (so both deliver
+ * the same variant). The cookies are Secure on an https page only: a browser drops a Secure cookie set over http,
+ * and every view of a website served over http would then be a new visitor. Such a page is the visitor's own: no
+ * shared cache may keep it.
  */
-function withVariant(page: Response, newVisitorId: string | undefined, https: boolean): Response {
+function forThisVisitor(page: Response, { newVisitorId, https, byAudience, audience }: ForThisVisitor): Response {
   const response = new Response(page.body, page);
-  if (newVisitorId) {
+  const cookie = (name: string, value: string, maxAgeS: number) =>
     response.headers.append(
       "Set-Cookie",
-      `${VISITOR_COOKIE}=${newVisitorId}; Path=/; Max-Age=${VISITOR_COOKIE_MAX_AGE_S}; SameSite=Lax${https ? "; Secure" : ""}`,
+      `${name}=${value}; Path=/; Max-Age=${maxAgeS}; SameSite=Lax${https ? "; Secure" : ""}`,
     );
+  if (newVisitorId) {
+    cookie(VISITOR_COOKIE, newVisitorId, VISITOR_COOKIE_MAX_AGE_S);
+    if (byAudience) cookie(NEW_VISITOR_COOKIE, "1", NEW_VISITOR_MS / 1000);
   }
+  if (audience !== undefined) response.headers.set(AUDIENCE_HEADER, audienceHeaderValue(audience));
   response.headers.set("Cache-Control", "private, no-store");
   return response;
 }
 
 /**
  * What a page view at the edge serves (delivery/variant.ts), and the visitor id to keep in our cookie when the view
- * assigned a visitor who had none: a fresh id and its variant for every cookieless request, whatever its user agent.
+ * assigned a visitor who had none: a fresh id (and its variant) for every cookieless request to an experiment or a
+ * URL that chooses by audience, whatever its user agent.
  */
-function servedAtEdge(match: DeliveredMapping, request: Request): { served: Served; newVisitorId?: string } {
-  if (!match.experiment) return { served: { content: match } };
+function servedAtEdge(
+  match: DeliveredMapping,
+  request: Request,
+  byAudience: boolean,
+): { served: Served; newVisitorId?: string } {
+  if (!match.experiment && !byAudience) return { served: { content: match } };
   const known = visitorCookie(request);
-  const vid = known ?? crypto.randomUUID().replaceAll("-", "");
+  const vid = known ?? datedVisitorId(Date.now(), crypto.randomUUID().replaceAll("-", ""));
   const served = servedTo(match, vid, isCrawler(request.headers.get("User-Agent")));
   return { served, ...(known ? {} : { newVisitorId: vid }) };
 }
@@ -178,7 +216,7 @@ export async function proxyEdgeWebsite(
   if (!target) return plainAnswer(400, "This address cannot be served.");
   const visitor = visitorKey(request.headers.get("CF-Connecting-IP") ?? undefined);
   // A preview's D1 read is spent only within the visitor's budget, whatever the customer's plan.
-  const previewLookup = async (): Promise<Pick<ContentLookup, "serving" | "url" | "match">> => {
+  const previewLookup = async (): Promise<Omit<ContentLookup, "onEdgeWebsite" | "metered">> => {
     const allowed = await withinVisitorBudget(env, site.userId, visitor);
     return {
       serving: allowed,
@@ -192,12 +230,7 @@ export async function proxyEdgeWebsite(
     ? preview
       ? previewLookup()
       : lookupWithinBudget(env, site.userId, pageUrl, visitor, Date.now(), () =>
-          audienceAttributes(
-            request,
-            pageUrl,
-            request.headers.get("Referer"),
-            visitorCookie(request) ? "returning" : "new",
-          ),
+          audienceAttributes(request, pageUrl, request.headers.get("Referer"), edgeVisitorKind(request)),
         )
     : null;
   lookups?.catch(() => undefined);
@@ -229,10 +262,10 @@ export async function proxyEdgeWebsite(
     console.error(`Edge content lookup for ${url.host} failed`, err);
     return answer;
   }
-  const { serving, url: viewedUrl, match } = found;
+  const { serving, url: viewedUrl, match, audience, byAudience } = found;
   if (!serving) return answer;
   // A preview shows what its link names (a variant's content included) and assigns nobody.
-  const atEdge = match && !preview ? servedAtEdge(match, request) : undefined;
+  const atEdge = match && !preview ? servedAtEdge(match, request, byAudience === true) : undefined;
   if (!preview) {
     const exposure = atEdge?.served.exposure;
     countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request, visitor, exposure });
@@ -242,7 +275,8 @@ export async function proxyEdgeWebsite(
     if (!atEdge) return uncached(withContent(answer, match));
     const { served, newVisitorId } = atEdge;
     const page = withContent(answer, served.content);
-    return served.variant === undefined ? page : withVariant(page, newVisitorId, url.protocol === "https:");
+    if (served.variant === undefined && !byAudience) return page;
+    return forThisVisitor(page, { newVisitorId, https: url.protocol === "https:", byAudience, audience });
   } catch (err) {
     // A placement HTMLRewriter refuses (contract/placement.ts admits none): the page as the origin sent it.
     console.error(`Edge placement for ${url.host} failed`, err);
