@@ -21,6 +21,12 @@ export const DEFAULT_PRIORITY = 100;
 /** Published audience mappings one URL rule may have, besides its fallback (docs/decisions.md, Issue 41). */
 export const AUDIENCE_MAPPINGS_PER_URL_MAX = 20;
 export const AUDIENCE_MAPPINGS_FULL = `This URL already has ${AUDIENCE_MAPPINGS_PER_URL_MAX} published or scheduled audience mappings; unpublish one first`;
+/**
+ * What one URL's published or scheduled audience mappings may store together (measured as the content budget
+ * measures a mapping), so that its delivery entry stays far within KV's value and the isolate's memo.
+ */
+export const AUDIENCE_MAPPINGS_MAX_BYTES = 4 * 1024 * 1024;
+export const AUDIENCE_MAPPINGS_TOO_LARGE = `This URL's published or scheduled audience mappings would store more than 4 MB together (${formatNumber(AUDIENCE_MAPPINGS_MAX_BYTES)} bytes); make their content smaller or unpublish one first`;
 
 /** The text form's header naming the audience whose mapping answered (`GET /api/content`), and the edge page's. */
 export const AUDIENCE_HEADER = "X-Audience";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AUDIENCE_MAPPINGS_FULL, AUDIENCE_NEEDS_A_CONDITION } from "#contract/audiences";
+import { AUDIENCE_MAPPINGS_FULL, AUDIENCE_MAPPINGS_TOO_LARGE, AUDIENCE_NEEDS_A_CONDITION } from "#contract/audiences";
 import type { Mapping } from "#contract/responses";
 import { AUDIENCES_NOT_IMPORTED } from "#contract/schemas";
 import type { MappingVersion } from "#contract/versions";
@@ -136,6 +136,45 @@ describe("audiences on mappings (POST/PATCH /api/mappings)", () => {
     const restore = await call(`/api/mappings/deleted/${first!.id}/restore`, { method: "POST", apiKey });
     expect(restore.status).toBe(409);
     expect(await restore.json()).toEqual({ error: AUDIENCE_MAPPINGS_FULL });
+  });
+
+  it("holds a URL's published or scheduled audience mappings to 4 MB together, refusing more with 409 and changing nothing", async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ eventsLimit: null, websitesLimit: null });
+    // Four of 1,000,000 bytes each, written directly (the API takes 256 KB of HTML): about 194,000 bytes are left.
+    for (const k of [0, 1, 2, 3]) {
+      await db()
+        .insert(urlMappings)
+        .values({
+          userId: user.id,
+          url: "https://a.com/x",
+          normalizedUrl: "a.com/x",
+          htmlContent: "x".repeat(1_000_000),
+          audience: { name: `Big${k}`, country: ["FR"] },
+          publishedAt: new Date(),
+        });
+    }
+    const tooLarge = { url: "https://a.com/x", htmlContent: "y".repeat(200_000), audience: mobile };
+    const refused = await post(apiKey, tooLarge);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ error: AUDIENCE_MAPPINGS_TOO_LARGE });
+    expect((await listed(apiKey)).length).toBe(4);
+
+    const fits = await post(apiKey, { ...tooLarge, htmlContent: "y".repeat(100_000) });
+    expect(fits.status).toBe(201);
+    const { id } = (await fits.json()) as Mapping;
+    expect((await patch(apiKey, id, { htmlContent: "y".repeat(200_000) })).status).toBe(409);
+    expect((await listed(apiKey)).find((m) => m.id === id)?.htmlContent).toHaveLength(100_000);
+
+    // A draft is not counted; publishing it is refused. The fallback is not counted either.
+    const draft = (await (await post(apiKey, { ...tooLarge, status: "draft" })).json()) as Mapping;
+    const publish = await call(`/api/mappings/${draft.id}/status`, {
+      method: "PATCH",
+      apiKey,
+      json: { status: "published" },
+    });
+    expect(publish.status).toBe(409);
+    expect(await publish.json()).toEqual({ error: AUDIENCE_MAPPINGS_TOO_LARGE });
+    expect((await post(apiKey, { url: "https://a.com/x", htmlContent: "z".repeat(200_000) })).status).toBe(201);
   });
 
   it("refuses an import row with an audience rather than import it without one", async () => {
