@@ -102,13 +102,10 @@ const matchAgrees = (body: { url: string; match?: z.infer<typeof matchKind> }, c
 /** A new mapping; with `variants` and `goals` it runs an experiment (docs/experiments.md). */
 export const mappingBody = mappingFields.extend(experimentFields).superRefine(matchAgrees);
 
-export const AUDIENCES_NOT_IMPORTED =
-  "Audiences cannot be imported yet: set audience and priority with PATCH /api/mappings/{id}";
-
 /**
  * One row of a bulk import (docs/bulk.md): a new mapping's body, or with `id` a change to that mapping of the
- * customer's; without `id`, a row whose URL already has a mapping changes the newest there. A row with an audience
- * is refused, never imported without it (docs/audiences.md).
+ * customer's; without `id`, a row whose URL already has a mapping for the same audience (or none) changes the newest
+ * there (docs/audiences.md).
  */
 export const mappingImportRow = mappingFields
   .extend({
@@ -118,12 +115,7 @@ export const mappingImportRow = mappingFields
       .positive("id must be positive")
       .optional(),
   })
-  .superRefine(matchAgrees)
-  .superRefine((row, ctx) => {
-    if (row.audience != null || row.priority !== undefined) {
-      ctx.addIssue({ code: "custom", message: AUDIENCES_NOT_IMPORTED, path: ["audience"] });
-    }
-  });
+  .superRefine(matchAgrees);
 
 export type MappingImportRow = z.infer<typeof mappingImportRow>;
 

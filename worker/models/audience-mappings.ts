@@ -10,6 +10,7 @@ import {
   AUDIENCE_MAPPINGS_TOO_LARGE,
 } from "#contract/audiences";
 import type { Db } from "../db/client";
+import { chunksByJsonSize, inList } from "../db/expressions";
 import { urlMappings } from "../db/schema";
 import { Refusal } from "../lib/refusal";
 import { contentColumnBytes, ROW_BYTES } from "./content-budget";
@@ -48,4 +49,33 @@ export async function assertAudienceRoom(
   if (others >= AUDIENCE_MAPPINGS_PER_URL_MAX) throw new Refusal(409, AUDIENCE_MAPPINGS_FULL);
   const stored = (row?.bytes ?? 0) + ROW_BYTES * others;
   if (stored + bytes > AUDIENCE_MAPPINGS_MAX_BYTES) throw new Refusal(409, AUDIENCE_MAPPINGS_TOO_LARGE);
+}
+
+/**
+ * For a bulk import: per normalised URL, the customer's published or scheduled audience mappings there (`id:<id>`)
+ * and the bytes each stores (content-budget.ts `rowBytes`).
+ */
+export async function liveAudienceMappingsAt(
+  db: Db,
+  userId: string,
+  normalizedUrls: string[],
+): Promise<Map<string, Map<string, number>>> {
+  const found = new Map<string, Map<string, number>>();
+  const columns = Object.values(contentColumnBytes(urlMappings));
+  for (const chunk of chunksByJsonSize(normalizedUrls)) {
+    const rows = await db
+      .select({
+        id: urlMappings.id,
+        normalizedUrl: urlMappings.normalizedUrl,
+        bytes: sql<number>`${ROW_BYTES} + ${sql.join(columns, sql` + `)}`.mapWith(Number),
+      })
+      .from(urlMappings)
+      .where(and(eq(urlMappings.userId, userId), inList(urlMappings.normalizedUrl, chunk), liveAudience));
+    for (const row of rows) {
+      const atUrl = found.get(row.normalizedUrl) ?? new Map<string, number>();
+      atUrl.set(`id:${row.id}`, row.bytes);
+      found.set(row.normalizedUrl, atUrl);
+    }
+  }
+  return found;
 }
