@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   AUDIENCE_NEEDS_A_CONDITION,
+  audienceHeaderValue,
   audienceSchema,
   chooseMapping,
+  datedVisitorId,
   matchesAudience,
+  NEW_VISITOR_MS,
+  visitorKindOf,
   prioritySchema,
   type Audience,
   type AudienceAttributes,
@@ -98,6 +102,37 @@ describe("chooseMapping", () => {
 
   it("gives nothing when no audience matches and there is no fallback", () => {
     expect(chooseMapping([m(1, mobile)], visitor())).toBeUndefined();
+  });
+});
+
+describe("audienceHeaderValue", () => {
+  it("keeps a printable ASCII name as it is and percent-encodes any other character, so that it decodes back", () => {
+    expect(audienceHeaderValue("DACH mobile (search)")).toBe("DACH mobile (search)");
+    for (const name of ["Österreich – neu", "50% off 🎉", "日本"]) {
+      expect(audienceHeaderValue(name)).toMatch(/^[\x20-\x7E]+$/);
+      expect(decodeURIComponent(audienceHeaderValue(name))).toBe(name);
+    }
+  });
+});
+
+describe("visitorKindOf", () => {
+  const now = Date.UTC(2026, 10, 27, 16);
+
+  it("is new without an id, and for NEW_VISITOR_MS after a dated id was made", () => {
+    expect(visitorKindOf(undefined, now)).toBe("new");
+    expect(visitorKindOf(datedVisitorId(now, "123456"), now)).toBe("new");
+    expect(visitorKindOf(datedVisitorId(now - NEW_VISITOR_MS + 1000, "123456"), now)).toBe("new");
+    expect(visitorKindOf(datedVisitorId(now - NEW_VISITOR_MS, "123456"), now)).toBe("returning");
+  });
+
+  it("takes an id without its time (an older snippet's digits, a UUID) as returning, and a clock far off too", () => {
+    expect(visitorKindOf("1234567890123456", now)).toBe("returning");
+    expect(visitorKindOf(crypto.randomUUID().replaceAll("-", ""), now)).toBe("returning");
+    expect(visitorKindOf(datedVisitorId(now + 2 * NEW_VISITOR_MS, "123456"), now)).toBe("returning");
+  });
+
+  it("makes ids that are valid visitor ids", () => {
+    expect(datedVisitorId(now, "4242424242")).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
   });
 });
 

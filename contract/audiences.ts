@@ -22,9 +22,43 @@ export const PRIORITY_MAX = 1_000;
 /** Published audience mappings one URL rule may have, besides its fallback (docs/decisions.md, Issue 41). */
 export const AUDIENCE_MAPPINGS_PER_URL_MAX = 20;
 export const AUDIENCE_MAPPINGS_FULL = `This URL already has ${AUDIENCE_MAPPINGS_PER_URL_MAX} published or scheduled audience mappings; unpublish one first`;
+/**
+ * What one URL's published or scheduled audience mappings may store together (measured as the content budget
+ * measures a mapping), so that its delivery entry stays far within KV's value and the isolate's memo.
+ */
+export const AUDIENCE_MAPPINGS_MAX_BYTES = 4 * 1024 * 1024;
+export const AUDIENCE_MAPPINGS_TOO_LARGE = `This URL's published or scheduled audience mappings would store more than 4 MB together (${formatNumber(AUDIENCE_MAPPINGS_MAX_BYTES)} bytes); make their content smaller or unpublish one first`;
 
-/** The text form's header naming the audience whose mapping answered (`GET /api/content`). */
+/** The text form's header naming the audience whose mapping answered (`GET /api/content`), and the edge page's. */
 export const AUDIENCE_HEADER = "X-Audience";
+
+/**
+ * The audience's name as AUDIENCE_HEADER carries it: a header holds printable ASCII only, so any other character
+ * (and `%`) is percent-encoded; `decodeURIComponent` gives the name back.
+ */
+export const audienceHeaderValue = (name: string) =>
+  name.replace(/[^\x20-\x24\x26-\x7E]/gu, (c) => encodeURIComponent(c));
+
+/** A visitor is new for this long after their id was made (docs/audiences.md). */
+export const NEW_VISITOR_MS = 30 * 60 * 1000;
+/** The edge's cookie, set for NEW_VISITOR_MS with a fresh id: its visitor is new while it is there. */
+export const NEW_VISITOR_COOKIE = "dc_new";
+/** An id that says when it was made: the time in milliseconds (decimal: fewest bytes in the snippet), `_`, random. */
+const DATED_ID = /^(\d{1,15})_/;
+
+/** A visitor id (contract/experiments.ts VISITOR_ID) that says when it was made, as the snippet and the edge make them. */
+export const datedVisitorId = (now: number, random: string) => `${now}_${random}`;
+
+/**
+ * New while the id was made less than NEW_VISITOR_MS ago, or when there is none; an id without its time (made
+ * before ids carried it) is returning. The time is the browser's clock: one more than 30 minutes off makes its
+ * new visitors returning.
+ */
+export function visitorKindOf(vid: string | undefined, now: number): VisitorKind {
+  if (vid === undefined) return "new";
+  const made = DATED_ID.exec(vid);
+  return made && Math.abs(now - Number(made[1])) < NEW_VISITOR_MS ? "new" : "returning";
+}
 
 /** The 27 member states of the European Union, by ISO 3166-1 alpha-2 code. */
 export const EU_COUNTRIES: ReadonlySet<string> = new Set(

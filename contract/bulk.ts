@@ -14,7 +14,8 @@ export type BulkFormat = (typeof IMPORT_FORMATS)[number];
 
 /**
  * The CSV columns, in the order the export writes them. The import needs `url` and `htmlContent`; an empty cell is
- * no value (an update keeps what the mapping has). Placement and SEO are spread over columns of their own.
+ * no value (an update keeps what the mapping has). Placement and SEO are spread over columns of their own; `audience`
+ * is the audience's JSON (`null` makes the mapping its URL's fallback again), `priority` a whole number.
  */
 export const CSV_COLUMNS = [
   "id",
@@ -31,6 +32,8 @@ export const CSV_COLUMNS = [
   "seoCanonical",
   "seoRobots",
   "seoJsonLd",
+  "audience",
+  "priority",
 ] as const;
 
 /** Columns the export adds for reading only: the import accepts and ignores them. */

@@ -108,13 +108,13 @@ const matchAgrees = (body: { url: string; match?: z.infer<typeof matchKind> }, c
 /** A new mapping; with `variants` and `goals` it runs an experiment (docs/experiments.md). */
 export const mappingBody = mappingFields.extend(experimentFields).superRefine(matchAgrees);
 
-export const AUDIENCES_NOT_IMPORTED =
-  "Audiences cannot be imported yet: set audience and priority with PATCH /api/mappings/{id}";
+/** A holdout is set on the mapping itself: import has no column for it, and never drops one it was given. */
+export const HOLDOUT_NOT_IMPORTED = "Holdouts cannot be imported: set holdout with PATCH /api/mappings/{id}";
 
 /**
  * One row of a bulk import (docs/bulk.md): a new mapping's body, or with `id` a change to that mapping of the
- * customer's; without `id`, a row whose URL already has a mapping changes the newest there. A row with an audience
- * is refused, never imported without it (docs/audiences.md).
+ * customer's; without `id`, a row whose URL already has a mapping for the same audience (or none) changes the newest
+ * there (docs/audiences.md).
  */
 export const mappingImportRow = mappingFields
   .extend({
@@ -126,9 +126,7 @@ export const mappingImportRow = mappingFields
   })
   .superRefine(matchAgrees)
   .superRefine((row, ctx) => {
-    if (row.audience != null || row.priority !== undefined || row.holdout !== undefined) {
-      ctx.addIssue({ code: "custom", message: AUDIENCES_NOT_IMPORTED, path: ["audience"] });
-    }
+    if (row.holdout !== undefined) ctx.addIssue({ code: "custom", message: HOLDOUT_NOT_IMPORTED, path: ["holdout"] });
   });
 
 export type MappingImportRow = z.infer<typeof mappingImportRow>;

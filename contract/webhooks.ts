@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { tooLong, URL_MAX_LENGTH, URL_NOT_HTTP } from "./input-caps";
+import type { Audience } from "./audiences";
 import { paged } from "./schemas";
 
 /** Webhooks per customer. */
@@ -106,6 +107,9 @@ export interface WebhookPayload {
       unpublishAt: string | null;
       /** Who made the change (contract/versions.ts); null for a delete. */
       changedBy: string | null;
+      /** A mapping for an audience's (docs/audiences.md); absent for others. */
+      audience?: Audience;
+      priority?: number;
     };
     webhook?: { id: string; url: string };
   };

@@ -24,6 +24,8 @@ export function exportedMapping(m: Mapping) {
     unpublishAt: m.unpublishAt,
     placement: m.placement,
     seo: m.seo,
+    // Only a mapping for an audience has them (docs/audiences.md): others export as before.
+    ...(m.audience ? { audience: m.audience, priority: m.priority } : {}),
     createdAt: m.createdAt,
     publishedAt: m.publishedAt,
     totalRequests: m.totalRequests,
@@ -48,6 +50,8 @@ function csvRow(m: Mapping): Record<string, string | number> {
     seoCanonical: e.seo.canonical ?? "",
     seoRobots: e.seo.robots ?? "",
     seoJsonLd: e.seo.jsonLd === undefined ? "" : JSON.stringify(e.seo.jsonLd),
+    audience: e.audience ? JSON.stringify(e.audience) : "",
+    priority: e.priority ?? "",
     createdAt: e.createdAt,
     publishedAt: e.publishedAt ?? "",
     totalRequests: e.totalRequests,

@@ -82,12 +82,29 @@ function readCsv(body: string): ImportRecord[] {
   }
   return parsed.data.map((row, i) => {
     const errors = rowErrors.get(i);
-    return errors ? { errors } : { record: fromCsvRow(row) };
+    return errors ? { errors } : fromCsvRow(row);
   });
 }
 
+export const AUDIENCE_CELL_NOT_JSON =
+  'audience: the cell must hold the audience as JSON, e.g. {"name":"Germany","country":["DE"]}, or null';
+
+/** A JSON cell's value; `undefined` when the cell is empty, a problem when it is not JSON. */
+function jsonCell(text: string | undefined): { value: unknown } | { problem: true } {
+  if (text === undefined) return { value: undefined };
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return { problem: true };
+  }
+}
+
+/** A whole number as a number; anything else as it is, for the row's checks to name. */
+const numberCell = (text: string | undefined) =>
+  text !== undefined && /^\s*-?\d+\s*$/.test(text) ? Number(text) : text;
+
 /** A CSV row as a mapping body: empty cells are no value, placement and SEO are put together from their columns. */
-function fromCsvRow(row: CsvRow) {
+function fromCsvRow(row: CsvRow): ImportRecord {
   const cell = (column: (typeof CSV_COLUMNS)[number]) => {
     // The export's mark before a formula-like cell (contract/bulk.ts), and only that, comes off.
     const value = row[column]?.replace(FORMULA_MARK, "");
@@ -101,7 +118,9 @@ function fromCsvRow(row: CsvRow) {
     robots: cell("seoRobots"),
     jsonLd: cell("seoJsonLd"),
   };
-  return {
+  const audience = jsonCell(cell("audience"));
+  if ("problem" in audience) return { errors: [AUDIENCE_CELL_NOT_JSON] };
+  const record = {
     id: cell("id"),
     url: cell("url")?.trim(),
     htmlContent: cell("htmlContent"),
@@ -111,5 +130,8 @@ function fromCsvRow(row: CsvRow) {
     unpublishAt: cell("unpublishAt")?.trim(),
     placement: position ? { position: position.trim(), selector: cell("selector") } : undefined,
     seo: Object.values(seo).some((v) => v !== undefined) ? seo : undefined,
+    audience: audience.value,
+    priority: numberCell(cell("priority")),
   };
+  return { record };
 }

@@ -13,11 +13,19 @@ import { mappingImportRow, type MappingImportRow } from "#contract/schemas";
 import type { Db } from "../db/client";
 import type { User } from "../db/schema";
 import { eventsLimitReached, roomForMappings, websitesLimitReached } from "../models/limits";
-import { contentBudgetOf, contentGrowth, contentRefusal } from "../models/content-budget";
+import { contentBudgetOf, contentGrowth, contentRefusal, rowBytes } from "../models/content-budget";
+import { liveAudienceMappingsAt } from "../models/audience-mappings";
+import {
+  AUDIENCE_MAPPINGS_FULL,
+  AUDIENCE_MAPPINGS_MAX_BYTES,
+  AUDIENCE_MAPPINGS_PER_URL_MAX,
+  AUDIENCE_MAPPINGS_TOO_LARGE,
+} from "#contract/audiences";
 import {
   applyImport,
   mappingsWithIds,
   newestMappingsAt,
+  placeKey,
   type ImportedMapping,
   type ImportTarget,
 } from "../models/mapping-import";
@@ -66,7 +74,13 @@ function parseRows(records: ImportRecord[], user: User) {
 
 type ParsedRow = ReturnType<typeof parseRows>[number];
 
-/** Finds what each row changes, or that it adds; a second row for the same mapping or new URL is refused. */
+/** Where a row without an id lands: its URL, and its audience (by name) or none. */
+const placeOf = (r: ParsedRow) => placeKey(r.normalizedUrl!, r.row!.audience?.name ?? null);
+
+/**
+ * Finds what each row changes, or that it adds; a second row for the same mapping, or adding at the same URL for
+ * the same audience (or none), is refused.
+ */
 async function findTargets(db: Db, user: User, rows: ParsedRow[]) {
   const withIds = rows.filter((r) => r.row?.id !== undefined);
   const byId = await mappingsWithIds(
@@ -74,18 +88,18 @@ async function findTargets(db: Db, user: User, rows: ParsedRow[]) {
     user.id,
     withIds.map((r) => r.row!.id!),
   );
-  const byUrl = await newestMappingsAt(db, user.id, [
+  const byPlace = await newestMappingsAt(db, user.id, [
     ...new Set(rows.filter((r) => r.row && r.row.id === undefined).map((r) => r.normalizedUrl!)),
   ]);
   const firstRowFor = new Map<string, number>();
   return rows.map((r) => {
     if (!r.row) return { report: r.report };
-    const target = r.row.id !== undefined ? byId.get(r.row.id) : byUrl.get(r.normalizedUrl!);
+    const target = r.row.id !== undefined ? byId.get(r.row.id) : byPlace.get(placeOf(r));
     if (r.row.id !== undefined && !target) {
       refuse(r.report, `No mapping with id ${r.row.id}`);
       return { report: r.report };
     }
-    const key = target ? `id:${target.id}` : `url:${r.normalizedUrl}`;
+    const key = target ? `id:${target.id}` : `url:${placeOf(r)}`;
     const first = firstRowFor.get(key);
     if (first !== undefined) {
       refuse(r.report, `Row ${first} already ${target ? "changes this mapping" : "adds a mapping at this URL"}`);
@@ -98,22 +112,43 @@ async function findTargets(db: Db, user: User, rows: ParsedRow[]) {
 
 /** The row's mapping as it will be stored, or the problem with its publication. */
 function toMapping(row: MappingImportRow, normalizedUrl: string, target: ImportTarget | undefined, now: Date) {
-  const { url, htmlContent, placement, seo, status, publishAt, unpublishAt } = row;
+  const { url, htmlContent, placement, seo, audience, priority, status, publishAt, unpublishAt } = row;
   const publication = resolvePublication({ status, publishAt, unpublishAt }, target ?? publishedNow(now), now);
   if (typeof publication === "string") return publication;
-  const extras = storedExtras({ placement, seo });
+  const extras = storedExtras({ placement, seo, audience, priority });
   // A new mapping without extras stores the defaults; an update keeps what it has.
   return { url, normalizedUrl, htmlContent, ...(target ? {} : { placement: null, seo: null }), ...extras, publication };
 }
 
 /**
+ * Holds a row to its URL's bounds on audience mappings (docs/audiences.md), counting the rows before it: `live`
+ * holds each URL's published or scheduled audience mappings and their bytes. Null when the row fits (it is then
+ * counted), else the refusal.
+ */
+function takeAudienceRoom(live: Map<string, Map<string, number>>, r: CheckedRow, bytes: number): string | null {
+  const m = r.mapping!;
+  const key = r.target ? `id:${r.target.id}` : `row:${r.report.row}`;
+  if (r.target) live.get(r.target.normalizedUrl)?.delete(key);
+  const hasAudience = m.audience === undefined ? r.target?.audienceName != null : m.audience !== null;
+  if (!hasAudience || (m.publication.publishedAt === null && m.publication.publishAt === null)) return null;
+  const here = live.get(m.normalizedUrl) ?? new Map<string, number>();
+  if (here.size >= AUDIENCE_MAPPINGS_PER_URL_MAX) return AUDIENCE_MAPPINGS_FULL;
+  const stored = [...here.values()].reduce((sum, b) => sum + b, 0);
+  if (stored + bytes > AUDIENCE_MAPPINGS_MAX_BYTES) return AUDIENCE_MAPPINGS_TOO_LARGE;
+  live.set(m.normalizedUrl, here.set(key, bytes));
+  return null;
+}
+
+/**
  * Holds the rows to the plan's limits, in file order: mappings added this period (events), websites not yet the
- * customer's, and the bytes their mappings store (the content budget). A row past a limit is refused, with the
- * limit's message.
+ * customer's, the bytes their mappings store (the content budget), and each URL's bounds on audience mappings. A
+ * row past a limit is refused, with the limit's message.
  */
 async function holdToPlan(db: Db, user: User, rows: CheckedRow[]) {
   const room = await roomForMappings(db, user);
   const budget = await contentBudgetOf(db, user.id);
+  const urls = rows.flatMap((r) => (r.mapping ? [r.mapping.normalizedUrl, r.target?.normalizedUrl ?? []].flat() : []));
+  const live = await liveAudienceMappingsAt(db, user.id, [...new Set(urls)]);
   const changesSite = (r: CheckedRow) => r.mapping && (!r.target || r.target.normalizedUrl !== r.mapping.normalizedUrl);
   const hosts = [...new Set(rows.filter(changesSite).map((r) => hostOf(r.mapping!.normalizedUrl)))];
   const known = room.websitesLimit === null ? new Set<string>() : await hostsWithMappings(db, user.id, hosts);
@@ -137,9 +172,10 @@ async function holdToPlan(db: Db, user: User, rows: CheckedRow[]) {
       websites++;
       known.add(host);
     }
-    const { url, htmlContent, placement, seo } = r.mapping;
-    const growth = contentGrowth(r.target?.content ?? null, { url, htmlContent, placement, seo });
-    const refusal = contentRefusal(budget, growth);
+    const { url, htmlContent, placement, seo, audience } = r.mapping;
+    const growth = contentGrowth(r.target?.content ?? null, { url, htmlContent, placement, seo, audience });
+    const refusal =
+      contentRefusal(budget, growth) ?? takeAudienceRoom(live, r, (r.target ? rowBytes(r.target.content) : 0) + growth);
     if (refusal) {
       refuse(r.report, refusal);
       continue;
@@ -194,7 +230,8 @@ export async function importMappings(
     updates.map((r) => ({ id: r.target!.id, mapping: r.mapping! })),
     now,
   );
-  for (const r of adds) r.report.id = addedIds.get(r.mapping!.normalizedUrl);
+  for (const r of adds)
+    r.report.id = addedIds.get(placeKey(r.mapping!.normalizedUrl, r.mapping!.audience?.name ?? null));
   const changedUrls = new Set(rows.flatMap((r) => [r.mapping!.normalizedUrl, r.target?.normalizedUrl ?? []].flat()));
   return { report: summary(rows, false, true), changedUrls: [...changedUrls] };
 }

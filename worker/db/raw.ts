@@ -68,7 +68,8 @@ WHEN ${when} BEGIN
   INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "event", "facts", "next_attempt_at")
   SELECT w."id", e."value", ${t.event},
     json_object('id', ${r}."id", 'url', ${r}."url", 'publishedAt', ${r}."published_at", 'publishAt', ${r}."publish_at",
-      'unpublishAt', ${r}."unpublish_at", 'changedBy', ${changedBy}),
+      'unpublishAt', ${r}."unpublish_at", 'changedBy', ${changedBy}, 'audience', json(${r}."audience"),
+      'priority', ${r}."priority"),
     CAST(unixepoch('subsec') * 1000 AS INTEGER)
   FROM json_each(json_array(lower(hex(randomblob(16))))) AS e
   CROSS JOIN "webhooks" AS w
@@ -434,12 +435,13 @@ END
   }),
   webhookEventTrigger({
     name: "webhook_events_after_update",
-    fires: `AFTER UPDATE OF "url", "html_content", "placement", "seo", "published_at", "publish_at", "unpublish_at"
-  ON "url_mappings"`,
+    fires: `AFTER UPDATE OF "url", "html_content", "placement", "seo", "published_at", "publish_at", "unpublish_at",
+  "audience", "priority" ON "url_mappings"`,
     when: `((OLD."published_at" IS NULL) <> (NEW."published_at" IS NULL) OR OLD."url" IS NOT NEW."url"
   OR OLD."html_content" IS NOT NEW."html_content" OR OLD."placement" IS NOT NEW."placement"
   OR OLD."seo" IS NOT NEW."seo" OR OLD."publish_at" IS NOT NEW."publish_at"
-  OR OLD."unpublish_at" IS NOT NEW."unpublish_at")`,
+  OR OLD."unpublish_at" IS NOT NEW."unpublish_at" OR OLD."audience" IS NOT NEW."audience"
+  OR OLD."priority" IS NOT NEW."priority")`,
     row: "NEW",
     event: `CASE
       WHEN OLD."published_at" IS NULL AND NEW."published_at" IS NOT NULL THEN 'mapping.published'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AUDIENCE_HEADER } from "#contract/audiences";
+import { AUDIENCE_HEADER, datedVisitorId, NEW_VISITOR_MS } from "#contract/audiences";
 import type { Mapping } from "#contract/responses";
 import { storedEntry } from "../test/delivery-store";
 import { call, createCustomerOnPlan } from "../test/helpers";
@@ -98,6 +98,21 @@ describe("GET /api/content with audiences (docs/audiences.md)", () => {
     expect(await answerOf(nl)).toEqual({ h: "<p>nl</p>", audience: "Newsletter" });
     const fr = await asked(user.id, { "Accept-Language": "fr-CA,fr;q=0.9,en;q=0.5" });
     expect(await answerOf(fr)).toEqual({ h: "<p>fr</p>", audience: "French" });
+  });
+
+  it("takes a visitor as new while the snippet's id is under 30 minutes old, or without an id", async () => {
+    const { user } = await customerWith([
+      { htmlContent: "<p>all</p>" },
+      { htmlContent: "<p>welcome</p>", audience: { name: "New", visitor: "new" } },
+    ]);
+    const withId = async (vid?: string) =>
+      answerOf(await asked(user.id, vid === undefined ? {} : { query: `vid=${vid}` }));
+    const now = Date.now();
+    expect(await withId()).toEqual({ h: "<p>welcome</p>", audience: "New" });
+    expect(await withId(datedVisitorId(now - 60_000, "12345678"))).toEqual({ h: "<p>welcome</p>", audience: "New" });
+    expect(await withId(datedVisitorId(now - NEW_VISITOR_MS - 60_000, "12345678"))).toEqual({ h: "<p>all</p>" });
+    // An id made before ids carried their time.
+    expect(await withId("1234567890123456")).toEqual({ h: "<p>all</p>" });
   });
 
   it("gives a crawler what a visitor with the same attributes gets", async () => {

@@ -23,7 +23,14 @@ import {
   type DeliveredEntry,
   type DeliveredMapping,
 } from "./store";
-import { AUDIENCE_HEADER, chooseMapping, HOLDOUT_ARM, type AudienceAttributes } from "#contract/audiences";
+import {
+  AUDIENCE_HEADER,
+  audienceHeaderValue,
+  chooseMapping,
+  HOLDOUT_ARM,
+  visitorKindOf,
+  type AudienceAttributes,
+} from "#contract/audiences";
 import { audienceAttributes } from "./audience-attributes";
 import { exposureOf, holdoutArm, servedTo, type HoldoutArm } from "./variant";
 import { VARIANT_HEADER, VISITOR_ID } from "#contract/experiments";
@@ -54,6 +61,8 @@ export interface ContentLookup {
    * `match` is the URL's fallback and `audience` absent. Absent without a holdout or a visitor id.
    */
   holdout?: HoldoutArm;
+  /** The URL's entry chooses by audience: what it serves depends on who asks. */
+  byAudience?: true;
   /** The page is on one of the customer's edge websites: the edge proxy counts its first loads. */
   onEdgeWebsite: boolean;
   /** The customer's page views spend a quota (`CustomerState.unmetered` absent): each visitor has a budget. */
@@ -70,22 +79,22 @@ export function chosenFor(
   entry: DeliveredEntry | null,
   attributes: (() => AudienceAttributes) | undefined,
   vid?: string,
-): Pick<ContentLookup, "match" | "audience" | "holdout"> {
+): Pick<ContentLookup, "match" | "audience" | "holdout" | "byAudience"> {
   if (!entry) return { match: undefined };
   if (!isAudienceEntry(entry)) return { match: entry };
   const fallback = () => entry.ordered.find((m) => m.audience === null);
   const chosen = attributes ? chooseMapping(entry.ordered, attributes()) : fallback();
-  if (!chosen) return { match: undefined };
+  if (!chosen) return { match: undefined, byAudience: true };
   const { audience, ...match } = chosen;
-  if (!audience) return { match };
+  if (!audience) return { match, byAudience: true };
   const holdout = match.holdout && vid ? holdoutArm(match.mappingId, match.holdout, vid) : undefined;
   if (holdout?.variant === HOLDOUT_ARM) {
     const heldOut = fallback();
-    if (!heldOut) return { match: undefined, holdout };
+    if (!heldOut) return { match: undefined, holdout, byAudience: true };
     const { audience: _none, ...instead } = heldOut;
-    return { match: instead, holdout };
+    return { match: instead, holdout, byAudience: true };
   }
-  return { match, audience: audience.name, ...(holdout ? { holdout } : {}) };
+  return { match, audience: audience.name, byAudience: true, ...(holdout ? { holdout } : {}) };
 }
 
 /**
@@ -217,7 +226,7 @@ export function contentResponse(
   }
   const named: Record<string, string> = {
     ...(variant === undefined ? {} : { [VARIANT_HEADER]: variant }),
-    ...(audience === undefined ? {} : { [AUDIENCE_HEADER]: audience }),
+    ...(audience === undefined ? {} : { [AUDIENCE_HEADER]: audienceHeaderValue(audience) }),
   };
   // A page's script reads X-Variant and X-Audience across origins only if they are exposed.
   const exposed = Object.keys(named);
@@ -255,10 +264,10 @@ export const contentRoute = new Hono<AppEnv>()
     // One machine cannot spend a metered customer's quota, nor fill anyone's rows: past its budget a visitor gets
     // nothing, and nothing counts.
     const vid = visitorIdOf(c.req.query("vid"));
-    // The snippet says `n=1` while the visitor's id is new (docs/audiences.md); without an id every visitor is new.
-    const visitorKind = vid === undefined || c.req.query("n") === "1" ? "new" : "returning";
-    const attributes = () => audienceAttributes(c.req.raw, pageUrl, c.req.query("r"), visitorKind);
-    const lookup = await lookupWithinBudget(c.env, userId, pageUrl, visitor, Date.now(), attributes, vid);
+    const now = Date.now();
+    // The snippet's id says when it was made (docs/audiences.md); without an id every visitor is new.
+    const attributes = () => audienceAttributes(c.req.raw, pageUrl, c.req.query("r"), visitorKindOf(vid, now));
+    const lookup = await lookupWithinBudget(c.env, userId, pageUrl, visitor, now, attributes, vid);
     const { serving, url, match, onEdgeWebsite, audience } = lookup;
     if (!serving) return contentResponse(undefined);
     const crawler = isCrawler(c.req.header("User-Agent"));

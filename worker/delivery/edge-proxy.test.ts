@@ -597,3 +597,80 @@ describe("an experiment at the edge", () => {
     expect(variants.reduce((sum, v) => sum + v.visitors, 0)).toBe(ADDRESS_DAILY_EXPOSURES);
   });
 });
+
+describe("audiences at the edge (docs/audiences.md)", () => {
+  const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+  const DESKTOP = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120 Safari/537.36";
+
+  /** A customer whose edge page has a fallback and the audience mappings given. */
+  async function audienceCustomer(audiences: Record<string, unknown>[]) {
+    const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+    await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });
+    for (const json of [{ htmlContent: "<p>all</p>" }, ...audiences]) {
+      const res = await call("/api/mappings", {
+        method: "POST",
+        apiKey: customer.apiKey,
+        json: { url: "https://shop.test/offer", ...json },
+      });
+      expect(res.status).toBe(201);
+    }
+    stubOrigin(() => html(PAGE, { "Cache-Control": "public, max-age=600" }));
+    return customer;
+  }
+
+  const shown = async (res: Response) => (await res.text()).match(/data-dynamic-content=""><p>([^<]*)<\/p>/)?.[1];
+  const view = (headers: Record<string, string>) => call("https://shop.test/offer", { headers });
+
+  it("reads CF-IPCountry, the user agent and the Referer, names the audience in X-Audience and keeps the page private", async () => {
+    await audienceCustomer([
+      {
+        htmlContent: "<p>de mobile</p>",
+        audience: { name: "Deutschland – mobil", country: ["DE"], device: ["mobile"] },
+      },
+      { htmlContent: "<p>search</p>", audience: { name: "Search", referrer: ["search"] } },
+    ]);
+    const deMobile = await view({ "CF-IPCountry": "DE", "User-Agent": IPHONE });
+    expect(await shown(deMobile)).toBe("de mobile");
+    expect(decodeURIComponent(deMobile.headers.get("X-Audience")!)).toBe("Deutschland – mobil");
+    expect(deMobile.headers.get("Cache-Control")).toBe("private, no-store");
+
+    const crawler = await view({ "CF-IPCountry": "DE", "User-Agent": `${IPHONE} (compatible; Googlebot/2.1)` });
+    expect(await shown(crawler)).toBe("de mobile");
+
+    const search = await view({ "User-Agent": DESKTOP, Referer: "https://www.google.de/" });
+    expect(await shown(search)).toBe("search");
+    expect(search.headers.get("X-Audience")).toBe("Search");
+
+    const fallback = await view({ "CF-IPCountry": "FR", "User-Agent": DESKTOP });
+    expect(await shown(fallback)).toBe("all");
+    expect(fallback.headers.get("X-Audience")).toBeNull();
+    expect(fallback.headers.get("Cache-Control")).toBe("private, no-store");
+  });
+
+  it("gives a new visitor a dated id and the 30-minute dc_new cookie: new while it is there, returning after", async () => {
+    await audienceCustomer([{ htmlContent: "<p>welcome</p>", audience: { name: "New", visitor: "new" } }]);
+    const first = await view({ "User-Agent": DESKTOP });
+    expect(await shown(first)).toBe("welcome");
+    const cookies = first.headers.getSetCookie();
+    expect(cookies).toHaveLength(2);
+    expect(cookies[0]).toMatch(/^dc_vid=\d+_[0-9a-f]{32}; Path=\/; Max-Age=31536000; SameSite=Lax; Secure$/);
+    expect(cookies[1]).toBe("dc_new=1; Path=/; Max-Age=1800; SameSite=Lax; Secure");
+    const vid = /^dc_vid=([^;]+)/.exec(cookies[0]!)![1]!;
+
+    const soon = await view({ "User-Agent": DESKTOP, Cookie: `dc_vid=${vid}; dc_new=1` });
+    expect(await shown(soon)).toBe("welcome");
+    expect(soon.headers.getSetCookie()).toEqual([]);
+    const later = await view({ "User-Agent": DESKTOP, Cookie: `dc_vid=${vid}` });
+    expect(await shown(later)).toBe("all");
+  });
+
+  it("leaves a page without audiences as it was: no cookie, no X-Audience, the origin's Cache-Control", async () => {
+    await edgeCustomer();
+    stubOrigin(() => html(PAGE, { "Cache-Control": "public, max-age=600" }));
+    const res = await view({ "CF-IPCountry": "DE", "User-Agent": IPHONE, Referer: "https://www.google.de/" });
+    expect(await shown(res)).toBe("Sale");
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(res.headers.get("X-Audience")).toBeNull();
+    expect(res.headers.get("Cache-Control")).toBe("public, max-age=600");
+  });
+});

@@ -23,9 +23,16 @@ import { asksForPreview, previewDelivery, withoutPreview } from "./preview";
 import { withContent } from "./edge-rewrite";
 import { audienceAttributes } from "./audience-attributes";
 import type { AudienceAttributes } from "#contract/audiences";
-import { exposureOf, servedTo, type Exposure, type HoldoutArm, type Served } from "./variant";
-import type { DeliveredMapping } from "./store";
+import { exposureOf, servedTo, type Exposure, type Served } from "./variant";
 import { VISITOR_COOKIE, VISITOR_ID } from "#contract/experiments";
+import {
+  AUDIENCE_HEADER,
+  audienceHeaderValue,
+  datedVisitorId,
+  NEW_VISITOR_COOKIE,
+  NEW_VISITOR_MS,
+  type VisitorKind,
+} from "#contract/audiences";
 import { isCrawler } from "../lib/crawlers";
 
 /** Set on every request to an origin: one that comes back to us is a loop (an origin pointing at the Worker). */
@@ -122,29 +129,54 @@ function uncached(page: Response): Response {
 /** A year: the visitor keeps their variant across visits. */
 const VISITOR_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
-/** The visitor's id from our first-party cookie on the customer's hostname, if the request has a well-formed one. */
-export function visitorCookie(request: Request): string | undefined {
+/** The value of the request's cookie `wanted`, if it has one. */
+function cookieOf(request: Request, wanted: string): string | undefined {
   for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
     const [name, value] = part.trim().split("=", 2);
-    if (name === VISITOR_COOKIE && value && VISITOR_ID.test(value)) return value;
+    if (name === wanted && value) return value;
   }
   return undefined;
 }
 
+/** The visitor's id from our first-party cookie on the customer's hostname, if the request has a well-formed one. */
+export function visitorCookie(request: Request): string | undefined {
+  const value = cookieOf(request, VISITOR_COOKIE);
+  return value && VISITOR_ID.test(value) ? value : undefined;
+}
+
+/** New without our id cookie, or while the 30-minute cookie set with a fresh id is there (docs/audiences.md). */
+export const edgeVisitorKind = (request: Request): VisitorKind =>
+  !visitorCookie(request) || cookieOf(request, NEW_VISITOR_COOKIE) ? "new" : "returning";
+
+interface ForThisVisitor {
+  /** The id made for a visitor who had none. */
+  newVisitorId?: string;
+  https: boolean;
+  /** The URL chooses by audience: a fresh id comes with the 30-minute cookie that keeps its visitor new. */
+  byAudience?: true;
+  /** The audience whose mapping answered. */
+  audience?: string;
+}
+
 /**
- * The page with the experiment's variant this visitor gets: a visitor without our cookie gets a new id, kept in a
- * first-party cookie that the snippet on the same page reads too (so both deliver the same variant). The cookie is
- * Secure on an https page only: a browser drops a Secure cookie set over http, and every view of a website served
- * over http would then be a new visitor. Such a page is the visitor's own: no shared cache may keep it.
+ * A page whose content depends on who asks (an experiment's variant, an audience's mapping). A visitor without our
+ * cookie gets a new id, kept in a first-party cookie that the snippet on the same page reads too (so both deliver
+ * the same variant). The cookies are Secure on an https page only: a browser drops a Secure cookie set over http,
+ * and every view of a website served over http would then be a new visitor. Such a page is the visitor's own: no
+ * shared cache may keep it.
  */
-function withVariant(page: Response, newVisitorId: string | undefined, https: boolean): Response {
+function forThisVisitor(page: Response, { newVisitorId, https, byAudience, audience }: ForThisVisitor): Response {
   const response = new Response(page.body, page);
-  if (newVisitorId) {
+  const cookie = (name: string, value: string, maxAgeS: number) =>
     response.headers.append(
       "Set-Cookie",
-      `${VISITOR_COOKIE}=${newVisitorId}; Path=/; Max-Age=${VISITOR_COOKIE_MAX_AGE_S}; SameSite=Lax${https ? "; Secure" : ""}`,
+      `${name}=${value}; Path=/; Max-Age=${maxAgeS}; SameSite=Lax${https ? "; Secure" : ""}`,
     );
+  if (newVisitorId) {
+    cookie(VISITOR_COOKIE, newVisitorId, VISITOR_COOKIE_MAX_AGE_S);
+    if (byAudience) cookie(NEW_VISITOR_COOKIE, "1", NEW_VISITOR_MS / 1000);
   }
+  if (audience !== undefined) response.headers.set(AUDIENCE_HEADER, audienceHeaderValue(audience));
   response.headers.set("Cache-Control", "private, no-store");
   return response;
 }
@@ -152,17 +184,18 @@ function withVariant(page: Response, newVisitorId: string | undefined, https: bo
 /**
  * What a page view at the edge serves (delivery/variant.ts) and counts, and the visitor id to keep in our cookie when
  * the view assigned a visitor who had none: every cookieless request gets a fresh id `vid` (made before the lookup,
- * which places it in a holdout), whatever its user agent, kept when an experiment or a holdout used it.
+ * which places it in a holdout), whatever its user agent, kept when an experiment, a holdout or a URL that chooses
+ * by audience used it.
  */
 function servedAtEdge(
-  match: DeliveredMapping | undefined,
-  holdout: HoldoutArm | undefined,
+  found: Pick<ContentLookup, "match" | "holdout" | "byAudience">,
   vid: string,
   known: boolean,
   request: Request,
   attributes: () => AudienceAttributes,
 ): { served?: Served; exposure?: Exposure; newVisitorId?: string } {
-  if (!match?.experiment && !holdout) return match ? { served: { content: match } } : {};
+  const { match, holdout, byAudience } = found;
+  if (!match?.experiment && !holdout && !byAudience) return match ? { served: { content: match } } : {};
   const crawler = isCrawler(request.headers.get("User-Agent"));
   const served = match && servedTo(match, vid, crawler);
   const exposure = exposureOf(served, holdout, vid, crawler, attributes);
@@ -187,7 +220,9 @@ export async function proxyEdgeWebsite(
   if (!target) return plainAnswer(400, "This address cannot be served.");
   const visitor = visitorKey(request.headers.get("CF-Connecting-IP") ?? undefined);
   // A preview's D1 read is spent only within the visitor's budget, whatever the customer's plan.
-  const previewLookup = async (): Promise<Pick<ContentLookup, "serving" | "url" | "match" | "holdout">> => {
+  const previewLookup = async (): Promise<
+    Pick<ContentLookup, "serving" | "url" | "match" | "holdout" | "byAudience" | "audience">
+  > => {
     const allowed = await withinVisitorBudget(env, site.userId, visitor);
     return {
       serving: allowed,
@@ -196,9 +231,9 @@ export async function proxyEdgeWebsite(
     };
   };
   const known = visitorCookie(request);
-  const vid = known ?? crypto.randomUUID().replaceAll("-", "");
+  const vid = known ?? datedVisitorId(Date.now(), crypto.randomUUID().replaceAll("-", ""));
   const attributes = () =>
-    audienceAttributes(request, pageUrl, request.headers.get("Referer"), known ? "returning" : "new");
+    audienceAttributes(request, pageUrl, request.headers.get("Referer"), edgeVisitorKind(request));
   // For a page, the content (and a metered customer's visitor budget) is looked up while the origin answers: no
   // added round trip.
   const lookups = asksForPage(request)
@@ -235,22 +270,24 @@ export async function proxyEdgeWebsite(
     console.error(`Edge content lookup for ${url.host} failed`, err);
     return answer;
   }
-  const { serving, url: viewedUrl, match, holdout } = found;
+  const { serving, url: viewedUrl, match, holdout, audience, byAudience } = found;
   if (!serving) return answer;
   // A preview shows what its link names (a variant's content included) and assigns nobody.
-  const atEdge = preview ? undefined : servedAtEdge(match, holdout, vid, known !== undefined, request, attributes);
+  const atEdge = preview ? undefined : servedAtEdge(found, vid, known !== undefined, request, attributes);
   if (!preview) {
     const exposure = atEdge?.exposure;
     countPageView(env, ctx, { userId: site.userId, url: viewedUrl, match, request, visitor, exposure });
   }
   const https = url.protocol === "https:";
   // Held out of an audience whose URL has no fallback: the page as the origin sent it, the visitor's id kept.
-  if (!match) return holdout ? withVariant(answer, atEdge?.newVisitorId, https) : answer;
+  if (!match)
+    return holdout ? forThisVisitor(answer, { newVisitorId: atEdge?.newVisitorId, https, byAudience }) : answer;
   try {
     if (!atEdge?.served) return uncached(withContent(answer, match));
     const { served, newVisitorId } = atEdge;
     const page = withContent(answer, served.content);
-    return served.variant === undefined && !holdout ? page : withVariant(page, newVisitorId, https);
+    if (served.variant === undefined && !holdout && !byAudience) return page;
+    return forThisVisitor(page, { newVisitorId, https, byAudience, audience });
   } catch (err) {
     // A placement HTMLRewriter refuses (contract/placement.ts admits none): the page as the origin sent it.
     console.error(`Edge placement for ${url.host} failed`, err);

@@ -1,13 +1,13 @@
 /**
  * @module Rebuilds customers' delivery entries from D1, for repair after an incident (`npm run delivery:rebuild`,
  * scripts/ops/delivery-rebuild.mts) and once after the move from one document per customer to this store. It works
- * in bounded pages (50 mappings, 1,000 listed keys, 100 customers or websites), so memory and each step stay small whatever
+ * in bounded pages (20 URLs, 1,000 listed keys, 100 customers or websites), so memory and each step stay small whatever
  * the size. While it runs the customer's state says the store is incomplete, so a URL not yet written is looked
  * up in D1 rather than answered as unmapped. Changes made meanwhile write their own entries as usual.
  */
 import { createDb } from "../db/client";
 import type { Env } from "../env";
-import { audienceMappingsAt, deliveredMappingsPage, stillDeliveredMappings } from "../models/delivered-mappings";
+import { deliverableAt, deliveringUrlsPage, stillDeliveredMappings } from "../models/delivered-mappings";
 import { getUser, setDeliveryStoreComplete, userIdsPage } from "../models/users";
 import { activeWebsiteAt, customerWebsites } from "../models/websites";
 import { purgeEdgeHost, writeEdgeHost } from "./edge-hosts";
@@ -15,7 +15,8 @@ import { edgeHostIndexPrefix, legacyDocumentKey, urlKey, urlKeyPrefix } from "./
 import { listedMappingId, writeState, writeUrlEntry } from "./store";
 import { syncCustomerState } from "./sync";
 
-const MAPPINGS_PER_PAGE = 50;
+/** A URL's entry holds at most 4 MB of audience mappings and its fallback (docs/audiences.md): 20 at a time. */
+const URLS_PER_PAGE = 20;
 const KEYS_PER_PAGE = 1_000;
 const CUSTOMERS_PER_PAGE = 100;
 
@@ -26,21 +27,24 @@ export interface RebuildResult {
   removed: number;
 }
 
-/** Writes the entry of every URL the customer's mappings deliver. */
+/**
+ * Writes the entry of every URL the customer's mappings deliver: its fallback and its audience mappings
+ * (docs/audiences.md), also where every mapping of the URL has an audience.
+ */
 async function writeDelivered(env: Env, userId: string): Promise<number> {
   const db = createDb(env.DB);
   let written = 0;
   for (let after = ""; ;) {
-    const page = await deliveredMappingsPage(db, userId, after, MAPPINGS_PER_PAGE);
-    // Each URL's audience mappings too (docs/audiences.md): one probe of a partial index, empty for most URLs.
+    const urls = await deliveringUrlsPage(db, userId, after, URLS_PER_PAGE);
     await Promise.all(
-      page.map(async (m) =>
-        writeUrlEntry(env, userId, m.normalizedUrl, m, await audienceMappingsAt(db, userId, m.normalizedUrl)),
-      ),
+      urls.map(async (url) => {
+        const { fallback, audiences } = await deliverableAt(db, userId, url);
+        await writeUrlEntry(env, userId, url, fallback, audiences);
+      }),
     );
-    written += page.length;
-    if (page.length < MAPPINGS_PER_PAGE) return written;
-    after = page.at(-1)!.normalizedUrl;
+    written += urls.length;
+    if (urls.length < URLS_PER_PAGE) return written;
+    after = urls.at(-1)!;
   }
 }
 

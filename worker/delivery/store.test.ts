@@ -447,6 +447,31 @@ describe("npm run delivery:rebuild", () => {
     await expectStoreMatchesD1(user.id);
   });
 
+  // The same entries as the writes made them (expectStoreMatchesD1 knows entries without audiences only).
+  it("writes the entry of a URL whose mappings all have audiences, and of one with a fallback besides", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const audienceOnly = await call("/api/mappings", {
+      method: "POST",
+      apiKey,
+      json: { url: "https://shop.test/de", htmlContent: "de", audience: { name: "DE", country: ["DE"] } },
+    });
+    const withAudience = await call("/api/mappings", {
+      method: "POST",
+      apiKey,
+      json: { url: "https://shop.test/a", htmlContent: "fr", audience: { name: "FR", country: ["FR"] } },
+    });
+    expect([audienceOnly.status, withAudience.status]).toEqual([201, 201]);
+    const fallback = await add(apiKey, "https://shop.test/a", "all");
+    const entries = ["shop.test/de", "shop.test/a"];
+    const before = await Promise.all(entries.map((u) => storedEntry(user.id, u)));
+    for (const u of entries) await env.DELIVERY.delete(await urlKey(user.id, u));
+
+    expect(await rebuildCustomer(env, user.id)).toEqual({ written: 2, removed: 0 });
+    expect(await Promise.all(entries.map((u) => storedEntry(user.id, u)))).toEqual(before);
+    expect(before[0]).toMatchObject({ ordered: [{ html: "de", audience: { name: "DE" } }] });
+    expect(before[1]).toMatchObject({ ordered: [{ html: "fr" }, { mappingId: fallback.id, audience: null }] });
+  });
+
   it("removes every entry of a customer that no longer exists", async () => {
     const { user, apiKey } = await createVerifiedCustomer("c@example.com");
     await add(apiKey, "https://shop.test/a");

@@ -19,7 +19,7 @@ export const LIMITED_PLAN_CONTENT_BYTES = 50 * MIB;
  */
 export const UNLIMITED_PLAN_CONTENT_BYTES = 1024 * MIB;
 /** What db/raw.ts `VERSION_BYTES` adds for a row's ids, times and header. */
-const ROW_BYTES = 64;
+export const ROW_BYTES = 64;
 
 export const contentBytesLimit = (eventsLimit: number | null) =>
   eventsLimit === null ? UNLIMITED_PLAN_CONTENT_BYTES : LIMITED_PLAN_CONTENT_BYTES;

@@ -89,11 +89,6 @@ const audienceMappingsQuery = (db: Db, userId: string, normalizedUrl: string) =>
     .orderBy(...audienceOrder)
     .limit(AUDIENCE_MAPPINGS_PER_URL_MAX);
 
-/** A URL's published mappings for an audience, in the order they are tried (`audienceMappingsQuery`). */
-export async function audienceMappingsAt(db: Db, userId: string, normalizedUrl: string) {
-  return (await audienceMappingsQuery(db, userId, normalizedUrl)) as AudienceDeliverable[];
-}
-
 /** What one URL delivers: its audience mappings in order, and its fallback. */
 export interface DeliverableUrl {
   audiences: AudienceDeliverable[];
@@ -118,14 +113,18 @@ const newestFallback = and(
       and (newer.created_at, newer.id) > (${urlMappings.createdAt}, ${urlMappings.id}))`,
 );
 
-/** One page of the mappings the customer's URLs deliver, by normalised URL after `afterUrl` (a rebuild's pages). */
-export async function deliveredMappingsPage(db: Db, userId: string, afterUrl: string, limit: number) {
-  return db
-    .select({ ...deliveredColumns, normalizedUrl: urlMappings.normalizedUrl })
+/**
+ * One page of the customer's normalised URLs that deliver something (a published mapping, for everyone or for an
+ * audience: a URL whose mappings all have audiences too), after `afterUrl` (a rebuild's pages).
+ */
+export async function deliveringUrlsPage(db: Db, userId: string, afterUrl: string, limit: number) {
+  const rows = await db
+    .selectDistinct({ normalizedUrl: urlMappings.normalizedUrl })
     .from(urlMappings)
-    .where(and(eq(urlMappings.userId, userId), published, gt(urlMappings.normalizedUrl, afterUrl), newestFallback))
+    .where(and(eq(urlMappings.userId, userId), published, gt(urlMappings.normalizedUrl, afterUrl)))
     .orderBy(asc(urlMappings.normalizedUrl))
     .limit(limit);
+  return rows.map((r) => r.normalizedUrl);
 }
 
 /**

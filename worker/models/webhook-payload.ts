@@ -3,6 +3,7 @@
  * recorded (db/raw.ts), or the payload stored whole (a `ping`, and events written before facts were kept). The same
  * row always renders the same bytes, so every attempt sends, and signs, one body.
  */
+import { DEFAULT_PRIORITY } from "#contract/audiences";
 import type { WebhookEvent, WebhookPayload } from "#contract/webhooks";
 import type { MappingEventFacts } from "../db/schema";
 
@@ -32,6 +33,8 @@ export function renderPayload(row: StoredEvent): string {
         publishAt: iso(facts.publishAt),
         unpublishAt: iso(facts.unpublishAt),
         changedBy: facts.changedBy,
+        // Only a mapping for an audience has them (docs/audiences.md): other payloads stay as they were.
+        ...(facts.audience ? { audience: facts.audience, priority: facts.priority ?? DEFAULT_PRIORITY } : {}),
       },
     },
   };

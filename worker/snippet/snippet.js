@@ -1,13 +1,15 @@
 // The snippet customers load from {host}/snippet.js. One IIFE whose one import (the URL rules' tracking parameters
-// as one regex) scripts/dev/build-snippet.mjs makes and bundles in while it minifies; a test keeps it within 1,152
-// bytes gzipped (1,024 before the visitor id and goals of experiments).
+// as one regex) scripts/dev/build-snippet.mjs makes and bundles in while it minifies; a test keeps it within 1,169
+// bytes gzipped (1,024 before the visitor id and goals of experiments, 1,152 before audiences' referrer and dated id:
+// docs/decisions.md, Issue 41).
 // It asks /api/content (as JSON) for the current page and puts the content where the mapping says (docs/placement.md:
 // first in <body> unless a selector names an element), inside one marked container, and sets the mapping's SEO fields
 // in <head>; again whenever a history change moves to another page (a `replaceState` of the same URL, as routers make
 // to keep scroll state, asks nothing). On a page the edge proxy already delivered (its <meta name="dynamic-content">
 // in <head>) the first load asks nothing; later requests say `nav=1`, so that the Worker counts them where the edge
 // counted the first load. Every request carries the visitor's random id (`vid`: experiments show each visitor one
-// variant, docs/experiments.md), and `dynamicContent.goal(name)` tells /api/goals that the visitor reached a goal.
+// variant, docs/experiments.md) and the page's referrer when it has one (`r`: docs/audiences.md), and
+// `dynamicContent.goal(name)` tells /api/goals that the visitor reached a goal.
 
 import TRACKING from "tracking-pattern";
 
@@ -19,8 +21,9 @@ import TRACKING from "tracking-pattern";
   var last = "";
 
   // The visitor's id (contract/experiments.ts VISITOR_ID: `[\w-]` is [A-Za-z0-9_-]): the edge proxy's first-party
-  // cookie (VISITOR_COOKIE) where it holds a valid one, else localStorage's, else a new one (8 random numbers of 1 to
-  // 5 digits). Kept in localStorage, so that it agrees with the cookie; for this page only where localStorage throws
+  // cookie (VISITOR_COOKIE) where it holds a valid one, else localStorage's, else a new one: the time in milliseconds
+  // and `_` (so the Worker knows a new visitor, contract/audiences.ts visitorKindOf), then 8 random numbers of 1 to 5
+  // digits. Kept in localStorage, so that it agrees with the cookie; for this page only where localStorage throws
   // (some privacy modes), or is none (`store` undefined: the assignment throws).
   var vid = (d.cookie.match(/(^|; )dc_vid=([\w-]{8,64})(;|$)/) || [])[2];
   try {
@@ -28,7 +31,7 @@ import TRACKING from "tracking-pattern";
     var kept = store.dc_vid;
     vid = vid || (/^[\w-]{8,64}$/.test(kept) && kept);
   } catch (e) {}
-  vid = vid || crypto.getRandomValues(new Uint16Array(8)).join("");
+  vid = vid || Date.now() + "_" + crypto.getRandomValues(new Uint16Array(8)).join("");
   try {
     store.dc_vid = vid;
   } catch (e) {}
@@ -101,8 +104,14 @@ import TRACKING from "tracking-pattern";
     fetch(
       base +
         "/api/content?" +
-        new URLSearchParams({ format: "json", u: id, url: l.href.split("#")[0], vid: vid }) +
-        (nav ? "&nav=1" : ""),
+        new URLSearchParams({
+          format: "json",
+          u: id,
+          url: l.href.split("#")[0],
+          vid: vid,
+          ...(nav && { nav: 1 }),
+          ...(d.referrer && { r: d.referrer }),
+        }),
     )
       .then((r) => (r.ok ? r.json() : {}))
       .catch(() => ({}))

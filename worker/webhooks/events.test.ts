@@ -115,6 +115,34 @@ describe("webhook events written by triggers", () => {
     });
   });
 
+  it("carries a mapping's audience and priority, and writes mapping.changed when either changes", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    await addWebhook(apiKey);
+    const audience = { name: "Germany", country: ["DE"] };
+    const mapping = await add(apiKey, { url: "https://shop.test/de", htmlContent: "<p>de</p>", audience, priority: 5 });
+    let mark = 0;
+    const next = async () => {
+      const events = await eventsAfter(mark);
+      mark = await lastId();
+      return events.map((e) => [e.event, e.body.data.mapping?.audience?.name ?? null, e.body.data.mapping?.priority]);
+    };
+    expect(await next()).toEqual([["mapping.published", "Germany", 5]]);
+    await patch(apiKey, mapping.id, { priority: 6 });
+    expect(await next()).toEqual([["mapping.changed", "Germany", 6]]);
+    await patch(apiKey, mapping.id, { audience: null });
+    const [cleared] = await eventsAfter(mark);
+    expect(cleared!.event).toBe("mapping.changed");
+    // Without an audience, the payload is as it always was.
+    expect(Object.keys(cleared!.body.data.mapping!)).toEqual([
+      "id",
+      "url",
+      "status",
+      "publishAt",
+      "unpublishAt",
+      "changedBy",
+    ]);
+  });
+
   it("writes the minute cron's publish and unpublish, by the schedule, one event id per mapping", async () => {
     const { apiKey } = await createVerifiedCustomer("c@example.com");
     await addWebhook(apiKey, "https://hooks.one.test/a");

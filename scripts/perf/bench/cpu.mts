@@ -6,10 +6,13 @@
  * it does not, so this is a local measure). Three variants, interleaved round by round: a constant 1 KB Response
  * (the baseline), /api/content with the memo warm (the same URL again within its 5 s), and /api/content with the
  * memo cold (the virtual clock 6 s on before every call: the state's and the URL's reads, SHA-256 of the URL).
- * Each call's waitUntil work (the analytics message, its visitor hash) is awaited within the round.
+ * A fourth, the same as the third on a URL with 20 audience mappings besides its fallback (docs/audiences.md), each
+ * with the page's HTML, none of which the visitor belongs to (each fails on its last condition), so all 20 are
+ * read and tried. Each call's waitUntil work (the analytics message, its visitor hash) is awaited within the round.
  */
 import { app } from "../../../worker/app";
 import { stateKey, urlKey } from "../../../worker/delivery/keys";
+import { decodeUrlEntry, writeUrlEntry, type DeliveredMapping } from "../../../worker/delivery/store";
 import type { Env } from "../../../worker/env";
 import { normalizeUrl } from "#contract/normalize-url";
 import { at } from "./clock.mjs";
@@ -20,7 +23,10 @@ interface Entry {
   metadata: unknown;
 }
 
-/** KV as a Map: get (text or json) and getWithMetadata; nothing else is called on the hot path of a hit. */
+/**
+ * KV as a Map: get (text or json) and getWithMetadata; nothing else is called on the hot path of a hit (put only
+ * writes the audience URL's entry before the timing).
+ */
 function memoryKv(entries: Map<string, Entry>, seen: { reads: number }): KVNamespace {
   const read = (key: string, type?: unknown) => {
     seen.reads++;
@@ -32,6 +38,8 @@ function memoryKv(entries: Map<string, Entry>, seen: { reads: number }): KVNames
   return {
     get: async (key: string, type?: unknown) => read(key, type).value,
     getWithMetadata: async (key: string, type?: unknown) => read(key, type),
+    put: async (key: string, value: string, options?: { metadata?: unknown }) =>
+      void entries.set(key, { value, metadata: options?.metadata ?? null }),
   } as unknown as KVNamespace;
 }
 
@@ -65,17 +73,45 @@ export async function timeContent(
       sendBatch: async () => {},
     } as unknown as Env["ANALYTICS_QUEUE"],
   };
+  // The same page with 20 audience mappings besides its fallback, each the page's HTML: a desktop visitor in
+  // Germany who reads German and came from another website (BROWSER_REFERER) fails each one's referrer condition.
+  const audiencePage = `${pageUrl}${pageUrl.includes("?") ? "&" : "?"}audiences=20`;
+  const stored = entries.get(await urlKey(userId, normalizeUrl(pageUrl)))!;
+  const page = decodeUrlEntry(
+    stored.value,
+    stored.metadata as Parameters<typeof decodeUrlEntry>[1],
+  ) as DeliveredMapping;
+  const fallback = { id: page.mappingId, htmlContent: page.html, placement: null, seo: null };
+  const audiences = Array.from({ length: 20 }, (_, i) => ({
+    ...fallback,
+    id: page.mappingId + 1 + i,
+    audience: {
+      name: `Audience ${i + 1}`,
+      country: ["AT", "CH", "DE"],
+      device: ["desktop" as const],
+      language: ["de"],
+      referrer: ["search" as const, "social" as const, "ai" as const],
+    },
+  }));
+  await writeUrlEntry(stubs, userId, normalizeUrl(audiencePage), fallback, audiences);
   const url = `${origin}/api/content?u=${userId}&url=${encodeURIComponent(pageUrl)}`;
-  const headers = { "User-Agent": BROWSER_USER_AGENT, Referer: BROWSER_REFERER, "CF-Connecting-IP": "10.0.0.1" };
+  const audienceUrl = `${origin}/api/content?u=${userId}&url=${encodeURIComponent(audiencePage)}`;
+  const headers = {
+    "User-Agent": BROWSER_USER_AGENT,
+    Referer: BROWSER_REFERER,
+    "CF-Connecting-IP": "10.0.0.1",
+    "CF-IPCountry": "DE",
+    "Accept-Language": "de-DE,de;q=0.9,en;q=0.8",
+  };
   let okAnswers = 0;
 
   /** µs per call of `handle`, its waitUntil work included. */
-  async function time(handle: (request: Request, ctx: ExecutionContext) => Promise<Response>) {
+  async function time(handle: (request: Request, ctx: ExecutionContext) => Promise<Response>, target = url) {
     const pending: Promise<unknown>[] = [];
     const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {}, props: {} };
     const started = performance.now();
     for (let i = 0; i < calls; i++) {
-      const res = await handle(new Request(url, { headers }), ctx as unknown as ExecutionContext);
+      const res = await handle(new Request(target, { headers }), ctx as unknown as ExecutionContext);
       await res.arrayBuffer();
       if (res.status === 200) okAnswers++;
     }
@@ -89,6 +125,7 @@ export async function timeContent(
     constant: [],
     contentMemoHit: [],
     contentMemoMiss: [],
+    contentAudiencesMemoMiss: [],
     perCall: { kvReads: 0, rateLimitCalls: 0, messages: 0, okAnswers: 0 },
   };
   let virtual = Date.now() + 3_600_000;
@@ -105,6 +142,13 @@ export async function timeContent(
         });
         return time(async (request, ctx) => app.fetch(request, stubs, ctx));
       }),
+    );
+    // The memo cold on the URL with 20 audiences (before the counts of the plain URL's are taken).
+    report.contentAudiencesMemoMiss.push(
+      await time(
+        async (request, ctx) => at((virtual += 6_000), async () => app.fetch(request, stubs, ctx)),
+        audienceUrl,
+      ),
     );
     Object.assign(seen, { reads: 0, limits: 0, messages: 0 });
     okAnswers = 0;

@@ -16,7 +16,8 @@
  * - The hot-path sample: the real app's /api/content over HTTP, BENCH_HOT_VIEWS (600) views of each kind on the
  *   virtual clock at the simulated rate (one warm isolate takes all the traffic) and BENCH_COLD_VIEWS (100) more than
  *   5 s apart (every view a memo miss, as in production, where the views spread over many isolates).
- * - CPU per /api/content (cpu.mts): BENCH_CPU_ROUNDS (5) x BENCH_CPU_CALLS (10,000) in the isolate with stand-ins.
+ * - CPU per /api/content (cpu.mts): BENCH_CPU_ROUNDS (5) x BENCH_CPU_CALLS (10,000) in the isolate with stand-ins,
+ *   and the same on a URL with 20 audiences (docs/audiences.md), with their ratio (goal <= 1.5x).
  * - The projection to 1, 100 and 10,000 million views a month, computed from the measured per-operation counts, and
  *   its cost, item by item.
  * Errors (views lost or counted twice, wrong answers) are reported through `fail`; missed goals never are.
@@ -57,7 +58,7 @@ const COST_RATE = 10_000e6;
 const DAYS_PER_MONTH = MONTH_SECONDS / 86_400;
 const DAY_MS = 86_400_000;
 
-const GOALS = { rowsWritten: 0.2, queueOps: 0.5, workerRequests: 1, cost: 2 };
+const GOALS = { rowsWritten: 0.2, queueOps: 0.5, workerRequests: 1, cost: 2, audiencesCpuRatio: 1.5 };
 
 /** Small HTML: the consumer never reads it, and seeding 200,000 mappings stays quick. */
 const HTML_BYTES = 256;
@@ -668,6 +669,7 @@ function printCpu(cpu: CpuReport) {
   console.log(`    constant 1 KB Response           ${us(cpu.constant)}`);
   console.log(`    /api/content, memo warm          ${us(cpu.contentMemoHit)}`);
   console.log(`    /api/content, memo cold          ${us(cpu.contentMemoMiss)}`);
+  console.log(`    /api/content, memo cold, 20 audiences on the URL ${us(cpu.contentAudiencesMemoMiss)}`);
   const cpuMs = median(cpu.contentMemoMiss) * 1000;
   console.log(
     `    per million views (memo cold): ${fmt(cpuMs / 1000, 0)} CPU-seconds, ${dollars((cpuMs / 1e6) * PRICES.workerCpuMs.perMillion)} ` +
@@ -700,5 +702,11 @@ export function printHeadlines(h: Headlines) {
   console.log(
     `  CPU per /api/content = ${median(h.cpu.contentMemoMiss).toFixed(1)} µs  (memo cold; the constant route ` +
       `${median(h.cpu.constant).toFixed(1)} µs; for information)`,
+  );
+  const ratio = median(h.cpu.contentAudiencesMemoMiss) / median(h.cpu.contentMemoMiss);
+  console.log(
+    `  CPU per /api/content with 20 audiences on the URL = ${median(h.cpu.contentAudiencesMemoMiss).toFixed(1)} µs  ` +
+      `(memo cold; ${ratio.toFixed(2)}x the URL without; goal <= ${GOALS.audiencesCpuRatio}x: ` +
+      `${verdict(ratio <= GOALS.audiencesCpuRatio)})`,
   );
 }

@@ -176,6 +176,8 @@ export interface CpuReport {
   constant: number[];
   contentMemoHit: number[];
   contentMemoMiss: number[];
+  /** The memo cold on a URL with 20 audience mappings besides its fallback, none matching (docs/audiences.md). */
+  contentAudiencesMemoMiss: number[];
   /** What the stand-ins saw per /api/content call (memo cold): KV reads, Rate Limiting calls, messages, 200 answers. */
   perCall: { kvReads: number; rateLimitCalls: number; messages: number; okAnswers: number };
 }

@@ -1,6 +1,7 @@
 /** @module Webhooks: the endpoints and the outbox and log of their events. */
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Audience } from "#contract/audiences";
 import { createdAt } from "./columns";
 import { userRef } from "./accounts";
 
@@ -36,6 +37,9 @@ export interface MappingEventFacts {
   publishAt: number | null;
   unpublishAt: number | null;
   changedBy: string | null;
+  /** Absent in facts kept before audiences; null for a mapping without one (docs/audiences.md). */
+  audience?: Audience | null;
+  priority?: number;
 }
 
 /**
