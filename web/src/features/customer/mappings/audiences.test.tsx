@@ -6,7 +6,7 @@
  */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AUDIENCE_NEEDS_A_CONDITION } from "#contract/audiences";
+import { AUDIENCE_NEEDS_A_CONDITION, HOLDOUT_GOALS_NEEDED } from "#contract/audiences";
 import type { Mapping } from "#contract/responses";
 import { jsonResponse, mockApi, type ApiCall } from "@/test/fetch-mock";
 import { mapping } from "@/test/fixtures";
@@ -242,6 +242,86 @@ describe("the audience editor in the edit dialog", () => {
         ["PATCH", "/api/mappings/7", { audience: { name: "Phones", device: ["mobile"] }, priority: 100 }],
       ]),
     );
+  });
+});
+
+const heldOut = mapping({ ...dach, holdout: 10, goals: ["signup"] });
+
+describe("the holdout in the audience editor", () => {
+  it("shows only with an audience, asks for goals with the API's message, then adds the holdout and its goals", async () => {
+    const { calls, form } = await addForm((call) =>
+      call.method === "POST" ? jsonResponse(mapping({ id: 8, ...(call.body as object) }), 201) : undefined,
+    );
+    openAudience(form);
+    expect(within(form).queryByLabelText("Holdout (%)")).toBeNull();
+    fireEvent.change(within(form).getByLabelText("Audience name"), { target: { value: "Phones" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Mobile" }));
+    fireEvent.change(within(form).getByLabelText("Holdout (%)"), { target: { value: "60" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
+    expect(await within(form).findByText("holdout must be at most 50 (percent)")).toBeInTheDocument();
+    expect(within(form).getByText(HOLDOUT_GOALS_NEEDED)).toBeInTheDocument();
+    expect(changes(calls)).toEqual([]);
+
+    fireEvent.change(within(form).getByLabelText("Holdout (%)"), { target: { value: "10" } });
+    typeTags(form, "Goals the holdout measures", "signup");
+    fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    expect(changes(calls)).toEqual([
+      [
+        "POST",
+        "/api/mappings",
+        {
+          url: "https://example.com/p",
+          htmlContent: "<i>p</i>",
+          audience: { name: "Phones", device: ["mobile"] },
+          priority: 100,
+          holdout: 10,
+          goals: ["signup"],
+        },
+      ],
+    ]);
+  });
+
+  it("adds no holdout when the field is left empty or 0", async () => {
+    const { calls, form } = await addForm((call) =>
+      call.method === "POST" ? jsonResponse(mapping({ id: 8, ...(call.body as object) }), 201) : undefined,
+    );
+    openAudience(form);
+    fireEvent.change(within(form).getByLabelText("Audience name"), { target: { value: "Phones" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Mobile" }));
+    fireEvent.change(within(form).getByLabelText("Holdout (%)"), { target: { value: "0" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    expect(changes(calls)[0]?.[2]).not.toHaveProperty("holdout");
+    expect(changes(calls)[0]?.[2]).not.toHaveProperty("goals");
+  });
+
+  it("shows a mapping's holdout and goals on edit and sends only a changed share", async () => {
+    const { calls, dialog } = await openEdit(heldOut);
+    openAudience(dialog);
+    expect(within(dialog).getByLabelText("Holdout (%)")).toHaveValue(10);
+    expect(within(dialog).getByRole("button", { name: "Remove signup" })).toBeInTheDocument();
+    fireEvent.change(within(dialog).getByLabelText("Holdout (%)"), { target: { value: "20" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(changes(calls)).toEqual([["PATCH", "/api/mappings/7", { holdout: 20 }]]));
+  });
+
+  it("sends changed goals alone", async () => {
+    const goals = await openEdit(heldOut);
+    openAudience(goals.dialog);
+    typeTags(goals.dialog, "Goals the holdout measures", "purchase");
+    fireEvent.click(within(goals.dialog).getByRole("button", { name: "Save changes" }));
+    await waitFor(() =>
+      expect(changes(goals.calls)).toEqual([["PATCH", "/api/mappings/7", { goals: ["signup", "purchase"] }]]),
+    );
+  });
+
+  it("ends the holdout with holdout: 0 when the field is emptied", async () => {
+    const { calls, dialog } = await openEdit(heldOut);
+    openAudience(dialog);
+    fireEvent.change(within(dialog).getByLabelText("Holdout (%)"), { target: { value: "" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(changes(calls)).toEqual([["PATCH", "/api/mappings/7", { holdout: 0 }]]));
   });
 });
 
