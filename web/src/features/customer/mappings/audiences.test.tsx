@@ -7,6 +7,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AUDIENCE_NEEDS_A_CONDITION, HOLDOUT_GOALS_NEEDED } from "#contract/audiences";
+import type { ExperimentResults } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
 import { jsonResponse, mockApi, type ApiCall } from "@/test/fetch-mock";
 import { mapping } from "@/test/fixtures";
@@ -322,6 +323,57 @@ describe("the holdout in the audience editor", () => {
     fireEvent.change(within(dialog).getByLabelText("Holdout (%)"), { target: { value: "" } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Save changes" }));
     await waitFor(() => expect(changes(calls)).toEqual([["PATCH", "/api/mappings/7", { holdout: 0 }]]));
+  });
+});
+
+describe("the audience results", () => {
+  const arm = (key: string, visitors: number, conversions: number, uplift: number | null) => ({
+    key,
+    goal: "signup",
+    visitors,
+    conversions,
+    rate: conversions / visitors,
+    uplift,
+    upliftCi95: uplift === null ? null : ([0.05, 0.45] as [number, number]),
+    probabilityToBeatControl: uplift === null ? null : 0.99,
+    topAddressVisitorShare: 0,
+    topAddressConversionShare: 0,
+  });
+  const armsResults: ExperimentResults = {
+    variants: [arm("holdout", 100, 5, null), arm("audience", 900, 63, 0.4)],
+    srm: { pValue: 0.8, ok: true },
+    weights: [
+      { key: "holdout", weight: 10 },
+      { key: "audience", weight: 90 },
+    ],
+    goals: ["signup"],
+    startedAt: "2026-11-20T10:00:00.000Z",
+    concentrated: false,
+    sampleFull: false,
+    visitorCap: 50_000,
+  };
+
+  it("is offered only on a mapping with a holdout, and shows its two arms in the experiment's results, nothing to make permanent", async () => {
+    const calls = openRows([heldOut, mapping({ ...dach, id: 9, url: "https://example.com/no-holdout" })], (call) =>
+      call.method === "GET" && call.url === "/api/mappings/7/audience-results" ? jsonResponse(armsResults) : undefined,
+    );
+    const buttons = await screen.findAllByRole("button", { name: "Audience results" });
+    expect(buttons).toHaveLength(1);
+    expect(screen.queryByRole("button", { name: "Experiment results" })).toBeNull();
+    fireEvent.click(buttons[0]!);
+    const dialog = await screen.findByRole("dialog", { name: "Audience results" });
+    const table = await within(dialog).findByRole("table", { name: "Goal: signup" });
+    const rows = within(table).getAllByRole("row");
+    expect(rows[1]).toHaveTextContent(/^holdout \(control\)100/);
+    expect(rows[2]).toHaveTextContent(/^audience900/);
+    expect(within(dialog).getByText(/10 % of the audience is held out/)).toBeInTheDocument();
+    expect(
+      within(dialog).getByText("audience converts 40 % better than holdout; 99 % likely to be better."),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByRole("button", { name: /permanent/ })).toBeNull();
+    expect(calls.filter((c) => c.url.includes("/audience-results")).map((c) => c.url)).toEqual([
+      "/api/mappings/7/audience-results",
+    ]);
   });
 });
 
