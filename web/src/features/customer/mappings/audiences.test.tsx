@@ -6,7 +6,7 @@
  */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AUDIENCE_NEEDS_A_CONDITION, HOLDOUT_GOALS_NEEDED } from "#contract/audiences";
+import { AUDIENCE_NEEDS_A_CONDITION, HOLDOUT_GOALS_NEEDED, HOLDOUT_WITH_EXPERIMENT } from "#contract/audiences";
 import type { ExperimentResults } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
 import { jsonResponse, mockApi, type ApiCall } from "@/test/fetch-mock";
@@ -315,6 +315,27 @@ describe("the holdout in the audience editor", () => {
     await waitFor(() =>
       expect(changes(goals.calls)).toEqual([["PATCH", "/api/mappings/7", { goals: ["signup", "purchase"] }]]),
     );
+  });
+
+  it("refuses a holdout beside a running experiment with the API's message, and sends nothing", async () => {
+    const withExperiment = mapping({
+      ...dach,
+      variants: [
+        { key: "A", htmlContent: "<p>hallo</p>", weight: 50 },
+        { key: "B", htmlContent: "<p>hi</p>", weight: 50 },
+      ],
+      goals: ["signup"],
+    });
+    const { calls, dialog } = await openEdit(withExperiment);
+    openAudience(dialog);
+    expect(within(dialog).getByLabelText("Holdout (%)")).toHaveValue(null);
+    expect(within(dialog).queryByRole("button", { name: "Remove signup" })).toBeNull();
+    fireEvent.change(within(dialog).getByLabelText("Holdout (%)"), { target: { value: "10" } });
+    typeTags(dialog, "Goals the holdout measures", "signup");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    expect(await within(dialog).findByText(HOLDOUT_WITH_EXPERIMENT)).toBeInTheDocument();
+    expect(within(dialog).getByLabelText("Holdout (%)")).toHaveAttribute("aria-invalid", "true");
+    expect(changes(calls)).toEqual([]);
   });
 
   it("ends the holdout with holdout: 0 when the field is emptied", async () => {

@@ -2,6 +2,7 @@
  * @module The experiment screens' labels (docs/experiments.md), English and German, as `components/usage-chart.tsx`
  * keeps its own: the customer's dashboard is English, so every part takes `lang` and defaults to "en".
  */
+import type { SegmentDimension } from "#contract/experiments";
 import type { ExperimentLanguage } from "./experiment-sentence";
 
 export const EXPERIMENT_TEXT = {
@@ -37,7 +38,12 @@ export const EXPERIMENT_TEXT = {
     audienceIntro: (share: number) =>
       `${share} % of the audience is held out and sees the URL's mapping without an audience: "holdout" is what that brings, "audience" what the audience's content brings.`,
     segment: "Visitors",
-    segments: { all: "All visitors", device: "By device", country: "By country", referrer: "By referrer" },
+    segments: {
+      all: "All visitors",
+      device: "By device",
+      country: "By country",
+      referrer: "By referrer",
+    } satisfies Record<SegmentDimension | "all", string>,
     segmentHeading: (value: string, visitors: string) => `${value}: ${visitors} visitors`,
     segmentOther: "Other",
     segmentUnknown: "Unknown",
@@ -96,7 +102,12 @@ export const EXPERIMENT_TEXT = {
     audienceIntro: (share: number) =>
       `${share} % der Zielgruppe werden zurückgehalten und sehen das Mapping der URL ohne Zielgruppe: „holdout“ ist, was das bringt, „audience“, was der Inhalt der Zielgruppe bringt.`,
     segment: "Besucher",
-    segments: { all: "Alle Besucher", device: "Nach Gerät", country: "Nach Land", referrer: "Nach Herkunft" },
+    segments: {
+      all: "Alle Besucher",
+      device: "Nach Gerät",
+      country: "Nach Land",
+      referrer: "Nach Herkunft",
+    } satisfies Record<SegmentDimension | "all", string>,
     segmentHeading: (value: string, visitors: string) => `${value}: ${visitors} Besucher`,
     segmentOther: "Andere",
     segmentUnknown: "Unbekannt",
