@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { formatNumber } from "./input-caps";
-import { CONTINENTS, DEVICES, VISITOR_KINDS, type Device, type VisitorKind } from "./audience-values";
+import { CONTINENTS, DEVICES, HOLDOUT_MAX, VISITOR_KINDS, type Device, type VisitorKind } from "./audience-values";
 import { REFERRER_TYPES, type ReferrerType } from "./referrers";
 
 export * from "./audience-values";
@@ -171,14 +171,6 @@ export const prioritySchema = z
   .int("priority must be a whole number")
   .min(0, "priority must be at least 0")
   .max(PRIORITY_MAX, `priority must be at most ${formatNumber(PRIORITY_MAX)}`);
-
-/** The largest share of its audience, in whole percent, a mapping may hold out (docs/audiences.md, "Holdout"). */
-export const HOLDOUT_MAX = 50;
-export const HOLDOUT_NEEDS_AUDIENCE =
-  "holdout needs an audience: only a mapping for an audience can hold out a share of it";
-export const HOLDOUT_WITH_EXPERIMENT =
-  "holdout and an experiment cannot run on one mapping: set holdout to 0 or stop the experiment (variants: null)";
-export const HOLDOUT_GOALS_NEEDED = "Name at least one goal the holdout measures (goals)";
 
 export const holdoutSchema = z
   .number({ error: "holdout must be a number" })

@@ -1,11 +1,12 @@
 /**
  * @module A mapping's experiment (docs/experiments.md): its results, asked for when the results dialog opens, and
- * making a variant permanent, which ends the experiment. Apart from `queries/mappings.ts`, which the initial bundle
+ * making a variant permanent, which ends the experiment; and its holdout's results (docs/audiences.md, "Holdout"),
+ * the same figures for the arms "holdout" and "audience". Apart from `queries/mappings.ts`, which the initial bundle
  * carries, since only the lazily loaded results dialog uses them. The results sit under the mappings' key, so any
  * change to a mapping asks for them again.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { ExperimentResults } from "#contract/experiments";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ExperimentResults, SegmentDimension } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
 import { apiChange, getJson } from "@/lib/api";
 import { mappingNote } from "@/lib/delivery-note";
@@ -13,18 +14,31 @@ import { toast } from "@/lib/toast";
 import { getApiKey } from "@/lib/storage";
 import { mappingKeys, NO_API_KEY_MESSAGE } from "./mappings";
 
+/** Whose results: the mapping's experiment, or its holdout's comparison (`GET /api/mappings/{id}/audience-results`). */
+export type ResultsKind = "experiment" | "audience-results";
+
 export const experimentKeys = {
-  results: (id: number) => [...mappingKeys.all, "experiment", id] as const,
+  results: (id: number, kind: ResultsKind = "experiment", segment?: SegmentDimension) =>
+    [...mappingKeys.all, kind, id, segment ?? "all"] as const,
 };
 
-/** `GET /api/mappings/{id}/experiment`; a mapping without one answers 404, which the dialog shows itself. */
-export function useExperimentResults(id: number, enabled: boolean) {
+/**
+ * `GET /api/mappings/{id}/experiment` or `/audience-results`, split by `segment` when one is given; a mapping
+ * without one answers 404, which the dialog shows itself. While another segment loads, the last figures stay.
+ */
+export function useExperimentResults(
+  id: number,
+  enabled: boolean,
+  kind: ResultsKind = "experiment",
+  segment?: SegmentDimension,
+) {
   return useQuery({
-    queryKey: experimentKeys.results(id),
-    queryFn: () => getJson<ExperimentResults>(`/api/mappings/${id}/experiment`),
+    queryKey: experimentKeys.results(id, kind, segment),
+    queryFn: () => getJson<ExperimentResults>(`/api/mappings/${id}/${kind}${segment ? `?segment=${segment}` : ""}`),
     enabled,
     // Asked again at each opening of the dialog: visitors keep coming while it is closed.
     staleTime: 0,
+    placeholderData: keepPreviousData,
     meta: { silent: true },
   });
 }

@@ -5,7 +5,7 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useAddMapping } from "@/queries/mappings";
-import { audienceBody, NO_AUDIENCE } from "./audience-input";
+import { audienceBody, holdoutErrors, NO_AUDIENCE } from "./audience-input";
 import { AudienceSection } from "./audience-section";
 import { experimentBody, NO_EXPERIMENT } from "./experiment-input";
 import { ExperimentSection } from "./experiment-section";
@@ -20,6 +20,7 @@ export function AddMappingForm() {
   const [audience, setAudience] = useState(NO_AUDIENCE);
   const { errors, check } = useSchemaCheck((schemas) => schemas.mappingBody);
   const experimentCheck = useExperimentCheck(experiment.running);
+  const [holdoutProblems, setHoldoutProblems] = useState<Partial<Record<string, string>>>({});
   const addMapping = useAddMapping();
 
   async function submit(event: FormEvent) {
@@ -28,7 +29,9 @@ export function AddMappingForm() {
       check({ url, htmlContent, ...extrasBody(extras), ...audienceBody(audience) }),
       experimentCheck.check(experimentBody(experiment)),
     ]);
-    if (!body || !experimentFields) return;
+    const holdoutFound = holdoutErrors(audience, experiment.running);
+    setHoldoutProblems(holdoutFound);
+    if (!body || !experimentFields || Object.keys(holdoutFound).length > 0) return;
     addMapping.mutate(
       { ...body, ...experimentFields },
       {
@@ -57,7 +60,7 @@ export function AddMappingForm() {
         />
       </FormField>
       <MappingExtrasFields value={extras} onChange={setExtras} errors={errors} />
-      <AudienceSection value={audience} onChange={setAudience} errors={errors} />
+      <AudienceSection value={audience} onChange={setAudience} errors={{ ...holdoutProblems, ...errors }} />
       <ExperimentSection value={experiment} onChange={setExperiment} errors={experimentCheck.errors} />
       <Button type="submit" disabled={addMapping.isPending}>
         {addMapping.isPending ? "Adding..." : "Add Mapping"}

@@ -1,10 +1,18 @@
 /**
- * @module The audience editor's state (docs/audiences.md) and the body fields it makes: `audience` and `priority`
- * on add, and on edit only what changed (`audience: null` makes the mapping its URL's fallback again). Nothing is
- * checked here: the contract's schema checks the body and names the field of each message.
+ * @module The audience editor's state (docs/audiences.md) and the body fields it makes: `audience`, `priority` and
+ * `holdout` with its `goals` on add, and on edit only what changed (`audience: null` makes the mapping its URL's
+ * fallback again). The contract's schema checks the body and names the field of each message; `holdoutErrors` checks
+ * beforehand what the API would refuse of a holdout, with the API's message.
  */
 import type { Audience } from "#contract/audiences";
-import { DEFAULT_PRIORITY, type Continent, type Device, type VisitorKind } from "#contract/audience-values";
+import {
+  DEFAULT_PRIORITY,
+  HOLDOUT_GOALS_NEEDED,
+  HOLDOUT_WITH_EXPERIMENT,
+  type Continent,
+  type Device,
+  type VisitorKind,
+} from "#contract/audience-values";
 import type { ReferrerType } from "#contract/referrers";
 import type { Mapping } from "#contract/responses";
 
@@ -25,6 +33,10 @@ export interface AudienceInput {
   /** `param=value` tags, or `param` alone for "present, with any value". */
   query: string[];
   priority: string;
+  /** The share held out, in percent as typed: "" or "0" holds out nobody. */
+  holdout: string;
+  /** The goals the holdout measures (the mapping's `goals` when it has a holdout). */
+  goals: string[];
 }
 
 export const NO_AUDIENCE: AudienceInput = {
@@ -41,10 +53,12 @@ export const NO_AUDIENCE: AudienceInput = {
   utmCampaign: [],
   query: [],
   priority: String(DEFAULT_PRIORITY),
+  holdout: "",
+  goals: [],
 };
 
-/** Whether the customer set anything of an audience (the priority alone is not an audience). */
-export function hasAudience({ priority: _, ...input }: AudienceInput): boolean {
+/** Whether the customer set anything of an audience (the priority or a holdout alone is not an audience). */
+export function hasAudience({ priority: _p, holdout: _h, goals: _g, ...input }: AudienceInput): boolean {
   return Object.values(input).some((value) => value.length > 0);
 }
 
@@ -84,24 +98,57 @@ function audienceOfInput(input: AudienceInput): Audience | null {
   };
 }
 
-/** The typed priority as a number, or as typed when it is none (for the schema's message). */
-function priorityOf(input: AudienceInput): number | string {
-  const typed = input.priority.trim();
+/** A typed number as a number, or as typed when it is none (for the schema's message). */
+function numberOf(text: string): number | string {
+  const typed = text.trim();
   return typed !== "" && Number.isFinite(Number(typed)) ? Number(typed) : typed;
+}
+
+const priorityOf = (input: AudienceInput) => numberOf(input.priority);
+
+/** The typed holdout, "" and "0" alike being none (0). */
+const holdoutOf = (input: AudienceInput) => (input.holdout.trim() === "" ? 0 : numberOf(input.holdout));
+
+/** Whether the input holds out a share: with an audience, and a holdout typed other than 0. */
+const holdsOut = (input: AudienceInput) => hasAudience(input) && holdoutOf(input) !== 0;
+
+/** `holdout` and its `goals`, for a body that sets a holdout. */
+const holdoutFields = (input: AudienceInput) =>
+  ({ holdout: holdoutOf(input), goals: input.goals }) as { holdout: number; goals: string[] };
+
+/**
+ * The API's message for a holdout it would refuse (docs/audiences.md, "Holdout"), by the field to show it under,
+ * before anything is sent: one beside an experiment (`experimentRunning`: the form's experiment after the change),
+ * or one without goals. `{}` when there is none.
+ */
+export function holdoutErrors(input: AudienceInput, experimentRunning: boolean): Partial<Record<string, string>> {
+  if (!holdsOut(input)) return {};
+  if (experimentRunning) return { holdout: HOLDOUT_WITH_EXPERIMENT };
+  if (input.goals.length === 0) return { goals: HOLDOUT_GOALS_NEEDED };
+  return {};
 }
 
 /**
  * `POST /api/mappings`'s `audience` and `priority`, only when an audience is set: a form left alone sends SPEC.md's
  * body. Typed as the body is, the schema then checks what was typed.
  */
-export function audienceBody(input: AudienceInput): { audience?: Audience; priority?: number } {
+export function audienceBody(input: AudienceInput): {
+  audience?: Audience;
+  priority?: number;
+  holdout?: number;
+  goals?: string[];
+} {
   const audience = audienceOfInput(input);
-  return audience ? ({ audience, priority: priorityOf(input) } as { audience: Audience; priority: number }) : {};
+  if (!audience) return {};
+  return {
+    ...({ audience, priority: priorityOf(input) } as { audience: Audience; priority: number }),
+    ...(holdsOut(input) ? holdoutFields(input) : {}),
+  };
 }
 
 /** A stored mapping's audience and priority as the editor shows them. */
 export function audienceOf(mapping: Mapping): AudienceInput {
-  const { audience, priority = DEFAULT_PRIORITY } = mapping;
+  const { audience, priority = DEFAULT_PRIORITY, holdout } = mapping;
   if (!audience) return NO_AUDIENCE;
   return {
     name: audience.name,
@@ -119,25 +166,34 @@ export function audienceOf(mapping: Mapping): AudienceInput {
       values.length === 0 ? [param] : values.map((value) => `${param}=${value}`),
     ),
     priority: String(priority),
+    holdout: holdout ? String(holdout) : "",
+    goals: holdout ? (mapping.goals ?? []) : [],
   };
 }
 
 /**
  * `PATCH /api/mappings/{id}`'s `audience` and `priority` for what the customer changed (`before` is `audienceOf` the
  * mapping): the whole audience when any of it changed, `null` when it was emptied; the priority when it changed
- * or the mapping gets its first audience.
+ * or the mapping gets its first audience; the holdout when its share changed (0 ends it), and its goals when they
+ * changed while it holds out. An emptied audience ends the holdout with it, so sends neither.
  */
 export function audienceChange(
   before: AudienceInput,
   after: AudienceInput,
-): { audience?: Audience | null; priority?: number } {
+): { audience?: Audience | null; priority?: number; holdout?: number; goals?: string[] } {
   const audience = audienceOfInput(after);
   const audienceChanged = JSON.stringify(audienceOfInput(before)) !== JSON.stringify(audience);
   // A mapping given its first audience sends its priority too: the one it may keep from an earlier audience is not shown.
   const priorityChanged =
     audience !== null && (!hasAudience(before) || before.priority.trim() !== after.priority.trim());
+  const shareBefore = holdsOut(before) ? holdoutOf(before) : 0;
+  const shareAfter = holdsOut(after) ? holdoutOf(after) : 0;
+  const holdoutChanged = audience !== null && shareBefore !== shareAfter;
+  const goalsChanged = shareAfter !== 0 && JSON.stringify(before.goals) !== JSON.stringify(after.goals);
   return {
     ...(audienceChanged ? { audience } : {}),
     ...(priorityChanged ? ({ priority: priorityOf(after) } as { priority: number }) : {}),
+    ...(holdoutChanged ? ({ holdout: shareAfter } as { holdout: number }) : {}),
+    ...(goalsChanged ? { goals: after.goals } : {}),
   };
 }

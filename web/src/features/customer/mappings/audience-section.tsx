@@ -1,9 +1,10 @@
 /**
  * @module The add form's and the edit dialog's "Audience" section (docs/audiences.md), folded away (its fields made
- * when it is first opened) and open when one of its fields has a message: who the mapping is for, and its priority
- * among the URL's audience mappings. The messages are the contract schema's, each under its field.
+ * when it is first opened) and open when one of its fields has a message: who the mapping is for, its priority
+ * among the URL's audience mappings, and, while an audience is set, its holdout and the goals that measures. The
+ * messages are the contract schema's and the API's holdout messages, each under its field.
  */
-import { CONTINENTS, DEVICES, VISITOR_KINDS } from "#contract/audience-values";
+import { CONTINENTS, DEVICES, HOLDOUT_MAX, VISITOR_KINDS } from "#contract/audience-values";
 import { REFERRER_TYPES } from "#contract/referrers";
 import { FieldError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -17,7 +18,7 @@ import { AUDIENCE_TEXT, CHOICE_TEXT, type AudienceLanguage } from "./audience-te
 interface AudienceSectionProps {
   value: AudienceInput;
   onChange: (value: AudienceInput) => void;
-  /** The form's messages, by dotted field (`audience.country`, `priority`). */
+  /** The form's messages, by dotted field (`audience.country`, `priority`, `holdout`, `goals`). */
   errors: Partial<Record<string, string>>;
   lang?: AudienceLanguage;
 }
@@ -34,12 +35,15 @@ export function AudienceSection({ value, onChange, errors, lang = "en" }: Audien
     <K extends keyof AudienceInput>(field: K) =>
     (v: AudienceInput[K]) =>
       onChange({ ...value, [field]: v });
-  const hasErrors = Object.keys(errors).some((field) => field.startsWith("audience") || field === "priority");
+  const hasErrors = Object.keys(errors).some(
+    (field) => field.startsWith("audience") || ["priority", "holdout"].includes(field) || field.startsWith("goals"),
+  );
   // Its fields are made once the section is first opened: a form whose customer uses no audience carries none.
   const [shown, setShown] = useState(false);
-  const tags = (field: "language" | "utmSource" | "utmMedium" | "utmCampaign" | "query", placeholder?: string) => (
-    <TagInput value={value[field]} onChange={set(field)} removeLabel={text.remove} placeholder={placeholder} />
-  );
+  const tags = (
+    field: "language" | "utmSource" | "utmMedium" | "utmCampaign" | "query" | "goals",
+    placeholder?: string,
+  ) => <TagInput value={value[field]} onChange={set(field)} removeLabel={text.remove} placeholder={placeholder} />;
 
   return (
     <details className="rounded-md border p-4" open={hasErrors || undefined}>
@@ -135,6 +139,28 @@ export function AudienceSection({ value, onChange, errors, lang = "en" }: Audien
           <p className="text-xs text-muted-foreground">
             {text.tagsHint} {text.priorityHint}
           </p>
+          {hasAudience(value) && (
+            <div className="space-y-2">
+              <div className="grid gap-4 md:grid-cols-2">
+                <FormField label={text.holdout} error={errors.holdout}>
+                  <Input
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={HOLDOUT_MAX}
+                    step={1}
+                    value={value.holdout}
+                    onChange={(e) => set("holdout")(e.target.value)}
+                    placeholder="0"
+                  />
+                </FormField>
+                <FormField label={text.holdoutGoals} error={errorOf(errors, "goals")}>
+                  {tags("goals", text.holdoutGoalsPlaceholder)}
+                </FormField>
+              </div>
+              <p className="text-xs text-muted-foreground">{text.holdoutHint}</p>
+            </div>
+          )}
         </div>
       )}
     </details>

@@ -37,6 +37,11 @@ export const AUDIENCE_TEXT = {
     priority: "Priority",
     priorityHint: "Among this URL's audience mappings, the lowest number is tried first.",
     remove: (value: string) => `Remove ${value}`,
+    holdout: "Holdout (%)",
+    holdoutGoals: "Goals the holdout measures",
+    holdoutGoalsPlaceholder: "signup",
+    holdoutHint:
+      "A holdout shows this share of the audience the URL's mapping without an audience instead, to measure what the audience's content brings on your goals. 0 or empty: nobody is held out.",
     // The mappings list, the URL tester and the preview.
     audienceBadge: (name: string) => `Audience: ${name}`,
     priorityOf: (n: number) => `Priority ${n}`,
@@ -80,6 +85,11 @@ export const AUDIENCE_TEXT = {
     priority: "Priorität",
     priorityHint: "Unter den Zielgruppen-Mappings dieser URL wird die niedrigste Zahl zuerst geprüft.",
     remove: (value: string) => `${value} entfernen`,
+    holdout: "Kontrollgruppe (%)",
+    holdoutGoals: "Ziele, die die Kontrollgruppe misst",
+    holdoutGoalsPlaceholder: "signup",
+    holdoutHint:
+      "Eine Kontrollgruppe zeigt diesem Anteil der Zielgruppe stattdessen das Mapping der URL ohne Zielgruppe, um zu messen, was der Inhalt der Zielgruppe für Ihre Ziele bringt. 0 oder leer: niemand wird zurückgehalten.",
     audienceBadge: (name: string) => `Zielgruppe: ${name}`,
     priorityOf: (n: number) => `Priorität ${n}`,
     testerSection: "Besuchermerkmale (optional)",

@@ -6,7 +6,8 @@
  */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AUDIENCE_NEEDS_A_CONDITION } from "#contract/audiences";
+import { AUDIENCE_NEEDS_A_CONDITION, HOLDOUT_GOALS_NEEDED, HOLDOUT_WITH_EXPERIMENT } from "#contract/audiences";
+import type { ExperimentResults } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
 import { jsonResponse, mockApi, type ApiCall } from "@/test/fetch-mock";
 import { mapping } from "@/test/fixtures";
@@ -242,6 +243,158 @@ describe("the audience editor in the edit dialog", () => {
         ["PATCH", "/api/mappings/7", { audience: { name: "Phones", device: ["mobile"] }, priority: 100 }],
       ]),
     );
+  });
+});
+
+const heldOut = mapping({ ...dach, holdout: 10, goals: ["signup"] });
+
+describe("the holdout in the audience editor", () => {
+  it("shows only with an audience, asks for goals with the API's message, then adds the holdout and its goals", async () => {
+    const { calls, form } = await addForm((call) =>
+      call.method === "POST" ? jsonResponse(mapping({ id: 8, ...(call.body as object) }), 201) : undefined,
+    );
+    openAudience(form);
+    expect(within(form).queryByLabelText("Holdout (%)")).toBeNull();
+    fireEvent.change(within(form).getByLabelText("Audience name"), { target: { value: "Phones" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Mobile" }));
+    fireEvent.change(within(form).getByLabelText("Holdout (%)"), { target: { value: "60" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
+    expect(await within(form).findByText("holdout must be at most 50 (percent)")).toBeInTheDocument();
+    expect(within(form).getByText(HOLDOUT_GOALS_NEEDED)).toBeInTheDocument();
+    expect(changes(calls)).toEqual([]);
+
+    fireEvent.change(within(form).getByLabelText("Holdout (%)"), { target: { value: "10" } });
+    typeTags(form, "Goals the holdout measures", "signup");
+    fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    expect(changes(calls)).toEqual([
+      [
+        "POST",
+        "/api/mappings",
+        {
+          url: "https://example.com/p",
+          htmlContent: "<i>p</i>",
+          audience: { name: "Phones", device: ["mobile"] },
+          priority: 100,
+          holdout: 10,
+          goals: ["signup"],
+        },
+      ],
+    ]);
+  });
+
+  it("adds no holdout when the field is left empty or 0", async () => {
+    const { calls, form } = await addForm((call) =>
+      call.method === "POST" ? jsonResponse(mapping({ id: 8, ...(call.body as object) }), 201) : undefined,
+    );
+    openAudience(form);
+    fireEvent.change(within(form).getByLabelText("Audience name"), { target: { value: "Phones" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Mobile" }));
+    fireEvent.change(within(form).getByLabelText("Holdout (%)"), { target: { value: "0" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Add Mapping" }));
+    expect(await screen.findByText("URL mapping added successfully")).toBeInTheDocument();
+    expect(changes(calls)[0]?.[2]).not.toHaveProperty("holdout");
+    expect(changes(calls)[0]?.[2]).not.toHaveProperty("goals");
+  });
+
+  it("shows a mapping's holdout and goals on edit and sends only a changed share", async () => {
+    const { calls, dialog } = await openEdit(heldOut);
+    openAudience(dialog);
+    expect(within(dialog).getByLabelText("Holdout (%)")).toHaveValue(10);
+    expect(within(dialog).getByRole("button", { name: "Remove signup" })).toBeInTheDocument();
+    fireEvent.change(within(dialog).getByLabelText("Holdout (%)"), { target: { value: "20" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(changes(calls)).toEqual([["PATCH", "/api/mappings/7", { holdout: 20 }]]));
+  });
+
+  it("sends changed goals alone", async () => {
+    const goals = await openEdit(heldOut);
+    openAudience(goals.dialog);
+    typeTags(goals.dialog, "Goals the holdout measures", "purchase");
+    fireEvent.click(within(goals.dialog).getByRole("button", { name: "Save changes" }));
+    await waitFor(() =>
+      expect(changes(goals.calls)).toEqual([["PATCH", "/api/mappings/7", { goals: ["signup", "purchase"] }]]),
+    );
+  });
+
+  it("refuses a holdout beside a running experiment with the API's message, and sends nothing", async () => {
+    const withExperiment = mapping({
+      ...dach,
+      variants: [
+        { key: "A", htmlContent: "<p>hallo</p>", weight: 50 },
+        { key: "B", htmlContent: "<p>hi</p>", weight: 50 },
+      ],
+      goals: ["signup"],
+    });
+    const { calls, dialog } = await openEdit(withExperiment);
+    openAudience(dialog);
+    expect(within(dialog).getByLabelText("Holdout (%)")).toHaveValue(null);
+    expect(within(dialog).queryByRole("button", { name: "Remove signup" })).toBeNull();
+    fireEvent.change(within(dialog).getByLabelText("Holdout (%)"), { target: { value: "10" } });
+    typeTags(dialog, "Goals the holdout measures", "signup");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    expect(await within(dialog).findByText(HOLDOUT_WITH_EXPERIMENT)).toBeInTheDocument();
+    expect(within(dialog).getByLabelText("Holdout (%)")).toHaveAttribute("aria-invalid", "true");
+    expect(changes(calls)).toEqual([]);
+  });
+
+  it("ends the holdout with holdout: 0 when the field is emptied", async () => {
+    const { calls, dialog } = await openEdit(heldOut);
+    openAudience(dialog);
+    fireEvent.change(within(dialog).getByLabelText("Holdout (%)"), { target: { value: "" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(changes(calls)).toEqual([["PATCH", "/api/mappings/7", { holdout: 0 }]]));
+  });
+});
+
+describe("the audience results", () => {
+  const arm = (key: string, visitors: number, conversions: number, uplift: number | null) => ({
+    key,
+    goal: "signup",
+    visitors,
+    conversions,
+    rate: conversions / visitors,
+    uplift,
+    upliftCi95: uplift === null ? null : ([0.05, 0.45] as [number, number]),
+    probabilityToBeatControl: uplift === null ? null : 0.99,
+    topAddressVisitorShare: 0,
+    topAddressConversionShare: 0,
+  });
+  const armsResults: ExperimentResults = {
+    variants: [arm("holdout", 100, 5, null), arm("audience", 900, 63, 0.4)],
+    srm: { pValue: 0.8, ok: true },
+    weights: [
+      { key: "holdout", weight: 10 },
+      { key: "audience", weight: 90 },
+    ],
+    goals: ["signup"],
+    startedAt: "2026-11-20T10:00:00.000Z",
+    concentrated: false,
+    sampleFull: false,
+    visitorCap: 50_000,
+  };
+
+  it("is offered only on a mapping with a holdout, and shows its two arms in the experiment's results, nothing to make permanent", async () => {
+    const calls = openRows([heldOut, mapping({ ...dach, id: 9, url: "https://example.com/no-holdout" })], (call) =>
+      call.method === "GET" && call.url === "/api/mappings/7/audience-results" ? jsonResponse(armsResults) : undefined,
+    );
+    const buttons = await screen.findAllByRole("button", { name: "Audience results" });
+    expect(buttons).toHaveLength(1);
+    expect(screen.queryByRole("button", { name: "Experiment results" })).toBeNull();
+    fireEvent.click(buttons[0]!);
+    const dialog = await screen.findByRole("dialog", { name: "Audience results" });
+    const table = await within(dialog).findByRole("table", { name: "Goal: signup" });
+    const rows = within(table).getAllByRole("row");
+    expect(rows[1]).toHaveTextContent(/^holdout \(control\)100/);
+    expect(rows[2]).toHaveTextContent(/^audience900/);
+    expect(within(dialog).getByText(/10 % of the audience is held out/)).toBeInTheDocument();
+    expect(
+      within(dialog).getByText("audience converts 40 % better than holdout; 99 % likely to be better."),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByRole("button", { name: /permanent/ })).toBeNull();
+    expect(calls.filter((c) => c.url.includes("/audience-results")).map((c) => c.url)).toEqual([
+      "/api/mappings/7/audience-results",
+    ]);
   });
 });
 

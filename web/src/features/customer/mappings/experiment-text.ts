@@ -2,6 +2,7 @@
  * @module The experiment screens' labels (docs/experiments.md), English and German, as `components/usage-chart.tsx`
  * keeps its own: the customer's dashboard is English, so every part takes `lang` and defaults to "en".
  */
+import type { SegmentDimension } from "#contract/experiments";
 import type { ExperimentLanguage } from "./experiment-sentence";
 
 export const EXPERIMENT_TEXT = {
@@ -33,6 +34,20 @@ export const EXPERIMENT_TEXT = {
     keepRunning: "Keep running",
     // The row action and the results dialog.
     results: "Experiment results",
+    audienceResults: "Audience results",
+    audienceIntro: (share: number) =>
+      `${share} % of the audience is held out and sees the URL's mapping without an audience: "holdout" is what that brings, "audience" what the audience's content brings.`,
+    segment: "Visitors",
+    segments: {
+      all: "All visitors",
+      device: "By device",
+      country: "By country",
+      referrer: "By referrer",
+    } satisfies Record<SegmentDimension | "all", string>,
+    segmentHeading: (value: string, visitors: string) => `${value}: ${visitors} visitors`,
+    segmentOther: "Other",
+    segmentUnknown: "Unknown",
+    noSegments: "No visitors counted by segment yet.",
     runningSince: (date: string) => `Running since ${date}.`,
     goal: "Goal",
     chart: (goal: string) => `Conversion rate by variant for ${goal}`,
@@ -83,6 +98,20 @@ export const EXPERIMENT_TEXT = {
     stopping: "Das Experiment endet beim Speichern; das Mapping behält seinen eigenen HTML-Inhalt.",
     keepRunning: "Weiterlaufen lassen",
     results: "Experimentergebnisse",
+    audienceResults: "Zielgruppenergebnisse",
+    audienceIntro: (share: number) =>
+      `${share} % der Zielgruppe werden zurückgehalten und sehen das Mapping der URL ohne Zielgruppe: „holdout“ ist, was das bringt, „audience“, was der Inhalt der Zielgruppe bringt.`,
+    segment: "Besucher",
+    segments: {
+      all: "Alle Besucher",
+      device: "Nach Gerät",
+      country: "Nach Land",
+      referrer: "Nach Herkunft",
+    } satisfies Record<SegmentDimension | "all", string>,
+    segmentHeading: (value: string, visitors: string) => `${value}: ${visitors} Besucher`,
+    segmentOther: "Andere",
+    segmentUnknown: "Unbekannt",
+    noSegments: "Noch keine Besucher nach Segment gezählt.",
     runningSince: (date: string) => `Läuft seit ${date}.`,
     goal: "Ziel",
     chart: (goal: string) => `Konversionsrate je Variante für ${goal}`,

@@ -382,6 +382,45 @@ describe("the experiment results", () => {
   });
 });
 
+describe("the experiment results by segment", () => {
+  it("asks with ?segment= for the chosen split and shows a table per segment value", async () => {
+    const byDevice: ExperimentResults = {
+      ...results,
+      segments: {
+        dimension: "device",
+        values: [
+          { value: "mobile", visitors: 1200, variants: [figures("A", "signup"), figures("B", "signup")] },
+          { value: "other", visitors: 30, variants: [figures("A", "signup"), figures("B", "signup")] },
+        ],
+      },
+    };
+    const calls = openRows([running], (call) => {
+      if (call.method !== "GET") return undefined;
+      if (call.url === "/api/mappings/7/experiment") return jsonResponse(results);
+      if (call.url === "/api/mappings/7/experiment?segment=device") return jsonResponse(byDevice);
+      return undefined;
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "Experiment results" }));
+    const dialog = await screen.findByRole("dialog", { name: "Experiment results" });
+    const picker = await within(dialog).findByRole("combobox", { name: "Visitors" });
+    expect(picker).toHaveValue("all");
+    expect(within(dialog).getAllByRole("table")).toHaveLength(1);
+
+    fireEvent.change(picker, { target: { value: "device" } });
+    const mobile = await within(dialog).findByRole("region", { name: "Mobile" });
+    expect(within(mobile).getByText("Mobile: 1,200 visitors")).toBeInTheDocument();
+    expect(within(mobile).getAllByRole("row")).toHaveLength(3);
+    expect(within(dialog).getByRole("region", { name: "Other" })).toBeInTheDocument();
+    expect(calls.filter((c) => c.url.startsWith("/api/mappings/7/experiment")).map((c) => c.url)).toEqual([
+      "/api/mappings/7/experiment",
+      "/api/mappings/7/experiment?segment=device",
+    ]);
+
+    fireEvent.change(picker, { target: { value: "all" } });
+    await waitFor(() => expect(within(dialog).queryByRole("region", { name: "Mobile" })).toBeNull());
+  });
+});
+
 describe("the preview of a mapping running an experiment", () => {
   it("makes the link for the chosen variant; the control's is the plain link", async () => {
     const calls = openRows([running], (call) =>

@@ -12,7 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { useSchemaCheck } from "@/hooks/use-schema-check";
 import { useEditMapping } from "@/queries/mappings";
-import { audienceChange, audienceOf } from "./audience-input";
+import { audienceChange, audienceOf, holdoutErrors } from "./audience-input";
 import { AudienceSection } from "./audience-section";
 import { experimentChange, experimentOf } from "./experiment-input";
 import { ExperimentSection } from "./experiment-section";
@@ -52,6 +52,7 @@ function EditForm({ mapping, onDone }: { mapping: Mapping; onDone: () => void })
   const [audience, setAudience] = useState(audienceBefore);
   const { errors, check, clearErrors } = useSchemaCheck((schemas) => schemas.mappingChangeBody);
   const experimentCheck = useExperimentCheck(experiment.running);
+  const [holdoutProblems, setHoldoutProblems] = useState<Partial<Record<string, string>>>({});
   const edit = useEditMapping(mapping.id);
 
   async function submit(event: FormEvent) {
@@ -70,7 +71,9 @@ function EditForm({ mapping, onDone }: { mapping: Mapping; onDone: () => void })
       Object.keys(change).length > 0 ? check(change) : (clearErrors(), {}),
       experimentCheck.check(experimentPart),
     ]);
-    if (!body || !experimentBody) return;
+    const holdoutFound = holdoutErrors(audience, experiment.running);
+    setHoldoutProblems(holdoutFound);
+    if (!body || !experimentBody || Object.keys(holdoutFound).length > 0) return;
     edit.mutate({ ...body, ...experimentBody }, { onSuccess: onDone });
   }
 
@@ -83,7 +86,7 @@ function EditForm({ mapping, onDone }: { mapping: Mapping; onDone: () => void })
         <Textarea value={htmlContent} onChange={(e) => setHtmlContent(e.target.value)} rows={8} className="font-mono" />
       </FormField>
       <MappingExtrasFields value={extras} onChange={setExtras} errors={errors} />
-      <AudienceSection value={audience} onChange={setAudience} errors={errors} />
+      <AudienceSection value={audience} onChange={setAudience} errors={{ ...holdoutProblems, ...errors }} />
       <ExperimentSection
         value={experiment}
         onChange={setExperiment}

@@ -8,6 +8,9 @@ import { EXPERIMENT_TEXT } from "./experiment-text";
 const ExperimentResultsDialog = lazy(() =>
   import("./experiment-results-dialog").then((m) => ({ default: m.ExperimentResultsDialog })),
 );
+const AudienceResultsDialog = lazy(() =>
+  import("./experiment-results-dialog").then((m) => ({ default: m.AudienceResultsDialog })),
+);
 const MappingEditDialog = lazy(() => import("./mapping-edit-dialog").then((m) => ({ default: m.MappingEditDialog })));
 const MappingHistoryDialog = lazy(() =>
   import("./mapping-history-dialog").then((m) => ({ default: m.MappingHistoryDialog })),
@@ -29,7 +32,8 @@ interface RowDialogProps {
 /**
  * A row's actions: Edit (every field, issue 25), Publish or Unpublish, Preview (a link that shows it on its page:
  * docs/publishing.md), History (its versions, and restoring one: docs/history.md), on a mapping running an
- * experiment its results (docs/experiments.md), and Remove (SPEC.md §2), which on a URL with older mappings asks
+ * experiment its results (docs/experiments.md), on a mapping with a holdout its audience results
+ * (docs/audiences.md, "Holdout"), and Remove (SPEC.md §2), which on a URL with older mappings asks
  * whether to remove only the newest or all of them.
  */
 export function MappingRowActions({ mapping }: { mapping: Mapping }) {
@@ -41,6 +45,7 @@ export function MappingRowActions({ mapping }: { mapping: Mapping }) {
   const history = useDialogOnDemand();
   const preview = useDialogOnDemand();
   const experiment = useDialogOnDemand();
+  const audienceResults = useDialogOnDemand();
   const remove = useDialogOnDemand();
 
   return (
@@ -64,6 +69,14 @@ export function MappingRowActions({ mapping }: { mapping: Mapping }) {
           mapping={mapping}
         />
       )}
+      {mapping.holdout ? (
+        <DialogButton
+          label={EXPERIMENT_TEXT.en.audienceResults}
+          control={audienceResults}
+          Dialog={AudienceResultsDialog}
+          mapping={mapping}
+        />
+      ) : null}
       {removeAsks ? (
         <DialogButton
           label="Remove"
