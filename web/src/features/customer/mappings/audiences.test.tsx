@@ -9,35 +9,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { AUDIENCE_NEEDS_A_CONDITION, HOLDOUT_GOALS_NEEDED, HOLDOUT_WITH_EXPERIMENT } from "#contract/audiences";
 import type { ExperimentResults } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
-import { jsonResponse, mockApi, type ApiCall } from "@/test/fetch-mock";
+import { jsonResponse, type ApiCall } from "@/test/fetch-mock";
 import { mapping } from "@/test/fixtures";
-import { renderApp } from "@/test/render-app";
+import { changes, openMappingsTab } from "@/test/mappings-tab";
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
-
-/** The URL Mappings tab with `rows`; `change` answers the calls the test is about, the rest of the tab's reads empty. */
-function openRows(rows: Mapping[], change: (call: ApiCall) => Response | undefined = () => undefined) {
-  window.localStorage.setItem("apiKey", "key-1");
-  const calls = mockApi(
-    (call) => (call.method === "GET" && call.url === "/api/mappings?group=url" ? jsonResponse(rows) : undefined),
-    (call) => (call.method === "GET" && call.url.startsWith("/api/mappings/deleted") ? jsonResponse([]) : undefined),
-    (call) =>
-      call.method === "GET" && call.url === "/api/user/stats" ? jsonResponse({ totalRequests: 0 }) : undefined,
-    (call) =>
-      call.method === "GET" && call.url === "/api/url-rules"
-        ? jsonResponse({ trackingParameters: [], ignoredParameters: [] })
-        : undefined,
-    (call) => (call.method === "GET" && call.url.startsWith("/api/analytics") ? jsonResponse([]) : undefined),
-    change,
-  );
-  renderApp("/dashboard");
-  fireEvent.mouseDown(screen.getByRole("tab", { name: "URL Mappings" }));
-  return calls;
-}
-
-const changes = (calls: ApiCall[]) => calls.filter((c) => c.method !== "GET").map((c) => [c.method, c.url, c.body]);
 
 const dach = mapping({
   id: 7,
@@ -61,7 +39,7 @@ function typeTags(form: HTMLElement, label: string, ...values: string[]) {
 }
 
 async function addForm(change: (call: ApiCall) => Response | undefined) {
-  const calls = openRows([], change);
+  const { calls } = openMappingsTab([], change);
   fireEvent.change(await screen.findByLabelText("URL"), { target: { value: "https://example.com/p" } });
   fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<i>p</i>" } });
   const form = screen.getByRole("button", { name: "Add Mapping" }).closest("form")!;
@@ -71,7 +49,7 @@ async function addForm(change: (call: ApiCall) => Response | undefined) {
 describe("the mappings list", () => {
   it("names a row's audience and priority under its URL, and adds nothing to a row for everyone", async () => {
     const plain = mapping({ id: 8, url: "https://example.com/everyone" });
-    openRows([dach, plain]);
+    openMappingsTab([dach, plain]);
     const rows = await screen.findAllByRole("row");
     const dachRow = rows.find((row) => row.textContent?.includes(dach.url) && row !== rows[0])!;
     expect(within(dachRow).getByText("Audience: DACH mobile")).toBeInTheDocument();
@@ -187,7 +165,7 @@ describe("the audience editor in the add form", () => {
 });
 
 async function openEdit(row: Mapping) {
-  const calls = openRows([row], (call) =>
+  const { calls } = openMappingsTab([row], (call) =>
     call.method === "PATCH" ? jsonResponse({ ...row, ...(call.body as object) }) : undefined,
   );
   fireEvent.click(await screen.findByRole("button", { name: "Edit" }));
@@ -375,8 +353,12 @@ describe("the audience results", () => {
   };
 
   it("is offered only on a mapping with a holdout, and shows its two arms in the experiment's results, nothing to make permanent", async () => {
-    const calls = openRows([heldOut, mapping({ ...dach, id: 9, url: "https://example.com/no-holdout" })], (call) =>
-      call.method === "GET" && call.url === "/api/mappings/7/audience-results" ? jsonResponse(armsResults) : undefined,
+    const { calls } = openMappingsTab(
+      [heldOut, mapping({ ...dach, id: 9, url: "https://example.com/no-holdout" })],
+      (call) =>
+        call.method === "GET" && call.url === "/api/mappings/7/audience-results"
+          ? jsonResponse(armsResults)
+          : undefined,
     );
     const buttons = await screen.findAllByRole("button", { name: "Audience results" });
     expect(buttons).toHaveLength(1);
@@ -401,7 +383,7 @@ describe("the audience results", () => {
 describe("the URL tester", () => {
   it("asks for a visitor with the attributes chosen, and names the audience whose mapping answers", async () => {
     const asked: URLSearchParams[] = [];
-    openRows([], (call) => {
+    openMappingsTab([], (call) => {
       if (!call.url.startsWith("/api/mappings/match")) return undefined;
       asked.push(new URL(call.url, "http://spa.test").searchParams);
       return jsonResponse({
@@ -439,7 +421,7 @@ describe("the URL tester", () => {
 
   it("asks with the URL alone when no attribute is chosen, and shows no audience for everyone's mapping", async () => {
     const asked: string[] = [];
-    openRows([], (call) => {
+    openMappingsTab([], (call) => {
       if (!call.url.startsWith("/api/mappings/match")) return undefined;
       asked.push(call.url);
       return jsonResponse({ mapping: mapping({ id: 8 }), reason: "Exact match" });
@@ -455,7 +437,7 @@ describe("the URL tester", () => {
 
 describe("the preview of a mapping for an audience", () => {
   it("says the link shows the mapping whatever the previewer's attributes, and makes its plain link", async () => {
-    const calls = openRows([dach], (call) =>
+    const { calls } = openMappingsTab([dach], (call) =>
       call.method === "POST" && call.url === "/api/mappings/7/preview"
         ? jsonResponse({ url: "https://example.com/a?dc_preview=t", expiresAt: "2026-11-26T10:00:00.000Z" }, 201)
         : undefined,

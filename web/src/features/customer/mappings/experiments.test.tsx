@@ -7,35 +7,13 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ExperimentResults, VariantGoalResult } from "#contract/experiments";
 import type { Mapping } from "#contract/responses";
-import { jsonResponse, mockApi, type ApiCall } from "@/test/fetch-mock";
+import { jsonResponse, type ApiCall } from "@/test/fetch-mock";
 import { mapping } from "@/test/fixtures";
-import { renderApp } from "@/test/render-app";
+import { changes, openMappingsTab } from "@/test/mappings-tab";
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
-
-/** The URL Mappings tab with `rows`; `change` answers the calls the test is about, the rest of the tab's reads empty. */
-function openRows(rows: Mapping[], change: (call: ApiCall) => Response | undefined = () => undefined) {
-  window.localStorage.setItem("apiKey", "key-1");
-  const calls = mockApi(
-    (call) => (call.method === "GET" && call.url === "/api/mappings?group=url" ? jsonResponse(rows) : undefined),
-    (call) => (call.method === "GET" && call.url.startsWith("/api/mappings/deleted") ? jsonResponse([]) : undefined),
-    (call) =>
-      call.method === "GET" && call.url === "/api/user/stats" ? jsonResponse({ totalRequests: 0 }) : undefined,
-    (call) =>
-      call.method === "GET" && call.url === "/api/url-rules"
-        ? jsonResponse({ trackingParameters: [], ignoredParameters: [] })
-        : undefined,
-    (call) => (call.method === "GET" && call.url.startsWith("/api/analytics") ? jsonResponse([]) : undefined),
-    change,
-  );
-  renderApp("/dashboard");
-  fireEvent.mouseDown(screen.getByRole("tab", { name: "URL Mappings" }));
-  return calls;
-}
-
-const changes = (calls: ApiCall[]) => calls.filter((c) => c.method !== "GET").map((c) => [c.method, c.url, c.body]);
 
 const plain = mapping({ id: 7, htmlContent: "<p>old</p>" });
 const running = mapping({
@@ -49,7 +27,7 @@ const running = mapping({
 });
 
 async function openEdit(row: Mapping) {
-  const calls = openRows([row], (call) =>
+  const { calls } = openMappingsTab([row], (call) =>
     call.method === "PATCH" ? jsonResponse({ ...row, ...(call.body as object) }) : undefined,
   );
   fireEvent.click(await screen.findByRole("button", { name: "Edit" }));
@@ -188,7 +166,7 @@ describe("the experiment editor in the edit dialog", () => {
 
 describe("the experiment editor in the add form", () => {
   it("adds a mapping with its experiment", async () => {
-    const calls = openRows([], (call) =>
+    const { calls } = openMappingsTab([], (call) =>
       call.method === "POST" ? jsonResponse(mapping({ id: 8, ...(call.body as object) }), 201) : undefined,
     );
     fireEvent.change(await screen.findByLabelText("URL"), { target: { value: "https://example.com/p" } });
@@ -221,7 +199,9 @@ describe("the experiment editor in the add form", () => {
   });
 
   it("sends no experiment fields unless asked to run one", async () => {
-    const calls = openRows([], (call) => (call.method === "POST" ? jsonResponse(mapping({ id: 8 }), 201) : undefined));
+    const { calls } = openMappingsTab([], (call) =>
+      call.method === "POST" ? jsonResponse(mapping({ id: 8 }), 201) : undefined,
+    );
     fireEvent.change(await screen.findByLabelText("URL"), { target: { value: "https://example.com/p" } });
     fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<i>p</i>" } });
     fireEvent.click(screen.getByRole("button", { name: "Add Mapping" }));
@@ -279,7 +259,7 @@ const results: ExperimentResults = {
 
 describe("the experiment results", () => {
   async function openResults(answer: () => Response, promote?: (call: ApiCall) => Response) {
-    const calls = openRows([running], (call) => {
+    const { calls } = openMappingsTab([running], (call) => {
       if (call.method === "GET" && call.url === "/api/mappings/7/experiment") return answer();
       if (call.method === "POST" && call.url === "/api/mappings/7/experiment/promote") return promote?.(call);
       return undefined;
@@ -290,7 +270,7 @@ describe("the experiment results", () => {
   }
 
   it("is offered only on a mapping running an experiment", async () => {
-    openRows([plain]);
+    openMappingsTab([plain]);
     expect(await screen.findByRole("button", { name: "History" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Experiment results" })).not.toBeInTheDocument();
   });
@@ -394,7 +374,7 @@ describe("the experiment results by segment", () => {
         ],
       },
     };
-    const calls = openRows([running], (call) => {
+    const { calls } = openMappingsTab([running], (call) => {
       if (call.method !== "GET") return undefined;
       if (call.url === "/api/mappings/7/experiment") return jsonResponse(results);
       if (call.url === "/api/mappings/7/experiment?segment=device") return jsonResponse(byDevice);
@@ -423,7 +403,7 @@ describe("the experiment results by segment", () => {
 
 describe("the preview of a mapping running an experiment", () => {
   it("makes the link for the chosen variant; the control's is the plain link", async () => {
-    const calls = openRows([running], (call) =>
+    const { calls } = openMappingsTab([running], (call) =>
       call.method === "POST" && call.url === "/api/mappings/7/preview"
         ? jsonResponse(
             {

@@ -6,9 +6,9 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DELIVERY_EVERYWHERE_BY_HEADER, type Mapping } from "#contract/responses";
-import { jsonResponse, mockApi, type ApiCall } from "@/test/fetch-mock";
+import { jsonResponse, type ApiCall } from "@/test/fetch-mock";
 import { mapping } from "@/test/fixtures";
-import { renderApp } from "@/test/render-app";
+import { changes, openMappingsTab } from "@/test/mappings-tab";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -23,36 +23,10 @@ function delivered(body: unknown, status = 200) {
   return res;
 }
 
-/**
- * The URL Mappings tab with `rows` (the server's one row per URL); `change` answers every other call of the
- * mappings (and may change `rows`); the rest of the dashboard's reads answer empty.
- */
-function openRows(rows: Mapping[], change: (call: ApiCall) => Response | undefined = () => undefined) {
-  window.localStorage.setItem("apiKey", "key-1");
-  const state = { rows };
-  const calls = mockApi(
-    (call) => (call.method === "GET" && call.url === "/api/mappings?group=url" ? jsonResponse(state.rows) : undefined),
-    (call) => (call.method === "GET" && call.url.startsWith("/api/mappings/deleted") ? jsonResponse([]) : undefined),
-    (call) =>
-      call.method === "GET" && call.url === "/api/user/stats" ? jsonResponse({ totalRequests: 0 }) : undefined,
-    (call) =>
-      call.method === "GET" && call.url === "/api/url-rules"
-        ? jsonResponse({ trackingParameters: [], ignoredParameters: [] })
-        : undefined,
-    (call) => (call.method === "GET" && call.url.startsWith("/api/analytics") ? jsonResponse([]) : undefined),
-    change,
-  );
-  renderApp("/dashboard");
-  fireEvent.mouseDown(screen.getByRole("tab", { name: "URL Mappings" }));
-  return { calls, state };
-}
-
-const changes = (calls: ApiCall[]) => calls.filter((c) => c.method !== "GET").map((c) => [c.method, c.url, c.body]);
-
 describe("Publish and Unpublish", () => {
   it("publishes a draft: the row's action, PATCH status, and a note that it is live", async () => {
     const draft = mapping({ id: 7, publishedAt: null });
-    const { calls } = openRows([draft], (call) =>
+    const { calls } = openMappingsTab([draft], (call) =>
       call.method === "PATCH" ? delivered({ ...draft, publishedAt: "2026-11-25T13:07:00.000Z" }) : undefined,
     );
 
@@ -64,7 +38,7 @@ describe("Publish and Unpublish", () => {
 
   it("unpublishes a live mapping, and says when it is gone from the pages, not that it is live", async () => {
     const live = mapping({ id: 7 });
-    const { calls } = openRows([live], (call) =>
+    const { calls } = openMappingsTab([live], (call) =>
       call.method === "PATCH" ? delivered({ ...live, publishedAt: null }) : undefined,
     );
 
@@ -80,7 +54,7 @@ describe("Publish and Unpublish", () => {
 
 describe("notes after adding", () => {
   async function addWith(answer: Mapping, fill: () => void = () => undefined) {
-    openRows([], (call) => (call.method === "POST" ? delivered(answer, 201) : undefined));
+    openMappingsTab([], (call) => (call.method === "POST" ? delivered(answer, 201) : undefined));
     fireEvent.change(await screen.findByLabelText("URL"), { target: { value: "https://example.com/p" } });
     fireEvent.change(screen.getByLabelText("HTML Content"), { target: { value: "<i>p</i>" } });
     fill();
@@ -122,7 +96,7 @@ describe("Edit", () => {
   });
 
   async function openEdit(answer = (body: unknown) => delivered({ ...current, ...(body as object) })) {
-    const api = openRows([current], (call) => (call.method === "PATCH" ? answer(call.body) : undefined));
+    const api = openMappingsTab([current], (call) => (call.method === "PATCH" ? answer(call.body) : undefined));
     fireEvent.click(await screen.findByRole("button", { name: "Edit" }));
     const dialog = await screen.findByRole("dialog", { name: "Edit URL mapping" });
     return { ...api, dialog };
@@ -193,7 +167,7 @@ describe("Remove on a URL with older mappings", () => {
   const newest = mapping({ id: 7, urlMappingCount: 3 });
 
   async function openRemove(change: (call: ApiCall) => Response | undefined) {
-    const api = openRows([newest], change);
+    const api = openMappingsTab([newest], change);
     fireEvent.click(await screen.findByRole("button", { name: "Remove" }));
     const dialog = await screen.findByRole("alertdialog", { name: "This URL has 2 older mappings" });
     return { ...api, dialog };
