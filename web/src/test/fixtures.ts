@@ -1,4 +1,4 @@
-import type { CustomerDashboard, Mapping, ProductVersion, SiteConfig } from "#contract/responses";
+import type { CustomerDashboard, Mapping, ProductVersion, SiteConfig, Website } from "#contract/responses";
 
 /** A product version (or plan): 'Free', limits 100 / 1 / 10, no price, no PayPal plan, not the default. */
 export const productVersion = (overrides: Partial<ProductVersion>): ProductVersion => ({
@@ -76,3 +76,18 @@ export const mapping = (overrides: Partial<Mapping>): Mapping => ({
   unpublishAt: null,
   ...overrides,
 });
+
+/** An edge website claimed and not yet proven (docs/edge-delivery.md). */
+export const PENDING_WEBSITE: Website = {
+  hostname: "shop.example",
+  origin: "https://origin.shop.example",
+  mode: "edge",
+  status: "pending",
+  verification: { type: "txt", name: "_dynamic-content.shop.example", value: "tok_0123456789abcdef0123456789ab" },
+  verifiedAt: null,
+  expiresAt: "2026-05-11T09:00:00.000Z",
+  checkedAt: null,
+  checkProblem: null,
+  createdAt: "2026-05-04T09:00:00.000Z",
+  updatedAt: "2026-05-04T09:00:00.000Z",
+};

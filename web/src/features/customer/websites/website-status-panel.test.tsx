@@ -5,21 +5,9 @@ import type { Website, WebsiteStatus } from "#contract/responses";
 import { createQueryClient } from "@/lib/query-client";
 import { STATUS_RECHECK_MS } from "@/queries/websites";
 import { jsonResponse, mockApi } from "@/test/fetch-mock";
+import { PENDING_WEBSITE as PENDING } from "@/test/fixtures";
 import { WebsiteStatusPanel } from "./website-status-panel";
 
-const PENDING: Website = {
-  hostname: "shop.example",
-  origin: "https://origin.shop.example",
-  mode: "edge",
-  status: "pending",
-  verification: { type: "txt", name: "_dynamic-content.shop.example", value: "tok_0123456789abcdef0123456789ab" },
-  verifiedAt: null,
-  expiresAt: "2026-05-11T09:00:00.000Z",
-  checkedAt: null,
-  checkProblem: null,
-  createdAt: "2026-05-04T09:00:00.000Z",
-  updatedAt: "2026-05-04T09:00:00.000Z",
-};
 const ACTIVE: Website = { ...PENDING, status: "active", verifiedAt: "2026-05-04T09:10:00.000Z", expiresAt: null };
 
 const WAITING: WebsiteStatus = {

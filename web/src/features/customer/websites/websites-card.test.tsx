@@ -2,25 +2,11 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Website } from "#contract/responses";
 import { jsonResponse, mockApi } from "@/test/fetch-mock";
-import { customerDashboard } from "@/test/fixtures";
+import { customerDashboard, PENDING_WEBSITE as PENDING } from "@/test/fixtures";
 import { renderApp } from "@/test/render-app";
 import { storeSession } from "@/test/session";
 
 afterEach(() => vi.unstubAllGlobals());
-
-const PENDING: Website = {
-  hostname: "shop.example",
-  origin: "https://origin.shop.example",
-  mode: "edge",
-  status: "pending",
-  verification: { type: "txt", name: "_dynamic-content.shop.example", value: "tok_0123456789abcdef0123456789ab" },
-  verifiedAt: null,
-  expiresAt: "2026-05-11T09:00:00.000Z",
-  checkedAt: null,
-  checkProblem: null,
-  createdAt: "2026-05-04T09:00:00.000Z",
-  updatedAt: "2026-05-04T09:00:00.000Z",
-};
 
 async function openWebsitesTab() {
   storeSession("key-ann-123");
