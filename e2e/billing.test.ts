@@ -21,7 +21,7 @@ import type { AuthInfo, CustomerDashboard, PaymentHistoryItem, ProductVersion } 
 import type { ProductVersionBody } from "#contract/schemas";
 import { useBrowserAndMail } from "./support/session";
 import { approveWithoutStoring, createPayPalPlan, payPalSubscriptionStatus } from "./support/paypal";
-import { adminApiKey, api, baseURL, registerCustomer } from "./support/product";
+import { adminApiKey, api, baseURL, registerCustomer, signedInPage } from "./support/product";
 
 const CUSTOMER = "subscriber@shop.test";
 const TXN = "E2E-TXN-0001";
@@ -29,20 +29,6 @@ const PAYER = "payer@shop.test";
 
 const session = useBrowserAndMail();
 const work = mkdtempSync(join(tmpdir(), "dc-billing-"));
-
-/** A browser page signed in with `apiKey` (the login screens have their own tests). */
-async function signedIn(apiKey: string, role: "user" | "admin"): Promise<Page> {
-  const page = await session.browser.newPage({ acceptDownloads: true });
-  await page.goto(`${baseURL}/snippet`);
-  await page.evaluate(
-    ([key, r]) => {
-      localStorage.setItem("apiKey", key!);
-      localStorage.setItem("userRole", r!);
-    },
-    [apiKey, role],
-  );
-  return page;
-}
 
 /** The recorded notification of docs/paypal, for this subscription and transaction, from `payerEmail`. */
 function postRecordedNotification(subscriptionId: string, txnId = TXN, payerEmail = "subscriber@shop.tst") {
@@ -117,7 +103,7 @@ describe("billing", () => {
     const premiumPlanId = await sellPlan(adminKey, "Premium", 29);
 
     // The customer subscribes in the plan dialog; PayPal confirms the subscription ACTIVE at Premium's price.
-    const customer = await signedIn(customerKey, "user");
+    const customer = await signedInPage(session.browser, customerKey, "user", { acceptDownloads: true });
     const paypalCalls: [string, unknown][] = [];
     await customer.exposeFunction("__paypalStandInReport", (kind: string, value: unknown) =>
       paypalCalls.push([kind, value]),
@@ -136,7 +122,7 @@ describe("billing", () => {
 
     // Premium has a subscriber now: the admin can make a new version (its price read to the cent), but cannot
     // reprice or delete Premium, and the failure toast says why.
-    const adminPage = await signedIn(adminKey, "admin");
+    const adminPage = await signedInPage(session.browser, adminKey, "admin", { acceptDownloads: true });
     await adminPage.goto(`${baseURL}/admin/product-versions`);
     await adminPage.getByRole("button", { name: "Neue Version" }).click();
     const create = adminPage.getByRole("dialog");
@@ -256,7 +242,7 @@ describe("billing", () => {
   it("links a payment no subscription owns to the account with the corrected payer email, or says none has it", async () => {
     const payerKey = await registerCustomer(session.mail, PAYER);
     postRecordedNotification("I-ELSEWHERE-1", "E2E-TXN-0002", "payer@shop.tst");
-    const adminPage = await signedIn(await adminApiKey(), "admin");
+    const adminPage = await signedInPage(session.browser, await adminApiKey(), "admin", { acceptDownloads: true });
     await adminPage.goto(`${baseURL}/admin/billing/transaction/E2E-TXN-0002`);
     const correct = async (email: string) => {
       await adminPage.getByRole("button", { name: "Edit" }).click();
@@ -287,7 +273,7 @@ describe("billing", () => {
     const subscriptionId = await approveWithoutStoring(planId, userId);
     postRecordedNotification(subscriptionId, "E2E-TXN-0003", "Own@Shop.test");
 
-    const customer = await signedIn(customerKey, "user");
+    const customer = await signedInPage(session.browser, customerKey, "user", { acceptDownloads: true });
     await customer.goto(`${baseURL}/user-dashboard`);
     await customer.getByRole("tab", { name: "Billing" }).click();
     const payment = customer.getByRole("row").filter({ hasText: "Growth" });
@@ -299,7 +285,7 @@ describe("billing", () => {
     expect(await plan()).not.toBe("Rescue");
 
     // The admin is told on the dashboard, and links the subscription on the billing screen with one click.
-    const adminPage = await signedIn(adminKey, "admin");
+    const adminPage = await signedInPage(session.browser, adminKey, "admin", { acceptDownloads: true });
     await adminPage.goto(`${baseURL}/admin`);
     const alert = adminPage.getByRole("alert", { name: "Paid subscriptions without an account" });
     await expect.poll(() => alert.isVisible(), { timeout: 10_000 }).toBe(true);

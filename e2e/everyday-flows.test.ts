@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { CustomerDashboard, Mapping, ProductVersion } from "#contract/responses";
 import type { ProductVersionBody } from "#contract/schemas";
-import { adminApiKey, api, baseURL, openWithKey, registerCustomer } from "./support/product";
+import { adminApiKey, api, baseURL, openWithKey, registerCustomer, signedInPage } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 
 const session = useBrowserAndMail();
@@ -181,15 +181,7 @@ describe("a customer's content", () => {
 
 describe("an admin", () => {
   /** A page whose browser stores `apiKey` as an admin's, as a login leaves it. */
-  async function storedAsAdmin(apiKey: string): Promise<Page> {
-    const page = await session.browser.newPage();
-    await page.goto(`${baseURL}/snippet`);
-    await page.evaluate((key) => {
-      localStorage.setItem("apiKey", key);
-      localStorage.setItem("userRole", "admin");
-    }, apiKey);
-    return page;
-  }
+  const storedAsAdmin = (apiKey: string) => signedInPage(session.browser, apiKey, "admin");
 
   it("whose session ended is led to the admin login and told so, never to a 404", async () => {
     const page = await storedAsAdmin("dc_revoked-or-expired-key");

@@ -9,24 +9,10 @@ import { describe, expect, it } from "vitest";
 import type { CustomerDashboard, ProductVersion } from "#contract/responses";
 import type { ProductVersionBody } from "#contract/schemas";
 import { createPayPalPlan, payPalSubscriptionStatus } from "./support/paypal";
-import { adminApiKey, api, baseURL, registerCustomer } from "./support/product";
+import { adminApiKey, api, baseURL, registerCustomer, signedInPage } from "./support/product";
 import { useBrowserAndMail } from "./support/session";
 
 const session = useBrowserAndMail();
-
-/** A browser page signed in with `apiKey` (the login screens have their own tests). */
-async function signedIn(apiKey: string, role: "user" | "admin"): Promise<Page> {
-  const page = await session.browser.newPage();
-  await page.goto(`${baseURL}/snippet`);
-  await page.evaluate(
-    ([key, r]) => {
-      localStorage.setItem("apiKey", key!);
-      localStorage.setItem("userRole", r!);
-    },
-    [apiKey, role],
-  );
-  return page;
-}
 
 /** A product version (named unlike other files' plans: the e2e files share one product). */
 async function createVersion(adminKey: string, name: string, paypalPlanId: string | null) {
@@ -55,7 +41,7 @@ describe("plan offers", () => {
     const planId = await createPayPalPlan("Solo", "19.00");
     await createVersion(adminKey, "Solo", planId);
 
-    const admin = await signedIn(adminKey, "admin");
+    const admin = await signedInPage(session.browser, adminKey, "admin");
     await admin.goto(`${baseURL}/admin/product-versions`);
     await admin.getByRole("button", { name: "Neue Version" }).click();
     const form = admin.getByRole("dialog");
@@ -78,7 +64,7 @@ describe("plan offers", () => {
     await createVersion(adminKey, "Duo", duoPlanId);
     const customerKey = await registerCustomer(session.mail, "retry@shop.test");
 
-    const customer = await signedIn(customerKey, "user");
+    const customer = await signedInPage(session.browser, customerKey, "user");
     const approvals: string[] = [];
     await customer.exposeFunction("__paypalStandInReport", (kind: string, value: unknown) => {
       if (kind === "approve") approvals.push(String(value));

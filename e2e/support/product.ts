@@ -88,13 +88,33 @@ export async function registerCustomer(mail: MailServer, email: string): Promise
 }
 
 /**
+ * A new page of the product whose browser stores `apiKey` (and `role`, when given) as a login leaves them, open on a
+ * screen that needs no key; the login screens have their own tests.
+ */
+export async function signedInPage(
+  browser: Browser,
+  apiKey: string,
+  role?: "user" | "admin",
+  options: Parameters<Browser["newPage"]>[0] = {},
+): Promise<Page> {
+  const page = await browser.newPage(options);
+  await page.goto(`${baseURL}/snippet`);
+  await page.evaluate(
+    ([key, r]) => {
+      localStorage.setItem("apiKey", key);
+      if (r) localStorage.setItem("userRole", r);
+    },
+    [apiKey, role] as const,
+  );
+  return page;
+}
+
+/**
  * Opens a screen of the product in a new page as the customer whose key the browser stores (as the register page
  * leaves it), and its tab, if given.
  */
 export async function openWithKey(browser: Browser, apiKey: string, path: string, tab?: string): Promise<Page> {
-  const page = await browser.newPage();
-  await page.goto(`${baseURL}/snippet`);
-  await page.evaluate((key) => localStorage.setItem("apiKey", key), apiKey);
+  const page = await signedInPage(browser, apiKey);
   await page.goto(`${baseURL}${path}`);
   if (tab) await page.getByRole("tab", { name: tab }).click();
   return page;
