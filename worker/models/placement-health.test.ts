@@ -61,6 +61,20 @@ describe("selector health", () => {
     expect(await placementMissesOf(db(), [id])).toEqual(new Map([[id, 2]]));
   });
 
+  it("marks the list's rows whose selector missed, and only those", async () => {
+    const { user, apiKey, id } = await placedMapping();
+    const other = await call("/api/mappings", {
+      method: "POST",
+      apiKey,
+      json: { url: "https://shop.test/other", htmlContent: "<p>Other</p>" },
+    });
+    const otherId = ((await other.json()) as { id: number }).id;
+    await countViews([{ views: [], misses: [{ userId: user.id, mappingId: id, timestamp: Date.now() }] }]);
+    const rows = (await (await call("/api/mappings?limit=10", { apiKey })).json()) as Record<string, unknown>[];
+    expect(rows.find((r) => r.id === id)).toMatchObject({ placementMisses: 1 });
+    expect(rows.find((r) => r.id === otherId)).not.toHaveProperty("placementMisses");
+  });
+
   it("drops a miss reported for another customer's mapping", async () => {
     const owner = await placedMapping();
     const stranger = await placedMapping("stranger.test");

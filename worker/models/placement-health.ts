@@ -2,7 +2,8 @@
  * @module Selector health (docs/placement.md): per mapping and day, its delivered views and the views whose selector
  * named no element; the mapping's last 7 days summed, and the days before purged in chunks.
  */
-import { and, eq, gte, inArray, sql, sum, max } from "drizzle-orm";
+import { and, eq, gte, sql, sum, max } from "drizzle-orm";
+import type { Page } from "#contract/page";
 import type { PlacementHealth } from "#contract/placement";
 import type { Db } from "../db/client";
 import { placementHealth } from "../db/schema";
@@ -54,19 +55,35 @@ export async function placementHealthOf(db: Db, mappingId: number, now = Date.no
   };
 }
 
-/** The misses of the last `PLACEMENT_HEALTH_DAYS` days of `mappingIds` (a list's page): a bounded probe each. */
+/**
+ * The misses of the last `PLACEMENT_HEALTH_DAYS` days of `mappingIds` (a list's page), those with misses only: one
+ * query (the ids as one JSON parameter, whatever the page's size), at most 7 rows per id by the key.
+ */
 export async function placementMissesOf(
   db: Db,
   mappingIds: readonly number[],
   now = Date.now(),
 ): Promise<Map<number, number>> {
   if (mappingIds.length === 0) return new Map();
-  const rows = await db
-    .select({ mappingId: placementHealth.mappingId, misses: sum(placementHealth.misses) })
-    .from(placementHealth)
-    .where(and(inArray(placementHealth.mappingId, [...mappingIds]), gte(placementHealth.day, firstDay(now))))
-    .groupBy(placementHealth.mappingId);
-  return new Map(rows.map((r) => [r.mappingId, Number(r.misses ?? 0)]));
+  const rows = await db.all<{ mappingId: number; misses: number }>(sql`select h.mapping_id as mappingId,
+      sum(h.misses) as misses
+    from json_each(${JSON.stringify(mappingIds)}) ids join ${placementHealth} h
+      on h.mapping_id = ids.value and h.day >= ${firstDay(now)}
+    group by h.mapping_id having sum(h.misses) > 0`);
+  return new Map(rows.map((r) => [r.mappingId, r.misses]));
+}
+
+/** The page's rows, those whose selector missed with `placementMisses`. */
+export async function withPlacementMisses<T extends { id: number }>(
+  db: Db,
+  page: Page<T>,
+): Promise<Page<T & { placementMisses?: number }>> {
+  const misses = await placementMissesOf(
+    db,
+    page.rows.map((r) => r.id),
+  );
+  if (misses.size === 0) return page;
+  return { ...page, rows: page.rows.map((r) => (misses.has(r.id) ? { ...r, placementMisses: misses.get(r.id) } : r)) };
 }
 
 /** Deletes the days before the covered ones, a chunk at a time; answers the rows deleted. */
