@@ -64,3 +64,13 @@ export const placementSchema = z
 
 export const isDefaultPlacement = (placement: Placement | null | undefined) =>
   !placement || placement.position === "body-start";
+
+/** `GET /api/mappings/{id}/placement-health`: the last 7 days (docs/placement.md, "Selector health"). */
+export interface PlacementHealth {
+  /** Views that delivered the mapping's content while it had a selector. */
+  views: number;
+  /** Of those, the views whose selector named no element on the page. */
+  misses: number;
+  /** The last miss (milliseconds since the epoch), or null. */
+  lastMissAt: number | null;
+}

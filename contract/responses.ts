@@ -124,6 +124,11 @@ export interface Mapping {
   audience?: Audience;
   /** Only on a mapping for an audience: its place among the URL's audience mappings, lower first. */
   priority?: number;
+  /**
+   * Only in the customer's mappings list, on a mapping whose selector named no element in the last 7 days
+   * (docs/placement.md, "Selector health"): how many views it missed.
+   */
+  placementMisses?: number;
   /** Only on a mapping for an audience with a holdout (docs/audiences.md, "Holdout"): the share held out, in percent. */
   holdout?: number;
 }

@@ -134,6 +134,31 @@ describe("snippet.js: the visitor id", () => {
   });
 });
 
+describe("snippet.js: selector health", () => {
+  it("reports a selector that named nothing as m with the visitor's next content request, once", async () => {
+    fetchMock.mockImplementation(async () => Response.json({ h: "<p>x</p>", p: "afterbegin", s: "#missing", i: 42 }));
+    load();
+    await vi.waitFor(() => expect(localStorage.getItem("dc_m")).toBe("42"));
+    expect(contentRequests()[0]!.has("m")).toBe(false);
+    fetchMock.mockImplementation(async () => new Response(null, { status: 204 }));
+    history.pushState(null, "", "/health-next");
+    expect(contentRequests()[1]!.get("m")).toBe("42");
+    expect(localStorage.getItem("dc_m")).toBeNull();
+    history.pushState(null, "", "/health-third");
+    expect(contentRequests()[2]!.has("m")).toBe(false);
+  });
+
+  it("reports nothing when the selector names an element", async () => {
+    document.body.innerHTML = '<div id="slot"></div>';
+    fetchMock.mockImplementation(async () => Response.json({ h: "<p>x</p>", p: "afterbegin", s: "#slot", i: 42 }));
+    load();
+    await vi.waitFor(() => expect(document.querySelector("#slot [data-dynamic-content]")).not.toBeNull());
+    history.pushState(null, "", "/health-found");
+    expect(contentRequests()[1]!.has("m")).toBe(false);
+    document.body.innerHTML = "";
+  });
+});
+
 describe("snippet.js: dynamicContent.goal(name)", () => {
   it("posts the user id, visitor id and goal to /api/goals as a simple CORS request that outlives the page", () => {
     load();

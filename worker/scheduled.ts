@@ -36,6 +36,7 @@ import { purgeDeletedMappings } from "./models/deleted-mappings";
 import { LOGIN_ATTEMPT_TTL_MS, purgeLoginAttempts } from "./models/login-attempts";
 import { purgeExpiredLoginCodes } from "./models/login-codes";
 import { purgeLapsedWebsites } from "./models/websites";
+import { purgePlacementHealth } from "./models/placement-health";
 import { purgeRateLimitEvents } from "./models/rate-limits";
 import { purgeUnverifiedSignups, UNVERIFIED_SIGNUP_TTL_MS } from "./models/users";
 import { purgeExpiredVerificationTokens } from "./models/verification-tokens";
@@ -69,6 +70,7 @@ export async function runDaily(env: Env, now = new Date()): Promise<void> {
     ["Purging visitors' old goals", () => purgeVisitorGoals(env, now)],
     ["Purging goals of visitors never exposed", () => purgeUnexposedGoals(env, now)],
     ["Purging ended experiments' rows", () => purgeEndedExperiments(env, now)],
+    ["Purging selector health past its 7 days", () => purgePlacementHealth(db, now)],
     ["Archiving legacy analytics rows", () => archiveLegacyRows(env)],
     ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_CRON)],
   ]);

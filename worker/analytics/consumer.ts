@@ -16,7 +16,15 @@ import { recordLoss } from "../models/analytics-losses";
 import { websitesAmong } from "../models/websites";
 import { hostOf } from "#contract/normalize-url";
 import { archiveEvents, archiveKey, batchIdOf } from "./archive";
-import { goalsOf, viewsOf, type AnalyticsMessage, type GoalEvent, type PageViewEvent } from "../messages/analytics";
+import { recordPlacementMisses } from "../models/placement-health";
+import {
+  goalsOf,
+  missesOf,
+  viewsOf,
+  type AnalyticsMessage,
+  type GoalEvent,
+  type PageViewEvent,
+} from "../messages/analytics";
 import {
   PEND_MAX_VIEWS,
   pendAnalytics,
@@ -87,5 +95,14 @@ export async function consumeAnalytics(batch: MessageBatch<AnalyticsMessage>, en
     // Getting started's `snippet` step: seconds after the view, not at the minute's fold (a failure: the next view's).
     ["Recording first sightings of the snippet", () => recordFirstSightings(createDb(env.DB), views)],
     ["Purging the ledger past its window", () => purgeRawWindow(env, new Date(), PURGE_ROWS_PER_BATCH)],
+    // Selector health: rare, and a warning, so written here at once rather than through the ledger and the fold.
+    [
+      "Recording placement misses",
+      () =>
+        recordPlacementMisses(
+          createDb(env.DB),
+          batch.messages.flatMap((m) => missesOf(m.body)),
+        ),
+    ],
   ]);
 }

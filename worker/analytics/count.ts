@@ -282,6 +282,13 @@ const COUNT_MAPPING = `${FRESH},
   ON CONFLICT (mapping_id) DO UPDATE SET requests = requests + excluded.requests,
     deliveries = deliveries + excluded.deliveries, last_accessed = max(last_accessed, excluded.last_accessed)`;
 
+/** Selector health (models/placement-health.ts): the delivered views of mappings with a selector, per day. */
+const COUNT_PLACEMENT_VIEWS = `${FRESH}
+  INSERT INTO placement_health (mapping_id, day, views)
+  SELECT f.mapping_id, f.day, sum(f.delivered) FROM fresh f JOIN url_mappings m ON m.id = f.mapping_id
+  WHERE m.placement ->> '$.selector' IS NOT NULL AND f.delivered > 0 GROUP BY f.mapping_id, f.day
+  ON CONFLICT (mapping_id, day) DO UPDATE SET views = views + excluded.views`;
+
 const COUNTING = [
   COUNT_CUSTOMER,
   COUNT_OLDER_DAY,
@@ -290,6 +297,7 @@ const COUNTING = [
   countUrl(true),
   COUNT_URL_DAY,
   COUNT_MAPPING,
+  COUNT_PLACEMENT_VIEWS,
 ];
 
 const FOLDED = `DELETE FROM analytics_pending WHERE seq BETWEEN ?1 AND ?2`;

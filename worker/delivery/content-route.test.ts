@@ -311,6 +311,7 @@ describe("GET /api/content?format=json (the snippet's answer)", () => {
       },
     });
     expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
     const env = testEnv();
     const res = await call(
       `/api/content?format=json&u=${customer.user.id}&url=${encodeURIComponent("https://shop.test/offer")}`,
@@ -323,6 +324,7 @@ describe("GET /api/content?format=json (the snippet's answer)", () => {
       h: "<p>Sale</p>",
       p: "replace",
       s: "#slot",
+      i: id,
       t: "Sale",
       e: [
         ["meta", "name", "description", "content", 'Say "hi"'],
@@ -332,6 +334,19 @@ describe("GET /api/content?format=json (the snippet's answer)", () => {
       j: JSON.stringify({ "@type": "Offer", name: "</script><script>alert(1)</script>" }),
     });
     expect(env.sent).toHaveLength(1);
+  });
+
+  it("counts the miss the snippet reports with `m` beside the page view, and ignores a malformed one", async () => {
+    const customer = await createVerifiedCustomer(`m${crypto.randomUUID()}@example.com`);
+    const ask = async (m: string) => {
+      const env = testEnv();
+      const url = encodeURIComponent("https://shop.test/offer");
+      await call(`/api/content?format=json&u=${customer.user.id}&url=${url}&m=${m}`, {}, env);
+      return env.analyticsMessages.flatMap((message) => ("views" in message ? (message.misses ?? []) : []));
+    };
+    expect(await ask("42")).toEqual([{ userId: customer.user.id, mappingId: 42, timestamp: expect.any(Number) }]);
+    expect(await ask("4x")).toEqual([]);
+    expect(await ask("0")).toEqual([]);
   });
 
   it("answers a mapping without extras as {h}, and 204 for a page without one; without format=json, SPEC.md's text", async () => {

@@ -12,7 +12,7 @@ import type { AppEnv, Env } from "../env";
 import { visitorKey } from "../http/client-info";
 import { isUserId } from "../lib/ids";
 import { hostOf } from "#contract/normalize-url";
-import { countPageView } from "./page-view";
+import { countPageView, countPlacementMiss } from "./page-view";
 import { asksForPreview, previewDelivery } from "./preview";
 import { headElements, type HeadElement } from "./seo-head";
 import {
@@ -174,7 +174,8 @@ export async function lookupWithinBudget(
  * What snippet.js gets with `format=json` (docs/api.md): short keys, ready for the DOM, since every byte of the
  * snippet that reads them is paid for on every page. `h` the HTML; `p` and `s` where it goes (an
  * `insertAdjacentElement` position or "replace", on the first element selector `s` names; absent: first in
- * <body>); `t` the title; `e` the head elements to set; `j` the JSON-LD's text.
+ * <body>); `i` the mapping's id beside `s`, which the snippet sends back as `m` when `s` named nothing (docs/placement.md,
+ * "Selector health"); `t` the title; `e` the head elements to set; `j` the JSON-LD's text.
  */
 export interface SnippetAnswer {
   h: string;
@@ -182,6 +183,7 @@ export interface SnippetAnswer {
   variant?: string;
   p?: "beforebegin" | "afterend" | "afterbegin" | "replace";
   s?: string;
+  i?: number;
   t?: string;
   e?: HeadElement[];
   j?: string;
@@ -189,12 +191,12 @@ export interface SnippetAnswer {
 
 const DOM_POSITIONS = { before: "beforebegin", after: "afterend", inside: "afterbegin", replace: "replace" } as const;
 
-export function snippetAnswer({ html, placement, seo }: DeliveredMapping): SnippetAnswer {
+export function snippetAnswer({ mappingId, html, placement, seo }: DeliveredMapping): SnippetAnswer {
   const elements = seo ? headElements(seo) : [];
   return {
     h: html,
     ...(placement && placement.position !== "body-start"
-      ? { p: DOM_POSITIONS[placement.position], s: placement.selector }
+      ? { p: DOM_POSITIONS[placement.position], s: placement.selector, i: mappingId }
       : {}),
     ...(seo?.title ? { t: seo.title } : {}),
     ...(elements.length > 0 ? { e: elements } : {}),
@@ -237,6 +239,9 @@ export function contentResponse(
   return new Response(match.html, { headers });
 }
 
+/** The mapping whose selector named nothing on the visitor's last page (`m`), if well-formed; else ignored, as `vid`. */
+const missedMappingOf = (m: string | undefined) => (m && /^[1-9]\d{0,9}$/.test(m) ? Number(m) : undefined);
+
 /** The visitor's random id if the request carries a well-formed one (`vid`). */
 export const visitorIdOf = (vid: string | undefined) => (vid && VISITOR_ID.test(vid) ? vid : undefined);
 
@@ -270,6 +275,9 @@ export const contentRoute = new Hono<AppEnv>()
     const lookup = await lookupWithinBudget(c.env, userId, pageUrl, visitor, now, attributes, vid);
     const { serving, url, match, onEdgeWebsite, audience } = lookup;
     if (!serving) return contentResponse(undefined);
+    // Counted without a read: the consumer keeps only a miss of this customer's own mapping.
+    const missed = missedMappingOf(c.req.query("m"));
+    if (missed !== undefined) countPlacementMiss(c.env, c.executionCtx, { userId, mappingId: missed });
     const crawler = isCrawler(c.req.header("User-Agent"));
     const served = match && servedTo(match, vid, crawler);
 

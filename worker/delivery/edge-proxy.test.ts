@@ -1,3 +1,4 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env as bindings } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -18,6 +19,7 @@ import { syncCustomerState } from "./sync";
 import { provenWebsite, standInDns } from "../test/websites";
 import { forgetResolutions } from "../http/outbound-target";
 import { EDGE_LOOP_HEADER } from "./edge-proxy";
+import { app } from "../app";
 import { EDGE_MARK } from "#contract/delivery-paths";
 
 const ORIGIN = "https://origin.shop.test";
@@ -456,6 +458,38 @@ describe("edge delivery", () => {
     it("inserts nothing when the selector names no element, and serves the page otherwise as it was", async () => {
       const page = await edgeMapping({ placement: { position: "inside", selector: "#missing" } });
       expect(page).toBe(SLOTTED.replace("<head>", `<head>${EDGE_MARK}`));
+    });
+
+    /** The page at `selector`'s placement, read whole before the request's background work is waited for. */
+    async function streamedPage(selector: string) {
+      const customer = await edgeCustomer();
+      const mappings = (await (await call("/api/mappings", { apiKey: customer.apiKey })).json()) as { id: number }[];
+      const id = mappings[0]!.id;
+      const patched = await call(`/api/mappings/${id}`, {
+        method: "PATCH",
+        apiKey: customer.apiKey,
+        json: { placement: { position: "inside", selector } },
+      });
+      expect(patched.status).toBe(200);
+      stubOrigin(() => html(SLOTTED));
+      const env = testEnv();
+      const ctx = createExecutionContext();
+      await (await app.request("https://shop.test/offer", {}, env, ctx)).text();
+      await waitOnExecutionContext(ctx);
+      return { id, userId: customer.user.id, env };
+    }
+
+    it("reports a selector that named no element with the views, once the page has streamed", async () => {
+      const { id, userId, env } = await streamedPage("#missing");
+      expect(env.sent).toEqual([expect.objectContaining({ mappingId: id, delivered: true })]);
+      const misses = env.analyticsMessages.flatMap((m) => ("views" in m ? (m.misses ?? []) : []));
+      expect(misses).toEqual([{ userId, mappingId: id, timestamp: expect.any(Number) }]);
+    });
+
+    it("reports no miss when the selector names an element", async () => {
+      const { id, env } = await streamedPage("#slot");
+      expect(env.sent).toEqual([expect.objectContaining({ mappingId: id, delivered: true })]);
+      expect(env.analyticsMessages.some((m) => "views" in m && m.misses !== undefined)).toBe(false);
     });
 
     it("writes the SEO fields at the end of <head>, escaped, in place of the page's own", async () => {

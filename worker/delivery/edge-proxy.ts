@@ -18,7 +18,7 @@ import { resolvedTargetProblem } from "../http/outbound-target";
 import { hmacSha256Hex } from "../lib/crypto";
 import { lookupWithinBudget, withinVisitorBudget, type ContentLookup } from "./content-route";
 import type { EdgeHost } from "./edge-hosts";
-import { countPageView } from "./page-view";
+import { countPageView, countPlacementMiss } from "./page-view";
 import { asksForPreview, previewDelivery, withoutPreview } from "./preview";
 import { withContent } from "./edge-rewrite";
 import { audienceAttributes } from "./audience-attributes";
@@ -282,10 +282,14 @@ export async function proxyEdgeWebsite(
   // Held out of an audience whose URL has no fallback: the page as the origin sent it, the visitor's id kept.
   if (!match)
     return holdout ? forThisVisitor(answer, { newVisitorId: atEdge?.newVisitorId, https, byAudience }) : answer;
+  // A preview's miss is not the visitors': only counted views report one.
+  const onMiss = preview
+    ? undefined
+    : (mappingId: number) => countPlacementMiss(env, ctx, { userId: site.userId, mappingId });
   try {
-    if (!atEdge?.served) return uncached(withContent(answer, match));
+    if (!atEdge?.served) return uncached(withContent(answer, match, onMiss));
     const { served, newVisitorId } = atEdge;
-    const page = withContent(answer, served.content);
+    const page = withContent(answer, served.content, onMiss);
     if (served.variant === undefined && !holdout && !byAudience) return page;
     return forThisVisitor(page, { newVisitorId, https, byAudience, audience });
   } catch (err) {

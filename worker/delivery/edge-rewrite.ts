@@ -19,8 +19,15 @@ function place(element: Element, placement: Placement, container: string) {
   else element.replace(container, HTML);
 }
 
-/** The origin's answer with the delivered mapping in it. */
-export function withContent(answer: Response, delivered: DeliveredMapping): Response {
+/**
+ * The origin's answer with the delivered mapping in it. `onMiss` is told the mapping once the page has streamed when the
+ * placement's selector named no element in it (docs/placement.md, "Selector health").
+ */
+export function withContent(
+  answer: Response,
+  delivered: DeliveredMapping,
+  onMiss?: (mappingId: number) => void,
+): Response {
   const placement = delivered.placement ?? { position: "body-start" };
   const container = `<div ${CONTAINER_ATTRIBUTE}="">${delivered.html}</div>`;
   const seoTags = delivered.seo ? seoHeadHtml(delivered.seo) : "";
@@ -68,6 +75,13 @@ export function withContent(answer: Response, delivered: DeliveredMapping): Resp
         place(element, placement, container);
       },
     });
+    if (onMiss) {
+      rewriter.onDocument({
+        end() {
+          if (!placed) onMiss(delivered.mappingId);
+        },
+      });
+    }
   }
   return rewriter.transform(withoutOriginBodyHeaders(answer));
 }

@@ -7,7 +7,7 @@
  * to hold one visitor to a share of a customer's quota that day (docs/analytics.md), never an address, and nothing
  * that follows a person from one day to the next.
  */
-import type { GoalEvent, PageViewEvent } from "../messages/analytics";
+import type { GoalEvent, PageViewEvent, PlacementMissEvent } from "../messages/analytics";
 import { URL_MAX_LENGTH } from "#contract/input-caps";
 import { utcDay } from "../lib/days";
 import type { Env } from "../env";
@@ -98,17 +98,18 @@ async function send(env: Env, gathering: { bundle: ViewBundle; sent: boolean }):
   }
 }
 
-type Gathered = { view: PageViewEvent } | { goal: GoalEvent };
+type Gathered = { view: PageViewEvent } | { goal: GoalEvent } | { miss: PlacementMissEvent };
 
-/** Adds a view or goal to the isolate's bundle; answers what the caller's `waitUntil` must wait for. */
+/** Adds a view, goal or miss to the isolate's bundle; answers what the caller's `waitUntil` must wait for. */
 async function enqueue(env: Env, item: Gathered): Promise<void> {
-  const bytes = itemBytes("view" in item ? item.view : item.goal);
+  const bytes = itemBytes("view" in item ? item.view : "goal" in item ? item.goal : item.miss);
   const full = open && !open.bundle.fits(1, bytes) ? open : null;
   const sending = full ? send(env, full) : Promise.resolve();
   const joined = open !== null;
   const gathering = open ?? { bundle: new ViewBundle(), sent: false };
   if ("view" in item) gathering.bundle.addView(item.view, bytes);
-  else gathering.bundle.addGoal(item.goal, bytes);
+  else if ("goal" in item) gathering.bundle.addGoal(item.goal, bytes);
+  else gathering.bundle.addMiss(item.miss, bytes);
   if (joined) return sending;
   open = gathering;
   const windowMs = bundleWindowMs(env);
@@ -122,6 +123,21 @@ export function countPageView(env: Env, ctx: Pick<ExecutionContext, "waitUntil">
     pageViewMessage(env, view)
       .then((message) => enqueue(env, { view: message }))
       .catch((err) => console.error("Analytics enqueue failed", err)),
+  );
+}
+
+/**
+ * Counts that a mapping's selector named no element on a page it was delivered to, gathered with the isolate's page
+ * views: no request of its own (docs/placement.md, "Selector health").
+ */
+export function countPlacementMiss(
+  env: Env,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  miss: Omit<PlacementMissEvent, "timestamp">,
+  now = Date.now(),
+): void {
+  ctx.waitUntil(
+    enqueue(env, { miss: { ...miss, timestamp: now } }).catch((err) => console.error("Analytics enqueue failed", err)),
   );
 }
 

@@ -4,7 +4,7 @@
  * by the relay (page-view-relay.ts); the bench models both with this class (scripts/perf/bench/queue-messages.mts).
  */
 import type { Env } from "../env";
-import type { GoalEvent, PageViewBundle, PageViewEvent } from "../messages/analytics";
+import type { GoalEvent, PageViewBundle, PageViewEvent, PlacementMissEvent } from "../messages/analytics";
 
 /** How long an isolate gathers a bundle by default (PAGE_VIEW_BUNDLE_MS overrides it). */
 export const BUNDLE_WINDOW_MS = 5_000;
@@ -24,16 +24,18 @@ export const BUNDLE_MAX_VIEWS = 100;
 
 const utf8 = new TextEncoder();
 /** What an item adds to a message: its JSON's UTF-8 bytes, as the queue counts them. */
-export const itemBytes = (item: PageViewEvent | GoalEvent) => utf8.encode(JSON.stringify(item)).byteLength;
+export const itemBytes = (item: PageViewEvent | GoalEvent | PlacementMissEvent) =>
+  utf8.encode(JSON.stringify(item)).byteLength;
 
 export class ViewBundle {
   readonly views: PageViewEvent[] = [];
   readonly goals: GoalEvent[] = [];
+  readonly misses: PlacementMissEvent[] = [];
   bytes = 0;
 
-  /** Views and goals: what `BUNDLE_MAX_VIEWS` caps. */
+  /** Views, goals and misses: what `BUNDLE_MAX_VIEWS` caps. */
   get size(): number {
-    return this.views.length + this.goals.length;
+    return this.views.length + this.goals.length + this.misses.length;
   }
 
   /** Whether `items` more of `bytes` in all still fit (an empty bundle takes anything: an item is far below). */
@@ -51,10 +53,16 @@ export class ViewBundle {
     this.bytes += bytes;
   }
 
+  addMiss(miss: PlacementMissEvent, bytes = itemBytes(miss)): void {
+    this.misses.push(miss);
+    this.bytes += bytes;
+  }
+
   /** Another bundle's items, counted at `bytes`. */
   addAll(other: PageViewBundle, bytes: number): void {
     this.views.push(...other.views);
     this.goals.push(...(other.goals ?? []));
+    this.misses.push(...(other.misses ?? []));
     this.bytes += bytes;
   }
 
@@ -68,14 +76,18 @@ export class ViewBundle {
 
   /** The queue message. */
   get message(): PageViewBundle {
-    return this.goals.length > 0 ? { views: this.views, goals: this.goals } : { views: this.views };
+    return {
+      views: this.views,
+      ...(this.goals.length > 0 && { goals: this.goals }),
+      ...(this.misses.length > 0 && { misses: this.misses }),
+    };
   }
 }
 
 /** A received bundle's items and bytes, as `fits` and `addAll` take them. */
 export function measure(bundle: PageViewBundle): { items: number; bytes: number } {
-  const goals = bundle.goals ?? [];
+  const items = [...bundle.views, ...(bundle.goals ?? []), ...(bundle.misses ?? [])];
   let bytes = 0;
-  for (const item of [...bundle.views, ...goals]) bytes += itemBytes(item);
-  return { items: bundle.views.length + goals.length, bytes };
+  for (const item of items) bytes += itemBytes(item);
+  return { items: items.length, bytes };
 }

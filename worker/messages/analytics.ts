@@ -56,11 +56,23 @@ export interface GoalEvent {
   visitor?: string | null;
 }
 
+/**
+ * A mapping's selector named no element on a page it was delivered to (docs/placement.md, "Selector health"): the
+ * edge knows once the page has streamed, after its view was counted.
+ */
+export interface PlacementMissEvent {
+  userId: string;
+  mappingId: number;
+  timestamp: number;
+}
+
 /** The page views an isolate gathered (delivery/page-view.ts): one queue message, billed as one. */
 export interface PageViewBundle {
   views: PageViewEvent[];
   /** The goals reached, gathered with the views (absent when none). */
   goals?: GoalEvent[];
+  /** The selectors that missed, gathered with the views (absent when none). */
+  misses?: PlacementMissEvent[];
 }
 
 /** A message on the queue: a bundle, or one view alone (as every message was before bundles). */
@@ -71,6 +83,10 @@ export const viewsOf = (message: AnalyticsMessage): PageViewEvent[] => ("views" 
 
 /** The goals a message carries. */
 export const goalsOf = (message: AnalyticsMessage): GoalEvent[] => ("views" in message ? (message.goals ?? []) : []);
+
+/** The placement misses a message carries. */
+export const missesOf = (message: AnalyticsMessage): PlacementMissEvent[] =>
+  "views" in message ? (message.misses ?? []) : [];
 
 /**
  * Page views summed, as the minute cron hands them to a reducer (analytics/reducer.ts) and a reducer settles them

@@ -12,6 +12,7 @@ import type { Audience, StoredHoldout } from "#contract/audiences";
 import type { StoredExperiment } from "#contract/experiments";
 import { hasSeo, type Seo } from "#contract/seo";
 import type { MatchKind } from "#contract/url-rules";
+import { withPlacementMisses } from "./placement-health";
 import type { Db } from "../db/client";
 import { containsText, inList, trigramCandidates } from "../db/expressions";
 import { deletedMappings, mappingStats, mappingTotals, urlMappings, urlStats } from "../db/schema";
@@ -125,7 +126,12 @@ export function pageIds(db: Db, where: SQL | undefined, page: PageParams) {
 }
 
 /** A customer's mappings, newest first; with `group: "url"` one per normalised URL (see `mappingsQuery`). */
+/** The customer's list, a page at a time; a row whose selector missed carries `placementMisses`. */
 export async function listMappings(db: Db, userId: string, query: MappingsQuery): Promise<Page<Mapping>> {
+  return withPlacementMisses(db, await listMappingRows(db, userId, query));
+}
+
+async function listMappingRows(db: Db, userId: string, query: MappingsQuery): Promise<Page<Mapping>> {
   if (query.group === "url") return listMappingsByUrl(db, userId, query);
   const where = and(eq(urlMappings.userId, userId), matches(query.searchTerm));
   const { ids, inPageOrder } = pageIds(db, where, query);

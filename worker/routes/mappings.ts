@@ -53,6 +53,8 @@ import { explainMatch } from "../models/mapping-match";
 import { assertAudienceRoom } from "../models/audience-mappings";
 import { getDeletedMapping, listDeletedMappings, restoreDeletedMapping } from "../models/deleted-mappings";
 import { getVersion, listVersions } from "../models/mapping-versions";
+import { placementHealthOf } from "../models/placement-health";
+import type { PlacementHealth } from "#contract/placement";
 import {
   changeMapping,
   createMapping,
@@ -193,6 +195,11 @@ export const mappingRoutes = new Hono<AppEnv>()
     const experiment = await runningExperiment(c, c.req.valid("param").id);
     const { segment } = c.req.valid("query");
     return c.json<ExperimentResults>(await experimentResultsOf(c.var.db, c.var.user.id, experiment, segment));
+  })
+  .get("/:id/placement-health", validate("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    if (!(await getOwnMapping(c.var.db, c.var.user.id, id))) throw notFound(MAPPING_NOT_FOUND);
+    return c.json<PlacementHealth>(await placementHealthOf(c.var.db, id));
   })
   .get("/:id/audience-results", validate("param", idParam), validate("query", experimentResultsQuery), async (c) => {
     const own = await getOwnMapping(c.var.db, c.var.user.id, c.req.valid("param").id);

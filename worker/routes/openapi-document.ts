@@ -233,6 +233,14 @@ export function openApiDocument(origin: string) {
           },
         },
       },
+      "/api/mappings/{id}/placement-health": {
+        get: {
+          summary:
+            "Selector health of the last 7 days: the views that delivered the mapping with a selector, those whose selector named no element, and the last such miss (docs/placement.md)",
+          parameters: [mappingId],
+          responses: { "200": answer("PlacementHealth {views, misses, lastMissAt}"), ...ERRORS },
+        },
+      },
       "/api/mappings/{id}/audience-results": {
         get: {
           summary:

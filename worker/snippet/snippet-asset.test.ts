@@ -21,8 +21,8 @@ async function gzipSize(text: string): Promise<number> {
 describe("GET /snippet.js (a static asset)", () => {
   // 1,024 bytes until the visitor id and the goal call of experiments (docs/decisions.md, "The snippet's budget"),
   // 1,152 until audiences' referrer and dated id (docs/decisions.md, Issue 41).
-  it("stays within the 1,169-byte gzip budget", async () => {
-    expect(await gzipSize(await (await snippet()).text())).toBeLessThanOrEqual(1169);
+  it("stays within the 1,202-byte gzip budget", async () => {
+    expect(await gzipSize(await (await snippet()).text())).toBeLessThanOrEqual(1202);
   });
 
   it("is served minified, as script, with short max-age, long stale-while-revalidate and an ETag, to any origin", async () => {

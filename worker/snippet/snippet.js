@@ -1,14 +1,15 @@
 // The snippet customers load from {host}/snippet.js. One IIFE whose one import (the URL rules' tracking parameters
-// as one regex) scripts/dev/build-snippet.mjs makes and bundles in while it minifies; a test keeps it within 1,169
+// as one regex) scripts/dev/build-snippet.mjs makes and bundles in while it minifies; a test keeps it within 1,202
 // bytes gzipped (1,024 before the visitor id and goals of experiments, 1,152 before audiences' referrer and dated id:
-// docs/decisions.md, Issue 41).
+// docs/decisions.md, Issue 41; 1,169 before selector health's `m`: Issue 42).
 // It asks /api/content (as JSON) for the current page and puts the content where the mapping says (docs/placement.md:
 // first in <body> unless a selector names an element), inside one marked container, and sets the mapping's SEO fields
 // in <head>; again whenever a history change moves to another page (a `replaceState` of the same URL, as routers make
 // to keep scroll state, asks nothing). On a page the edge proxy already delivered (its <meta name="dynamic-content">
 // in <head>) the first load asks nothing; later requests say `nav=1`, so that the Worker counts them where the edge
 // counted the first load. Every request carries the visitor's random id (`vid`: experiments show each visitor one
-// variant, docs/experiments.md) and the page's referrer when it has one (`r`: docs/audiences.md), and
+// variant, docs/experiments.md), the page's referrer when it has one (`r`: docs/audiences.md) and the mapping whose
+// selector named nothing on the visitor's last page (`m`, kept in localStorage until sent: docs/placement.md), and
 // `dynamicContent.goal(name)` tells /api/goals that the visitor reached a goal.
 
 import TRACKING from "tracking-pattern";
@@ -81,7 +82,14 @@ import TRACKING from "tracking-pattern";
     if (n != seq) return;
     var el = target(content);
     if (!el && d.readyState == "loading") d.addEventListener("DOMContentLoaded", () => place(content, n));
-    else inject(content, el);
+    else {
+      // The selector names nothing: the visitor's next content request says so (`m`, docs/placement.md).
+      if (!el)
+        try {
+          store.dc_m = content.i;
+        } catch (e) {}
+      inject(content, el);
+    }
   };
 
   // The page as the URL rules see it: without its hash and tracking parameters (a script that tidies
@@ -100,6 +108,10 @@ import TRACKING from "tracking-pattern";
     last = page();
     var n = ++seq;
     if (!id) return place({}, n);
+    try {
+      var m = store.dc_m;
+      delete store.dc_m;
+    } catch (e) {}
     // The answer's JSON; nothing for an error, or for 204 (no body: json() fails).
     fetch(
       base +
@@ -111,6 +123,7 @@ import TRACKING from "tracking-pattern";
           vid: vid,
           ...(nav && { nav: 1 }),
           ...(d.referrer && { r: d.referrer }),
+          ...(m && { m }),
         }),
     )
       .then((r) => (r.ok ? r.json() : {}))

@@ -289,6 +289,10 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     request: (f) => ({ path: `/api/mappings/${f.experimentMappingId}/experiment` }),
     expect: ownersOnly(200),
   },
+  "GET /api/mappings/:id/placement-health": {
+    request: (f) => ({ path: `/api/mappings/${f.mappingId}/placement-health` }),
+    expect: ownersOnly(200),
+  },
   "GET /api/mappings/:id/audience-results": {
     request: (f) => ({ path: `/api/mappings/${f.holdoutMappingId}/audience-results` }),
     expect: ownersOnly(200),

@@ -331,3 +331,22 @@ export const snippetSightings = sqliteTable("snippet_sightings", {
   /** The page view's time. */
   seenAt: integer("seen_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/**
+ * Selector health (docs/placement.md): per mapping with a selector and UTC day, its delivered views (counted by the
+ * fold) and the views whose selector named no element (counted by the consumer), kept `PLACEMENT_HEALTH_DAYS`.
+ */
+export const placementHealth = sqliteTable(
+  "placement_health",
+  {
+    mappingId: integer("mapping_id")
+      .notNull()
+      .references(() => urlMappings.id, { onDelete: "cascade" }),
+    /** YYYY-MM-DD (UTC). */
+    day: text("day").notNull(),
+    views: integer("views").notNull().default(0),
+    misses: integer("misses").notNull().default(0),
+    lastMissAt: integer("last_miss_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [primaryKey({ columns: [t.mappingId, t.day] }), index("placement_health_day_idx").on(t.day)],
+);

@@ -6,6 +6,9 @@ import { formatDay, formatDayTime } from "@/lib/format-date";
 import { MappingRowActions } from "./mapping-row-actions";
 import { scheduleText } from "./schedule-text";
 import { AUDIENCE_TEXT } from "./audience-text";
+import { WarningMark } from "@/components/warning-mark";
+import { TooltipProvider } from "@/components/ui/tooltip";
+import { PLACEMENT_HEALTH_TEXT, type PlacementHealthLanguage } from "./placement-health-text";
 
 interface MappingsTableProps {
   rows: Mapping[];
@@ -40,6 +43,7 @@ export function MappingsTable({ rows, showActions }: MappingsTableProps) {
             <TableRow key={mapping.id}>
               <TableCell className="max-w-[240px] font-medium break-all">
                 <span>{mapping.url}</span>
+                <PlacementWarning mapping={mapping} />
                 <AudienceNote mapping={mapping} />
               </TableCell>
               <TableCell className="max-w-[320px]">
@@ -98,5 +102,16 @@ function AudienceNote({ mapping }: { mapping: Mapping }) {
       </Badge>
       {mapping.priority !== undefined && <span className="whitespace-nowrap">{text.priorityOf(mapping.priority)}</span>}
     </p>
+  );
+}
+
+/** Beside the URL, a mapping whose selector missed in the last 7 days is marked; any other shows nothing more. */
+function PlacementWarning({ mapping, lang = "en" }: { mapping: Mapping; lang?: PlacementHealthLanguage }) {
+  if (!mapping.placementMisses) return null;
+  return (
+    <TooltipProvider delayDuration={200}>
+      {" "}
+      <WarningMark text={PLACEMENT_HEALTH_TEXT[lang].misses(mapping.placementMisses)} className="text-yellow-600" />
+    </TooltipProvider>
   );
 }
