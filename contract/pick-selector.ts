@@ -9,6 +9,9 @@
  * into the framed page as the picker script's builder, so that page and tests run the same code.
  */
 
+/** The `type` of the message the picker in the frame posts to the dashboard: `{type, selector}`. */
+export const PICK_MESSAGE_TYPE = "dynamic-content:pick";
+
 /**
  * What the builder reads of a DOM element (structural: contract/ is compiled for the Worker too, where `Element` is
  * HTMLRewriter's).

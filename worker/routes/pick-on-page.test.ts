@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PickFrame } from "#contract/responses";
 import { THROTTLES } from "../auth/throttle";
-import { PICK_FRAME_INVALID, PICK_MESSAGE_TYPE } from "../websites/pick-frame";
+import { PICK_MESSAGE_TYPE } from "#contract/pick-selector";
+import { PICK_FRAME_INVALID } from "../websites/pick-frame";
 import { recordRateEvent } from "../models/rate-limits";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
 import { standInDns, type DnsStandIn } from "../test/websites";

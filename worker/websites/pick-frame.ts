@@ -5,7 +5,7 @@
  * a token signed under APP_SECRET that names the customer and the page and expires after PICK_FRAME_TTL_MS, so that
  * nobody can use the Worker as an open proxy.
  */
-import { pickSelector } from "#contract/pick-selector";
+import { PICK_MESSAGE_TYPE, pickSelector } from "#contract/pick-selector";
 import { isDevelopment, type Env } from "../env";
 import { productOrigins } from "../http/origin";
 import { isLoopback } from "../http/own-hosts";
@@ -15,8 +15,6 @@ import { fetchPage, firstBytes, INSTALL_CHECK_MAX_BYTES } from "./install-check"
 
 export const PICK_FRAME_PATH = "/pick-frame";
 export const PICK_FRAME_TTL_MS = 10 * 60 * 1000;
-/** The `type` of the message the picker posts to the dashboard. */
-export const PICK_MESSAGE_TYPE = "dynamic-content:pick";
 export const PICK_FRAME_INVALID = "This pick-on-page link is invalid or has expired. Please open the page again.";
 
 interface PickClaims {
