@@ -6,9 +6,8 @@
  * nobody can use the Worker as an open proxy.
  */
 import { PICK_MESSAGE_TYPE, pickSelector } from "#contract/pick-selector";
-import { isDevelopment, type Env } from "../env";
-import { productOrigins } from "../http/origin";
-import { isLoopback } from "../http/own-hosts";
+import type { Env } from "../env";
+import { pickFrameOrigin } from "../http/origin";
 import { randomToken } from "../lib/crypto";
 import { readSignedClaims, signClaims } from "../lib/signed-claims";
 import { fetchPage, firstBytes, INSTALL_CHECK_MAX_BYTES } from "./install-check";
@@ -26,20 +25,6 @@ interface PickClaims {
 }
 
 const signingKey = (env: Env) => `dynamic-content:pick-frame:${env.APP_SECRET}`;
-
-/**
- * Where the frame is served: DELIVERY_ORIGIN when it is a host of its own; in development, with both on loopback,
- * the other loopback name at the same port (localhost and 127.0.0.1 are different origins); else null.
- */
-export function pickFrameOrigin(env: Env): string | null {
-  const { origins } = productOrigins(env);
-  if (!origins) return null;
-  if (origins.delivery !== origins.public) return origins.delivery;
-  const url = new URL(origins.public);
-  if (!isDevelopment(env) || !isLoopback(url.hostname)) return null;
-  url.hostname = url.hostname === "localhost" ? "127.0.0.1" : "localhost";
-  return url.origin;
-}
 
 /** The frame's URL for the customer's page, or null when there is no origin to serve it on. */
 export async function pickFrameLink(
