@@ -181,6 +181,14 @@ export interface Onboarding {
 }
 
 /** `POST /api/install-check`: what the Worker found on the customer's page, and a sentence per problem. */
+/** `POST /api/pick-on-page`: the frame that shows the page with the picker, valid until `expiresAt`. */
+export interface PickFrame {
+  frameUrl: string;
+  /** The origin the picker's messages come from. */
+  frameOrigin: string;
+  expiresAt: string;
+}
+
 export interface InstallCheck {
   reachable: boolean;
   snippetFound: boolean;

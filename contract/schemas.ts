@@ -81,6 +81,9 @@ export type MappingMatchQuery = z.infer<typeof mappingMatchQuery>;
 export const installCheckBody = z.object({ url: pageUrl });
 export type InstallCheckBody = z.infer<typeof installCheckBody>;
 
+/** `POST /api/pick-on-page`: the page to pick a placement on (docs/placement.md, "Pick on page"). */
+export const pickOnPageBody = z.object({ url: pageUrl });
+
 const htmlContent = z.string().refine((html) => utf8Length(html) <= HTML_CONTENT_MAX_BYTES, HTML_CONTENT_TOO_LARGE);
 
 /** Absent: as the URL says (docs/url-rules.md), a URL ending in `/*` is a prefix. */

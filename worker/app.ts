@@ -26,6 +26,8 @@ import { adminRoutes } from "./routes/admin";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { installCheckRoutes } from "./routes/install-check";
+import { pickFrameRoute, pickOnPageRoutes } from "./routes/pick-on-page";
+import { PICK_FRAME_PATH } from "./websites/pick-frame";
 import { loginRoutes } from "./routes/login";
 import { mappingRoutes } from "./routes/mappings";
 import { onboardingRoutes } from "./routes/onboarding";
@@ -50,6 +52,8 @@ export const app = new Hono<AppEnv>()
   .route(CONTENT_PATH, contentRoute)
   .use(GOALS_PATH, deliveryHeaders)
   .route(GOALS_PATH, goalRoute)
+  // The pick-on-page frame: served on the delivery origin, never the dashboard's.
+  .route(PICK_FRAME_PATH, pickFrameRoute)
   // Nothing past this point on the delivery host.
   .use(deliveryHostOnly)
   // The API.
@@ -71,6 +75,7 @@ export const app = new Hono<AppEnv>()
   .route("/api/webhooks", webhookRoutes)
   .route("/api/onboarding", onboardingRoutes)
   .route("/api/install-check", installCheckRoutes)
+  .route("/api/pick-on-page", pickOnPageRoutes)
   .route("/api/openapi.json", openApiRoutes)
   .all("/api/*", (c) => errorResponse(c, 404, "Not found"))
   // The SPA's pages and build files come through here, so that they get their headers on our hosts only.

@@ -85,6 +85,12 @@ export const THROTTLES = {
     perIp: { max: 120, windowMs: HOUR_MS },
     refusal: "Too many page checks.",
   },
+  // Each opens a frame whose page the Worker fetches (docs/placement.md, "Pick on page").
+  "pick-on-page": {
+    perAccount: { max: 60, windowMs: HOUR_MS },
+    perIp: { max: 240, windowMs: HOUR_MS },
+    refusal: "Too many pages opened for picking.",
+  },
   "webhook-test": {
     perAccount: { max: 20, windowMs: HOUR_MS },
     perIp: { max: 60, windowMs: HOUR_MS },

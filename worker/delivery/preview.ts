@@ -19,7 +19,7 @@ import { appSecretProblem } from "../http/app-secret-check";
 import { ensurePreviewKey } from "../models/preview-keys";
 import { urlMappings, users } from "../db/schema";
 import type { Env } from "../env";
-import { fromBase64Url, hmacSha256Hex, sameInConstantTime, toBase64Url } from "../lib/crypto";
+import { readSignedClaims, signClaims } from "../lib/signed-claims";
 import { deliveredFromMapping, type DeliveredMapping } from "./store";
 import { variantByKey } from "./variant";
 
@@ -42,7 +42,6 @@ interface PreviewClaims {
   v?: string;
 }
 
-const encoder = new TextEncoder();
 const signingKey = (env: Env) => `dynamic-content:preview:${env.APP_SECRET}`;
 
 /**
@@ -65,8 +64,7 @@ export async function previewLink(
     e: Math.floor(expiresAt.getTime() / 1000),
     ...(variant === undefined ? {} : { v: variant }),
   };
-  const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
-  const token = `${payload}.${await hmacSha256Hex(signingKey(env), payload)}`;
+  const token = await signClaims(signingKey(env), claims);
   const url = new URL(mapping.url.trim().replace(/\/\*$/, "/"));
   url.searchParams.set(PREVIEW_PARAM, token);
   return { url: url.href, expiresAt: expiresAt.toISOString() };
@@ -83,17 +81,7 @@ export function withoutPreview(pageUrl: string): string {
   return url.href;
 }
 
-async function readClaims(env: Env, token: string, now: Date): Promise<PreviewClaims | null> {
-  const [payload, signature, extra] = token.split(".");
-  if (!payload || !signature || extra !== undefined) return null;
-  if (!sameInConstantTime(signature, await hmacSha256Hex(signingKey(env), payload))) return null;
-  try {
-    const claims = JSON.parse(new TextDecoder().decode(fromBase64Url(payload))) as PreviewClaims;
-    return claims.e * 1000 > now.getTime() ? claims : null;
-  } catch {
-    return null;
-  }
-}
+const readClaims = (env: Env, token: string, now: Date) => readSignedClaims<PreviewClaims>(signingKey(env), token, now);
 
 /**
  * What a preview link delivers on the page it was opened on: the mapping its token names, as it is now, when the

@@ -73,3 +73,17 @@ export function separateDeliveryHost(env: Env): string | null {
   if (!origins || origins.delivery === origins.public) return null;
   return new URL(origins.delivery).host;
 }
+
+/**
+ * Where "Pick on page" frames a customer's page (docs/placement.md): DELIVERY_ORIGIN when it is a host of its own; in
+ * development on localhost or 127.0.0.1, the other of the two at the same port (a different origin); else null.
+ */
+export function pickFrameOrigin(env: Env): string | null {
+  const { origins } = productOrigins(env);
+  if (!origins) return null;
+  if (origins.delivery !== origins.public) return origins.delivery;
+  const url = new URL(origins.public);
+  if (!isDevelopment(env) || !["localhost", "127.0.0.1"].includes(url.hostname)) return null;
+  url.hostname = url.hostname === "localhost" ? "127.0.0.1" : "localhost";
+  return url.origin;
+}

@@ -12,7 +12,8 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
-import type { AppEnv } from "../env";
+import type { AppEnv, Env } from "../env";
+import { pickFrameOrigin } from "./origin";
 import { paypalConfig } from "../paypal/config";
 
 export const HSTS = "max-age=63072000; includeSubDomains";
@@ -67,7 +68,8 @@ export const pageHeaders = secureHeaders({
     imgSrc: ["'self'", "data:", "https:"],
     fontSrc: ["'self'", "data:"],
     connectSrc: ["'self'", ...PAYPAL_ORIGINS, sdkOrigin],
-    frameSrc: [...PAYPAL_ORIGINS, sdkOrigin],
+    // "Pick on page" frames the customer's page on its own origin (docs/placement.md).
+    frameSrc: [...PAYPAL_ORIGINS, sdkOrigin, (c) => pickFrameOrigin(c.env as Env) ?? ""],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
     formAction: ["'self'"],

@@ -371,6 +371,13 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     request: () => ({ method: "POST", path: "/api/install-check", json: { url: "http://127.0.0.1:9/page" } }),
     expect: signedIn(200),
   },
+  // The tests' product has no delivery origin of its own and is not on loopback: no frame origin, 503.
+  "POST /api/pick-on-page": {
+    request: () => ({ method: "POST", path: "/api/pick-on-page", json: { url: "http://127.0.0.1:9/page" } }),
+    expect: signedIn(503),
+  },
+  // Only on the frame's origin (the delivery host); on the dashboard's, nothing.
+  "GET /pick-frame": { request: () => ({ path: "/pick-frame?t=x" }), expect: anyone(404) },
   // Every fixture has its own customers, so each caller claims a hostname nobody holds yet; in snippet mode, since
   // the customer's edge claim of a.test is all their plan's websites limit allows.
   "PUT /api/websites/:hostname": {

@@ -41,7 +41,7 @@ type Fetched = { page: URL; response: Response } | { problem: string };
 const isRedirect = (status: number) => status >= 300 && status < 400;
 
 /** The page, following redirects each of which the outbound rule allows; or why it could not be had. */
-async function fetchPage(env: Env, url: URL): Promise<Fetched> {
+export async function fetchPage(env: Env, url: URL): Promise<Fetched> {
   const signal = AbortSignal.timeout(INSTALL_CHECK_TIMEOUT_MS);
   let target = url;
   for (let redirects = 0; ; redirects++) {
@@ -87,7 +87,7 @@ async function fetchPage(env: Env, url: URL): Promise<Fetched> {
 }
 
 /** The first `max` bytes of the body; the rest is never read. */
-async function firstBytes(response: Response, max: number): Promise<Uint8Array> {
+export async function firstBytes(response: Response, max: number): Promise<Uint8Array> {
   const reader = response.body?.getReader();
   if (!reader) return new Uint8Array();
   const chunks: Uint8Array[] = [];

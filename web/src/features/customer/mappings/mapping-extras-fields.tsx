@@ -12,6 +12,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Label } from "@/components/ui/label";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
+import { PickOnPage } from "./pick-on-page";
 
 export interface MappingExtrasInput {
   position: PlacementPosition;
@@ -118,9 +119,11 @@ interface MappingExtrasFieldsProps {
   value: MappingExtrasInput;
   onChange: (value: MappingExtrasInput) => void;
   errors: Partial<Record<string, string>>;
+  /** The mapping's URL, for "Pick on page". */
+  pageUrl: string;
 }
 
-export function MappingExtrasFields({ value, onChange, errors }: MappingExtrasFieldsProps) {
+export function MappingExtrasFields({ value, onChange, errors, pageUrl }: MappingExtrasFieldsProps) {
   const draftId = useId();
   const set = (field: keyof MappingExtrasInput) => (event: { target: { value: string } }) =>
     onChange({ ...value, [field]: event.target.value });
@@ -150,6 +153,13 @@ export function MappingExtrasFields({ value, onChange, errors }: MappingExtrasFi
             disabled={value.position === "body-start"}
           />
         </FormField>
+        <PickOnPage
+          url={pageUrl}
+          // A pick at the top of the page means the element: its content goes inside it, first.
+          onPick={(selector) =>
+            onChange({ ...value, selector, position: value.position === "body-start" ? "inside" : value.position })
+          }
+        />
         <FormField label="Page title" error={errors["seo.title"]}>
           <Input value={value.title} onChange={set("title")} />
         </FormField>

@@ -1,0 +1,36 @@
+/**
+ * "Pick on page" in Chromium (docs/placement.md): the customer's page opens in a frame on an origin other than the
+ * dashboard's, and a click on its `#hero` fills the selector input with `#hero`.
+ */
+import { describe, expect, it } from "vitest";
+import type { CustomerDashboard } from "#contract/responses";
+import { startCustomerSite } from "./support/customer-site";
+import { api, baseURL, openWithKey, registerCustomer } from "./support/product";
+import { useBrowserAndMail } from "./support/session";
+
+const session = useBrowserAndMail();
+
+describe("Pick on page", () => {
+  it("shows the page on another origin and fills the selector of the element clicked", async () => {
+    const apiKey = await registerCustomer(session.mail, `pick-${crypto.randomUUID()}@example.com`);
+    const { jsSnippet } = await api<CustomerDashboard>("/api/user/dashboard", { apiKey });
+    const site = await startCustomerSite(
+      jsSnippet,
+      '<section id="hero" style="height:200px">Big offer</section><main>Original page content</main>',
+    );
+    session.closeLater(site.close);
+
+    const page = await openWithKey(session.browser, apiKey, "/dashboard", "URL Mappings");
+    await page.getByLabel("URL", { exact: true }).fill(`${site.origin}/offer`);
+    await page.getByText("Placement, SEO & publishing (optional)").click();
+    await page.getByRole("button", { name: "Pick on page" }).click();
+
+    const frameElement = page.locator('iframe[title="Pick on page"]');
+    await frameElement.waitFor();
+    const frameUrl = new URL((await frameElement.getAttribute("src"))!);
+    expect(frameUrl.origin).not.toBe(new URL(baseURL).origin);
+    const frame = page.frameLocator('iframe[title="Pick on page"]');
+    await frame.locator("#hero").click();
+    await expect.poll(() => page.getByLabel("CSS selector").inputValue()).toBe("#hero");
+  });
+});
