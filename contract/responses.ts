@@ -180,7 +180,6 @@ export interface Onboarding {
   steps: OnboardingStep[];
 }
 
-/** `POST /api/install-check`: what the Worker found on the customer's page, and a sentence per problem. */
 /** `POST /api/pick-on-page`: the frame that shows the page with the picker, valid until `expiresAt`. */
 export interface PickFrame {
   frameUrl: string;
@@ -189,6 +188,7 @@ export interface PickFrame {
   expiresAt: string;
 }
 
+/** `POST /api/install-check`: what the Worker found on the customer's page, and a sentence per problem. */
 export interface InstallCheck {
   reachable: boolean;
   snippetFound: boolean;

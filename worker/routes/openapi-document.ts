@@ -10,6 +10,7 @@ import {
   exportQuery,
   importQuery,
   installCheckBody,
+  pickOnPageBody,
   mappingBody,
   mappingChangeBody,
   mappingDeleteQuery,
@@ -315,6 +316,19 @@ export function openApiDocument(origin: string) {
             "200": answer("InstallCheck {reachable, snippetFound, userIdMatches, mappingMatches, problems}"),
             "429": { description: "More than 30 checks in an hour; `Retry-After` says when to try again" },
             "503": { description: "The page's host name could not be looked up; try again in a few minutes" },
+            ...ERRORS,
+          },
+        },
+      },
+      "/api/pick-on-page": {
+        post: {
+          summary:
+            "A signed 10-minute link to the customer's page in the placement picker's frame, on an origin other than the dashboard's (docs/placement.md)",
+          requestBody: json(pickOnPageBody),
+          responses: {
+            "200": answer("PickFrame {frameUrl, frameOrigin, expiresAt}"),
+            "429": { description: "More than 60 pages in an hour; `Retry-After` says when to try again" },
+            "503": { description: "No origin other than the dashboard's is configured to show the page on" },
             ...ERRORS,
           },
         },
