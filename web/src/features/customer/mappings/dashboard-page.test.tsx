@@ -1,6 +1,12 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DELIVERY_EVERYWHERE_BY_HEADER, DELIVERY_PENDING_HEADER, type Mapping } from "#contract/responses";
+import {
+  DELIVERY_EVERYWHERE_BY_HEADER,
+  DELIVERY_PENDING_HEADER,
+  REQUIRED_ONBOARDING_STEPS,
+  type Mapping,
+  type Onboarding,
+} from "#contract/responses";
 import { HISTORY_PRUNED_NOTE } from "#contract/versions";
 import { DELIVERY_PENDING_MESSAGE } from "@/lib/delivery-note";
 import { seriesFrom } from "@/queries/analytics";
@@ -13,12 +19,15 @@ afterEach(() => {
 });
 
 /**
- * The dashboard's fake API, without recently deleted mappings (their card: deleted-and-bulk.test.tsx), and with an
- * empty series for the Overview's chart where a test's handler answers the series with something else.
+ * The dashboard's fake API, without recently deleted mappings (their card: deleted-and-bulk.test.tsx), for a customer
+ * past getting started (the checklist: getting-started-checklist.test.tsx), and with an empty series for the
+ * Overview's chart where a test's handler answers the series with something else.
  */
+const gettingStartedDone: Onboarding = { steps: REQUIRED_ONBOARDING_STEPS.map((key) => ({ key, done: true })) };
 const mockFetch: typeof mockApi = (handler) =>
   mockApi(async (call) => {
     if (call.url.startsWith("/api/mappings/deleted")) return jsonResponse([]);
+    if (call.url === "/api/onboarding") return jsonResponse(gettingStartedDone);
     const answer = await handler(call);
     if (!call.url.startsWith("/api/analytics/timeseries")) return answer;
     const body: unknown = await answer
