@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import type { Website } from "#contract/responses";
-import type { WebsiteMode } from "#contract/schemas";
+import type { WebsiteSettings } from "#contract/schemas";
 import { syncEdgeHost } from "../delivery/sync";
 import type { Env } from "../env";
 import { forgetResolutions } from "../http/outbound-target";
@@ -97,7 +97,7 @@ export async function proveWebsite(
 export async function provenWebsite(
   userId: string,
   hostname: string,
-  settings: { origin: string; mode: WebsiteMode },
+  settings: WebsiteSettings,
 ): Promise<void> {
   await claimWebsite(db(), userId, hostname, settings);
   if (!(await activateWebsite(db(), userId, hostname))) throw new Error(`${hostname} could not be made active`);
