@@ -94,11 +94,7 @@ export async function proveWebsite(
 }
 
 /** The customer's proven website at `hostname`, its delivery entries written: what a DNS proof leaves behind. */
-export async function provenWebsite(
-  userId: string,
-  hostname: string,
-  settings: WebsiteSettings,
-): Promise<void> {
+export async function provenWebsite(userId: string, hostname: string, settings: WebsiteSettings): Promise<void> {
   await claimWebsite(db(), userId, hostname, settings);
   if (!(await activateWebsite(db(), userId, hostname))) throw new Error(`${hostname} could not be made active`);
   if (!(await syncEdgeHost(env, userId, hostname))) throw new Error(`${hostname}'s delivery entries were not written`);
