@@ -160,6 +160,7 @@ function attributesOf(text: string): Map<string, string> {
 export function countSameHostSubresources(html: string, pageUrl: string): number {
   const urls = new PageUrls(new URL(pageUrl));
   const requested = new Set<string>();
+  const lowercase = html.toLowerCase();
   const tags = new RegExp(TAG.source, "g");
   for (let match = tags.exec(html); match; match = tags.exec(html)) {
     const element = match[1]?.toLowerCase();
@@ -167,7 +168,7 @@ export function countSameHostSubresources(html: string, pageUrl: string): number
     const attributes = attributesOf(match[2] ?? "");
     const attribute = (name: string) => attributes.get(name) ?? null;
     if (RAW_TEXT.has(element)) {
-      const end = html.toLowerCase().indexOf(`</${element}`, tags.lastIndex);
+      const end = lowercase.indexOf(`</${element}`, tags.lastIndex);
       tags.lastIndex = end < 0 ? html.length : end;
     }
     if (element === "base" && attributes.has("href")) urls.setBase(attributes.get("href")!);
