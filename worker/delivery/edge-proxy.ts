@@ -7,8 +7,8 @@
  * redirects, errors, other types, HEAD, POST), streamed. A page without content, or of a customer past a limit,
  * is the origin's answer itself, byte for byte (an inactive or deleted customer's hostnames never get here:
  * host-routing.ts answers 421), unless the website has an asset origin: then every HTML answer (200) has its own
- * subresources moved there, with content or without (edge-subresources.ts). A preview link's page (preview.ts) gets its mapping's current content, uncounted
- * and uncached.
+ * subresources moved there, with content or without (edge-subresources.ts). A preview link's page (preview.ts) gets
+ * its mapping's current content, uncounted and uncached.
  *
  * Only the stored origin is ever fetched: the visitor's path and query are set on it, never resolved against it,
  * so `//host/…` stays on the origin.
@@ -267,6 +267,7 @@ export async function proxyEdgeWebsite(
     site.assetOrigin && request.method !== "HEAD" && isPage(answer)
       ? { page: url, assetOrigin: site.assetOrigin }
       : undefined;
+  /** The origin's answer without content: as it came, or with its subresources moved. */
   const asSent = () => (assets ? withAssetsFrom(answer, assets) : answer);
   if (!lookups || !isPage(answer)) return asSent();
   let found: Awaited<typeof lookups>;
