@@ -14,6 +14,7 @@ const PLAIN_TESTS = [
   "contract/seo.test.ts",
   "worker/analytics/reducer-sums.test.ts",
   "worker/billing/price-match.test.ts",
+  "worker/delivery/edge-subresources.test.ts",
   "worker/http/client-info.test.ts",
   "worker/http/validate.test.ts",
   "worker/lib/experiment-assignment.test.ts",

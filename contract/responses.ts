@@ -53,6 +53,8 @@ export interface Website {
   hostname: string;
   origin: string;
   mode: "snippet" | "edge";
+  /** Where an edge website's pages fetch their own subresources from instead of its hosts; null: off. */
+  assetOrigin: string | null;
   status: "pending" | "active";
   verification: WebsiteVerification;
   /** When the hostname was proven (active claims). */

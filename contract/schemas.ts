@@ -212,20 +212,31 @@ export type UrlRulesBody = z.infer<typeof urlRulesBody>;
 
 export const WEBSITE_MODES = ["snippet", "edge"] as const;
 
-/** Where an edge website's pages come from: an http(s) origin, without a path, user or password. */
-export const websiteBody = z.object({
-  origin: text("Origin", URL_MAX_LENGTH)
-    .url("Origin must be a URL such as https://origin.shop.example")
-    .refine((url) => /^https?:\/\//i.test(url), "Origin must start with http:// or https://")
+/** An http(s) origin, without a path, user or password, as scheme, host and port; `example` shows one. */
+const originField = (label: string, example: string) =>
+  text(label, URL_MAX_LENGTH)
+    .url(`${label} must be a URL such as ${example}`)
+    .refine((url) => /^https?:\/\//i.test(url), `${label} must start with http:// or https://`)
     .refine((url) => {
       // zod runs every check: one that is not a URL at all has its message from `.url()` already.
       if (!URL.canParse(url)) return true;
       const u = new URL(url);
       return !u.username && !u.password && (u.pathname === "/" || u.pathname === "") && !u.search && !u.hash;
-    }, "Origin must be a scheme, host and port only, without a path, query or credentials")
-    .transform((url) => new URL(url).origin),
+    }, `${label} must be a scheme, host and port only, without a path, query or credentials`)
+    .transform((url) => new URL(url).origin);
+
+/**
+ * Where an edge website's pages come from (its origin), how it is delivered, and where its pages' own subresources
+ * are fetched from instead of its hosts (`assetOrigin`, docs/edge-delivery.md "Assets from another host"): null
+ * turns that off, and leaving it out keeps what the claim has (off for a new claim).
+ */
+export const websiteBody = z.object({
+  origin: originField("Origin", "https://origin.shop.example"),
   mode: z.enum(WEBSITE_MODES, { error: 'Mode must be "snippet" or "edge"' }),
+  assetOrigin: originField("Asset origin", "https://cdn.shop.example").nullable().optional(),
 });
+
+export type WebsiteSettings = z.infer<typeof websiteBody>;
 
 export type WebsiteMode = (typeof WEBSITE_MODES)[number];
 

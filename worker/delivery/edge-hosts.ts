@@ -12,7 +12,19 @@ import { IsolateMemo, memoBytes } from "./memo";
 export interface EdgeHost {
   userId: string;
   origin: string;
+  /** Where its pages' own subresources are fetched from instead (absent: from the website, through the Worker). */
+  assetOrigin?: string;
 }
+
+/** The entry of an active claim in edge mode; an entry without an asset origin is as it was before the option. */
+const edgeHostOf = (website: Website): EdgeHost => ({
+  userId: website.userId,
+  origin: website.origin,
+  ...(website.assetOrigin ? { assetOrigin: website.assetOrigin } : {}),
+});
+
+const hostBytes = (hostname: string, host: EdgeHost | null) =>
+  memoBytes(hostname, host?.userId ?? "", host?.origin ?? "", host?.assetOrigin ?? "");
 
 const MEMO_MS = 5_000;
 const hostMemo = new IsolateMemo<EdgeHost | null>(MEMO_MS, 1024 * 1024);
@@ -22,7 +34,7 @@ export async function readEdgeHost(env: Env, hostname: string, now = Date.now())
   const memoed = hostMemo.get(hostname, now);
   if (memoed !== undefined) return memoed;
   const host = await env.DELIVERY.get<EdgeHost>(edgeHostKey(hostname), "json");
-  hostMemo.set(hostname, host, memoBytes(hostname, host?.userId ?? "", host?.origin ?? ""), now);
+  hostMemo.set(hostname, host, hostBytes(hostname, host), now);
   return host;
 }
 
@@ -37,8 +49,7 @@ export async function writeEdgeHost(
   userId?: string,
   now = Date.now(),
 ) {
-  const host =
-    active?.status === "active" && active.mode === "edge" ? { userId: active.userId, origin: active.origin } : null;
+  const host = active?.status === "active" && active.mode === "edge" ? edgeHostOf(active) : null;
   if (host) {
     await env.DELIVERY.put(edgeHostKey(hostname), JSON.stringify(host));
     await env.DELIVERY.put(edgeHostIndexKey(host.userId, hostname), "");
@@ -48,7 +59,7 @@ export async function writeEdgeHost(
   if (userId && userId !== host?.userId) await env.DELIVERY.delete(edgeHostIndexKey(userId, hostname));
   // Entries of the store before claims were proven (`h:`) never serve again; a write or rebuild clears them.
   await env.DELIVERY.delete(legacyEdgeHostKey(hostname));
-  hostMemo.set(hostname, host, memoBytes(hostname, host?.userId ?? "", host?.origin ?? ""), now);
+  hostMemo.set(hostname, host, hostBytes(hostname, host), now);
 }
 
 /** Deletes a hostname's entries of this customer: the index entry, and the host entry while it is still theirs. */

@@ -708,3 +708,84 @@ describe("audiences at the edge (docs/audiences.md)", () => {
     expect(res.headers.get("Cache-Control")).toBe("public, max-age=600");
   });
 });
+
+describe('subresources from the asset origin (docs/edge-delivery.md, "Assets from another host")', () => {
+  const CDN = "https://cdn.shop.example";
+  /** One element of each kind the option moves, and of each it leaves alone. */
+  const ASSET_PAGE =
+    '<!doctype html><html><head><link rel="stylesheet" href="/site.css"><link rel="icon" href="favicon.ico">' +
+    '<link rel="preload" href="/f.woff2" as="font" crossorigin><link rel="modulepreload" href="/m.js">' +
+    '<link rel="canonical" href="https://shop.test/offer"><link rel="stylesheet" href="https://fonts.other.test/f.css">' +
+    '<script src="/app.js?v=1&amp;x=2"></script><script src="/sri.js" integrity="sha384-abc"></script>' +
+    '</head><body><a href="/next"><img src="/a.png" srcset="/a.png 1x, https://www.shop.test/a@2x.png 2x"></a>' +
+    '<picture><source srcset="/c.webp" type="image/webp"><img src="https://img.other.test/c.jpg"></picture>' +
+    '<video src="/v.mp4" poster="/v.jpg"><source src="/v.webm"></video><audio src="//shop.test/s.mp3"></audio>' +
+    '<iframe src="/frame"></iframe><form action="/buy"></form><img src="data:image/gif;base64,R0lGOD"></body></html>';
+  const MOVED_PAGE =
+    `<!doctype html><html><head><link rel="stylesheet" href="${CDN}/site.css"><link rel="icon" href="${CDN}/favicon.ico">` +
+    `<link rel="preload" href="${CDN}/f.woff2" as="font" crossorigin><link rel="modulepreload" href="${CDN}/m.js">` +
+    '<link rel="canonical" href="https://shop.test/offer"><link rel="stylesheet" href="https://fonts.other.test/f.css">' +
+    `<script src="${CDN}/app.js?v=1&amp;x=2"></script><script src="/sri.js" integrity="sha384-abc"></script>` +
+    `</head><body><a href="/next"><img src="${CDN}/a.png" srcset="${CDN}/a.png 1x, ${CDN}/a@2x.png 2x"></a>` +
+    `<picture><source srcset="${CDN}/c.webp" type="image/webp"><img src="https://img.other.test/c.jpg"></picture>` +
+    `<video src="${CDN}/v.mp4" poster="${CDN}/v.jpg"><source src="${CDN}/v.webm"></video><audio src="${CDN}/s.mp3"></audio>` +
+    '<iframe src="/frame"></iframe><form action="/buy"></form><img src="data:image/gif;base64,R0lGOD"></body></html>';
+
+  async function assetCustomer(assetOrigin: string | null) {
+    const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+    await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge", assetOrigin });
+    const mapping = await call("/api/mappings", {
+      method: "POST",
+      apiKey: customer.apiKey,
+      json: { url: "https://shop.test/offer", htmlContent: "<p>Sale</p>" },
+    });
+    expect(mapping.status).toBe(201);
+    return customer;
+  }
+
+  it("moves every kind of own subresource of a page without a mapping, and leaves anchors, forms, frames and other hosts", async () => {
+    await assetCustomer(CDN);
+    stubOrigin(() => html(ASSET_PAGE, { ETag: '"v1"' }));
+    const env = testEnv();
+    const res = await call("https://shop.test/about", {}, env);
+    expect(await res.text()).toBe(MOVED_PAGE);
+    // The validators describe the origin's body, not this one.
+    expect(res.headers.get("ETag")).toBeNull();
+    expect(env.sent).toEqual([expect.objectContaining({ delivered: false, mappingId: null })]);
+  });
+
+  it("moves them in the same pass that puts the content into a mapped page", async () => {
+    await assetCustomer(CDN);
+    stubOrigin(() => html(ASSET_PAGE));
+    const body = await (await call("https://www.shop.test/offer")).text();
+    expect(body).toBe(
+      MOVED_PAGE.replace("<head>", `<head>${EDGE_MARK}`).replace(
+        "<body>",
+        '<body><div data-dynamic-content=""><p>Sale</p></div>',
+      ),
+    );
+  });
+
+  it("moves them in HTML fetched by the page's own code, and leaves other types and HEAD as the origin sent them", async () => {
+    await assetCustomer(CDN);
+    stubOrigin((request) =>
+      request.url.endsWith(".css")
+        ? new Response("body{background:url(/bg.png)}", { headers: { "Content-Type": "text/css" } })
+        : html('<img src="/a.png">', { "Content-Length": "18" }),
+    );
+    const fragment = await call("https://shop.test/part", { headers: { "Sec-Fetch-Dest": "empty" } });
+    expect(await fragment.text()).toBe(`<img src="${CDN}/a.png">`);
+    const css = await call("https://shop.test/site.css");
+    expect(await css.text()).toBe("body{background:url(/bg.png)}");
+    const head = await call("https://shop.test/about", { method: "HEAD" });
+    expect(head.headers.get("Content-Length")).toBe("18");
+  });
+
+  it("is off unless set: the same page passes through byte for byte, its validators kept", async () => {
+    await assetCustomer(null);
+    stubOrigin(() => html(ASSET_PAGE, { ETag: '"v1"' }));
+    const res = await call("https://shop.test/about");
+    expect(await res.text()).toBe(ASSET_PAGE);
+    expect(res.headers.get("ETag")).toBe('"v1"');
+  });
+});

@@ -6,8 +6,9 @@
  * content endpoint counts it. Everything else passes through as the origin answered it (status, headers, cookies,
  * redirects, errors, other types, HEAD, POST), streamed. A page without content, or of a customer past a limit,
  * is the origin's answer itself, byte for byte (an inactive or deleted customer's hostnames never get here:
- * host-routing.ts answers 421). A preview link's page (preview.ts) gets its mapping's current content, uncounted
- * and uncached.
+ * host-routing.ts answers 421), unless the website has an asset origin: then every HTML answer (200) has its own
+ * subresources moved there, with content or without (edge-subresources.ts). A preview link's page (preview.ts) gets
+ * its mapping's current content, uncounted and uncached.
  *
  * Only the stored origin is ever fetched: the visitor's path and query are set on it, never resolved against it,
  * so `//host/…` stays on the origin.
@@ -20,7 +21,7 @@ import { lookupWithinBudget, withinVisitorBudget, type ContentLookup } from "./c
 import type { EdgeHost } from "./edge-hosts";
 import { countPageView, countPlacementMiss } from "./page-view";
 import { asksForPreview, previewDelivery, withoutPreview } from "./preview";
-import { withContent } from "./edge-rewrite";
+import { withAssetsFrom, withContent, type AssetsFrom } from "./edge-rewrite";
 import { audienceAttributes } from "./audience-attributes";
 import type { AudienceAttributes } from "#contract/audiences";
 import { exposureOf, servedTo, type Exposure, type Served } from "./variant";
@@ -261,17 +262,24 @@ export async function proxyEdgeWebsite(
       ? plainAnswer(504, "This website's server did not answer in time. Please try again in a moment.")
       : plainAnswer(502, "This website's server could not be reached. Please try again in a moment.");
   }
-  if (!lookups || !isPage(answer)) return answer;
+  // The option moves the subresources of every HTML answer, a page view or not: else the lever does nothing.
+  const assets: AssetsFrom | undefined =
+    site.assetOrigin && request.method !== "HEAD" && isPage(answer)
+      ? { page: url, assetOrigin: site.assetOrigin }
+      : undefined;
+  /** The origin's answer without content: as it came, or with its subresources moved. */
+  const asSent = () => (assets ? withAssetsFrom(answer, assets) : answer);
+  if (!lookups || !isPage(answer)) return asSent();
   let found: Awaited<typeof lookups>;
   try {
     found = await lookups;
   } catch (err) {
     // The page still reaches the visitor, as the origin sent it: delivery must never break the customer's site.
     console.error(`Edge content lookup for ${url.host} failed`, err);
-    return answer;
+    return asSent();
   }
   const { serving, url: viewedUrl, match, holdout, audience, byAudience } = found;
-  if (!serving) return answer;
+  if (!serving) return asSent();
   // A preview shows what its link names (a variant's content included) and assigns nobody.
   const atEdge = preview ? undefined : servedAtEdge(found, vid, known !== undefined, request, attributes);
   if (!preview) {
@@ -281,20 +289,20 @@ export async function proxyEdgeWebsite(
   const https = url.protocol === "https:";
   // Held out of an audience whose URL has no fallback: the page as the origin sent it, the visitor's id kept.
   if (!match)
-    return holdout ? forThisVisitor(answer, { newVisitorId: atEdge?.newVisitorId, https, byAudience }) : answer;
+    return holdout ? forThisVisitor(asSent(), { newVisitorId: atEdge?.newVisitorId, https, byAudience }) : asSent();
   // A preview's miss is not the visitors': only counted views report one.
   const onMiss = preview
     ? undefined
     : (mappingId: number) => countPlacementMiss(env, ctx, { userId: site.userId, mappingId });
   try {
-    if (!atEdge?.served) return uncached(withContent(answer, match, onMiss));
+    if (!atEdge?.served) return uncached(withContent(answer, match, onMiss, assets));
     const { served, newVisitorId } = atEdge;
-    const page = withContent(answer, served.content, onMiss);
+    const page = withContent(answer, served.content, onMiss, assets);
     if (served.variant === undefined && !holdout && !byAudience) return page;
     return forThisVisitor(page, { newVisitorId, https, byAudience, audience });
   } catch (err) {
     // A placement HTMLRewriter refuses (contract/placement.ts admits none): the page as the origin sent it.
     console.error(`Edge placement for ${url.host} failed`, err);
-    return answer;
+    return asSent();
   }
 }

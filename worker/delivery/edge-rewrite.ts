@@ -2,12 +2,14 @@
  * @module What the edge proxy does to a page it delivers content into, streamed with HTMLRewriter: the content in
  * the container the snippet uses, where the mapping's placement says (docs/placement.md), the mapping's SEO fields
  * at the end of <head> in place of the page's own, and the edge mark first in <head>, so that a snippet there,
- * which runs before <body> is parsed, does not ask again.
+ * which runs before <body> is parsed, does not ask again. With the website's asset origin set, the page's own
+ * subresources are moved there (edge-subresources.ts), on every page, with content or without.
  */
 import type { Placement } from "#contract/placement";
 import { CONTAINER_ATTRIBUTE, EDGE_MARK } from "#contract/delivery-paths";
 import { replacedHeadSelectors, seoHeadHtml } from "./seo-head";
 import type { DeliveredMapping } from "./store";
+import { fetchesSubresource, PageUrls, SUBRESOURCE_ATTRIBUTES } from "./edge-subresources";
 
 const HTML = { html: true };
 
@@ -19,14 +21,50 @@ function place(element: Element, placement: Placement, container: string) {
   else element.replace(container, HTML);
 }
 
+/** A page's address and the origin its own subresources are fetched from instead (docs/edge-delivery.md). */
+export interface AssetsFrom {
+  page: URL;
+  assetOrigin: string;
+}
+
+/** Moves the page's own subresource URLs to the asset origin; anchors, forms, frames and other hosts stay. */
+function moveSubresources(rewriter: HTMLRewriter, { page, assetOrigin }: AssetsFrom): HTMLRewriter {
+  const urls = new PageUrls(page);
+  rewriter.on("base[href]", {
+    element(base) {
+      urls.setBase(base.getAttribute("href")!);
+    },
+  });
+  for (const [tag, attributes] of Object.entries(SUBRESOURCE_ATTRIBUTES)) {
+    rewriter.on(tag, {
+      element(element) {
+        if (!fetchesSubresource(tag, (name) => element.getAttribute(name))) return;
+        for (const name of attributes) {
+          const value = element.getAttribute(name);
+          const moved = value === null ? null : urls.movedTo(assetOrigin, name, value);
+          if (moved !== null) element.setAttribute(name, moved);
+        }
+      },
+    });
+  }
+  return rewriter;
+}
+
+/** The origin's page, without content, its own subresources fetched from the asset origin. */
+export function withAssetsFrom(answer: Response, assets: AssetsFrom): Response {
+  return moveSubresources(new HTMLRewriter(), assets).transform(withoutOriginBodyHeaders(answer));
+}
+
 /**
  * The origin's answer with the delivered mapping in it. `onMiss` is told the mapping once the page has streamed when the
- * placement's selector named no element in it (docs/placement.md, "Selector health").
+ * placement's selector named no element in it (docs/placement.md, "Selector health"). With `assets`, the page's own
+ * subresources are moved in the same pass.
  */
 export function withContent(
   answer: Response,
   delivered: DeliveredMapping,
   onMiss?: (mappingId: number) => void,
+  assets?: AssetsFrom,
 ): Response {
   const placement = delivered.placement ?? { position: "body-start" };
   const container = `<div ${CONTAINER_ATTRIBUTE}="">${delivered.html}</div>`;
@@ -67,6 +105,7 @@ export function withContent(
       },
     });
   }
+  if (assets) moveSubresources(rewriter, assets);
   if (placement.position !== "body-start") {
     rewriter.on(placement.selector, {
       element(element) {

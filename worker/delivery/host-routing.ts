@@ -14,16 +14,13 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Env } from "../env";
 import { notConfigured } from "../http/not-configured";
-import { canonicalHostname, productOrigins } from "../http/origin";
+import { productOrigins, websiteName } from "../http/origin";
 import { isOwnRequestHost, isProductHostname } from "../http/own-hosts";
 import { visitorKey } from "../http/client-info";
 import { readEdgeHost, type EdgeHost } from "./edge-hosts";
 import { readState } from "./store";
 import { plainAnswer, proxyEdgeWebsite } from "./edge-proxy";
 import { isDeliveryPath } from "#contract/delivery-paths";
-
-/** The website a hostname belongs to, as websites are named (no leading `www.`s, no trailing dot). */
-export const websiteName = (hostname: string) => canonicalHostname(hostname).replace(/^(www\.)+/, "");
 
 /**
  * The proven edge website a request's host is, if it is served: its customer is active and it is among the edge

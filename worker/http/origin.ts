@@ -21,6 +21,9 @@ export interface ProductOrigins {
 /** A hostname as every comparison sees it: lowercase, without the trailing dot of a fully qualified name. */
 export const canonicalHostname = (hostname: string) => hostname.toLowerCase().replace(/\.+$/, "");
 
+/** The website a hostname belongs to, as websites are named (no leading `www.`s, no trailing dot). */
+export const websiteName = (hostname: string) => canonicalHostname(hostname).replace(/^(www\.)+/, "");
+
 /** `hostname[:port]` of a URL, canonical, the port only where it is not the scheme's default. */
 export function canonicalHost(url: URL): string {
   const hostname = canonicalHostname(url.hostname);

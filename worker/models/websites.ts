@@ -6,7 +6,7 @@
  */
 import { and, asc, count, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Website } from "#contract/responses";
-import type { WebsiteMode } from "#contract/schemas";
+import type { WebsiteSettings } from "#contract/schemas";
 import type { Db } from "../db/client";
 import { customHostnameRemovals, urlMappings, users, websites, type Website as WebsiteRow } from "../db/schema";
 import { isUniqueViolation } from "../db/unique-violation";
@@ -26,6 +26,7 @@ export function toWebsite(row: WebsiteRow): Website {
     hostname: row.hostname,
     origin: row.origin,
     mode: row.mode,
+    assetOrigin: row.assetOrigin,
     status: row.status,
     verification: { type: "txt", name: verificationName(row.hostname), value: row.verificationToken },
     verifiedAt: row.verifiedAt?.toISOString() ?? null,
@@ -47,14 +48,14 @@ const ofCustomer = (userId: string, hostname: string) =>
 
 /**
  * Makes or changes the customer's claim of `hostname`. A new claim (or one that lapsed) is pending, with a token of
- * its own; a live one keeps its status and token and takes the new origin and mode. Answers the claim and whether
- * it is new.
+ * its own; a live one keeps its status and token and takes the new origin and mode, and the asset origin when
+ * `settings` has one (null: off; left out: as it was, off for a new claim). Answers the claim and whether it is new.
  */
 export async function claimWebsite(
   db: Db,
   userId: string,
   hostname: string,
-  settings: { origin: string; mode: WebsiteMode },
+  settings: WebsiteSettings,
   now = new Date(),
 ): Promise<{ website: WebsiteRow; created: boolean }> {
   const lapsed = and(eq(websites.status, "pending"), lt(websites.createdAt, new Date(now.getTime() - CLAIM_TTL_MS)));
@@ -62,12 +63,23 @@ export async function claimWebsite(
   const token = randomToken(24);
   const [row] = await db
     .insert(websites)
-    .values({ hostname, userId, ...settings, verificationToken: token, createdAt: now, updatedAt: now })
+    .values({
+      hostname,
+      userId,
+      origin: settings.origin,
+      mode: settings.mode,
+      assetOrigin: settings.assetOrigin ?? null,
+      verificationToken: token,
+      createdAt: now,
+      updatedAt: now,
+    })
     .onConflictDoUpdate({
       target: [websites.hostname, websites.userId],
       set: {
         origin: settings.origin,
         mode: settings.mode,
+        assetOrigin:
+          settings.assetOrigin === undefined ? renewed(null, websites.assetOrigin) : (settings.assetOrigin ?? null),
         updatedAt: now,
         verificationToken: renewed(token, websites.verificationToken),
         createdAt: renewed(now.getTime(), websites.createdAt),

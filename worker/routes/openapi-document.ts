@@ -347,7 +347,8 @@ export function openApiDocument(origin: string) {
           responses: { "200": answer("Website"), ...ERRORS },
         },
         put: {
-          summary: "Claim a website (pending until proven) or change its origin and delivery mode (snippet or edge)",
+          summary:
+            "Claim a website (pending until proven) or change its origin, delivery mode (snippet or edge) and asset origin",
           parameters: [hostname],
           requestBody: json(websiteBody),
           responses: {

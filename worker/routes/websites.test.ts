@@ -509,6 +509,73 @@ describe("claiming a website: PUT /api/websites/{hostname}", () => {
   });
 });
 
+describe('an edge website\'s asset origin (docs/edge-delivery.md, "Assets from another host")', () => {
+  const CDN = "https://cdn.shop.example";
+  const get = async (apiKey: string) => (await call("/api/websites/shop.test", { apiKey })).json() as Promise<Website>;
+
+  it("is off for a new claim, set and kept by a PUT without it, served from the host entry, and turned off by null", async () => {
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    const claimed = await proveWebsite(dns, apiKey, "shop.test", edge);
+    expect(claimed.assetOrigin).toBeNull();
+    const before = await env.DELIVERY.get(edgeHostKey("shop.test"));
+    expect(JSON.parse(before!)).toEqual({ userId: user.id, origin: edge.origin });
+
+    const on = await put(apiKey, "shop.test", { ...edge, assetOrigin: `${CDN}/` });
+    expect(on.status).toBe(200);
+    expect(await on.json()).toMatchObject({ status: "active", assetOrigin: CDN });
+    expect(await env.DELIVERY.get(edgeHostKey("shop.test"), "json")).toEqual({
+      userId: user.id,
+      origin: edge.origin,
+      assetOrigin: CDN,
+    });
+
+    // A client that knows nothing of the field changes the origin and keeps the setting.
+    const moved = await put(apiKey, "shop.test", { ...edge, origin: "https://origin2.shop.test" });
+    expect(await moved.json()).toMatchObject({ origin: "https://origin2.shop.test", assetOrigin: CDN });
+
+    const off = await put(apiKey, "shop.test", { ...edge, assetOrigin: null });
+    expect(await off.json()).toMatchObject({ assetOrigin: null });
+    expect(await get(apiKey)).toMatchObject({ assetOrigin: null });
+    expect(await env.DELIVERY.get(edgeHostKey("shop.test"))).toBe(before);
+  });
+
+  it("refuses with 400 what is not an https public host of the customer's own, and changes nothing", async () => {
+    const { apiKey } = await createVerifiedCustomer("c@example.com");
+    const production = testEnv({ ENVIRONMENT: "production", PUBLIC_ORIGIN: "https://app.dynamic-content.test" });
+    dns.addresses.set("origin.shop.test", ["93.184.216.34"]);
+    expect((await put(apiKey, "shop.test", { ...edge, assetOrigin: CDN }, production)).status).toBe(201);
+    for (const [assetOrigin, error] of [
+      ["http://cdn.shop.example", "Asset origin must start with https://"],
+      [
+        "https://www.shop.test",
+        "Asset origin must be another host than the website's own, whose requests run through Dynamic Content",
+      ],
+      [
+        "https://shop.test:8443",
+        "Asset origin must be another host than the website's own, whose requests run through Dynamic Content",
+      ],
+      [
+        "https://static.dynamic-content.test",
+        "Asset origin must be a host that serves your website's files, not Dynamic Content",
+      ],
+      [
+        "https://10.0.0.8",
+        "Asset origin must be a public hostname such as https://cdn.shop.example, not an IP address or a local name",
+      ],
+      [
+        "https://cdn.shop.example/assets",
+        "Asset origin must be a scheme, host and port only, without a path, query or credentials",
+      ],
+      ["cdn.shop.example", "Asset origin must be a URL such as https://cdn.shop.example"],
+    ] as const) {
+      const res = await put(apiKey, "shop.test", { ...edge, assetOrigin }, production);
+      expect(res.status, assetOrigin).toBe(400);
+      expect(await res.json(), assetOrigin).toEqual({ error });
+    }
+    expect(await get(apiKey)).toMatchObject({ assetOrigin: CDN });
+  });
+});
+
 describe("releasing a website: DELETE /api/websites/{hostname}", () => {
   it("releases a claim: an active website stops being served at once, and the hostname is free to prove", async () => {
     const owner = await createVerifiedCustomer("owner@example.com");

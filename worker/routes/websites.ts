@@ -1,6 +1,6 @@
 /**
  * @module A customer's websites (docs/edge-delivery.md): `PUT /api/websites/{hostname}` claims one (pending, with
- * the DNS TXT record that proves it) or changes its origin and mode; `POST /api/websites/{hostname}/verify` checks
+ * the DNS TXT record that proves it) or changes its origin, mode and asset origin; `POST /api/websites/{hostname}/verify` checks
  * the record now (the minute cron checks pending claims too); `GET` lists them or answers one, `GET
  * /api/websites/{hostname}/status` its three steps to going live (websites/website-status.ts); `DELETE` releases
  * one. Only a proven (active) edge website is proxied by the Worker (delivery/host-routing.ts), within the plan's
@@ -16,7 +16,13 @@ import { syncEdgeHost } from "../delivery/sync";
 import type { AppEnv, Env } from "../env";
 import { reportDelivery } from "../delivery/delivery-status";
 import { badRequest, conflict, notFound } from "../http/errors";
-import { resolvedTargetProblem, targetRefusal, type TargetProblem } from "../http/outbound-target";
+import {
+  outboundTargetProblem,
+  resolvedTargetProblem,
+  targetRefusal,
+  type TargetProblem,
+} from "../http/outbound-target";
+import { websiteName } from "../http/origin";
 import { isProductHostname, isPublicSuffix } from "../http/own-hosts";
 import { Refusal } from "../lib/refusal";
 import { mappingLimits, websitesLimitReached } from "../models/limits";
@@ -34,7 +40,6 @@ import {
 } from "../models/websites";
 import { proveWebsite } from "../websites/prove-website";
 import { websiteStatus } from "../websites/website-status";
-import { websiteName } from "../delivery/host-routing";
 
 /** Websites per customer, pending claims included: a cap on what one account can make us store and check. */
 export const WEBSITES_PER_CUSTOMER = 1_000;
@@ -50,6 +55,17 @@ const ORIGIN_PROBLEMS: Record<TargetProblem, string> = {
   "private-address":
     "Origin's host name must resolve to public addresses only, not to a private, loopback or reserved one",
   unresolved: "Origin's host name could not be looked up. Please try again in a few minutes.",
+};
+
+/** The asset origin is called by visitors' browsers, never by the Worker: its name is not resolved. */
+const ASSET_ORIGIN_PROBLEMS: Record<TargetProblem, string> = {
+  credentials: "Asset origin must be a scheme, host and port only, without a path, query or credentials",
+  https: "Asset origin must start with https://",
+  "public-host":
+    "Asset origin must be a public hostname such as https://cdn.shop.example, not an IP address or a local name",
+  ours: "Asset origin must be a host that serves your website's files, not Dynamic Content",
+  "private-address": "Asset origin's host name must resolve to public addresses only",
+  unresolved: "Asset origin's host name could not be looked up. Please try again in a few minutes.",
 };
 
 const notYours = (hostname: string) => notFound(`${hostname} is not one of your websites`);
@@ -68,6 +84,18 @@ async function checkClaim(env: Env, hostname: string, origin: string) {
   }
   const problem = await resolvedTargetProblem(env, target);
   if (problem) throw targetRefusal(problem, ORIGIN_PROBLEMS);
+}
+
+/** Refuses an asset origin browsers must not be sent to, or one whose requests would run the Worker again. */
+function checkAssetOrigin(env: Env, hostname: string, assetOrigin: string) {
+  const target = new URL(assetOrigin);
+  if (websiteName(target.hostname) === hostname) {
+    throw badRequest(
+      "Asset origin must be another host than the website's own, whose requests run through Dynamic Content",
+    );
+  }
+  const problem = outboundTargetProblem(env, target);
+  if (problem) throw targetRefusal(problem, ASSET_ORIGIN_PROBLEMS);
 }
 
 export const websiteRoutes = new Hono<AppEnv>()
@@ -92,6 +120,7 @@ export const websiteRoutes = new Hono<AppEnv>()
     const { hostname } = c.req.valid("param");
     const settings = c.req.valid("json");
     await checkClaim(c.env, hostname, settings.origin);
+    if (settings.assetOrigin) checkAssetOrigin(c.env, hostname, settings.assetOrigin);
     const db = c.var.db;
     const user = c.var.user;
     // Another account's claim, pending or active, does not stand in the way: whoever proves the hostname holds it.

@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import type { Website } from "#contract/responses";
-import type { WebsiteMode } from "#contract/schemas";
+import type { WebsiteSettings } from "#contract/schemas";
 import { syncEdgeHost } from "../delivery/sync";
 import type { Env } from "../env";
 import { forgetResolutions } from "../http/outbound-target";
@@ -94,11 +94,7 @@ export async function proveWebsite(
 }
 
 /** The customer's proven website at `hostname`, its delivery entries written: what a DNS proof leaves behind. */
-export async function provenWebsite(
-  userId: string,
-  hostname: string,
-  settings: { origin: string; mode: WebsiteMode },
-): Promise<void> {
+export async function provenWebsite(userId: string, hostname: string, settings: WebsiteSettings): Promise<void> {
   await claimWebsite(db(), userId, hostname, settings);
   if (!(await activateWebsite(db(), userId, hostname))) throw new Error(`${hostname} could not be made active`);
   if (!(await syncEdgeHost(env, userId, hostname))) throw new Error(`${hostname}'s delivery entries were not written`);

@@ -49,6 +49,8 @@ export interface WebsiteSettings {
   hostname: string;
   origin: string;
   mode: WebsiteMode;
+  /** Left out: as it is (off for a new claim); null: off. */
+  assetOrigin?: string | null;
 }
 
 /** Claims a website or changes it. The form shows the server's refusal itself, so no toast for it. */

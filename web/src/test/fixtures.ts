@@ -82,6 +82,7 @@ export const PENDING_WEBSITE: Website = {
   hostname: "shop.example",
   origin: "https://origin.shop.example",
   mode: "edge",
+  assetOrigin: null,
   status: "pending",
   verification: { type: "txt", name: "_dynamic-content.shop.example", value: "tok_0123456789abcdef0123456789ab" },
   verifiedAt: null,

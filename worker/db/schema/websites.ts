@@ -22,6 +22,11 @@ export const websites = sqliteTable(
     userId: userRef(),
     origin: text("origin").notNull(),
     mode: text("mode", { enum: ["snippet", "edge"] }).notNull(),
+    /**
+     * In edge mode, the https origin the pages' own subresources are fetched from instead of the website's hosts, so
+     * that they skip the Worker (delivery/edge-subresources.ts); null: off.
+     */
+    assetOrigin: text("asset_origin"),
     status: text("status", { enum: ["pending", "active"] })
       .notNull()
       .default("pending"),

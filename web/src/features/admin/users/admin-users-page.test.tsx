@@ -124,6 +124,7 @@ const website = (hostname: string, status: Website["status"], verifiedAt: string
   hostname,
   origin: `https://origin.${hostname}`,
   mode: "edge",
+  assetOrigin: null,
   status,
   verification: { type: "txt", name: `_dynamic-content.${hostname}`, value: "token" },
   verifiedAt,

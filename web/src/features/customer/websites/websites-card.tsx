@@ -1,7 +1,8 @@
 /**
  * @module The customer's websites (docs/edge-delivery.md): claim one, prove it with a DNS TXT record (shown with copy
- * buttons), check the proof now, follow an edge website's steps to going live (website-status-panel.tsx), remove one
- * after asking. The Websites tab loads this as a chunk of its own.
+ * buttons), check the proof now, follow an edge website's steps to going live (website-status-panel.tsx), choose where
+ * an edge website's assets load from (asset-origin-form.tsx), remove one after asking. The Websites tab loads this as
+ * a chunk of its own.
  */
 import type { Website } from "#contract/responses";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
@@ -11,6 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { usePage } from "@/hooks/use-page";
 import { formatDayTime } from "@/lib/format-date";
 import { useReleaseWebsite, useVerifyWebsite, useWebsites } from "@/queries/websites";
+import { AssetOriginForm } from "./asset-origin-form";
 import { ClaimWebsiteForm } from "./claim-website-form";
 import { VerificationRecord } from "./verification-record";
 import { WebsiteStatusBadge } from "./website-status-badge";
@@ -65,7 +67,10 @@ function WebsiteItem({ website }: { website: Website }) {
         </div>
       </div>
       {website.mode === "edge" ? (
-        <WebsiteStatusPanel website={website} />
+        <>
+          <WebsiteStatusPanel website={website} />
+          <AssetOriginForm website={website} />
+        </>
       ) : (
         (pending || website.checkProblem) && <VerificationRecord website={website} />
       )}

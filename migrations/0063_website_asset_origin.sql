@@ -1,0 +1,1 @@
+ALTER TABLE `websites` ADD `asset_origin` text;
