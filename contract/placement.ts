@@ -15,6 +15,15 @@ export type Placement =
 
 export const DEFAULT_PLACEMENT: Placement = { position: "body-start" };
 
+/** Each position as the snippet places it: an `insertAdjacentElement` position, or "replace" (absent: first in <body>). */
+export const PLACEMENT_DOM_POSITIONS = {
+  before: "beforebegin",
+  after: "afterend",
+  inside: "afterbegin",
+  replace: "replace",
+} as const;
+export type PlacementDomPosition = (typeof PLACEMENT_DOM_POSITIONS)[keyof typeof PLACEMENT_DOM_POSITIONS];
+
 export const SELECTOR_MAX_LENGTH = 200;
 
 const ident = String.raw`-?[A-Za-z_][A-Za-z0-9_-]*`;

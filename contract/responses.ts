@@ -190,6 +190,15 @@ export interface PickFrame {
   expiresAt: string;
 }
 
+/** `POST /api/pick-on-page/check`: whether the selector names an element on each other page checked. */
+export interface PickCheck {
+  pages: {
+    url: string;
+    /** null: could not check (the page could not be had, or HTMLRewriter cannot run the selector). */
+    found: boolean | null;
+  }[];
+}
+
 /** `POST /api/install-check`: what the Worker found on the customer's page, and a sentence per problem. */
 export interface InstallCheck {
   reachable: boolean;

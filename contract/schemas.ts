@@ -25,10 +25,10 @@ import { IMPORT_FORMATS } from "./bulk";
 import { audienceFields, testedVisitorFields } from "./audiences";
 import { experimentFields } from "./experiments";
 import { normalizeUrl } from "./normalize-url";
-import { placementSchema } from "./placement";
+import { placementSchema, SELECTOR_GRAMMAR, SELECTOR_MAX_LENGTH, SELECTOR_UNSUPPORTED } from "./placement";
 import { publicationFields } from "./publication";
 import { seoSchema } from "./seo";
-import { IGNORED_PARAMETERS_MAX, MATCH_KINDS, matchProblem } from "./url-rules";
+import { IGNORED_PARAMETERS_MAX, isPrefixUrl, MATCH_KINDS, matchProblem } from "./url-rules";
 
 /** A trimmed string of at most `max` characters; past it, the message names the field and the cap. */
 const text = (field: string, max: number) => z.string().trim().max(max, tooLong(field, max));
@@ -83,6 +83,19 @@ export type InstallCheckBody = z.infer<typeof installCheckBody>;
 
 /** `POST /api/pick-on-page`: the page to pick a placement on (docs/placement.md, "Pick on page"). */
 export const pickOnPageBody = z.object({ url: pageUrl });
+
+export const PICK_CHECK_NEEDS_PREFIX = "Other pages are checked for a prefix URL only (one that ends in /*)";
+
+/**
+ * `POST /api/pick-on-page/check`: a prefix rule (docs/url-rules.md) and the selector to look for on other pages
+ * under it (docs/placement.md, "Pick on page").
+ */
+export const pickCheckBody = z.object({
+  url: pageUrl.refine(isPrefixUrl, PICK_CHECK_NEEDS_PREFIX),
+  selector: text("Selector", SELECTOR_MAX_LENGTH)
+    .min(1, "A selector is required")
+    .refine((selector) => SELECTOR_GRAMMAR.test(selector), SELECTOR_UNSUPPORTED),
+});
 
 const htmlContent = z.string().refine((html) => utf8Length(html) <= HTML_CONTENT_MAX_BYTES, HTML_CONTENT_TOO_LARGE);
 

@@ -1,6 +1,7 @@
 /**
  * "Pick on page" in Chromium (docs/placement.md): the customer's page opens in a frame on an origin other than the
- * dashboard's, and a click on its `#hero` fills the selector input with `#hero`.
+ * dashboard's, a click on its `#hero` fills the selector input with `#hero`, and the form's HTML shows at `#hero` in
+ * the frame, moving when the position changes.
  */
 import { describe, expect, it } from "vitest";
 import type { CustomerDashboard } from "#contract/responses";
@@ -11,7 +12,7 @@ import { useBrowserAndMail } from "./support/session";
 const session = useBrowserAndMail();
 
 describe("Pick on page", () => {
-  it("shows the page on another origin and fills the selector of the element clicked", async () => {
+  it("shows the page on another origin, fills the selector of the element clicked and shows the content there", async () => {
     const apiKey = await registerCustomer(session.mail, `pick-${crypto.randomUUID()}@example.com`);
     const { jsSnippet } = await api<CustomerDashboard>("/api/user/dashboard", { apiKey });
     const site = await startCustomerSite(
@@ -22,6 +23,7 @@ describe("Pick on page", () => {
 
     const page = await openWithKey(session.browser, apiKey, "/dashboard", "URL Mappings");
     await page.getByLabel("URL", { exact: true }).fill(`${site.origin}/offer`);
+    await page.getByLabel("HTML Content").fill('<p id="promo">Live promo</p>');
     await page.getByText("Placement, SEO & publishing (optional)").click();
     await page.getByRole("button", { name: "Pick on page" }).click();
 
@@ -32,5 +34,10 @@ describe("Pick on page", () => {
     const frame = page.frameLocator('iframe[title="Pick on page"]');
     await frame.locator("#hero").click();
     await expect.poll(() => page.getByLabel("CSS selector").inputValue()).toBe("#hero");
+    // Picked at the top of the page: inside the element, first.
+    await frame.locator("#hero > [data-dynamic-content]:first-child #promo").waitFor();
+    await page.getByLabel("Position").selectOption("after");
+    await frame.locator("#hero + [data-dynamic-content] #promo").waitFor();
+    expect(await frame.locator("#promo").count()).toBe(1);
   });
 });

@@ -8,6 +8,7 @@
 import { Hono } from "hono";
 import { normalizeUrl } from "#contract/normalize-url";
 import { withoutTrackingParameters } from "#contract/url-rules";
+import { PLACEMENT_DOM_POSITIONS, type PlacementDomPosition } from "#contract/placement";
 import type { AppEnv, Env } from "../env";
 import { visitorKey } from "../http/client-info";
 import { isUserId } from "../lib/ids";
@@ -181,7 +182,7 @@ export interface SnippetAnswer {
   h: string;
   /** The experiment's variant this visitor got (docs/experiments.md); absent without an experiment. */
   variant?: string;
-  p?: "beforebegin" | "afterend" | "afterbegin" | "replace";
+  p?: PlacementDomPosition;
   s?: string;
   i?: number;
   t?: string;
@@ -189,14 +190,12 @@ export interface SnippetAnswer {
   j?: string;
 }
 
-const DOM_POSITIONS = { before: "beforebegin", after: "afterend", inside: "afterbegin", replace: "replace" } as const;
-
 export function snippetAnswer({ mappingId, html, placement, seo }: DeliveredMapping): SnippetAnswer {
   const elements = seo ? headElements(seo) : [];
   return {
     h: html,
     ...(placement && placement.position !== "body-start"
-      ? { p: DOM_POSITIONS[placement.position], s: placement.selector, i: mappingId }
+      ? { p: PLACEMENT_DOM_POSITIONS[placement.position], s: placement.selector, i: mappingId }
       : {}),
     ...(seo?.title ? { t: seo.title } : {}),
     ...(elements.length > 0 ? { e: elements } : {}),

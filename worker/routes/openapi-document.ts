@@ -10,6 +10,7 @@ import {
   exportQuery,
   importQuery,
   installCheckBody,
+  pickCheckBody,
   pickOnPageBody,
   mappingBody,
   mappingChangeBody,
@@ -327,8 +328,21 @@ export function openApiDocument(origin: string) {
           requestBody: json(pickOnPageBody),
           responses: {
             "200": answer("PickFrame {frameUrl, frameOrigin, expiresAt}"),
-            "429": { description: "More than 60 pages in an hour; `Retry-After` says when to try again" },
+            "429": { description: "More than 60 pages or checks in an hour; `Retry-After` says when to try again" },
             "503": { description: "No origin other than the dashboard's is configured to show the page on" },
+            ...ERRORS,
+          },
+        },
+      },
+      "/api/pick-on-page/check": {
+        post: {
+          summary:
+            "Look for a picked selector on up to 3 other viewed pages under a prefix rule (`…/*`); found null: could not check (docs/placement.md)",
+          requestBody: json(pickCheckBody),
+          responses: {
+            "200": answer("PickCheck {pages: [{url, found}]}"),
+            "429": { description: "More than 60 pages or checks in an hour; `Retry-After` says when to try again" },
+            "503": { description: "The page's host name could not be looked up; try again in a few minutes" },
             ...ERRORS,
           },
         },

@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PickFrame } from "#contract/responses";
 import { THROTTLES } from "../auth/throttle";
+import { SHOW_MESSAGE_TYPE } from "#contract/place-content";
 import { PICK_MESSAGE_TYPE } from "#contract/pick-selector";
+import { SELECTOR_UNSUPPORTED } from "#contract/placement";
+import { PICK_CHECK_NEEDS_PREFIX } from "#contract/schemas";
+import { urlStats } from "../db/schema";
 import { PICK_FRAME_INVALID } from "../websites/pick-frame";
 import { recordRateEvent } from "../models/rate-limits";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
@@ -82,6 +86,7 @@ describe("GET /pick-frame", () => {
     expect(page).not.toContain("app.js");
     expect(page).not.toContain("<script>steal()");
     expect(page).toContain(PICK_MESSAGE_TYPE);
+    expect(page).toContain(SHOW_MESSAGE_TYPE);
     const nonce = /<script nonce="([^"]+)">/.exec(page)?.[1];
     expect(nonce).toBeTruthy();
     const policy = res.headers.get("Content-Security-Policy") ?? "";
@@ -127,5 +132,91 @@ describe("GET /pick-frame", () => {
     }
     const refused = await call(body.frameUrl, { headers: { "CF-Connecting-IP": "198.51.100.7" } }, env);
     expect(refused.status).toBe(429);
+  });
+});
+
+describe("POST /api/pick-on-page/check", () => {
+  const page = (body: string, status = 200) =>
+    new Response(`<!doctype html><html><body>${body}</body></html>`, {
+      status,
+      headers: { "Content-Type": "text/html; charset=utf-8" },
+    });
+
+  /** A customer whose visitors viewed `urls` (normalised), the first most recently. */
+  async function customerWithViews(urls: string[]) {
+    const { user, apiKey } = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
+    const now = Date.now();
+    await db()
+      .insert(urlStats)
+      .values(
+        urls.map((url, i) => ({
+          userId: user.id,
+          url,
+          hits: 1,
+          lastAccessed: new Date(now - i * 60_000),
+          lastAccessedHour: Math.floor((now - i * 60_000) / 3_600_000),
+        })),
+      );
+    return { user, apiKey };
+  }
+
+  const check = (apiKey: string, json: unknown) =>
+    call("/api/pick-on-page/check", { method: "POST", apiKey, json }, production());
+
+  it("looks for the selector on the 3 most recently viewed other pages under the prefix", async () => {
+    serve = (request) => {
+      const path = new URL(request.url).pathname;
+      if (path === "/offers/spring") return page('<main><section id="hero">Spring</section></main>');
+      if (path === "/offers/summer") return page("<main>No hero here</main>");
+      if (path === "/offers/gone") return page("Gone", 404);
+      return page('<section id="hero">Elsewhere</section>');
+    };
+    const fetched = vi.fn(serve);
+    serve = fetched;
+    const { apiKey } = await customerWithViews([
+      "shop.test/offers/spring",
+      "shop.test/offersale", // not under the prefix
+      "shop.test/offers", // the page picked on
+      "shop.test/offers/summer",
+      "shop.test/offers/gone",
+      "shop.test/offers/autumn", // the fourth: not checked
+    ]);
+    const res = await check(apiKey, { url: "https://shop.test/offers/*", selector: "#hero" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      pages: [
+        { url: "https://shop.test/offers/spring", found: true },
+        { url: "https://shop.test/offers/summer", found: false },
+        { url: "https://shop.test/offers/gone", found: null },
+      ],
+    });
+    expect(fetched).toHaveBeenCalledTimes(3);
+  });
+
+  it("answers no pages when visitors viewed none under the prefix", async () => {
+    const { apiKey } = await customerWithViews(["shop.test/other"]);
+    const res = await check(apiKey, { url: "https://shop.test/offers/*", selector: "#hero" });
+    expect(await res.json()).toEqual({ pages: [] });
+  });
+
+  it("refuses an exact URL, a selector outside the grammar and a URL the outbound rule refuses", async () => {
+    const { apiKey } = await customerWithViews(["shop.test/offers/spring"]);
+    const exact = await check(apiKey, { url: "https://shop.test/offers", selector: "#hero" });
+    expect(exact.status).toBe(400);
+    expect(JSON.stringify(await exact.json())).toContain(PICK_CHECK_NEEDS_PREFIX);
+    const sibling = await check(apiKey, { url: "https://shop.test/offers/*", selector: "h1 + p" });
+    expect(sibling.status).toBe(400);
+    expect(JSON.stringify(await sibling.json())).toContain(SELECTOR_UNSUPPORTED);
+    const local = await check(apiKey, { url: "https://127.0.0.1/offers/*", selector: "#hero" });
+    expect(local.status).toBe(400);
+    expect(((await local.json()) as { error: string }).error).toBe(INSTALL_CHECK_TARGET_PROBLEMS["public-host"]);
+  });
+
+  it("shares the pick-on-page throttle", async () => {
+    const { user, apiKey } = await customerWithViews(["shop.test/offers/spring"]);
+    for (let i = 0; i < THROTTLES["pick-on-page"].perAccount.max; i++) {
+      await recordRateEvent(db(), `pick-on-page:account:${user.id.toLowerCase()}`);
+    }
+    expect((await check(apiKey, { url: "https://shop.test/offers/*", selector: "#hero" })).status).toBe(429);
   });
 });

@@ -376,6 +376,15 @@ export const MATRIX: Record<string, { request: (f: Fixture) => RouteRequest; exp
     request: () => ({ method: "POST", path: "/api/pick-on-page", json: { url: "http://127.0.0.1:9/page" } }),
     expect: signedIn(503),
   },
+  // A loopback prefix (development allows it) with no viewed pages under it: nothing to fetch, no pages.
+  "POST /api/pick-on-page/check": {
+    request: () => ({
+      method: "POST",
+      path: "/api/pick-on-page/check",
+      json: { url: "http://127.0.0.1:9/offers/*", selector: "#hero" },
+    }),
+    expect: signedIn(200),
+  },
   // Only on the frame's origin (the delivery host); on the dashboard's, nothing.
   "GET /pick-frame": { request: () => ({ path: "/pick-frame?t=x" }), expect: anyone(404) },
   // Every fixture has its own customers, so each caller claims a hostname nobody holds yet; in snippet mode, since

@@ -5,7 +5,9 @@
  * a token signed under APP_SECRET that names the customer and the page and expires after PICK_FRAME_TTL_MS, so that
  * nobody can use the Worker as an open proxy.
  */
+import { placeContent, SHOW_MESSAGE_TYPE } from "#contract/place-content";
 import { PICK_MESSAGE_TYPE, pickSelector } from "#contract/pick-selector";
+import { PLACEMENT_DOM_POSITIONS } from "#contract/placement";
 import type { Env } from "../env";
 import { pickFrameOrigin } from "../http/origin";
 import { randomToken } from "../lib/crypto";
@@ -50,14 +52,20 @@ export async function pickFramePage(env: Env, token: string, now = new Date()): 
 
 /**
  * The picker: outlines the element under the pointer and, on a click, posts its selector (contract/pick-selector.ts)
- * to the dashboard. `__name` stands in for the bundler's helper that keeps function names, which the builder's
- * source may call.
+ * to the dashboard; shows the content the dashboard posts back where the snippet would place it
+ * (contract/place-content.ts), taking messages from the dashboard only. Clicks and hovers on that content pick
+ * nothing: it is not part of the page. `__name` stands in for the bundler's helper that keeps function names, which
+ * the builder's source may call.
  */
 export function pickerScript(dashboardOrigin: string): string {
   return `(() => {
   var __name = (f) => f;
   const pickSelector = ${pickSelector.toString()};
+  const placeContent = ${placeContent.toString()};
+  const DOM_POSITIONS = ${JSON.stringify(PLACEMENT_DOM_POSITIONS)};
+  const DASHBOARD = ${JSON.stringify(dashboardOrigin)};
   const MARK = "data-dc-pick-hover";
+  const placed = (target) => target instanceof Element && target.closest("[data-dynamic-content]") !== null;
   const style = document.createElement("style");
   style.textContent = "[" + MARK + "]{outline:2px solid #2563eb!important;outline-offset:2px;cursor:crosshair!important}";
   document.head.appendChild(style);
@@ -65,7 +73,7 @@ export function pickerScript(dashboardOrigin: string): string {
   const unmark = () => { if (hovered) hovered.removeAttribute(MARK); hovered = null; };
   document.addEventListener("mouseover", (event) => {
     unmark();
-    if (event.target instanceof Element && event.target !== document.body) {
+    if (event.target instanceof Element && event.target !== document.body && !placed(event.target)) {
       hovered = event.target;
       hovered.setAttribute(MARK, "");
     }
@@ -74,11 +82,21 @@ export function pickerScript(dashboardOrigin: string): string {
     event.preventDefault();
     event.stopPropagation();
     unmark();
-    if (!(event.target instanceof Element)) return;
+    if (!(event.target instanceof Element) || placed(event.target)) return;
+    // The shown content goes first, so that the selector is the page's own.
+    placeContent(document, { h: "" });
     const selector = pickSelector(event.target);
-    parent.postMessage({ type: ${JSON.stringify(PICK_MESSAGE_TYPE)}, selector }, ${JSON.stringify(dashboardOrigin)});
+    parent.postMessage({ type: ${JSON.stringify(PICK_MESSAGE_TYPE)}, selector }, DASHBOARD);
   }, true);
   document.addEventListener("submit", (event) => event.preventDefault(), true);
+  window.addEventListener("message", (event) => {
+    const data = event.data;
+    if (event.source !== parent || event.origin !== DASHBOARD) return;
+    if (!data || data.type !== ${JSON.stringify(SHOW_MESSAGE_TYPE)} || typeof data.html !== "string") return;
+    if (data.position !== "body-start" && !Object.hasOwn(DOM_POSITIONS, data.position)) return;
+    const at = data.position === "body-start" ? {} : { p: DOM_POSITIONS[data.position], s: String(data.selector) };
+    placeContent(document, { h: data.html, ...at });
+  });
 })();`;
 }
 

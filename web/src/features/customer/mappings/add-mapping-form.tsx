@@ -59,7 +59,7 @@ export function AddMappingForm() {
           rows={5}
         />
       </FormField>
-      <MappingExtrasFields value={extras} onChange={setExtras} errors={errors} pageUrl={url} />
+      <MappingExtrasFields value={extras} onChange={setExtras} errors={errors} pageUrl={url} pageHtml={htmlContent} />
       <AudienceSection value={audience} onChange={setAudience} errors={{ ...holdoutProblems, ...errors }} />
       <ExperimentSection value={experiment} onChange={setExperiment} errors={experimentCheck.errors} />
       <Button type="submit" disabled={addMapping.isPending}>

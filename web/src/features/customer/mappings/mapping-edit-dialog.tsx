@@ -85,7 +85,7 @@ function EditForm({ mapping, onDone }: { mapping: Mapping; onDone: () => void })
       <FormField label="HTML Content" error={errors.htmlContent}>
         <Textarea value={htmlContent} onChange={(e) => setHtmlContent(e.target.value)} rows={8} className="font-mono" />
       </FormField>
-      <MappingExtrasFields value={extras} onChange={setExtras} errors={errors} pageUrl={url} />
+      <MappingExtrasFields value={extras} onChange={setExtras} errors={errors} pageUrl={url} pageHtml={htmlContent} />
       <AudienceSection value={audience} onChange={setAudience} errors={{ ...holdoutProblems, ...errors }} />
       <ExperimentSection
         value={experiment}

@@ -119,11 +119,12 @@ interface MappingExtrasFieldsProps {
   value: MappingExtrasInput;
   onChange: (value: MappingExtrasInput) => void;
   errors: Partial<Record<string, string>>;
-  /** The mapping's URL, for "Pick on page". */
+  /** The mapping's URL and HTML (for an experiment, the control's), for "Pick on page". */
   pageUrl: string;
+  pageHtml: string;
 }
 
-export function MappingExtrasFields({ value, onChange, errors, pageUrl }: MappingExtrasFieldsProps) {
+export function MappingExtrasFields({ value, onChange, errors, pageUrl, pageHtml }: MappingExtrasFieldsProps) {
   const draftId = useId();
   const set = (field: keyof MappingExtrasInput) => (event: { target: { value: string } }) =>
     onChange({ ...value, [field]: event.target.value });
@@ -155,6 +156,9 @@ export function MappingExtrasFields({ value, onChange, errors, pageUrl }: Mappin
         </FormField>
         <PickOnPage
           url={pageUrl}
+          html={pageHtml}
+          position={value.position}
+          selector={value.selector}
           // A pick at the top of the page means the element: its content goes inside it, first.
           onPick={(selector) =>
             onChange({ ...value, selector, position: value.position === "body-start" ? "inside" : value.position })
