@@ -19,22 +19,23 @@ const utf8 = new TextEncoder();
 const sumBytes = (sum: { url: string }) => utf8.encode(sum.url).byteLength + 200;
 
 /** The sums in order, in runs of at most `HOLD_MAX_SUMS` sums and about `SUMS_MAX_BYTES` each (one sum at least). */
-export function sumChunks<T extends { url: string }>(sums: readonly T[]): T[][] {
-  const runs: T[][] = [];
+export const sumChunks = <T extends { url: string }>(sums: Iterable<T>): T[][] => [...sumRuns(sums)];
+
+/** `sumChunks` one run at a time, so that a caller writing each run down keeps only one in memory. */
+export function* sumRuns<T extends { url: string }>(sums: Iterable<T>): Generator<T[]> {
   let run: T[] = [];
   let bytes = 0;
   for (const sum of sums) {
     const size = sumBytes(sum);
     if (run.length > 0 && (run.length >= HOLD_MAX_SUMS || bytes + size > SUMS_MAX_BYTES)) {
-      runs.push(run);
+      yield run;
       run = [];
       bytes = 0;
     }
     run.push(sum);
     bytes += size;
   }
-  if (run.length > 0) runs.push(run);
-  return runs;
+  if (run.length > 0) yield run;
 }
 
 /** The most reducers ANALYTICS_REDUCER_SHARDS may ask for. */
