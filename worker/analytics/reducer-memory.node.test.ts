@@ -10,7 +10,7 @@ import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { URL_MAX_LENGTH } from "#contract/input-caps";
 import type { HeldSum, VisitorTally } from "../messages/analytics";
-import { sumRuns } from "./reducer-shards";
+import { sumRuns } from "./sum-runs";
 import { HeldSums, MAX_HELD_BYTES, MAX_HELD_SUMS, settleGroups } from "./reducer-sums";
 import { OverflowSketch } from "./reducer-overflow";
 import { MAX_VISITORS, VisitorCounts } from "./reducer-visitors";

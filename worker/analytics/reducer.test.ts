@@ -12,7 +12,8 @@ import {
 } from "../test/helpers";
 import { foldPendingAnalytics } from "./fold";
 import type { AnalyticsReducer } from "./reducer";
-import { HOLD_MAX_SUMS, reducerOf, reducerShardOf, reducerShards, settleCounters } from "./reducer-shards";
+import { reducerOf, reducerShardOf, reducerShards, settleCounters } from "./reducer-shards";
+import { HOLD_MAX_SUMS } from "./sum-runs";
 import { VISITOR_DAILY_QUOTA, VisitorCounts } from "./reducer-visitors";
 import { stateKey } from "../delivery/keys";
 import type { CustomerState } from "../delivery/store";

@@ -30,7 +30,7 @@ import type { HandoffPart, HeldSum, Headroom } from "../messages/analytics";
 import { utcDay } from "../lib/days";
 import { countSettled } from "./count";
 import { isolatingFailures } from "./fold-isolation";
-import { HOLD_MAX_SUMS, sumRuns } from "./reducer-shards";
+import { HOLD_MAX_SUMS, sumRuns } from "./sum-runs";
 import { HeldSums, MAX_HELD_BYTES, MAX_HELD_SUMS, settleGroups } from "./reducer-sums";
 import { MAX_VISITORS, VISITORS_PER_ROW, VisitorCounts } from "./reducer-visitors";
 
