@@ -5,9 +5,14 @@
 import type { Env } from "../env";
 import { fnv1a32 } from "../lib/hash";
 
-/** The most reducers ANALYTICS_REDUCER_SHARDS may ask for. */
-export const REDUCER_MAX_SHARDS = 64;
-const DEFAULT_SHARDS = 4;
+/** The most reducers ANALYTICS_REDUCER_SHARDS may ask for: four times the default (about 40 million pages). */
+export const REDUCER_MAX_SHARDS = 256;
+/**
+ * Sized for 10,000 million views a month over 10 million pages (docs/scaling.md): the distinct pages of a day come to
+ * under 100,000 held sums a shard, below a reducer's 150,000 (reducer-sums.ts `MAX_HELD_SUMS`), and 48 million
+ * visitors a day are counted exactly.
+ */
+const DEFAULT_SHARDS = 64;
 
 type ReducerEnv = Pick<Env, "ANALYTICS_REDUCER" | "ANALYTICS_REDUCER_SHARDS">;
 
