@@ -1,5 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Stats } from "#contract/responses";
 import type { HandoffPart, HeldSum, PageViewEvent } from "../messages/analytics";
 import {
@@ -13,6 +13,7 @@ import {
 import { foldPendingAnalytics } from "./fold";
 import type { AnalyticsReducer } from "./reducer";
 import { reducerOf, reducerShardOf, reducerShards, settleCounters } from "./reducer-shards";
+import { type HeldSums, MAX_HELD_SUMS } from "./reducer-sums";
 import { HOLD_MAX_SUMS } from "./sum-runs";
 import { VISITOR_DAILY_QUOTA, VisitorCounts } from "./reducer-visitors";
 import { stateKey } from "../delivery/keys";
@@ -271,6 +272,37 @@ describe("analytics reducers", () => {
     await settleCounters(env, "all");
     expect(await countedFor(unlimited.user.id)).toEqual({ total: 1, urls: 1 });
     expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
+  });
+
+  it("settle everything at their cap, and say so in the log with how many times that day", async () => {
+    const { user } = await unlimitedCustomer();
+    const shard = reducerShardOf(env, user.id);
+    const reducer = reducerOf(env, shard);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      for (const [handoff, times] of [
+        [10, 1],
+        [11, 2],
+      ] as const) {
+        await reducer.hold(shard, handoff, 0, part([heldSum(user.id, handoff)]));
+        expect(await countedFor(user.id)).toEqual({ total: times - 1, urls: times - 1 });
+        // As if the reducer held one sum more than its cap: the next part settles all it holds.
+        const heldOf = (object: AnalyticsReducer) => (object as unknown as { held: HeldSums }).held;
+        await runInDurableObject(reducer, (object: AnalyticsReducer) => {
+          Object.defineProperty(heldOf(object), "size", { get: () => MAX_HELD_SUMS + 1, configurable: true });
+        });
+        await reducer.hold(shard, handoff, 1, part([]));
+        await runInDurableObject(reducer, (object: AnalyticsReducer) => {
+          delete (heldOf(object) as { size?: number }).size;
+        });
+        expect(await countedFor(user.id)).toEqual({ total: times, urls: times });
+        const logged = String(warn.mock.calls.at(-1)?.[0]);
+        expect(logged).toMatch(`Reducer ${shard} reached its cap (${MAX_HELD_SUMS + 1} sums in `);
+        expect(logged).toMatch(`settles everything it holds, ${times} times today (UTC)`);
+      }
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("count the later parts of a handoff that a settle came between", async () => {

@@ -259,7 +259,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
   private async settleDue(shard: number, held: HeldSums, headroom: Record<string, Headroom> = {}): Promise<void> {
     const now = Date.now();
     const full = held.size > MAX_HELD_SUMS || held.bytes > MAX_HELD_BYTES;
-    if (full) console.warn(`Reducer ${shard} settles all it holds: ${held.size} sums, about ${held.bytes} bytes`);
+    if (full) this.capReached(shard, held);
     if (full || now - this.meta("last_settle_all", now) >= SETTLE_ALL_EVERY_MS) {
       await this.settleNow(shard, held, null);
       return;
@@ -278,6 +278,24 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       return couldReachLimit(userId) || (ends !== undefined && ends - now < SETTLE_BEFORE_PERIOD_END_MS);
     });
     if (due.length > 0) await this.settleNow(shard, held, due);
+  }
+
+  /**
+   * Counts a settle of everything because the sums reached a cap, per UTC day, in the object's own storage, and says
+   * so in the log with the day's count: a shard that settles at its cap more than a few times a day asks for more
+   * shards (docs/scaling.md).
+   */
+  private capReached(shard: number, held: HeldSums) {
+    const day = today();
+    const times = (this.meta("cap_settles_day", -1) === day ? this.meta("cap_settles") : 0) + 1;
+    this.setMeta("cap_settles_day", day);
+    this.setMeta("cap_settles", times);
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+    console.warn(
+      `Reducer ${shard} reached its cap (${held.size} sums in ${mb(held.bytes)} MB; at most ${MAX_HELD_SUMS} in ` +
+        `${mb(MAX_HELD_BYTES)} MB) and settles everything it holds, ${times} times today (UTC): raise ` +
+        `ANALYTICS_REDUCER_SHARDS (docs/scaling.md)`,
+    );
   }
 
   /**
