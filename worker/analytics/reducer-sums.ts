@@ -3,21 +3,18 @@
  * as the fold counts them (fold.ts reads a `HeldSum` as `n` views), and per customer the views of those that spent
  * no quota (reducer-visitors.ts). Plain data and arithmetic, no bindings.
  *
- * The sums are kept in typed arrays, one column per field, and each URL once, as UTF-8 in one byte buffer: about
- * `HELD_SUM_FIXED_BYTES` plus the URL's bytes a sum, against about 500 bytes for a 60-character URL as a Map of
- * string keys and arrays (reducer-memory.node.test.ts). An open-addressing table finds a key's sum by a 32-bit hash;
- * two keys of one hash are told apart by comparing every field and the URL's bytes, so a collision never merges two
- * URLs. A customer's sums form a chain in the order they came, which `take` walks; sums taken leave dead rows that are
- * reclaimed once they outnumber the live ones.
+ * The sums are kept in typed arrays, one column per field (n, delivered, timestamp and mapping as 8 bytes each;
+ * customer, next of the customer's chain and URL start as 4; URL length and day as 2; crawler flag as 1), in pages of
+ * `PAGE_ROWS` rows, and each URL once, as UTF-8 in pages of 1 MB: 128 bytes a sum of a 60-character URL with the
+ * hash table, against 515 as a Map of string keys and arrays before (reducer-memory.node.test.ts). Pages are added,
+ * never copied, as sums come. An open-addressing table finds a key's row by a 32-bit hash; two keys of one hash are
+ * told apart by comparing every field and the URL's bytes, so a collision never merges two URLs. A customer's sums
+ * form a chain in the order they came, which `take` walks; sums taken leave dead rows, reclaimed when a page is next
+ * needed and they outnumber the live ones.
  */
 import type { HeldSum } from "../messages/analytics";
-import { fmix32 } from "../lib/hash";
+import { fmix32, fnv1a32Bytes } from "../lib/hash";
 
-/**
- * The bytes a held sum takes besides its URL's: n, delivered, timestamp and mapping (4 × 8), customer, chain and
- * URL start (3 × 4), URL length and day (2 × 2), crawler (1), and its share of the hash table (2 to 4 slots × 4).
- */
-export const HELD_SUM_FIXED_BYTES = 57;
 /** About what a customer holding sums takes (their id, chain ends and billing totals in a Map). */
 const CUSTOMER_BYTES = 200;
 
@@ -67,13 +64,6 @@ const DEAD = 0xffffffff;
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 
-/** FNV-1a over the URL's UTF-8 bytes. */
-function hashBytes(bytes: Uint8Array, from: number, length: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = from; i < from + length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
-  return hash >>> 0;
-}
-
 interface CustomerChain {
   index: number;
   head: number;
@@ -116,7 +106,7 @@ export class HeldSums {
   private dayNames: string[] = [];
   private scratch = new Uint8Array(256);
 
-  constructor(private readonly hashUrl: (bytes: Uint8Array, from: number, length: number) => number = hashBytes) {}
+  constructor(private readonly hashUrl: (bytes: Uint8Array, from: number, length: number) => number = fnv1a32Bytes) {}
 
   /** How many sums are held, all customers together (what memory they take). */
   get size(): number {
