@@ -252,6 +252,37 @@ describe("analytics reducers", () => {
     expect(await count("select count(*) as n from analytics_pending")).toBe(0);
   }, 30_000);
 
+  it("settle many customers in groups, and count each once when a later group fails", async () => {
+    // Two customers of one shard: the first with about 4.4 MB of sums' JSON, a group of its own.
+    const big = await unlimitedCustomer();
+    let small = await unlimitedCustomer();
+    const shard = reducerShardOf(env, big.user.id);
+    while (reducerShardOf(env, small.user.id) !== shard) small = await unlimitedCustomer();
+    const urls = 2_000;
+    const sums = Array.from({ length: urls }, (_, i) => ({
+      ...heldSum(big.user.id, i),
+      url: `shop.test/${String(i).padStart(6, "0")}${"x".repeat(1_990)}`,
+    }));
+    const reducer = reducerOf(env, shard);
+    await reducer.hold(shard, 10, 0, part(sums));
+    await reducer.hold(shard, 10, 1, part([heldSum(small.user.id, 1)]));
+    const failSmall = `create trigger fail_small before insert on reducer_checkpoints when new.user_id = '${small.user.id}'
+      begin select raise(abort, 'disk full'); end`;
+    await env.DB.prepare(failSmall).run();
+    try {
+      // The reducer cannot settle the second group: the reader logs it and shows what was counted.
+      await settleCounters(env, [big.user.id, small.user.id]);
+    } finally {
+      await env.DB.prepare("drop trigger fail_small").run();
+    }
+    expect(await countedFor(big.user.id)).toEqual({ total: urls, urls });
+    expect(await countedFor(small.user.id)).toEqual({ total: 0, urls: 0 });
+
+    await settleCounters(env, [big.user.id, small.user.id]);
+    expect(await countedFor(big.user.id)).toEqual({ total: urls, urls });
+    expect(await countedFor(small.user.id)).toEqual({ total: 1, urls: 1 });
+  }, 30_000);
+
   it("hand over, in later parts, the customers that a handoff begun before limited customers were held did not list", async () => {
     const unlimited = await unlimitedCustomer();
     const metered = await createVerifiedCustomer("metered@example.com");
