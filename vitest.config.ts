@@ -71,6 +71,8 @@ export default defineConfig({
                 APP_SECRET: "test-secret-0123456789abcdef0123456789abcdef",
                 // Tests of production behaviour pass their own env (worker/test/helpers.ts testEnv).
                 ENVIRONMENT: "development",
+                // Four reducers, not production's 64: a test that asks every shard stays quick.
+                ANALYTICS_REDUCER_SHARDS: "4",
                 // Each page view its own analytics message at once: tests of bundling set their own window.
                 PAGE_VIEW_BUNDLE_MS: "0",
                 // The product's own origin: `call` (worker/test/helpers.ts) asks it; other hosts are customers' or 421.

@@ -50,7 +50,7 @@ export interface Env {
    * a day, not once a minute.
    */
   ANALYTICS_REDUCER: DurableObjectNamespace<AnalyticsReducerRpc>;
-  /** How many reducers share the customers; default 4, at most 64 (docs/scaling.md). */
+  /** How many reducers share the customers; default 64, at most 256 (docs/scaling.md; a change: reducer-layout.ts). */
   ANALYTICS_REDUCER_SHARDS?: string;
   /**
    * Bounds what one visitor (IP) can make the hot path look up in D1 and fill into KV: customers whose state is

@@ -13,6 +13,7 @@ import { countRange, FoldFailure, inStage, loadRange, type PendingRange } from "
 import { closingStatements, handOff, unfinishedHandoffs, viewsStillOwed } from "./handoff";
 import { isolatingFailures } from "./fold-isolation";
 import { releaseDue } from "./quarantine";
+import { routedReducers } from "./reducer-layout";
 import { reducerShardOf } from "./reducer-shards";
 
 /**
@@ -127,7 +128,8 @@ async function rangeStuck(d1: D1Database, range: PendingRange, err: unknown, now
 
 /**
  * Folds what is pending, oldest first, range by range, until nothing is or the run's budget is spent (the next
- * minute goes on); answers the views folded. First the events quarantine.ts set aside that are due again.
+ * minute goes on); answers the views folded. First a change of the reducers' shard count is carried out when it can
+ * be (reducer-layout.ts), then the events quarantine.ts set aside that are due again.
  *
  * Handoffs still owed to reducers come first, in order; one owed only to shards that failed earlier in the run
  * waits, since a later handoff's positions would pass its own in the reducers (reducer.ts `positionOf`) and its
@@ -138,8 +140,10 @@ async function rangeStuck(d1: D1Database, range: PendingRange, err: unknown, now
  * same, so customers whose counters are read or whose limits near keep being counted. The failure is then thrown,
  * for the cron's log, once the rest is done.
  */
-export async function foldPendingAnalytics(env: Env, now = new Date()): Promise<number> {
+export async function foldPendingAnalytics(configured: Env, now = new Date()): Promise<number> {
   const started = Date.now();
+  // Routed by the shard count the held sums were routed by, until a change of it is complete (reducer-layout.ts).
+  const env = await routedReducers(configured);
   const d1 = env.DB;
   const overBudget = () => Date.now() - started >= FOLD_BUDGET_MS;
   await releaseDue(d1, now);

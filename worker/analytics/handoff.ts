@@ -9,7 +9,8 @@ import type { Env } from "../env";
 import type { HandoffPart, Headroom, HeldSum, VisitorTally } from "../messages/analytics";
 import { deliveryLimitReached, isMetered, smallestLimitOf, type DeliveryLimitState } from "../models/limits";
 import { deleteRange, type LoadedRange, type PendingRange } from "./count";
-import { HOLD_MAX_SUMS, reducerOf, reducerShardOf, sumChunks } from "./reducer-shards";
+import { reducerOf, reducerShardOf } from "./reducer-shards";
+import { HOLD_MAX_SUMS, sumChunks } from "./sum-runs";
 import { VISITOR_DAILY_QUOTA, visitorDailyQuota } from "./reducer-visitors";
 
 const HANDED_OFF = `DELETE FROM analytics_handoffs WHERE from_seq = ?1`;

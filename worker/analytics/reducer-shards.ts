@@ -5,41 +5,14 @@
 import type { Env } from "../env";
 import { fnv1a32 } from "../lib/hash";
 
+/** The most reducers ANALYTICS_REDUCER_SHARDS may ask for: four times the default (about 40 million pages). */
+export const REDUCER_MAX_SHARDS = 256;
 /**
- * Sums per part of a handoff (`hold`), and per stored row of sums: a range of many distinct URLs (a visitor asking
- * for random paths) travels in parts, each far below a Durable Object call's 32 MiB, and by `sumChunks` below D1's
- * and a Durable Object's 2 MB per value whatever the URLs' length (about 200 bytes a sum of a short URL).
+ * Sized for 10,000 million views a month over 10 million pages (docs/scaling.md): the distinct pages of a day come to
+ * under 100,000 held sums a shard, below a reducer's 150,000 (reducer-sums.ts `MAX_HELD_SUMS`), and 48 million
+ * visitors a day are counted exactly.
  */
-export const HOLD_MAX_SUMS = 5_000;
-/** The JSON a part or a stored row of sums may hold, about: below the 2 MB a value may take in D1 or a reducer. */
-export const SUMS_MAX_BYTES = 1_500_000;
-
-const utf8 = new TextEncoder();
-/** About a sum's JSON: its URL in UTF-8 and 200 bytes for the rest (its customer, day, mapping and counts). */
-const sumBytes = (sum: { url: string }) => utf8.encode(sum.url).byteLength + 200;
-
-/** The sums in order, in runs of at most `HOLD_MAX_SUMS` sums and about `SUMS_MAX_BYTES` each (one sum at least). */
-export function sumChunks<T extends { url: string }>(sums: readonly T[]): T[][] {
-  const runs: T[][] = [];
-  let run: T[] = [];
-  let bytes = 0;
-  for (const sum of sums) {
-    const size = sumBytes(sum);
-    if (run.length > 0 && (run.length >= HOLD_MAX_SUMS || bytes + size > SUMS_MAX_BYTES)) {
-      runs.push(run);
-      run = [];
-      bytes = 0;
-    }
-    run.push(sum);
-    bytes += size;
-  }
-  if (run.length > 0) runs.push(run);
-  return runs;
-}
-
-/** The most reducers ANALYTICS_REDUCER_SHARDS may ask for. */
-export const REDUCER_MAX_SHARDS = 64;
-const DEFAULT_SHARDS = 4;
+const DEFAULT_SHARDS = 64;
 
 type ReducerEnv = Pick<Env, "ANALYTICS_REDUCER" | "ANALYTICS_REDUCER_SHARDS">;
 

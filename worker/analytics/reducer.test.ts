@@ -1,5 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Stats } from "#contract/responses";
 import type { HandoffPart, HeldSum, PageViewEvent } from "../messages/analytics";
 import {
@@ -12,7 +12,9 @@ import {
 } from "../test/helpers";
 import { foldPendingAnalytics } from "./fold";
 import type { AnalyticsReducer } from "./reducer";
-import { HOLD_MAX_SUMS, reducerOf, reducerShardOf, reducerShards, settleCounters } from "./reducer-shards";
+import { reducerOf, reducerShardOf, reducerShards, settleCounters } from "./reducer-shards";
+import { type HeldSums, MAX_HELD_SUMS } from "./reducer-sums";
+import { HOLD_MAX_SUMS } from "./sum-runs";
 import { VISITOR_DAILY_QUOTA, VisitorCounts } from "./reducer-visitors";
 import { stateKey } from "../delivery/keys";
 import type { CustomerState } from "../delivery/store";
@@ -250,6 +252,37 @@ describe("analytics reducers", () => {
     expect(await count("select count(*) as n from analytics_pending")).toBe(0);
   }, 30_000);
 
+  it("settle many customers in groups, and count each once when a later group fails", async () => {
+    // Two customers of one shard: the first with about 4.4 MB of sums' JSON, a group of its own.
+    const big = await unlimitedCustomer();
+    let small = await unlimitedCustomer();
+    const shard = reducerShardOf(env, big.user.id);
+    while (reducerShardOf(env, small.user.id) !== shard) small = await unlimitedCustomer();
+    const urls = 2_000;
+    const sums = Array.from({ length: urls }, (_, i) => ({
+      ...heldSum(big.user.id, i),
+      url: `shop.test/${String(i).padStart(6, "0")}${"x".repeat(1_990)}`,
+    }));
+    const reducer = reducerOf(env, shard);
+    await reducer.hold(shard, 10, 0, part(sums));
+    await reducer.hold(shard, 10, 1, part([heldSum(small.user.id, 1)]));
+    const failSmall = `create trigger fail_small before insert on reducer_checkpoints when new.user_id = '${small.user.id}'
+      begin select raise(abort, 'disk full'); end`;
+    await env.DB.prepare(failSmall).run();
+    try {
+      // The reducer cannot settle the second group: the reader logs it and shows what was counted.
+      await settleCounters(env, [big.user.id, small.user.id]);
+    } finally {
+      await env.DB.prepare("drop trigger fail_small").run();
+    }
+    expect(await countedFor(big.user.id)).toEqual({ total: urls, urls });
+    expect(await countedFor(small.user.id)).toEqual({ total: 0, urls: 0 });
+
+    await settleCounters(env, [big.user.id, small.user.id]);
+    expect(await countedFor(big.user.id)).toEqual({ total: urls, urls });
+    expect(await countedFor(small.user.id)).toEqual({ total: 1, urls: 1 });
+  }, 30_000);
+
   it("hand over, in later parts, the customers that a handoff begun before limited customers were held did not list", async () => {
     const unlimited = await unlimitedCustomer();
     const metered = await createVerifiedCustomer("metered@example.com");
@@ -270,6 +303,37 @@ describe("analytics reducers", () => {
     await settleCounters(env, "all");
     expect(await countedFor(unlimited.user.id)).toEqual({ total: 1, urls: 1 });
     expect(await countedFor(metered.user.id)).toEqual({ total: 1, urls: 1 });
+  });
+
+  it("settle everything at their cap, and say so in the log with how many times that day", async () => {
+    const { user } = await unlimitedCustomer();
+    const shard = reducerShardOf(env, user.id);
+    const reducer = reducerOf(env, shard);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      for (const [handoff, times] of [
+        [10, 1],
+        [11, 2],
+      ] as const) {
+        await reducer.hold(shard, handoff, 0, part([heldSum(user.id, handoff)]));
+        expect(await countedFor(user.id)).toEqual({ total: times - 1, urls: times - 1 });
+        // As if the reducer held one sum more than its cap: the next part settles all it holds.
+        const heldOf = (object: AnalyticsReducer) => (object as unknown as { held: HeldSums }).held;
+        await runInDurableObject(reducer, (object: AnalyticsReducer) => {
+          Object.defineProperty(heldOf(object), "size", { get: () => MAX_HELD_SUMS + 1, configurable: true });
+        });
+        await reducer.hold(shard, handoff, 1, part([]));
+        await runInDurableObject(reducer, (object: AnalyticsReducer) => {
+          delete (heldOf(object) as { size?: number }).size;
+        });
+        expect(await countedFor(user.id)).toEqual({ total: times, urls: times });
+        const logged = String(warn.mock.calls.at(-1)?.[0]);
+        expect(logged).toMatch(`Reducer ${shard} reached its cap (${MAX_HELD_SUMS + 1} sums in `);
+        expect(logged).toMatch(`settles everything it holds, ${times} times today (UTC)`);
+      }
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("count the later parts of a handoff that a settle came between", async () => {

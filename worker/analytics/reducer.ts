@@ -30,8 +30,8 @@ import type { HandoffPart, HeldSum, Headroom } from "../messages/analytics";
 import { utcDay } from "../lib/days";
 import { countSettled } from "./count";
 import { isolatingFailures } from "./fold-isolation";
-import { HOLD_MAX_SUMS, sumChunks } from "./reducer-shards";
-import { HeldSums, MAX_HELD_BYTES, MAX_HELD_SUMS } from "./reducer-sums";
+import { HOLD_MAX_SUMS, sumRuns } from "./sum-runs";
+import { HeldSums, MAX_HELD_BYTES, MAX_HELD_SUMS, settleGroups } from "./reducer-sums";
 import { MAX_VISITORS, VISITORS_PER_ROW, VisitorCounts } from "./reducer-visitors";
 
 /** Everything held is settled at least this often. */
@@ -259,7 +259,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
   private async settleDue(shard: number, held: HeldSums, headroom: Record<string, Headroom> = {}): Promise<void> {
     const now = Date.now();
     const full = held.size > MAX_HELD_SUMS || held.bytes > MAX_HELD_BYTES;
-    if (full) console.warn(`Reducer ${shard} settles all it holds: ${held.size} sums, about ${held.bytes} bytes`);
+    if (full) this.capReached(shard, held);
     if (full || now - this.meta("last_settle_all", now) >= SETTLE_ALL_EVERY_MS) {
       await this.settleNow(shard, held, null);
       return;
@@ -280,22 +280,54 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
     if (due.length > 0) await this.settleNow(shard, held, due);
   }
 
-  /** Settles the customers' sums (everyone's, for null); answers how many views that was. */
+  /**
+   * Counts a settle of everything because the sums reached a cap, per UTC day, in the object's own storage, and says
+   * so in the log with the day's count: a shard that settles at its cap more than a few times a day asks for more
+   * shards (docs/scaling.md).
+   */
+  private capReached(shard: number, held: HeldSums) {
+    const day = today();
+    const times = (this.meta("cap_settles_day", -1) === day ? this.meta("cap_settles") : 0) + 1;
+    this.setMeta("cap_settles_day", day);
+    this.setMeta("cap_settles", times);
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+    console.warn(
+      `Reducer ${shard} reached its cap (${held.size} sums in ${mb(held.bytes)} MB; at most ${MAX_HELD_SUMS} in ` +
+        `${mb(MAX_HELD_BYTES)} MB) and settles everything it holds, ${times} times today (UTC): raise ` +
+        `ANALYTICS_REDUCER_SHARDS (docs/scaling.md)`,
+    );
+  }
+
+  /**
+   * Settles the customers' sums (everyone's, for null); answers how many views that was. They are written in groups
+   * (`settleGroups`), each with its customers' checkpoints in one D1 transaction: a settle that fails half way has
+   * settled whole customers, which the checkpoints leave out when what is held is read back.
+   */
   private async settleNow(shard: number, held: HeldSums, userIds: string[] | null): Promise<number> {
     const all = userIds === null;
     const customers = (userIds ?? held.customers()).filter((userId) => held.has(userId));
-    if (customers.length === 0) {
-      if (all) this.settledAll(held);
-      return 0;
+    let views = 0;
+    for (const group of settleGroups(held, customers)) views += await this.settleGroup(shard, held, group);
+    if (all) this.settledAll(held);
+    else if (customers.length > 0 && (held.size === 0 || this.logRows("held_log") > COMPACT_AFTER_ROWS)) {
+      this.compact(held);
     }
+    return views;
+  }
+
+  /** Writes the customers' sums and checkpoints in one D1 transaction, then counts them; answers their views. */
+  private async settleGroup(shard: number, held: HeldSums, customers: string[]): Promise<number> {
     const through = this.meta("last_position");
-    const sums = customers.flatMap((userId) => held.take(userId));
     const d1 = this.env.DB;
     const batchId = `reducer-${shard}-${through}-${crypto.randomUUID()}`;
     let rows: { seq: number; views: number }[];
     try {
+      // Each run of sums made JSON as it is taken: only the group's JSON is in memory at once, not their objects.
+      const settled = Array.from(sumRuns(held.takeEach(customers)), (some) =>
+        d1.prepare(SETTLED_ROW).bind(batchId, shard, through, JSON.stringify(some)),
+      );
       const written = await d1.batch<{ seq: number; views: number }>([
-        ...sumChunks(sums).map((some) => d1.prepare(SETTLED_ROW).bind(batchId, shard, through, JSON.stringify(some))),
+        ...settled,
         d1.prepare(CHECKPOINTS).bind(shard, through, JSON.stringify(customers)),
       ]);
       rows = written.flatMap((result) => result.results);
@@ -304,8 +336,6 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       this.held = null;
       throw err;
     }
-    if (all) this.settledAll(held);
-    else if (held.size === 0 || this.logRows("held_log") > COMPACT_AFTER_ROWS) this.compact(held);
     if (rows.length === 0) return 0;
     const range = {
       from: Math.min(...rows.map((row) => row.seq)),
@@ -352,21 +382,23 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
    */
   private compact(held: HeldSums) {
     const through = this.meta("last_position");
-    const sums = held.list();
     const unbilled = held.listUnbilled();
     this.ctx.storage.transactionSync(() => {
       this.ctx.storage.sql.exec(`DELETE FROM held_log`);
-      const rows = sumChunks(sums);
-      if (rows.length === 0 && unbilled.length > 0) rows.push([]);
-      for (const [i, some] of rows.entries()) {
-        const logged: LoggedPart = { sums: some, unbilled: i === 0 ? unbilled : [] };
+      const write = (chunk: number, logged: LoggedPart) =>
         this.ctx.storage.sql.exec(
           `INSERT INTO held_log (position, chunk, sums) VALUES (?, ?, ?)`,
           through,
-          i,
+          chunk,
           JSON.stringify(logged),
         );
+      let chunk = 0;
+      // A run at a time: the sums are read from the columns as each row is written.
+      for (const some of sumRuns(held.each())) {
+        write(chunk, { sums: some, unbilled: chunk === 0 ? unbilled : [] });
+        chunk += 1;
       }
+      if (chunk === 0 && unbilled.length > 0) write(0, { sums: [], unbilled });
       const heldCustomers = new Set(held.customers());
       for (const userId of this.periodEnds.keys()) {
         if (heldCustomers.has(userId)) continue;

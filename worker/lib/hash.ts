@@ -10,10 +10,12 @@ const FNV_OFFSET_BASIS = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const utf8 = new TextEncoder();
 
-export function fnv1a32(text: string): number {
+export const fnv1a32 = (text: string): number => fnv1a32Bytes(utf8.encode(text));
+
+/** `fnv1a32` of `length` bytes from `from`, already UTF-8 (analytics/reducer-sums.ts hashes URLs so). */
+export function fnv1a32Bytes(bytes: Uint8Array, from = 0, length = bytes.length - from): number {
   let hash = FNV_OFFSET_BASIS;
-  const bytes = utf8.encode(text);
-  for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i]!, FNV_PRIME);
+  for (let i = from; i < from + length; i++) hash = Math.imul(hash ^ bytes[i]!, FNV_PRIME);
   return hash >>> 0;
 }
 

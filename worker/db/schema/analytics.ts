@@ -139,6 +139,15 @@ export const reducerCheckpoints = sqliteTable(
 );
 
 /**
+ * The number of reducer shards the held sums are routed by (one row): when `ANALYTICS_REDUCER_SHARDS` differs, the
+ * minute cron settles every shard of this count before it routes by the new one (analytics/reducer-layout.ts).
+ */
+export const reducerLayout = sqliteTable("reducer_layout", {
+  id: integer("id").primaryKey(),
+  shards: integer("shards").notNull(),
+});
+
+/**
  * Counters per customer and normalised URL, all time: the Analytics tab (one row per URL, whatever the days). Its
  * URLs are searched through an FTS5 table kept by triggers (db/raw.ts). The row also holds the counts of the URL's
  * newest day (`latest_day`), so that the fold writes one row per URL a minute, not two: that day's point of the

@@ -1,0 +1,4 @@
+CREATE TABLE `reducer_layout` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`shards` integer NOT NULL
+);
