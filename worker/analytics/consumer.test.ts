@@ -367,7 +367,7 @@ describe("analytics queue consumer", () => {
       [4, 4],
       [1, 1],
     ]);
-    const byUrl = await listMappings(db(), user.id, { limit: 10, offset: 0, group: "url" });
+    const byUrl = await listMappings(db(), user.id, { limit: 10, offset: 0, group: "url" }, null);
     expect(byUrl.rows.map((r) => [r.totalRequests, r.urlMappingCount])).toEqual([[5, 2]]);
     const byGroup = await listMappingGroups(db(), user.id, { limit: 10, offset: 0 });
     expect(byGroup.rows.map((r) => [r.totalRequests, r.events])).toEqual([[5, 2]]);

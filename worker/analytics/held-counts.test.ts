@@ -1,11 +1,11 @@
 /**
  * Reads that add what a reducer holds instead of settling it (models/held-counts.ts): every screen of a customer's
- * totals shows a held view exactly once, before its settle, while its settled sums wait to be counted, and after;
+ * totals and of their mappings' counts shows a held view exactly once, before its settle, while its settled sums wait to be counted, and after;
  * and a read writes nothing.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { CustomerDashboard, Onboarding, Stats } from "#contract/responses";
+import type { CustomerDashboard, Mapping, Onboarding, Stats } from "#contract/responses";
 import type { TimeseriesPoint } from "#contract/timeseries";
 import type { AnalyticsMessage } from "../messages/analytics";
 import { heldRequests } from "../models/held-counts";
@@ -118,6 +118,41 @@ describe("reads of a customer's totals", () => {
     expect(
       await env.DB.prepare("select total_requests from usage_counters where user_id = ?").bind(user.id).first(),
     ).toEqual({ total_requests: QUOTA + 5 });
+  });
+
+  it("show a held view of a mapping once in the mappings list (paged, by URL, whole) and export, before and after its settle", async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const created = await call("/api/mappings", {
+      method: "POST",
+      apiKey,
+      json: { url: "https://shop.test/offer", htmlContent: "<p>Sale</p>" },
+    });
+    const mapping = (await created.json()) as Mapping;
+    const list = async () =>
+      Promise.all(
+        [
+          "/api/mappings?limit=10",
+          "/api/mappings?limit=10&group=url",
+          "/api/mappings",
+          "/api/mappings/export?format=json",
+        ].map(async (path) => {
+          const res = await call(path, { apiKey });
+          expect(res.status, path).toBe(200);
+          return ((await res.json()) as Mapping[]).map((row) => [row.totalRequests, row.contentDeliveryCount]);
+        }),
+      );
+    await holdViews([0, 1, 2].map(() => ({ ...view(user.id, "v1"), mappingId: mapping.id })));
+    const shown = [[[3, 3]], [[3, 3]], [[3, 3]], [[3, 3]]];
+    const before = await countRows(user.id);
+    expect(await list()).toEqual(shown);
+    expect(await countRows(user.id)).toBe(before);
+
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    await whileWritesFail("usage_counters", () => settleCounters(env, [user.id]));
+    warned.mockRestore();
+    expect(await list()).toEqual(shown);
+    await foldPendingAnalytics(env);
+    expect(await list()).toEqual(shown);
   });
 
   it("add what a peek saw once when a settle commits between the peek and the read, counted or not", async () => {

@@ -2,10 +2,12 @@
  * @module How a route sees the page views the reducers hold (reducer.ts), after its permission check, so that a screen
  * trails page views by the minute cron (and at most `SETTLED_FOR_MS` more), never by what a reducer holds:
  * - `heldFor`: what the reducer holds of the customer, settling nothing; the model adds it to the counters it reads
- *   (models/held-counts.ts). Counts per customer and day (totals, the account's series, billing) read this way.
+ *   (models/held-counts.ts). Counts per customer, day and mapping (totals, the account's series, billing, the
+ *   mappings list) read this way.
  * - `ownCountsSettled`, `pathCustomerCountsSettled`, `settleShown`: the reducers settle the customers shown first, a
- *   D1 write. Only for counts a held sum cannot be added to exactly: per URL (whether a new URL gets a row of its
- *   own or counts in "other pages" depends on the customer's whole day), per mapping, and across customers.
+ *   D1 write. For counts a held sum cannot be added to exactly: per URL (whether a new URL gets a row of its own or
+ *   counts in "other pages" depends on the customer's whole day), and across customers; and for screens not moved
+ *   to `heldFor` yet (the export, an admin's screens of one customer: docs/decisions.md, issue 43).
  * Only reads (GET) ask.
  *
  * Either is a Durable Object request (a settle about 5 ms for one customer and 15 ms for every shard in Miniflare,

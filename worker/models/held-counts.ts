@@ -2,8 +2,9 @@
  * @module What a reader adds to the counters instead of settling (docs/analytics.md, "How reads see held counts"):
  * the page views a reducer holds of the customer (its `peek`, analytics/reducer.ts) and the settled sums not counted
  * yet (`analytics_pending` rows with reduced = 1), summed as the count would sum them (analytics/count.ts): per day,
- * and what spends the plan's quota. A reader runs `unsettledReads` in the same `db.batch()` (one transaction) as its
- * counters, so it sees one moment of D1: a reducer's settle and its count are each one transaction, and
+ * per mapping, and what spends the plan's quota. A reader runs `unsettledReads` in the same `db.batch()` (one
+ * transaction) as its counters, so it sees one moment of D1: a reducer's settle and its count are each one
+ * transaction, and
  * - a settle of the customer since the peek moved their checkpoint to its position or past it: what the peek saw is
  *   then in the counters or in the pending rows read, never added twice;
  * - otherwise the reducer still holds what the peek saw, and the pending rows are older settles not counted yet.
@@ -15,6 +16,7 @@ import { analyticsPending, reducerCheckpoints } from "../db/schema";
 /** A held or settled sum as the count reads it (messages/analytics.ts `HeldSum`): `n` views of one day. */
 export interface CountedSum {
   day: string;
+  mappingId: number | null;
   crawler: 0 | 1;
   n: number;
   delivered: number;
@@ -23,15 +25,24 @@ export interface CountedSum {
   unbilledDelivered?: number;
 }
 
+export interface MappingCounts {
+  requests: number;
+  deliveries: number;
+}
+
 export interface DayCounts {
   requests: number;
   deliveries: number;
   crawlerRequests: number;
 }
 
-/** A customer's views not in the counters yet: per day (YYYY-MM-DD), and what of them spends the plan's quota. */
+/**
+ * A customer's views not in the counters yet: per day (YYYY-MM-DD), per mapping (its id; every view of an existing
+ * mapping counts for it, on its URL's row or in `mapping_stats`), and what of them spends the plan's quota.
+ */
 export interface HeldCounts {
   days: Record<string, DayCounts>;
+  mappings: Record<string, MappingCounts>;
   /** Spends the quota (`period_requests`, `period_deliveries`). */
   billed: { requests: number; deliveries: number };
   /** Spends none: known crawlers' and visitors' past their daily budget (`period_unbilled_*`). */
@@ -47,6 +58,7 @@ export interface HeldPeek {
 
 export const noHeldCounts = (): HeldCounts => ({
   days: {},
+  mappings: {},
   billed: { requests: 0, deliveries: 0 },
   unbilled: { requests: 0, deliveries: 0 },
 });
@@ -58,6 +70,11 @@ export function addSums(counts: HeldCounts, sums: Iterable<CountedSum>): HeldCou
     day.requests += sum.n;
     day.deliveries += sum.delivered;
     day.crawlerRequests += sum.n * sum.crawler;
+    if (sum.mappingId !== null) {
+      const mapping = (counts.mappings[sum.mappingId] ??= { requests: 0, deliveries: 0 });
+      mapping.requests += sum.n;
+      mapping.deliveries += sum.delivered;
+    }
     const requests = sum.n * (1 - sum.crawler) - (sum.unbilled ?? 0);
     const deliveries = sum.delivered * (1 - sum.crawler) - (sum.unbilledDelivered ?? 0);
     counts.billed.requests += requests;
@@ -75,6 +92,11 @@ function addCounts(into: HeldCounts, more: HeldCounts): HeldCounts {
     sum.deliveries += deliveries;
     sum.crawlerRequests += crawlerRequests;
   }
+  for (const [id, { requests, deliveries }] of Object.entries(more.mappings)) {
+    const sum = (into.mappings[id] ??= { requests: 0, deliveries: 0 });
+    sum.requests += requests;
+    sum.deliveries += deliveries;
+  }
   for (const key of ["billed", "unbilled"] as const) {
     into[key].requests += more[key].requests;
     into[key].deliveries += more[key].deliveries;
@@ -85,6 +107,16 @@ function addCounts(into: HeldCounts, more: HeldCounts): HeldCounts {
 /** All requests of the counts (`total_requests`), and those of the days from `since` on (YYYY-MM-DD). */
 export function heldRequests(counts: HeldCounts, since = ""): number {
   return Object.entries(counts.days).reduce((n, [day, sum]) => (day >= since ? n + sum.requests : n), 0);
+}
+
+/** The requests and deliveries of these mappings (ids) in the counts. */
+export function heldOfMappings(counts: HeldCounts, ids: Iterable<number>): MappingCounts {
+  const sum = { requests: 0, deliveries: 0 };
+  for (const id of ids) {
+    sum.requests += counts.mappings[id]?.requests ?? 0;
+    sum.deliveries += counts.mappings[id]?.deliveries ?? 0;
+  }
+  return sum;
 }
 
 /**
