@@ -1,6 +1,7 @@
 /** @module The Worker's bindings and variables, declared once. */
 import type { AnalyticsMessage, HandoffPart, PageViewBundle } from "./messages/analytics";
 import type { DeliverySyncMessage } from "./messages/delivery-sync";
+import type { HeldPeek } from "./models/held-counts";
 
 /**
  * The relay of isolates' small bundles (delivery/page-view-relay.ts), as the Worker calls it: `relay` answers true
@@ -19,6 +20,7 @@ export interface PageViewRelayRpc extends Rpc.DurableObjectBranded {
 export interface AnalyticsReducerRpc extends Rpc.DurableObjectBranded {
   hold(shard: number, handoff: number, part: number, held: HandoffPart): Promise<void>;
   settle(shard: number, userIds: string[] | null): Promise<number>;
+  peek(shard: number, userId: string): Promise<HeldPeek>;
 }
 
 export interface Env {

@@ -1,8 +1,10 @@
 /**
- * @module Which reducer (reducer.ts) holds a customer's page views, and asking them to settle: what every reader
- * of a customer's counters calls first, so that a screen never shows less than was counted a minute ago.
+ * @module Which reducer (reducer.ts) holds a customer's page views, and asking it what it holds (`heldBy`) or to
+ * settle: what every reader of a customer's counters calls first, so that a screen never shows less than was counted
+ * a minute ago.
  */
 import type { Env } from "../env";
+import type { HeldPeek } from "../models/held-counts";
 import { fnv1a32 } from "../lib/hash";
 
 /** The most reducers ANALYTICS_REDUCER_SHARDS may ask for: four times the default (about 40 million pages). */
@@ -52,4 +54,18 @@ export async function settleCounters(env: ReducerEnv, userIds: readonly string[]
       }
     }),
   );
+}
+
+/**
+ * What the customer's reducer holds of them, settling nothing (models/held-counts.ts adds it to the counters read).
+ * A reducer that cannot answer is logged, not thrown: the reader then shows the counters as they are (null).
+ */
+export async function heldBy(env: ReducerEnv, userId: string): Promise<HeldPeek | null> {
+  const shard = reducerShardOf(env, userId);
+  try {
+    return await reducerOf(env, shard).peek(shard, userId);
+  } catch (err) {
+    console.warn(`Reducer ${shard} could not say what it holds`, err);
+    return null;
+  }
 }

@@ -184,23 +184,31 @@ export class HeldSums {
       .map(([userId, { billing }]) => [userId, billing[2], billing[3]]);
   }
 
-  /**
-   * The customer's sums, no longer held, with their views that spent no quota on one of them (only the customer's
-   * totals read those: fold.ts). A customer without sums keeps them until sums come: a handoff's tallies and sums
-   * may travel in different parts.
-   */
-  take(userId: string): HeldSum[] {
+  /** The customer's sums as `take` answers them, still held (a reader adds them to the counters: models/held-counts.ts). */
+  heldOf(userId: string): HeldSum[] {
     const chain = this.byCustomer.get(userId);
     if (!chain || chain.head === NONE) return [];
     const sums = [...this.sumsOf(userId)];
-    for (let row = chain.head; row !== NONE; row = this.next(row)) this.pageOf(row).links[(row & PAGE_MASK) * 3] = DEAD;
-    this.live -= sums.length;
     const [, , unbilled, unbilledDelivered] = chain.billing;
     if (unbilled > 0 || unbilledDelivered > 0) {
       const carrier = sums.find((sum) => !sum.crawler) ?? sums[0]!;
       carrier.unbilled = unbilled;
       carrier.unbilledDelivered = unbilledDelivered;
     }
+    return sums;
+  }
+
+  /**
+   * The customer's sums, no longer held, with their views that spent no quota on one of them (only the customer's
+   * totals read those: fold.ts). A customer without sums keeps them until sums come: a handoff's tallies and sums
+   * may travel in different parts.
+   */
+  take(userId: string): HeldSum[] {
+    const sums = this.heldOf(userId);
+    if (sums.length === 0) return sums;
+    const chain = this.byCustomer.get(userId)!;
+    for (let row = chain.head; row !== NONE; row = this.next(row)) this.pageOf(row).links[(row & PAGE_MASK) * 3] = DEAD;
+    this.live -= sums.length;
     this.byCustomer.delete(userId);
     // Nothing is copied while a settle takes customer after customer: rows taken are reclaimed when sums next come.
     if (this.live === 0) this.rebuild();

@@ -5,7 +5,8 @@
  * plan with a limit) also their visitors' tallies, which it bills against each visitor's daily budget
  * (reducer-visitors.ts). It settles a customer's sums into the counters (as a pending row of sums, reduced = 1,
  * which it counts at once through count.ts, or the minute cron does) when:
- * - someone reads that customer's counters (every reader calls `settleCounters` first);
+ * - someone reads counters it cannot add held views to exactly (`settleCounters`; the others `peek`, which settles
+ *   nothing: models/held-counts.ts);
  * - the views it holds of a metered customer could reach their limit (the handoff tells it what is left: `headroom`),
  *   so a limit is enforced within the minute, as when every view was folded each minute;
  * - the customer's billing period is about to end (their views count in their period);
@@ -28,6 +29,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { AnalyticsReducerRpc, Env } from "../env";
 import type { HandoffPart, HeldSum, Headroom } from "../messages/analytics";
 import { utcDay } from "../lib/days";
+import { addSums, noHeldCounts, type HeldPeek } from "../models/held-counts";
 import { countSettled } from "./count";
 import { isolatingFailures } from "./fold-isolation";
 import { HOLD_MAX_SUMS, sumRuns } from "./sum-runs";
@@ -173,6 +175,18 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
 
   settle(shard: number, userIds: string[] | null): Promise<number> {
     return this.inTurn(async () => this.settleNow(shard, await this.state(shard), userIds));
+  }
+
+  /**
+   * What it holds of the customer, settling nothing (a reader adds it to the counters: models/held-counts.ts), and the
+   * last position handed to it: a settle of the customer after this answer checkpoints them at that position or later.
+   */
+  peek(shard: number, userId: string): Promise<HeldPeek> {
+    return this.inTurn(async () => {
+      const held = await this.state(shard);
+      const sums = held.heldOf(userId);
+      return { shard, position: this.meta("last_position"), counts: addSums(noHeldCounts(), sums) };
+    });
   }
 
   async alarm(): Promise<void> {

@@ -1,37 +1,49 @@
 /**
- * @module Routes that show counters put one of these after their permission check: what the reducers hold of the
- * customers shown (reducer.ts) is counted before the handler reads, so a screen trails page views by the minute cron
- * (and at most `SETTLED_FOR_MS` more), never by what a reducer holds. Only reads (GET) ask.
+ * @module How a route sees the page views the reducers hold (reducer.ts), after its permission check, so that a screen
+ * trails page views by the minute cron (and at most `SETTLED_FOR_MS` more), never by what a reducer holds:
+ * - `heldFor`: what the reducer holds of the customer, settling nothing; the model adds it to the counters it reads
+ *   (models/held-counts.ts). Counts per customer, day and mapping (totals, the account's series, billing, the
+ *   mappings list) read this way.
+ * - `ownCountsSettled`, `pathCustomerCountsSettled`, `settleShown`: the reducers settle the customers shown first, a
+ *   D1 write. For counts a held sum cannot be added to exactly: per URL (whether a new URL gets a row of its own or
+ *   counts in "other pages" depends on the customer's whole day), and across customers; and for screens not moved
+ *   to `heldFor` yet (the export, an admin's screens of one customer: docs/decisions.md, issue 43).
+ * Only reads (GET) ask.
  *
- * A settle is a Durable Object request (about 5 ms for one customer and 15 ms for every shard in Miniflare,
- * docs/performance.md): the reads of one screen, which come together, share one, and a read within
- * `SETTLED_FOR_MS` of the last settle of the same customers in this isolate does not ask again.
+ * Either is a Durable Object request (a settle about 5 ms for one customer and 15 ms for every shard in Miniflare,
+ * docs/performance.md): the reads of one screen, which come together, share one, and a read within `SETTLED_FOR_MS`
+ * of the last one for the same customers in this isolate does not ask again (a peek that old is still exact: what it
+ * saw is added only while no settle has checkpointed it, so a later view waits at most that long).
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { settleCounters } from "./reducer-shards";
+import type { HeldPeek } from "../models/held-counts";
+import { heldBy, settleCounters } from "./reducer-shards";
 
 /** How long a settle serves later reads in the same isolate: the delivery store's memo is as old (5 s). */
 export const SETTLED_FOR_MS = 5_000;
 /** Entries kept before the expired ones are dropped. */
 const MEMO_MAX = 10_000;
 
-const recent = new Map<string, { until: number; settled: Promise<void> }>();
+const recent = new Map<string, { until: number; answer: Promise<unknown> }>();
 
-function settleOnce(c: Context<AppEnv>, who: readonly string[] | "all"): Promise<void> {
-  const key = who === "all" ? "*" : who.join(" ");
+/** The answer of `ask` under `key`, shared with every request of the last `SETTLED_FOR_MS` in this isolate. */
+function once<T>(key: string, ask: () => Promise<T>): Promise<T> {
   const now = Date.now();
   const last = recent.get(key);
-  if (last && now < last.until) return last.settled;
+  if (last && now < last.until) return last.answer as Promise<T>;
   if (recent.size >= MEMO_MAX) {
     for (const [k, entry] of recent) if (entry.until <= now) recent.delete(k);
     if (recent.size >= MEMO_MAX) recent.clear();
   }
-  const settled = settleCounters(c.env, who);
-  recent.set(key, { until: now + SETTLED_FOR_MS, settled });
-  return settled;
+  const answer = ask();
+  recent.set(key, { until: now + SETTLED_FOR_MS, answer });
+  return answer;
 }
+
+const settleOnce = (c: Context<AppEnv>, who: readonly string[] | "all"): Promise<void> =>
+  once(`settle ${who === "all" ? "*" : who.join(" ")}`, () => settleCounters(c.env, who));
 
 const settledFor = (who: (c: Context<AppEnv>) => readonly string[] | "all") =>
   createMiddleware<AppEnv>(async (c, next) => {
@@ -52,4 +64,24 @@ export const pathCustomerCountsSettled = settledFor((c) => [c.req.param("userId"
 export function settleShown(c: Context<AppEnv>, who: readonly string[] | "all"): Promise<void> {
   if (c.req.method !== "GET" || who.length === 0) return Promise.resolve();
   return settleOnce(c, who === "all" ? who : [...new Set(who)].sort());
+}
+
+/** What the customer's reducer holds of them, settling nothing (null for a write, or a reducer that cannot say). */
+export function heldFor(c: Context<AppEnv>, userId: string): Promise<HeldPeek | null> {
+  if (c.req.method !== "GET") return Promise.resolve(null);
+  return once(`held ${userId}`, () => heldBy(c.env, userId));
+}
+
+/**
+ * For a series (`/timeseries`): the account's adds what the reducer holds; one URL's is settled first, since whether
+ * a held view of a new URL counts on the URL's own row depends on the customer's whole day (analytics/count.ts).
+ */
+export async function seriesHeld(
+  c: Context<AppEnv>,
+  userId: string,
+  query: { url?: string },
+): Promise<HeldPeek | null> {
+  if (query.url === undefined) return heldFor(c, userId);
+  await settleShown(c, [userId]);
+  return null;
 }

@@ -8,6 +8,7 @@ import { CSV_COLUMNS, CSV_READ_ONLY_COLUMNS, FORMULA_CELL, type BulkFormat } fro
 import type { Mapping } from "#contract/responses";
 import type { Db } from "../db/client";
 import { mappingsAfter } from "../models/mappings";
+import type { HeldPeek } from "../models/held-counts";
 
 /** Mappings read per query: 100,000 mappings take 400 queries, within the 1,000 of one invocation. */
 const PAGE_SIZE = 250;
@@ -70,8 +71,13 @@ const csvLines = (mappings: Mapping[]) =>
     newline: "\r\n",
   }) + "\r\n";
 
-/** The customer's mappings, oldest first, as a stream of CSV or JSON text. */
-export function exportStream(db: Db, userId: string, format: BulkFormat): ReadableStream<Uint8Array> {
+/** The customer's mappings, oldest first, as a stream of CSV or JSON text; counts with what `held` adds. */
+export function exportStream(
+  db: Db,
+  userId: string,
+  format: BulkFormat,
+  held: HeldPeek | null,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let after = { createdAt: -1, id: 0 };
   let first = true;
@@ -79,7 +85,7 @@ export function exportStream(db: Db, userId: string, format: BulkFormat): Readab
   return new ReadableStream({
     async pull(controller) {
       if (done) return;
-      const page = await mappingsAfter(db, userId, after, PAGE_SIZE);
+      const page = await mappingsAfter(db, userId, after, PAGE_SIZE, held);
       let text = "";
       if (format === "csv") {
         if (first) text += `${Papa.unparse([CSV_HEADER])}\r\n`;

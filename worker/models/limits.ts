@@ -177,7 +177,7 @@ export async function mappingLimits(db: Db, user: User) {
 export async function roomForMappings(db: Db, user: User) {
   const { websitesLimit, eventsLimit } = await mappingLimits(db, user);
   if (websitesLimit === null && eventsLimit === null) return { eventsLeft: null, websitesLimit, activeWebsites: 0 };
-  const usage = await usageOf(db, user);
+  const usage = await usageOf(db, user, null);
   return {
     eventsLeft: eventsLimit === null ? null : Math.max(0, eventsLimit - usage.dynamicEvents),
     eventsLimit,
@@ -203,7 +203,7 @@ export async function assertCanAddMapping(
   const websitesLimit = limits.websitesLimit;
   const eventsLimit = moves ? null : limits.eventsLimit;
   if (websitesLimit === null && eventsLimit === null) return;
-  const usage = await usageOf(db, user);
+  const usage = await usageOf(db, user, null);
   if (eventsLimit !== null && usage.dynamicEvents >= eventsLimit) {
     throw new Refusal(403, eventsLimitReached(eventsLimit));
   }

@@ -20,7 +20,7 @@ import { URL_MAPPINGS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
 import { experimentAnswer } from "./experiments";
 import { holdoutAnswer } from "./holdouts";
-import { pageOf } from "./page";
+import { heldOfMappings, unsettledCounts, unsettledReads, type HeldCounts, type HeldPeek } from "./held-counts";
 
 /**
  * An exact mapping's counts kept on its URL's `url_stats` row (analytics/fold.ts), which its `mapping_stats` row's
@@ -125,18 +125,30 @@ export function pageIds(db: Db, where: SQL | undefined, page: PageParams) {
   return { ids, inPageOrder: [desc(ids.createdAt), desc(ids.id)] };
 }
 
-/** A customer's mappings, newest first; with `group: "url"` one per normalised URL (see `mappingsQuery`). */
-/** The customer's list, a page at a time; a row whose selector missed carries `placementMisses`. */
-export async function listMappings(db: Db, userId: string, query: MappingsQuery): Promise<Page<Mapping>> {
-  return withPlacementMisses(db, await listMappingRows(db, userId, query));
+/**
+ * A customer's mappings, newest first; with `group: "url"` one per normalised URL (see `mappingsQuery`). Their counts
+ * add what `held` (a reducer's peek) and the pending settled sums hold (held-counts.ts), read in the counts' batch.
+ * A row whose selector missed carries `placementMisses`.
+ */
+export async function listMappings(
+  db: Db,
+  userId: string,
+  query: MappingsQuery,
+  held: HeldPeek | null,
+): Promise<Page<Mapping>> {
+  return withPlacementMisses(db, await listMappingRows(db, userId, query, held));
 }
 
-async function listMappingRows(db: Db, userId: string, query: MappingsQuery): Promise<Page<Mapping>> {
-  if (query.group === "url") return listMappingsByUrl(db, userId, query);
+async function listMappingRows(
+  db: Db,
+  userId: string,
+  query: MappingsQuery,
+  held: HeldPeek | null,
+): Promise<Page<Mapping>> {
+  if (query.group === "url") return listMappingsByUrl(db, userId, query, held);
   const where = and(eq(urlMappings.userId, userId), matches(query.searchTerm));
   const { ids, inPageOrder } = pageIds(db, where, query);
-  return pageOf(
-    db,
+  const [found, [total], ...unsettled] = await db.batch([
     db
       .select(mappingColumns)
       .from(ids)
@@ -144,8 +156,20 @@ async function listMappingRows(db: Db, userId: string, query: MappingsQuery): Pr
       .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
       .orderBy(...inPageOrder),
     db.select({ n: count() }).from(urlMappings).where(where),
-    toMapping,
-  );
+    ...unsettledReads(db, userId, held),
+  ]);
+  const added = unsettledCounts(held, unsettled);
+  return { rows: found.map((row) => toMapping(withHeld(row, added))), total: total?.n ?? 0 };
+}
+
+/** A mapping's row with what the counts not in the counters yet hold of it (held-counts.ts). */
+function withHeld(row: MappingRow, added: HeldCounts): MappingRow {
+  const { requests, deliveries } = heldOfMappings(added, [row.id]);
+  return {
+    ...row,
+    totalRequests: row.totalRequests + requests,
+    contentDeliveryCount: row.contentDeliveryCount + deliveries,
+  };
 }
 
 /**
@@ -181,27 +205,49 @@ function urlRowSum(
     : sql<number>`sum(${onUrlRow(column)})`;
 }
 
-/** Per group key of a page (at most a page of keys): its mappings, and their requests and deliveries summed. */
+/**
+ * Per group key of a page (at most a page of keys): its mappings, and their requests and deliveries summed, plus what
+ * the pending settled sums and `held` (a reducer's peek; null for a caller that settled first) hold of the group's
+ * mappings (held-counts.ts), read in the same batch.
+ */
 export async function groupSums(
   db: Db,
   userId: string,
   group: typeof urlMappings.normalizedUrl | typeof urlMappings.groupUrl,
   keys: string[],
+  held: HeldPeek | null = null,
 ): Promise<Map<string | null, GroupSums>> {
   if (keys.length === 0) return new Map();
-  const rows = await db
-    .select({
-      key: group,
-      events: count(),
-      totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0) + ${urlRowSum(group, "mapping_requests")}`,
-      contentDeliveryCount: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)
+  const [rows, ...unsettled] = await db.batch([
+    db
+      .select({
+        key: group,
+        ids: sql<string>`json_group_array(${urlMappings.id})`,
+        events: count(),
+        totalRequests: sql<number>`coalesce(sum(${mappingStats.requests}), 0) + ${urlRowSum(group, "mapping_requests")}`,
+        contentDeliveryCount: sql<number>`coalesce(sum(${mappingStats.deliveries}), 0)
         + ${urlRowSum(group, "mapping_deliveries")}`,
-    })
-    .from(urlMappings)
-    .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-    .where(and(eq(urlMappings.userId, userId), inList(group, keys)))
-    .groupBy(group);
-  return new Map(rows.map(({ key, ...sums }) => [key, sums]));
+      })
+      .from(urlMappings)
+      .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+      .where(and(eq(urlMappings.userId, userId), inList(group, keys)))
+      .groupBy(group),
+    ...unsettledReads(db, userId, held),
+  ]);
+  const added = unsettledCounts(held, unsettled);
+  return new Map(
+    rows.map(({ key, ids, ...sums }) => {
+      const { requests, deliveries } = heldOfMappings(added, JSON.parse(ids) as number[]);
+      return [
+        key,
+        {
+          ...sums,
+          totalRequests: sums.totalRequests + requests,
+          contentDeliveryCount: sums.contentDeliveryCount + deliveries,
+        },
+      ];
+    }),
+  );
 }
 
 /**
@@ -212,7 +258,12 @@ export async function groupSums(
  * group (one probe of `url_mappings_user_idx` each), so it reads about `offset + limit` rows, never every
  * mapping; the group sums are read for the page's URLs only.
  */
-async function listMappingsByUrl(db: Db, userId: string, query: MappingsQuery): Promise<Page<Mapping>> {
+async function listMappingsByUrl(
+  db: Db,
+  userId: string,
+  query: MappingsQuery,
+  held: HeldPeek | null,
+): Promise<Page<Mapping>> {
   const where = and(eq(urlMappings.userId, userId), matches(query.searchTerm), newestIn(urlMappings.normalizedUrl));
   const [heads, [total]] = await Promise.all([
     db
@@ -232,6 +283,7 @@ async function listMappingsByUrl(db: Db, userId: string, query: MappingsQuery): 
     userId,
     urlMappings.normalizedUrl,
     heads.map((h) => h.normalizedUrl),
+    held,
   );
   return {
     rows: heads.map(({ normalizedUrl, ...head }) => ({
@@ -255,27 +307,32 @@ export async function getMapping(db: Db, userId: string, id: number): Promise<Ma
 
 /**
  * A page of all the customer's mappings, oldest first, after the cursor (the last row's `createdAt` and id): what
- * an export walks, on `url_mappings_created_idx`.
+ * an export walks, on `url_mappings_created_idx`; their counts with what `held` adds (held-counts.ts).
  */
 export async function mappingsAfter(
   db: Db,
   userId: string,
   after: { createdAt: number; id: number },
   limit: number,
+  held: HeldPeek | null,
 ): Promise<Mapping[]> {
-  const rows = await db
-    .select(mappingColumns)
-    .from(urlMappings)
-    .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
-    .where(
-      and(
-        eq(urlMappings.userId, userId),
-        sql`(${urlMappings.createdAt}, ${urlMappings.id}) > (${after.createdAt}, ${after.id})`,
-      ),
-    )
-    .orderBy(asc(urlMappings.createdAt), asc(urlMappings.id))
-    .limit(limit);
-  return rows.map(toMapping);
+  const [rows, ...unsettled] = await db.batch([
+    db
+      .select(mappingColumns)
+      .from(urlMappings)
+      .leftJoin(mappingStats, eq(mappingStats.mappingId, urlMappings.id))
+      .where(
+        and(
+          eq(urlMappings.userId, userId),
+          sql`(${urlMappings.createdAt}, ${urlMappings.id}) > (${after.createdAt}, ${after.id})`,
+        ),
+      )
+      .orderBy(asc(urlMappings.createdAt), asc(urlMappings.id))
+      .limit(limit),
+    ...unsettledReads(db, userId, held),
+  ]);
+  const added = unsettledCounts(held, unsettled);
+  return rows.map((row) => toMapping(withHeld(row, added)));
 }
 
 /**

@@ -7,6 +7,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { OnboardingStep } from "#contract/responses";
 import type { Db } from "../db/client";
 import { snippetSightings, urlMappings, usageCounters, websites, type User } from "../db/schema";
+import { heldRequests, unsettledCounts, unsettledReads, type HeldPeek } from "./held-counts";
 
 const step = (key: OnboardingStep["key"], done: boolean, at?: Date | null, host?: string): OnboardingStep => ({
   key,
@@ -15,8 +16,13 @@ const step = (key: OnboardingStep["key"], done: boolean, at?: Date | null, host?
   ...(host ? { host } : {}),
 });
 
-export async function onboardingSteps(db: Db, user: Pick<User, "id" | "emailVerified">): Promise<OnboardingStep[]> {
-  const [mapping, sighting, counted, website] = await db.batch([
+/** The steps; a first page view a reducer holds (`held`, held-counts.ts) counts as seen. */
+export async function onboardingSteps(
+  db: Db,
+  user: Pick<User, "id" | "emailVerified">,
+  held: HeldPeek | null,
+): Promise<OnboardingStep[]> {
+  const [mapping, sighting, counted, website, ...unsettled] = await db.batch([
     db
       .select({ createdAt: urlMappings.createdAt })
       .from(urlMappings)
@@ -33,13 +39,14 @@ export async function onboardingSteps(db: Db, user: Pick<User, "id" | "emailVeri
       .from(websites)
       .where(and(eq(websites.userId, user.id), eq(websites.mode, "edge"), eq(websites.status, "active")))
       .limit(1),
+    ...unsettledReads(db, user.id, held),
   ]);
   const seen = sighting[0];
   return [
     step("verified", user.emailVerified),
     step("mapping", mapping.length > 0, mapping[0]?.createdAt),
     step("snippet", seen !== undefined, seen?.seenAt, seen?.host),
-    step("firstView", counted.length > 0),
+    step("firstView", counted.length > 0 || heldRequests(unsettledCounts(held, unsettled)) > 0),
     step("website", website.length > 0, website[0]?.verifiedAt),
   ];
 }

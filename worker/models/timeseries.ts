@@ -20,6 +20,7 @@ import {
 import type { Db } from "../db/client";
 import { dailyUsage, urlDailyUsage, urlMonthlyUsage, urlStats, usageCounters } from "../db/schema";
 import { Refusal } from "../lib/refusal";
+import { unsettledCounts, unsettledReads, type HeldPeek } from "./held-counts";
 
 const DAY_MS = 86_400_000;
 
@@ -65,13 +66,13 @@ export interface SeriesQuery {
 type Counts = { requests: number; deliveries: number; crawlerRequests: number };
 
 /** Sums of a counters table's rows per bucket (first day, YYYY-MM-DD). */
-async function bucketSums(
+function bucketSums(
   db: Db,
   table: typeof dailyUsage | typeof urlDailyUsage | typeof urlMonthlyUsage,
   day: typeof dailyUsage.day | typeof urlDailyUsage.day | typeof urlMonthlyUsage.month,
   where: SQL | undefined,
   interval: Interval,
-): Promise<(Counts & { bucket: string })[]> {
+) {
   const bucket = bucketSql(day, interval);
   return db
     .select({
@@ -87,15 +88,15 @@ async function bucketSums(
 
 /**
  * The counts of the newest day kept on a row (the fold, docs): a URL's on its `url_stats` row, the customer's on
- * their `usage_counters` row; if that day is in the range.
+ * their `usage_counters` row; if that day is in the range. `bucketed` puts its rows in their buckets.
  */
-async function latestDayOf(
+function latestDayOf(
   db: Db,
   table: typeof urlStats | typeof usageCounters,
   where: SQL | undefined,
-  { interval, from, to }: Omit<SeriesQuery, "url">,
-): Promise<(Counts & { bucket: string })[]> {
-  const rows = await db
+  { from, to }: Omit<SeriesQuery, "url">,
+) {
+  return db
     .select({
       day: table.latestDay,
       requests: table.latestDayRequests,
@@ -104,49 +105,69 @@ async function latestDayOf(
     })
     .from(table)
     .where(and(where, between(table.latestDay, from, to)));
-  return rows.map(({ day, ...counts }) => ({ bucket: bucketOf(day, interval), ...counts }));
 }
 
-export async function usageSeries(db: Db, userId: string, query: SeriesQuery): Promise<TimeseriesPoint[]> {
+const bucketed = (days: Iterable<[day: string, Counts]>, { interval, from, to }: Omit<SeriesQuery, "url">) =>
+  [...days]
+    .filter(([day]) => day >= from && day <= to)
+    .map(([day, counts]) => ({ bucket: bucketOf(day, interval), ...counts }));
+
+/**
+ * The series of the account (with what `held`, a reducer's peek, adds: held-counts.ts, read in the same transaction)
+ * or of one URL (whose held views a reader cannot place: the route settles them first).
+ */
+export async function usageSeries(
+  db: Db,
+  userId: string,
+  query: SeriesQuery,
+  held: HeldPeek | null = null,
+): Promise<TimeseriesPoint[]> {
   const { interval, from, to, url } = query;
+  const days = (rows: ({ day: string } & Counts)[]) =>
+    rows.map(({ day, ...counts }): [string, Counts] => [day, counts]);
   // The account's rows are a range of their primary key, and so are one URL's days and months.
-  const rows =
-    url === undefined
-      ? (
-          await Promise.all([
-            bucketSums(
-              db,
-              dailyUsage,
-              dailyUsage.day,
-              and(eq(dailyUsage.userId, userId), between(dailyUsage.day, from, to)),
-              interval,
-            ),
-            latestDayOf(db, usageCounters, eq(usageCounters.userId, userId), { interval, from, to }),
-          ])
-        ).flat()
-      : (
-          await Promise.all([
-            bucketSums(
-              db,
-              urlDailyUsage,
-              urlDailyUsage.day,
-              and(eq(urlDailyUsage.userId, userId), eq(urlDailyUsage.url, url), between(urlDailyUsage.day, from, to)),
-              interval,
-            ),
-            bucketSums(
-              db,
-              urlMonthlyUsage,
-              urlMonthlyUsage.month,
-              and(
-                eq(urlMonthlyUsage.userId, userId),
-                eq(urlMonthlyUsage.url, url),
-                between(urlMonthlyUsage.month, `${from.slice(0, 7)}-01`, to),
-              ),
-              interval,
-            ),
-            latestDayOf(db, urlStats, and(eq(urlStats.userId, userId), eq(urlStats.url, url)), { interval, from, to }),
-          ])
-        ).flat();
+  let rows: (Counts & { bucket: string })[];
+  if (url === undefined) {
+    const [sums, latest, ...unsettled] = await db.batch([
+      bucketSums(
+        db,
+        dailyUsage,
+        dailyUsage.day,
+        and(eq(dailyUsage.userId, userId), between(dailyUsage.day, from, to)),
+        interval,
+      ),
+      latestDayOf(db, usageCounters, eq(usageCounters.userId, userId), query),
+      ...unsettledReads(db, userId, held),
+    ]);
+    rows = [
+      ...sums,
+      ...bucketed(days(latest), query),
+      ...bucketed(Object.entries(unsettledCounts(held, unsettled).days), query),
+    ];
+  } else {
+    const [sums, months, latest] = await Promise.all([
+      bucketSums(
+        db,
+        urlDailyUsage,
+        urlDailyUsage.day,
+        and(eq(urlDailyUsage.userId, userId), eq(urlDailyUsage.url, url), between(urlDailyUsage.day, from, to)),
+        interval,
+      ),
+      bucketSums(
+        db,
+        urlMonthlyUsage,
+        urlMonthlyUsage.month,
+        and(
+          eq(urlMonthlyUsage.userId, userId),
+          eq(urlMonthlyUsage.url, url),
+          between(urlMonthlyUsage.month, `${from.slice(0, 7)}-01`, to),
+        ),
+        interval,
+      ),
+      latestDayOf(db, urlStats, and(eq(urlStats.userId, userId), eq(urlStats.url, url)), query),
+    ]);
+    rows = [...sums, ...months, ...bucketed(days(latest), query)];
+  }
   const byBucket = new Map<string, Counts>();
   const first = bucketOf(from, interval);
   for (const row of rows) {
@@ -180,6 +201,7 @@ export async function customerSeries(
   db: Db,
   customer: { id: string; ignoredParameters: readonly string[] },
   query: TimeseriesQuery,
+  held: HeldPeek | null,
   now = Date.now(),
 ): Promise<TimeseriesPoint[]> {
   const { interval, from: asked, to = utcDay(now), url } = query;
@@ -188,5 +210,5 @@ export async function customerSeries(
     throw new Refusal(400, `A series can reach at most ${formatNumber(TIMESERIES_MAX_DAYS)} days`);
   }
   const normalized = url === undefined ? undefined : normalizeUrl(url, customer.ignoredParameters);
-  return usageSeries(db, customer.id, { interval, from, to, url: normalized });
+  return usageSeries(db, customer.id, { interval, from, to, url: normalized }, held);
 }

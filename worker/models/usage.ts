@@ -1,6 +1,7 @@
 /**
  * @module What a customer has used, read from the rollups the analytics consumer keeps (`usage_counters`,
- * `daily_usage`, `url_stats`), never from raw analytics: each answer reads rows in proportion to what it shows.
+ * `daily_usage`, `url_stats`), never from raw analytics: each answer reads rows in proportion to what it shows. The
+ * customer's totals add what a reducer holds (held-counts.ts), read in the same transaction.
  */
 import { and, asc, count, desc, eq, gte, ne, sql } from "drizzle-orm";
 import type { AnalyticsRow, Stats } from "#contract/responses";
@@ -18,26 +19,31 @@ import {
 import { URL_STATS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
 import { utcDay } from "../lib/days";
+import { heldRequests, unsettledCounts, unsettledReads, type HeldPeek } from "./held-counts";
 import { pageOf } from "./page";
 
 const DAY_MS = 86_400_000;
 const LAST_MONTH_DAYS = 30;
 
-export async function userStats(db: Db, user: User, now = Date.now()): Promise<Stats> {
+/** The customer's requests, all time and of the last 30 days, with what `held` (a reducer's peek) adds. */
+export async function userStats(db: Db, user: User, held: HeldPeek | null, now = Date.now()): Promise<Stats> {
   const since = utcDay(now - (LAST_MONTH_DAYS - 1) * DAY_MS);
-  const [counters, lastMonth] = await Promise.all([
-    db.query.usageCounters.findFirst({ where: eq(usageCounters.userId, user.id) }),
+  const [counters, lastMonth, ...unsettled] = await db.batch([
+    db.select().from(usageCounters).where(eq(usageCounters.userId, user.id)),
     db
       .select({ hits: sql<number>`coalesce(sum(${dailyUsage.requests}), 0)` })
       .from(dailyUsage)
       .where(and(eq(dailyUsage.userId, user.id), gte(dailyUsage.day, since))),
+    ...unsettledReads(db, user.id, held),
   ]);
+  const counted = counters[0];
+  const added = unsettledCounts(held, unsettled);
   // The newest day is on the customer's counters row (analytics/fold.ts).
-  const newestDay = counters && counters.latestDay >= since ? counters.latestDayRequests : 0;
+  const newestDay = counted && counted.latestDay >= since ? counted.latestDayRequests : 0;
   return {
-    totalRequests: counters?.totalRequests ?? 0,
+    totalRequests: (counted?.totalRequests ?? 0) + heldRequests(added),
     requestLimit: user.requestLimit,
-    lastMonthRequests: (lastMonth[0]?.hits ?? 0) + newestDay,
+    lastMonthRequests: (lastMonth[0]?.hits ?? 0) + newestDay + heldRequests(added, since),
   };
 }
 
@@ -82,10 +88,10 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
  * included: a range of `url_mappings_created_idx` and of `deleted_mappings_created_idx`) and deliveries this period; and what the period's views did not spend of the plan
  * (known crawlers', and visitors' past their daily share: docs/analytics.md).
  */
-export async function usageOf(db: Db, user: User) {
+export async function usageOf(db: Db, user: User, held: HeldPeek | null) {
   const periodStart = user.billingPeriodStart ?? new Date(0);
-  const [totals, events, deletedEvents, counters] = await Promise.all([
-    db.query.mappingTotals.findFirst({ where: eq(mappingTotals.userId, user.id) }),
+  const [totals, events, deletedEvents, counters, ...unsettled] = await db.batch([
+    db.select().from(mappingTotals).where(eq(mappingTotals.userId, user.id)),
     db
       .select({ n: count() })
       .from(urlMappings)
@@ -95,15 +101,18 @@ export async function usageOf(db: Db, user: User) {
       .select({ n: count() })
       .from(deletedMappings)
       .where(and(eq(deletedMappings.userId, user.id), gte(deletedMappings.createdAt, periodStart))),
-    db.query.usageCounters.findFirst({ where: eq(usageCounters.userId, user.id) }),
+    db.select().from(usageCounters).where(eq(usageCounters.userId, user.id)),
+    ...unsettledReads(db, user.id, held),
   ]);
+  // Held views count in the current period: a reducer settles a customer before their period ends (reducer.ts).
+  const { billed, unbilled } = unsettledCounts(held, unsettled);
   return {
-    activeWebsites: totals?.hosts ?? 0,
+    activeWebsites: totals[0]?.hosts ?? 0,
     dynamicEvents: (events[0]?.n ?? 0) + (deletedEvents[0]?.n ?? 0),
-    contentGenerations: counters?.periodDeliveries ?? 0,
+    contentGenerations: (counters[0]?.periodDeliveries ?? 0) + billed.deliveries,
     notBilled: {
-      requests: counters?.periodUnbilledRequests ?? 0,
-      contentGenerations: counters?.periodUnbilledDeliveries ?? 0,
+      requests: (counters[0]?.periodUnbilledRequests ?? 0) + unbilled.requests,
+      contentGenerations: (counters[0]?.periodUnbilledDeliveries ?? 0) + unbilled.deliveries,
     },
   };
 }

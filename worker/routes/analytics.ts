@@ -1,5 +1,6 @@
 /**
- * @module `GET /api/analytics`: the customer's hits per URL, a page at a time; `GET /api/analytics/timeseries`:
+ * @module `GET /api/analytics`: the customer's hits per URL, a page at a time (the reducer settles them first:
+ * analytics/settled-counts.ts); `GET /api/analytics/timeseries`:
  * their requests, deliveries and crawler requests over time, of the account or of one URL (docs/analytics.md).
  */
 import { Hono } from "hono";
@@ -11,12 +12,14 @@ import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { customerSeries } from "../models/timeseries";
 import { analyticsRows } from "../models/usage";
-import { ownCountsSettled } from "../analytics/settled-counts";
+import { ownCountsSettled, seriesHeld } from "../analytics/settled-counts";
 
 export const analyticsRoutes = new Hono<AppEnv>()
   .get("/", requireUser, ownCountsSettled, validate("query", analyticsQuery), async (c) =>
     pageResponse(c, await analyticsRows(c.var.db, c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
-  .get("/timeseries", requireUser, ownCountsSettled, validate("query", timeseriesQuery), async (c) =>
-    c.json<TimeseriesPoint[]>(await customerSeries(c.var.db, c.var.user, c.req.valid("query"))),
-  );
+  .get("/timeseries", requireUser, validate("query", timeseriesQuery), async (c) => {
+    const query = c.req.valid("query");
+    const held = await seriesHeld(c, c.var.user.id, query);
+    return c.json<TimeseriesPoint[]>(await customerSeries(c.var.db, c.var.user, query, held));
+  });

@@ -67,7 +67,7 @@ import {
   setMappingPublished,
   storedExtras,
 } from "../models/mappings";
-import { ownCountsSettled } from "../analytics/settled-counts";
+import { heldFor } from "../analytics/settled-counts";
 
 const idParam = z.object({ id: z.coerce.number().int().positive("Invalid mapping id") });
 const versionParam = idParam.extend({ version: z.coerce.number().int().positive("Invalid version") });
@@ -80,20 +80,22 @@ export const mappingRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(sendWebhooksAfterChange)
   .use(throttleChanges)
-  // Only the list and the export show counts the reducers may hold (analytics/settled-counts.ts).
-  .get("/", ownCountsSettled, validate("query", mappingsQuery), async (c) => {
+  // Only the list and the export show counts the reducers may hold: both add them (analytics/settled-counts.ts).
+  .get("/", validate("query", mappingsQuery), async (c) => {
     const db = c.var.db;
     const query = c.req.valid("query");
-    if (!query.unpaged) return pageResponse(c, await listMappings(db, c.var.user.id, query), query);
+    const held = await heldFor(c, c.var.user.id);
+    if (!query.unpaged) return pageResponse(c, await listMappings(db, c.var.user.id, query, held), query);
     // SPEC.md's whole list, up to 1,000 mappings of up to 256 KB each: streamed a page at a time.
     return streamedPageResponse(c, query, UNPAGED_MAPPINGS_CHUNK, (page) =>
-      listMappings(db, c.var.user.id, { ...query, ...page }),
+      listMappings(db, c.var.user.id, { ...query, ...page }, held),
     );
   })
-  .get("/export", ownCountsSettled, validate("query", exportQuery), (c) => {
+  .get("/export", validate("query", exportQuery), async (c) => {
     const { format } = c.req.valid("query");
     const day = new Date().toISOString().slice(0, 10);
-    return new Response(exportStream(c.var.db, c.var.user.id, format), {
+    const held = await heldFor(c, c.var.user.id);
+    return new Response(exportStream(c.var.db, c.var.user.id, format, held), {
       headers: {
         "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
         "Content-Disposition": `attachment; filename="mappings-${day}.${format}"`,

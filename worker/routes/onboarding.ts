@@ -4,11 +4,13 @@
  */
 import { Hono } from "hono";
 import type { Onboarding } from "#contract/responses";
-import { ownCountsSettled } from "../analytics/settled-counts";
+import { heldFor } from "../analytics/settled-counts";
 import { requireUser } from "../auth/middleware";
 import type { AppEnv } from "../env";
 import { onboardingSteps } from "../models/onboarding";
 
 export const onboardingRoutes = new Hono<AppEnv>()
   .use(requireUser)
-  .get("/", ownCountsSettled, async (c) => c.json<Onboarding>({ steps: await onboardingSteps(c.var.db, c.var.user) }));
+  .get("/", async (c) =>
+    c.json<Onboarding>({ steps: await onboardingSteps(c.var.db, c.var.user, await heldFor(c, c.var.user.id)) }),
+  );

@@ -22,7 +22,7 @@ import { paymentHistory } from "../models/payments";
 import { getProductVersion } from "../models/product-versions";
 import { currentSubscription } from "../models/subscriptions";
 import { usageOf, userStats } from "../models/usage";
-import { ownCountsSettled } from "../analytics/settled-counts";
+import { heldFor } from "../analytics/settled-counts";
 
 /**
  * The key the dashboard shows: a customer's own (issued if they have none since a revocation); while an admin
@@ -53,14 +53,15 @@ export const userRoutes = new Hono<AppEnv>()
   .get("/payment-history", validate("query", plainListQuery), async (c) =>
     pageResponse(c, await paymentHistory(c.var.db, c.var.user.id, c.req.valid("query")), c.req.valid("query")),
   )
-  .get("/stats", ownCountsSettled, async (c) => c.json<Stats>(await userStats(c.var.db, c.var.user)))
-  .get("/dashboard", ownCountsSettled, async (c) => {
+  .get("/stats", async (c) => c.json<Stats>(await userStats(c.var.db, c.var.user, await heldFor(c, c.var.user.id))))
+  .get("/dashboard", async (c) => {
     const db = c.var.db;
     const user = c.var.user;
+    const held = await heldFor(c, user.id);
     const [apiKey, version, usage, subscription] = await Promise.all([
       dashboardKey(c, db),
       user.productVersionId ? getProductVersion(db, user.productVersionId) : undefined,
-      usageOf(db, user),
+      usageOf(db, user, held),
       currentSubscription(db, user.id),
     ]);
     return c.json<CustomerDashboard>({

@@ -1,4 +1,5 @@
 /** @module Analytics: the pending views, the ledger, the handoffs and reducer checkpoints, and the counters (docs/analytics.md). */
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { userRef, users } from "./accounts";
 import { urlMappings } from "./mappings";
@@ -51,23 +52,33 @@ export const analyticsLedger = sqliteTable(
  * (analytics/fold.ts). So each view is counted exactly once, and the counters' rows are written once a minute
  * whatever the number of batches.
  */
-export const analyticsPending = sqliteTable("analytics_pending", {
-  /**
-   * In the order written, never reused (AUTOINCREMENT): the fold takes the oldest first, and a fold is told apart
-   * by its range of them (`url_stats.latest_day_seq`).
-   */
-  seq: integer("seq").primaryKey({ autoIncrement: true }),
-  batch: text("batch").notNull(),
-  /** How many views `events` holds. */
-  views: integer("views").notNull(),
-  /** JSON array of the batch's fresh views as the fold reads them (analytics/record.ts `CountedView`). */
-  events: text("events").notNull(),
-  /**
-   * 1 for sums a reducer held and settled (`events` are `HeldSum`s, analytics/reducer-sums.ts): what the fold
-   * counts. A consumer's row (0) holds views, which the fold hands to the reducers.
-   */
-  reduced: integer("reduced").notNull().default(0),
-});
+export const analyticsPending = sqliteTable(
+  "analytics_pending",
+  {
+    /**
+     * In the order written, never reused (AUTOINCREMENT): the fold takes the oldest first, and a fold is told apart
+     * by its range of them (`url_stats.latest_day_seq`).
+     */
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    batch: text("batch").notNull(),
+    /** How many views `events` holds. */
+    views: integer("views").notNull(),
+    /** JSON array of the batch's fresh views as the fold reads them (analytics/record.ts `CountedView`). */
+    events: text("events").notNull(),
+    /**
+     * 1 for sums a reducer held and settled (`events` are `HeldSum`s, analytics/reducer-sums.ts): what the fold
+     * counts. A consumer's row (0) holds views, which the fold hands to the reducers.
+     */
+    reduced: integer("reduced").notNull().default(0),
+  },
+  // The settled sums not counted yet, which a reader adds to the counters (models/held-counts.ts): few rows, and
+  // only between a reducer's settle and its count, so the index costs the consumer's rows nothing.
+  (t) => [
+    index("analytics_pending_reduced_idx")
+      .on(t.seq)
+      .where(sql`${t.reduced} = 1`),
+  ],
+);
 
 /**
  * A range of pending rows whose page views of `customers` (JSON array) go to the reducers (analytics/reducer.ts):

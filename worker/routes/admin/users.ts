@@ -46,7 +46,7 @@ import { userTransactions } from "../../models/transactions";
 import { customerSeries } from "../../models/timeseries";
 import { deleteUser, findUserByEmail, getUser, updateUser } from "../../models/users";
 import { listWebsites, releaseWebsite } from "../../models/websites";
-import { pathCustomerCountsSettled, settleShown } from "../../analytics/settled-counts";
+import { pathCustomerCountsSettled, seriesHeld, settleShown } from "../../analytics/settled-counts";
 
 const userParam = z.object({ userId: z.string().min(1) });
 /** How many of a user's mappings the detail answer carries; the rest page through `/:userId/mappings`. */
@@ -138,18 +138,13 @@ export const adminUserRoutes = new Hono<AppEnv>()
       return pageResponse(c, await listMappingGroups(db, user.id, c.req.valid("query")), c.req.valid("query"));
     },
   )
-  .get(
-    "/:userId/timeseries",
-    validate("param", userParam),
-    validate("query", timeseriesQuery),
-    pathCustomerCountsSettled,
-    async (c) => {
-      const db = c.var.db;
-      const user = await getUser(db, c.req.valid("param").userId);
-      if (!user) throw notFound(USER_NOT_FOUND);
-      return c.json<TimeseriesPoint[]>(await customerSeries(db, user, c.req.valid("query")));
-    },
-  )
+  .get("/:userId/timeseries", validate("param", userParam), validate("query", timeseriesQuery), async (c) => {
+    const db = c.var.db;
+    const user = await getUser(db, c.req.valid("param").userId);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    const query = c.req.valid("query");
+    return c.json<TimeseriesPoint[]>(await customerSeries(db, user, query, await seriesHeld(c, user.id, query)));
+  })
   .get("/:userId/transactions", validate("param", userParam), validate("query", plainListQuery), async (c) => {
     const db = c.var.db;
     const user = await userOr404(db, c.req.valid("param").userId);

@@ -1,0 +1,1 @@
+CREATE INDEX `analytics_pending_reduced_idx` ON `analytics_pending` (`seq`) WHERE "analytics_pending"."reduced" = 1;
