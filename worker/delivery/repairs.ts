@@ -22,7 +22,7 @@ import { getUser } from "../models/users";
 import { urlKeyPrefix } from "./keys";
 import { writeState } from "./store";
 import { purgeEdgeHosts } from "./edge-hosts";
-import { syncCustomerState, syncEdgeHost, syncUrl } from "./sync";
+import { publishContentVersion, syncCustomerState, syncEdgeHost, writeUrl } from "./sync";
 
 /** Budgets in KV writes: a state or URL repair costs one, a purge step one per key it deletes (at most 50). */
 export const INLINE_REPAIRS = 100;
@@ -40,16 +40,21 @@ async function purgePage(env: Env, userId: string, keys: number): Promise<boolea
 
 /**
  * Carries a repair out within `budget` KV writes, and removes it when done, unless it was asked for again
- * meanwhile (a write that failed again). Answers the KV writes it spent.
+ * meanwhile (a write that failed again). Answers the KV writes it spent. A URL's entry is written alone: the
+ * caller then gives each customer in `versions` one new content version (`publishVersions`).
  */
-async function settle(env: Env, repair: Repair, budget: number): Promise<number> {
+async function settle(env: Env, repair: Repair, budget: number, versions: Set<string>): Promise<number> {
   const keys = Math.min(PURGE_PAGE, budget);
   try {
     let done = true;
     if (repair.target === "state") await syncCustomerState(env, repair.userId);
+    else if (repair.target === "version") done = await publishContentVersion(env, repair.userId);
     else if (repair.target === "purge") done = await purgePage(env, repair.userId, keys);
     else if (repair.target.startsWith("host:")) await syncEdgeHost(env, repair.userId, repair.target.slice(5));
-    else await syncUrl(env, repair.userId, repair.target.slice("url:".length));
+    else {
+      versions.add(repair.userId);
+      done = await writeUrl(env, repair.userId, repair.target.slice("url:".length));
+    }
     if (done) await completeRepair(createDb(env.DB), repair);
   } catch (err) {
     console.error(`Delivery repair of ${repair.userId} (${repair.target}) failed; it stays queued`, err);
@@ -57,22 +62,32 @@ async function settle(env: Env, repair: Repair, budget: number): Promise<number>
   return repair.target === "purge" ? keys : 1;
 }
 
+/** A new content version for each customer whose URL entries were written; answers the KV writes it spent. */
+async function publishVersions(env: Env, userIds: Set<string>): Promise<number> {
+  for (const userId of userIds) await publishContentVersion(env, userId);
+  return userIds.size;
+}
+
 /** Carries out the oldest repairs within `budget` KV writes. */
 export async function drainRepairs(env: Env, budget: number): Promise<void> {
+  const versions = new Set<string>();
   for (const repair of await pendingRepairs(createDb(env.DB), budget)) {
-    if (budget <= 0) return;
-    budget -= await settle(env, repair, budget);
+    if (budget <= 0) break;
+    budget -= await settle(env, repair, budget, versions);
   }
+  await publishVersions(env, versions);
 }
 
 /** Asks for repairs (durably) and carries out the first of them at once, within `budget` KV writes. */
 async function repairNow(env: Env, userIds: string[], target: Repair["target"], budget: number) {
   const requestedAt = new Date();
   await requestRepairs(createDb(env.DB), userIds, target, requestedAt);
+  const versions = new Set<string>();
   for (const userId of userIds) {
-    if (budget <= 0) return;
-    budget -= await settle(env, { userId, target, requestedAt }, budget);
+    if (budget <= 0) break;
+    budget -= await settle(env, { userId, target, requestedAt }, budget, versions);
   }
+  await publishVersions(env, versions);
 }
 
 /**
@@ -96,9 +111,9 @@ const PARALLEL_WRITES = 10;
 
 /**
  * Writes many of one customer's URL entries (a bulk import): all asked for as repairs first (durably), the first
- * hundred written at once, the rest handed to the delivery queue in ranges of 100, which its consumers write in
- * parallel within seconds; whatever a message misses stays a repair for the next drain. True when every entry
- * was written now.
+ * hundred written at once (then one new content version), the rest handed to the delivery queue in ranges of 100,
+ * which its consumers write in parallel within seconds (a version per range); whatever a message misses stays a
+ * repair for the next drain. True when every entry was written now.
  */
 export async function syncUrlsSoon(env: Env, userId: string, normalizedUrls: string[]): Promise<boolean> {
   const db = createDb(env.DB);
@@ -115,13 +130,14 @@ export async function syncUrlsSoon(env: Env, userId: string, normalizedUrls: str
   for (let i = 0; i < now.length; i += PARALLEL_WRITES) {
     const results = await Promise.all(
       now.slice(i, i + PARALLEL_WRITES).map(async (target) => {
-        if (!(await syncUrl(env, userId, target.slice("url:".length)))) return false;
+        if (!(await writeUrl(env, userId, target.slice("url:".length)))) return false;
         await completeRepair(db, { userId, target, requestedAt });
         return true;
       }),
     );
     written &&= !results.includes(false);
   }
+  if (now.length > 0) written = (await publishContentVersion(env, userId)) && written;
   const later: DeliverySyncMessage[] = [];
   for (let i = INLINE_REPAIRS; i < targets.length; i += URLS_PER_SYNC_MESSAGE) {
     const range = targets.slice(i, i + URLS_PER_SYNC_MESSAGE);
@@ -139,9 +155,11 @@ export async function consumeDeliverySyncs(batch: MessageBatch<DeliverySyncMessa
   const db = createDb(env.DB);
   for (const message of batch.messages) {
     const { userId, first, last } = message.body;
+    const versions = new Set<string>();
     for (const repair of await pendingRepairsBetween(db, userId, first, last, URLS_PER_SYNC_MESSAGE)) {
-      await settle(env, repair, 1);
+      await settle(env, repair, 1, versions);
     }
+    await publishVersions(env, versions);
     message.ack();
   }
 }
