@@ -2,13 +2,15 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Mapping } from "#contract/responses";
-import { users } from "../db/schema";
+import { deliveryRepairs, users } from "../db/schema";
 import type { Env } from "../env";
+import { requestRepairs } from "../models/delivery-repairs";
 import { countingKv, storedState } from "../test/delivery-store";
 import { call, createVerifiedCustomer, db, testEnv } from "../test/helpers";
 import { at, failingCaches, Location, restore } from "../test/locations";
-import { readEdgeHost, writeEdgeHost, EDGE_HOST_CACHE_MS } from "./edge-hosts";
-import { edgeHostKey, urlKey } from "./keys";
+import { EDGE_HOST_CACHE_MS, readEdgeHost, writeEdgeHost } from "./edge-hosts";
+import { edgeHostKey, stateKey, urlKey } from "./keys";
+import { drainRepairs } from "./repairs";
 import { KV_PROPAGATION_MS, lookupDelivery, STATE_CACHE_MS, URL_CACHE_MS } from "./store";
 import { syncCustomerState } from "./sync";
 
@@ -175,5 +177,33 @@ describe("the location's cache in front of KV", () => {
     // Released: gone at once here.
     await writeEdgeHost(testEnv(), "shop.test", undefined, user.id);
     expect(await readEdgeHost(counting, "shop.test", t + EDGE_HOST_CACHE_MS + STEP)).toBeNull();
+  });
+
+  it("a content version a drain of URL repairs could not publish stays a repair until it is published", async () => {
+    at(new Location());
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    await add(apiKey, "https://shop.test/a", "A");
+    const before = await versionOf(user.id);
+    await requestRepairs(db(), [user.id], "url:shop.test/a");
+    const refusingState = testEnv({
+      DELIVERY: {
+        ...env.DELIVERY,
+        get: env.DELIVERY.get.bind(env.DELIVERY),
+        getWithMetadata: env.DELIVERY.getWithMetadata.bind(env.DELIVERY),
+        delete: env.DELIVERY.delete.bind(env.DELIVERY),
+        put: (key: string, ...rest: [string]) =>
+          key === stateKey(user.id)
+            ? Promise.reject(new Error("KV PUT failed: 429 Too Many Requests"))
+            : env.DELIVERY.put(key, ...rest),
+      } as KVNamespace,
+    });
+    await drainRepairs(refusingState, 100);
+    expect(await versionOf(user.id)).toBe(before);
+    const owed = await db().select({ target: deliveryRepairs.target }).from(deliveryRepairs);
+    expect(owed.map((r) => r.target)).toContain("version");
+    await drainRepairs(testEnv(), 100);
+    expect(await versionOf(user.id)).toBeGreaterThan(before);
+    expect(await db().select().from(deliveryRepairs)).toEqual([]);
   });
 });

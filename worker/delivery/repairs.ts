@@ -39,11 +39,40 @@ async function purgePage(env: Env, userId: string, keys: number): Promise<boolea
 }
 
 /**
- * Carries a repair out within `budget` KV writes, and removes it when done, unless it was asked for again
- * meanwhile (a write that failed again). Answers the KV writes it spent. A URL's entry is written alone: the
- * caller then gives each customer in `versions` one new content version (`publishVersions`).
+ * The customers a run writes URL entries of: each owes one new content version once the run's entries are written.
+ * It is asked for as a repair before their first entry, so that a run cut short leaves it to the next drain.
  */
-async function settle(env: Env, repair: Repair, budget: number, versions: Set<string>): Promise<number> {
+class OwedVersions {
+  private readonly owed = new Set<string>();
+  private readonly requestedAt = new Date();
+
+  constructor(private readonly env: Env) {}
+
+  async add(userId: string): Promise<void> {
+    if (this.owed.has(userId)) return;
+    this.owed.add(userId);
+    await requestRepairs(createDb(this.env.DB), [userId], "version", this.requestedAt);
+  }
+
+  /** Publishes each owed version; true when every one was (else the rest stay repairs). */
+  async publish(): Promise<boolean> {
+    let published = true;
+    for (const userId of this.owed) {
+      const done = await publishContentVersion(this.env, userId);
+      if (done)
+        await completeRepair(createDb(this.env.DB), { userId, target: "version", requestedAt: this.requestedAt });
+      published &&= done;
+    }
+    return published;
+  }
+}
+
+/**
+ * Carries a repair out within `budget` KV writes, and removes it when done, unless it was asked for again
+ * meanwhile (a write that failed again). Answers the KV writes it spent. A URL's entry is written alone: its
+ * customer's new content version is owed (`OwedVersions`).
+ */
+async function settle(env: Env, repair: Repair, budget: number, versions: OwedVersions): Promise<number> {
   const keys = Math.min(PURGE_PAGE, budget);
   try {
     let done = true;
@@ -52,7 +81,7 @@ async function settle(env: Env, repair: Repair, budget: number, versions: Set<st
     else if (repair.target === "purge") done = await purgePage(env, repair.userId, keys);
     else if (repair.target.startsWith("host:")) await syncEdgeHost(env, repair.userId, repair.target.slice(5));
     else {
-      versions.add(repair.userId);
+      await versions.add(repair.userId);
       done = await writeUrl(env, repair.userId, repair.target.slice("url:".length));
     }
     if (done) await completeRepair(createDb(env.DB), repair);
@@ -62,32 +91,26 @@ async function settle(env: Env, repair: Repair, budget: number, versions: Set<st
   return repair.target === "purge" ? keys : 1;
 }
 
-/** A new content version for each customer whose URL entries were written; answers the KV writes it spent. */
-async function publishVersions(env: Env, userIds: Set<string>): Promise<number> {
-  for (const userId of userIds) await publishContentVersion(env, userId);
-  return userIds.size;
-}
-
 /** Carries out the oldest repairs within `budget` KV writes. */
 export async function drainRepairs(env: Env, budget: number): Promise<void> {
-  const versions = new Set<string>();
+  const versions = new OwedVersions(env);
   for (const repair of await pendingRepairs(createDb(env.DB), budget)) {
     if (budget <= 0) break;
     budget -= await settle(env, repair, budget, versions);
   }
-  await publishVersions(env, versions);
+  await versions.publish();
 }
 
 /** Asks for repairs (durably) and carries out the first of them at once, within `budget` KV writes. */
 async function repairNow(env: Env, userIds: string[], target: Repair["target"], budget: number) {
   const requestedAt = new Date();
   await requestRepairs(createDb(env.DB), userIds, target, requestedAt);
-  const versions = new Set<string>();
+  const versions = new OwedVersions(env);
   for (const userId of userIds) {
     if (budget <= 0) break;
     budget -= await settle(env, { userId, target, requestedAt }, budget, versions);
   }
-  await publishVersions(env, versions);
+  await versions.publish();
 }
 
 /**
@@ -126,6 +149,8 @@ export async function syncUrlsSoon(env: Env, userId: string, normalizedUrls: str
     requestedAt,
   );
   const now = targets.slice(0, INLINE_REPAIRS);
+  const versions = new OwedVersions(env);
+  if (now.length > 0) await versions.add(userId);
   let written = true;
   for (let i = 0; i < now.length; i += PARALLEL_WRITES) {
     const results = await Promise.all(
@@ -137,7 +162,7 @@ export async function syncUrlsSoon(env: Env, userId: string, normalizedUrls: str
     );
     written &&= !results.includes(false);
   }
-  if (now.length > 0) written = (await publishContentVersion(env, userId)) && written;
+  written = (await versions.publish()) && written;
   const later: DeliverySyncMessage[] = [];
   for (let i = INLINE_REPAIRS; i < targets.length; i += URLS_PER_SYNC_MESSAGE) {
     const range = targets.slice(i, i + URLS_PER_SYNC_MESSAGE);
@@ -155,11 +180,11 @@ export async function consumeDeliverySyncs(batch: MessageBatch<DeliverySyncMessa
   const db = createDb(env.DB);
   for (const message of batch.messages) {
     const { userId, first, last } = message.body;
-    const versions = new Set<string>();
+    const versions = new OwedVersions(env);
     for (const repair of await pendingRepairsBetween(db, userId, first, last, URLS_PER_SYNC_MESSAGE)) {
       await settle(env, repair, 1, versions);
     }
-    await publishVersions(env, versions);
+    await versions.publish();
     message.ack();
   }
 }
