@@ -27,10 +27,10 @@ export async function readEdgeHost(env: Env, hostname: string, now = Date.now())
   if (memoed !== undefined) return memoed;
   const key = edgeHostKey(hostname);
   // Kept as { h } so that "not an edge website" (null) is kept too.
-  let host = (await readCached<{ h: EdgeHost | null }>(key, now))?.value.h;
+  let host = (await readCached<{ h: EdgeHost | null }>(env, key, now))?.value.h;
   if (host === undefined) {
     host = await env.DELIVERY.get<EdgeHost>(key, "json");
-    await writeCached(key, { h: host }, now, now + EDGE_HOST_CACHE_MS);
+    await writeCached(env, key, { h: host }, now, now + EDGE_HOST_CACHE_MS);
   }
   hostMemo.set(hostname, host, memoBytes(hostname, host?.userId ?? "", host?.origin ?? ""), now);
   return host;
@@ -59,7 +59,7 @@ export async function writeEdgeHost(
   // Entries of the store before claims were proven (`h:`) never serve again; a write or rebuild clears them.
   await env.DELIVERY.delete(legacyEdgeHostKey(hostname));
   hostMemo.set(hostname, host, memoBytes(hostname, host?.userId ?? "", host?.origin ?? ""), now);
-  await dropCached(edgeHostKey(hostname));
+  await dropCached(env, edgeHostKey(hostname));
 }
 
 /** Deletes a hostname's entries of this customer: the index entry, and the host entry while it is still theirs. */
@@ -69,7 +69,7 @@ export async function purgeEdgeHost(env: Env, userId: string, hostname: string):
   if ((await env.DELIVERY.get<EdgeHost>(hostKey, "json"))?.userId === userId) await env.DELIVERY.delete(hostKey);
   await env.DELIVERY.delete(edgeHostIndexKey(userId, hostname));
   hostMemo.delete(hostname);
-  await dropCached(hostKey);
+  await dropCached(env, hostKey);
 }
 
 /** Deletes up to `limit` of a deleted customer's edge websites; true once none is left. */

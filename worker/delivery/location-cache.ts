@@ -6,10 +6,17 @@
  * failure of it is logged and answered as a miss, so that a view falls back to KV and never fails for it. Misses
  * cost nothing but time: the Cache API is not billed.
  */
+import type { Env } from "../env";
+import { productOrigins } from "../http/origin";
 
+/** A named cache: only this module reads it (a request to the Worker's hosts never does). */
 const CACHE_NAME = "delivery";
-/** Keys are URLs; this host is reserved (RFC 6761), so that no visitor's request can ever name an entry. */
-const KEY_ORIGIN = "https://delivery.invalid/";
+/** Under a path no route serves. */
+const KEY_PATH = "/_delivery-cache/";
+/** Where no origin is configured (tests, local development): a reserved name (RFC 6761). */
+const UNCONFIGURED_ORIGIN = "https://delivery.invalid";
+
+type Origins = Pick<Env, "PUBLIC_ORIGIN" | "DELIVERY_ORIGIN" | "ENVIRONMENT">;
 
 /** A kept value and until when it is fresh. */
 export interface Held<T> {
@@ -17,12 +24,17 @@ export interface Held<T> {
   value: T;
 }
 
-const request = (key: string) => new Request(KEY_ORIGIN + encodeURIComponent(key));
+/**
+ * The URL a key is kept under: on the delivery origin, since Cloudflare advises cache keys on one's own hostname
+ * (another costs a DNS lookup on every call).
+ */
+const request = (env: Origins, key: string) =>
+  new Request((productOrigins(env).origins?.delivery ?? UNCONFIGURED_ORIGIN) + KEY_PATH + encodeURIComponent(key));
 
 /** What the location holds under `key`, while fresh at `now`; undefined when absent, stale or unreadable. */
-export async function readCached<T>(key: string, now: number): Promise<Held<T> | undefined> {
+export async function readCached<T>(env: Origins, key: string, now: number): Promise<Held<T> | undefined> {
   try {
-    const res = await (await caches.open(CACHE_NAME)).match(request(key));
+    const res = await (await caches.open(CACHE_NAME)).match(request(env, key));
     if (!res) return undefined;
     const held = (await res.json()) as Held<T>;
     return now < held.until ? held : undefined;
@@ -33,14 +45,14 @@ export async function readCached<T>(key: string, now: number): Promise<Held<T> |
 }
 
 /** Keeps `value` under `key` at this location until `until` (epoch ms). */
-export async function writeCached<T>(key: string, value: T, now: number, until: number): Promise<void> {
+export async function writeCached<T>(env: Origins, key: string, value: T, now: number, until: number): Promise<void> {
   if (until <= now) return;
   const held: Held<T> = { until, value };
   try {
     await (
       await caches.open(CACHE_NAME)
     ).put(
-      request(key),
+      request(env, key),
       new Response(JSON.stringify(held), {
         headers: {
           "Content-Type": "application/json",
@@ -54,9 +66,9 @@ export async function writeCached<T>(key: string, value: T, now: number, until: 
 }
 
 /** Forgets `key` at this location (the Cache API purges one location only: its own). */
-export async function dropCached(key: string): Promise<void> {
+export async function dropCached(env: Origins, key: string): Promise<void> {
   try {
-    await (await caches.open(CACHE_NAME)).delete(request(key));
+    await (await caches.open(CACHE_NAME)).delete(request(env, key));
   } catch (err) {
     console.error("Delivery cache delete failed", err);
   }

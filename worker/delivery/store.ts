@@ -325,7 +325,7 @@ export async function writeState(env: Env, userId: string, state: CustomerState 
   await env.DELIVERY.put(stateKey(userId), JSON.stringify(value), state ? undefined : { expirationTtl: FILLED_TTL_S });
   stateMemo.set(userId, value, stateBytes(value), now);
   // This location serves the change at once; others once KV and their cache of the state let it through.
-  await dropCached(stateKey(userId));
+  await dropCached(env, stateKey(userId));
 }
 
 /**
@@ -388,7 +388,7 @@ export async function readState(env: Env, userId: string, now: number, visitor: 
   const memoed = stateMemo.get(userId, now);
   if (memoed) return memoed;
   const key = stateKey(userId);
-  let state: CustomerState | null | undefined = (await readCached<CustomerState>(key, now))?.value;
+  let state: CustomerState | null | undefined = (await readCached<CustomerState>(env, key, now))?.value;
   if (!state) {
     state = await env.DELIVERY.get<CustomerState>(key, "json");
     if (!state) {
@@ -400,7 +400,7 @@ export async function readState(env: Env, userId: string, now: number, visitor: 
       if (known) await fill(env, key, JSON.stringify(known), {});
       state = known ?? NOT_A_CUSTOMER;
     }
-    await writeCached(key, state, now, now + STATE_CACHE_MS);
+    await writeCached(env, key, state, now, now + STATE_CACHE_MS);
   }
   stateMemo.set(userId, state, stateBytes(state), now);
   return state;
@@ -449,7 +449,7 @@ async function readEntry(env: Env, userId: string, normalizedUrl: string, now: n
   const memoed = urlMemo.get(urlMemoKey(userId, normalizedUrl), now);
   if (memoed !== undefined) return { from: "memo", entry: memoed };
   const key = await urlKey(userId, normalizedUrl);
-  const cached = await readCached<CachedUrl>(key, now);
+  const cached = await readCached<CachedUrl>(env, key, now);
   if (cached) return { from: "cache", key, cached };
   return { from: "kv", key, entry: await readUrlEntry(env, key) };
 }
@@ -490,7 +490,7 @@ async function settleEntry(
   }
   const until = urlCacheUntil(state.version, now);
   urlMemo.set(memoKey, match, deliveredBytes(memoKey, match), now, until);
-  await writeCached<CachedUrl>(read.key, { v: state.version, e: match }, now, until);
+  await writeCached<CachedUrl>(env, read.key, { v: state.version, e: match }, now, until);
   return match;
 }
 
