@@ -641,7 +641,7 @@ export const DELIVERY_PENDING_HEADER = "X-Delivery-Pending";
 
 /**
  * On the answer to a change that was written to the delivery store: the time (ISO 8601) by which every Cloudflare
- * location serves it, the guarantee of docs/scaling.md (the isolates' 5-second memo plus KV's 60-second
- * propagation). The location that answered serves it at once.
+ * location serves it, the guarantee of docs/scaling.md (KV's 60-second propagation, a location's 30-second cache of
+ * the customer's state, the isolates' 5-second memos). The location that answered serves it at once.
  */
 export const DELIVERY_EVERYWHERE_BY_HEADER = "X-Delivery-Everywhere-By";

@@ -1,12 +1,14 @@
 /**
  * @module The delivery store's entries of edge websites: per proven (active) hostname in edge mode, the customer
  * and the origin the Worker proxies to (delivery/edge-proxy.ts), plus an index entry per customer so that deleting
- * a customer deletes their hostnames. The hot path reads one small entry per hostname, memoised in the isolate (an unknown hostname too),
- * so the product's own requests cost one KV read per host every few seconds at most.
+ * a customer deletes their hostnames. The hot path reads one small entry per hostname, memoised in the isolate and
+ * kept in the location's cache for a minute (an unknown hostname too), so a host costs a location one KV read a minute
+ * at most; a change of a website shows at its writer's location at once, elsewhere within KV's minute and this one.
  */
 import type { Website } from "../db/schema";
 import type { Env } from "../env";
 import { edgeHostIndexKey, edgeHostIndexPrefix, edgeHostKey, legacyEdgeHostKey } from "./keys";
+import { dropCached, readCached, writeCached } from "./location-cache";
 import { IsolateMemo, memoBytes } from "./memo";
 
 export interface EdgeHost {
@@ -27,13 +29,21 @@ const hostBytes = (hostname: string, host: EdgeHost | null) =>
   memoBytes(hostname, host?.userId ?? "", host?.origin ?? "", host?.assetOrigin ?? "");
 
 const MEMO_MS = 5_000;
+/** How long a location keeps what it read of a hostname. */
+export const EDGE_HOST_CACHE_MS = 60_000;
 const hostMemo = new IsolateMemo<EdgeHost | null>(MEMO_MS, 1024 * 1024);
 
 /** The edge website at `hostname`, or null when the hostname is not one. */
 export async function readEdgeHost(env: Env, hostname: string, now = Date.now()): Promise<EdgeHost | null> {
   const memoed = hostMemo.get(hostname, now);
   if (memoed !== undefined) return memoed;
-  const host = await env.DELIVERY.get<EdgeHost>(edgeHostKey(hostname), "json");
+  const key = edgeHostKey(hostname);
+  // Kept as { h } so that "not an edge website" (null) is kept too.
+  let host = (await readCached<{ h: EdgeHost | null }>(env, key, now))?.value.h;
+  if (host === undefined) {
+    host = await env.DELIVERY.get<EdgeHost>(key, "json");
+    await writeCached(env, key, { h: host }, now, now + EDGE_HOST_CACHE_MS);
+  }
   hostMemo.set(hostname, host, hostBytes(hostname, host), now);
   return host;
 }
@@ -60,6 +70,7 @@ export async function writeEdgeHost(
   // Entries of the store before claims were proven (`h:`) never serve again; a write or rebuild clears them.
   await env.DELIVERY.delete(legacyEdgeHostKey(hostname));
   hostMemo.set(hostname, host, hostBytes(hostname, host), now);
+  await dropCached(env, edgeHostKey(hostname));
 }
 
 /** Deletes a hostname's entries of this customer: the index entry, and the host entry while it is still theirs. */
@@ -69,6 +80,7 @@ export async function purgeEdgeHost(env: Env, userId: string, hostname: string):
   if ((await env.DELIVERY.get<EdgeHost>(hostKey, "json"))?.userId === userId) await env.DELIVERY.delete(hostKey);
   await env.DELIVERY.delete(edgeHostIndexKey(userId, hostname));
   hostMemo.delete(hostname);
+  await dropCached(env, hostKey);
 }
 
 /** Deletes up to `limit` of a deleted customer's edge websites; true once none is left. */

@@ -29,12 +29,12 @@ export class IsolateMemo<V> {
     return undefined;
   }
 
-  /** Remembers `value` (about `bytes` in memory) until `now` + the time to live. */
-  set(key: string, value: V, bytes: number, now: number): void {
+  /** Remembers `value` (about `bytes` in memory) until `now` + the time to live, or `until` if sooner. */
+  set(key: string, value: V, bytes: number, now: number, until = Infinity): void {
     this.delete(key);
     // One value may take at most an eighth of the budget, so that one large HTML cannot empty the memo.
     if (bytes > this.maxBytes / 8) return;
-    this.entries.set(key, { value, until: now + this.ttlMs, bytes });
+    this.entries.set(key, { value, until: Math.min(now + this.ttlMs, until), bytes });
     this.bytes += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;

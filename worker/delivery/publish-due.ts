@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { urlMappings } from "../db/schema";
 import type { Env } from "../env";
-import { syncUrl } from "./sync";
+import { publishContentVersion, writeUrl } from "./sync";
 
 const PAGE = 100;
 // Each schedule writes one KV entry; KV allows 1,000 operations per invocation, with room left for retries.
@@ -25,8 +25,13 @@ export async function runDueSchedules(env: Env, now = new Date()): Promise<numbe
     const { published, unpublished } = await applyDueSchedules(db, now, limit);
     const urls = [...published, ...unpublished];
     for (let i = 0; i < urls.length; i += SYNC_CONCURRENCY) {
-      // A failed write goes to the repairs (syncUrl), as for any change.
-      await Promise.all(urls.slice(i, i + SYNC_CONCURRENCY).map((m) => syncUrl(env, m.userId, m.normalizedUrl)));
+      // A failed write goes to the repairs (writeUrl), as for any change.
+      await Promise.all(urls.slice(i, i + SYNC_CONCURRENCY).map((m) => writeUrl(env, m.userId, m.normalizedUrl)));
+    }
+    // One new content version per customer, after all their URLs (KV takes one write a second to their state).
+    const customers = [...new Set(urls.map((m) => m.userId))];
+    for (let i = 0; i < customers.length; i += SYNC_CONCURRENCY) {
+      await Promise.all(customers.slice(i, i + SYNC_CONCURRENCY).map((userId) => publishContentVersion(env, userId)));
     }
     changed += urls.length;
     if (published.length < limit && unpublished.length < limit) return changed;

@@ -13,7 +13,7 @@ import { activeWebsiteAt, customerWebsites } from "../models/websites";
 import { purgeEdgeHost, writeEdgeHost } from "./edge-hosts";
 import { edgeHostIndexPrefix, legacyDocumentKey, urlKey, urlKeyPrefix } from "./keys";
 import { listedMappingId, writeState, writeUrlEntry } from "./store";
-import { syncCustomerState } from "./sync";
+import { publishContentVersion, syncCustomerState } from "./sync";
 
 /** A URL's entry holds at most 4 MB of audience mappings and its fallback (docs/audiences.md): 20 at a time. */
 const URLS_PER_PAGE = 20;
@@ -105,7 +105,8 @@ export async function rebuildCustomer(env: Env, userId: string): Promise<Rebuild
   const removed = await removeStale(env, userId, true);
   await rebuildEdgeHosts(env, userId);
   await setDeliveryStoreComplete(db, userId, true);
-  await syncCustomerState(env, userId);
+  // A new content version: locations may keep entries read before or during the rebuild.
+  await publishContentVersion(env, userId);
   return { written, removed };
 }
 

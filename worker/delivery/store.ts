@@ -2,9 +2,11 @@
  * @module The delivery store in KV. Per customer one small state entry (active, limited and until when, whether
  * every published URL has its entry); per published URL one entry holding that URL's HTML, with the mapping id
  * in its metadata. No value grows with the number of a customer's mappings, so a page view costs the same for a
- * customer with 10 mappings and one with 100,000: two KV reads at most (the state and the URL, in parallel), each
- * memoised in the isolate for 5 seconds, and no D1 read. The writers (sync.ts, repairs.ts, rebuild.ts) keep the
- * store equal to D1; this file holds the formats, the hot path's reads and the writes they all use.
+ * customer with 10 mappings and one with 100,000: two KV reads at most (the state and the URL, in parallel), and no
+ * D1 read. What the hot path reads is memoised in the isolate for 5 seconds and kept in the location's cache
+ * (location-cache.ts): the state for 30 seconds, a URL's entry (or its absence) under the customer's content version
+ * for up to an hour (`urlCacheUntil`). The writers (sync.ts, repairs.ts, rebuild.ts) keep the store equal to D1;
+ * this file holds the formats, the hot path's reads and the writes they all use.
  */
 import { prefixCandidates } from "#contract/url-rules";
 import { createDb, type Db } from "../db/client";
@@ -15,6 +17,7 @@ import { hasSeo, type Seo } from "#contract/seo";
 import type { Audience } from "#contract/audiences";
 import { deliverableAt, type AudienceDeliverable, type DeliverableMapping } from "../models/delivered-mappings";
 import { stateKey, urlKey } from "./keys";
+import { dropCached, readCached, writeCached, type Held } from "./location-cache";
 import { IsolateMemo, memoBytes } from "./memo";
 
 export interface CustomerState {
@@ -52,6 +55,11 @@ export interface CustomerState {
   unmetered?: true;
   /** The goals the customer's experiments measure (absent when none): `POST /api/goals` counts no other. */
   goals?: string[];
+  /**
+   * When the customer's URL entries last changed (epoch ms; absent: not since versions exist). The location's cache
+   * keeps a URL's entry for this version only (`urlCacheUntil`).
+   */
+  version?: number;
 }
 
 /** What one URL delivers. */
@@ -231,15 +239,42 @@ const deliveredMappingBytes = (key: string, delivered: DeliveredMapping | null) 
 
 export const NOT_A_CUSTOMER: CustomerState = { active: false, limited: false, complete: true };
 
-/** How long the hot path trusts what it read; a change reaches other isolates within this plus KV's propagation. */
+/** How long an isolate trusts what it read. */
 const MEMO_MS = 5_000;
 /** How long KV takes, at most, to show a write in every location (Cloudflare documents up to 60 seconds). */
-const KV_PROPAGATION_MS = 60_000;
-/** By when a change written now is served everywhere. */
-export const PROPAGATION_MS = MEMO_MS + KV_PROPAGATION_MS;
+export const KV_PROPAGATION_MS = 60_000;
+/** How long a location keeps a customer's state (a writer's own location forgets it at once). */
+export const STATE_CACHE_MS = 30_000;
+/** How long a location keeps a URL's entry read under a content version older than KV's propagation. */
+export const URL_CACHE_MS = 3_600_000;
+/**
+ * By when a change written now is served everywhere: KV's propagation, then the state's cache and memo, then the
+ * memo of a URL's entry read under the old state.
+ */
+export const PROPAGATION_MS = KV_PROPAGATION_MS + STATE_CACHE_MS + 2 * MEMO_MS;
+
+/**
+ * Until when a location keeps a URL's entry read from KV at `now` under content `version`. KV may answer the value
+ * from before the version for up to its propagation time after the version was set, so such an entry is kept no
+ * longer than that; once the version is older, KV answers the value of the version (or a newer one) and the entry is
+ * kept for the long time. A newer version makes it unusable (`usableCached`).
+ */
+export function urlCacheUntil(version: number, now: number): number {
+  const settled = version + KV_PROPAGATION_MS;
+  return now < settled ? settled : now + URL_CACHE_MS;
+}
+
+/** A URL's entry as a location keeps it: what it delivers (null: nothing) and the content version it was read under. */
+interface CachedUrl {
+  v: number;
+  e: DeliveredEntry | null;
+}
 const stateMemo = new IsolateMemo<CustomerState>(MEMO_MS, 2 * 1024 * 1024);
 const urlMemo = new IsolateMemo<DeliveredEntry | null>(MEMO_MS, 24 * 1024 * 1024);
-const STATE_BYTES = memoBytes("s:0123456789abcdef", JSON.stringify({ ...NOT_A_CUSTOMER, unmetered: true }));
+const STATE_BYTES = memoBytes(
+  "s:0123456789abcdef",
+  JSON.stringify({ ...NOT_A_CUSTOMER, unmetered: true, version: 1_800_000_000_000 }),
+);
 /** What a state takes in the memo: most are alike; the lists of edge websites, depths or parameters grow one. */
 const stateBytes = (state: CustomerState) =>
   state.edgeHosts || state.prefixDepths || state.ignoredParameters || state.goals
@@ -268,6 +303,7 @@ export function customerState(usage: DeliveryLimitState): CustomerState {
     ...(usage.ignoredParameters.length > 0 ? { ignoredParameters: usage.ignoredParameters } : {}),
     ...(isMetered(usage) ? {} : { unmetered: true }),
     ...(usage.goals.length > 0 ? { goals: usage.goals } : {}),
+    ...(usage.contentVersion > 0 ? { version: usage.contentVersion } : {}),
   };
 }
 
@@ -288,6 +324,8 @@ export async function writeState(env: Env, userId: string, state: CustomerState 
   const value = state ?? NOT_A_CUSTOMER;
   await env.DELIVERY.put(stateKey(userId), JSON.stringify(value), state ? undefined : { expirationTtl: FILLED_TTL_S });
   stateMemo.set(userId, value, stateBytes(value), now);
+  // This location serves the change at once; others once KV and their cache of the state let it through.
+  await dropCached(env, stateKey(userId));
 }
 
 /**
@@ -342,30 +380,35 @@ export function rememberedState(userId: string, now = Date.now()): CustomerState
   return stateMemo.get(userId, now);
 }
 
-/** The customer's state: remembered, else from KV (else, within the visitor's budget, from D1). */
+/**
+ * The customer's state: remembered, else from the location's cache, else from KV (else, within the visitor's budget,
+ * from D1).
+ */
 export async function readState(env: Env, userId: string, now: number, visitor: string): Promise<CustomerState> {
   const memoed = stateMemo.get(userId, now);
   if (memoed) return memoed;
-  let state = await env.DELIVERY.get<CustomerState>(stateKey(userId), "json");
+  const key = stateKey(userId);
+  let state: CustomerState | null | undefined = (await readCached<CustomerState>(env, key, now))?.value;
   if (!state) {
-    // Past the visitor's budget nothing is served, remembered or written; the next visitor looks it up.
-    if (!(await mayFill(env, visitor))) return NOT_A_CUSTOMER;
-    const known = await stateFromD1(createDb(env.DB), userId);
-    // An id nobody has costs no KV write (made-up ids would otherwise fill KV at $5 a million): only this
-    // isolate remembers it, for the memo's 5 seconds.
-    if (known) await fill(env, stateKey(userId), JSON.stringify(known), {});
-    state = known ?? NOT_A_CUSTOMER;
+    state = await env.DELIVERY.get<CustomerState>(key, "json");
+    if (!state) {
+      // Past the visitor's budget nothing is served, remembered or written; the next visitor looks it up.
+      if (!(await mayFill(env, visitor))) return NOT_A_CUSTOMER;
+      const known = await stateFromD1(createDb(env.DB), userId);
+      // An id nobody has costs no KV write (made-up ids would otherwise fill KV at $5 a million): only this
+      // location remembers it, for the cache's 30 seconds.
+      if (known) await fill(env, key, JSON.stringify(known), {});
+      state = known ?? NOT_A_CUSTOMER;
+    }
+    await writeCached(env, key, state, now, now + STATE_CACHE_MS);
   }
   stateMemo.set(userId, state, stateBytes(state), now);
   return state;
 }
 
-/** The URL's entry: a mapping, null (a filled "no mapping"), or undefined when the store holds no entry. */
-async function readUrlEntry(env: Env, userId: string, normalizedUrl: string) {
-  const { value, metadata } = await env.DELIVERY.getWithMetadata<UrlEntryMetadata>(
-    await urlKey(userId, normalizedUrl),
-    "text",
-  );
+/** The entry at `key`: a mapping, null (a filled "no mapping"), or undefined when the store holds no entry. */
+async function readUrlEntry(env: Env, key: string) {
+  const { value, metadata } = await env.DELIVERY.getWithMetadata<UrlEntryMetadata>(key, "text");
   if (value === null) return undefined;
   return decodeUrlEntry(value, metadata);
 }
@@ -389,17 +432,36 @@ export interface Delivery {
   match: DeliveredEntry | null;
 }
 
-/** A URL entry as the isolate remembers it, or as KV holds it (undefined: no entry). */
+/**
+ * A URL entry as the isolate remembers it, as the location's cache holds it (with its content version), or as KV
+ * holds it (undefined: no entry).
+ */
 type Read =
-  { memoed: true; entry: DeliveredEntry | null } | { memoed: false; entry: DeliveredEntry | null | undefined };
+  | { from: "memo"; entry: DeliveredEntry | null }
+  | { from: "cache"; key: string; cached: Held<CachedUrl> }
+  | { from: "kv"; key: string; entry: DeliveredEntry | null | undefined };
 
+/**
+ * Reads a URL's entry without waiting for the state, so that the state's read and the URL's go at once: the memo,
+ * else the location's cache (whose version `settleEntry` checks against the state's), else KV.
+ */
 async function readEntry(env: Env, userId: string, normalizedUrl: string, now: number): Promise<Read> {
   const memoed = urlMemo.get(urlMemoKey(userId, normalizedUrl), now);
-  if (memoed !== undefined) return { memoed: true, entry: memoed };
-  return { memoed: false, entry: await readUrlEntry(env, userId, normalizedUrl) };
+  if (memoed !== undefined) return { from: "memo", entry: memoed };
+  const key = await urlKey(userId, normalizedUrl);
+  const cached = await readCached<CachedUrl>(env, key, now);
+  if (cached) return { from: "cache", key, cached };
+  return { from: "kv", key, entry: await readUrlEntry(env, key) };
 }
 
-/** What a read says the URL delivers, remembered; a miss of an incomplete store is looked up in D1. */
+/** A kept entry serves the state's content version, or a newer one (read by an isolate that knew it first). */
+const usableCached = (cached: CachedUrl, state: CustomerState) =>
+  state.version !== undefined && cached.v >= state.version;
+
+/**
+ * What a read says the URL delivers, remembered in the isolate and, under the state's content version, at the
+ * location; a kept entry of an older version is read again from KV; a miss of an incomplete store is looked up in D1.
+ */
 async function settleEntry(
   env: Env,
   userId: string,
@@ -409,13 +471,26 @@ async function settleEntry(
   now: number,
   visitor: string,
 ): Promise<DeliveredEntry | null> {
-  if (read.memoed) return read.entry;
+  if (read.from === "memo") return read.entry;
   const memoKey = urlMemoKey(userId, normalizedUrl);
+  if (read.from === "cache" && usableCached(read.cached.value, state)) {
+    const { until, value } = read.cached;
+    // Remembered no longer than kept: an entry read while KV may still answer the old one lapses on time.
+    urlMemo.set(memoKey, value.e, deliveredBytes(memoKey, value.e), now, until);
+    return value.e;
+  }
+  const entry = read.from === "kv" ? read.entry : await readUrlEntry(env, read.key);
   let match: DeliveredEntry | null;
-  if (read.entry !== undefined || state.complete) match = read.entry ?? null;
+  if (entry !== undefined || state.complete) match = entry ?? null;
   else if (await mayFill(env, visitor)) match = await fillUrlEntry(env, userId, normalizedUrl);
   else return null;
-  urlMemo.set(memoKey, match, deliveredBytes(memoKey, match), now);
+  if (state.version === undefined) {
+    urlMemo.set(memoKey, match, deliveredBytes(memoKey, match), now);
+    return match;
+  }
+  const until = urlCacheUntil(state.version, now);
+  urlMemo.set(memoKey, match, deliveredBytes(memoKey, match), now, until);
+  await writeCached<CachedUrl>(env, read.key, { v: state.version, e: match }, now, until);
   return match;
 }
 

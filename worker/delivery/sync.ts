@@ -7,12 +7,16 @@
  * every write is followed by one more read of D1, and written again when D1 moved meanwhile: the last write to
  * land is then always checked against the newest state. A write that keeps failing (KV refuses a second write to
  * a key within a second) is handed to the repairs (repairs.ts), never dropped.
+ *
+ * After URL entries are written, the customer gets a new content version and their state is written with it
+ * (`publishContentVersion`): locations keep URL entries under the version they were read with (store.ts), so a new
+ * one makes every kept entry of the customer unusable. One version per change, however many URLs it wrote.
  */
-import { isPrefixUrl } from "#contract/url-rules";
 import { createDb } from "../db/client";
 import type { Env } from "../env";
 import { requestRepairs, type RepairTarget } from "../models/delivery-repairs";
 import { deliverableAt } from "../models/delivered-mappings";
+import { bumpContentVersion } from "../models/users";
 import { activeWebsiteAt } from "../models/websites";
 import { writeEdgeHost } from "./edge-hosts";
 import { NOT_A_CUSTOMER, sameState, stateFromD1, writeState, writeUrlEntry, type CustomerState } from "./store";
@@ -71,11 +75,10 @@ export async function syncCustomerState(env: Env, userId: string): Promise<Custo
 }
 
 /**
- * Writes what one of the customer's URLs (or prefixes) delivers, from D1 (after a mapping there was added, changed
- * or deleted); for a prefix also the customer's state, which lists the depths of their prefixes. False when a
- * write was left to the repairs: the change is saved, but not delivered yet.
+ * Writes what one of the customer's URLs (or prefixes) delivers, from D1, and nothing else: the caller then calls
+ * `publishContentVersion` once for all the URLs it wrote. False when the write was left to the repairs.
  */
-export async function syncUrl(env: Env, userId: string, normalizedUrl: string): Promise<boolean> {
+export async function writeUrl(env: Env, userId: string, normalizedUrl: string): Promise<boolean> {
   const db = createDb(env.DB);
   try {
     await converge(
@@ -84,12 +87,42 @@ export async function syncUrl(env: Env, userId: string, normalizedUrl: string): 
       // The whole mapping: an edit (PATCH) changes what a URL delivers without changing its mapping.
       (a, b) => JSON.stringify(a) === JSON.stringify(b),
     );
+    return true;
   } catch (err) {
     await repairLater(env, userId, `url:${normalizedUrl}`, err);
     return false;
   }
-  return isPrefixUrl(normalizedUrl) ? (await syncCustomerState(env, userId)) !== null : true;
 }
+
+/**
+ * After some of the customer's URL entries were written (or tried: one may have landed before a failure): a new
+ * content version in D1, then the state, which carries it (and the depths of their prefixes). Later than every entry
+ * it covers, so that a version older than KV's propagation means its entries are visible everywhere. False when a
+ * write was left to the repairs.
+ */
+export async function publishContentVersion(env: Env, userId: string): Promise<boolean> {
+  try {
+    await bumpContentVersion(createDb(env.DB), userId);
+  } catch (err) {
+    await repairLater(env, userId, "version", err);
+    return false;
+  }
+  return (await syncCustomerState(env, userId)) !== null;
+}
+
+/**
+ * Writes what the customer's URLs (or prefixes) deliver, from D1 (after a mapping there was added, changed or
+ * deleted), then their new content version. False when a write was left to the repairs: the change is saved, but
+ * not delivered yet.
+ */
+export async function syncUrls(env: Env, userId: string, normalizedUrls: string[]): Promise<boolean> {
+  const written = await Promise.all(normalizedUrls.map((url) => writeUrl(env, userId, url)));
+  // None written: the repairs write them, then a version (repairs.ts).
+  if (normalizedUrls.length > 0 && !written.includes(true)) return false;
+  return (await publishContentVersion(env, userId)) && !written.includes(false);
+}
+
+export const syncUrl = (env: Env, userId: string, normalizedUrl: string) => syncUrls(env, userId, [normalizedUrl]);
 
 /**
  * Writes the entries of the website at `hostname` from D1 (after the customer's claim of it was made, proven,

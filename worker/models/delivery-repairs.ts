@@ -8,10 +8,10 @@ import { chunksByJsonSize } from "../db/expressions";
 import { deliveryRepairs } from "../db/schema";
 
 /**
- * What a repair rewrites: the customer's state, one URL's entry, one edge website's entries, or (deleted customers)
- * all their entries.
+ * What a repair rewrites: the customer's state, their content version and state (after URL entries were written),
+ * one URL's entry, one edge website's entries, or (deleted customers) all their entries.
  */
-export type RepairTarget = "state" | "purge" | `url:${string}` | `host:${string}`;
+export type RepairTarget = "state" | "version" | "purge" | `url:${string}` | `host:${string}`;
 
 export interface Repair {
   userId: string;

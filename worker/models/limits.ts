@@ -61,6 +61,8 @@ export interface DeliveryLimitState {
   billingPeriodEnd: Date | null;
   /** Whether the delivery store holds every published URL of the customer (users.deliveryStoreComplete). */
   deliveryStoreComplete: boolean;
+  /** When the customer's URL entries last changed (users.contentVersion; 0: not since versions exist). */
+  contentVersion: number;
   /**
    * The hostnames of the customer's proven edge websites (`websites`) that are served: the first proven, up to the
    * plan's websites limit. The edge proxies these only, and counts their first page loads.
@@ -133,6 +135,7 @@ export async function customersWithUsage(
         periodRequests: r.periodRequests ?? 0,
         billingPeriodEnd: user.billingPeriodEnd,
         deliveryStoreComplete: user.deliveryStoreComplete,
+        contentVersion: user.contentVersion,
         edgeHosts: servedEdgeHosts(JSON.parse(r.edgeHosts) as [number | null, string][], limits.websitesLimit),
         prefixDepths: (JSON.parse(r.prefixDepths) as number[]).sort((a, b) => a - b),
         ignoredParameters: user.ignoredParameters,

@@ -1,6 +1,6 @@
 /** @module Users: customers and admins. */
 import { addMonths } from "date-fns";
-import { and, asc, eq, gt, inArray, lt } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { users, type User } from "../db/schema";
 import { newUserId } from "../lib/ids";
@@ -81,6 +81,17 @@ export async function deleteUser(db: Db, id: string): Promise<boolean> {
 /** Marks whether the delivery store holds every published URL of the customer (a rebuild clears it while it runs). */
 export async function setDeliveryStoreComplete(db: Db, id: string, complete: boolean): Promise<void> {
   await db.update(users).set({ deliveryStoreComplete: complete }).where(eq(users.id, id));
+}
+
+/**
+ * A new content version for the customer after their URL entries were written (delivery/sync.ts): the time now, or
+ * one more than the last when the clock has not moved on, so that a version is never used twice.
+ */
+export async function bumpContentVersion(db: Db, id: string, now = Date.now()): Promise<void> {
+  await db
+    .update(users)
+    .set({ contentVersion: sql`max(${users.contentVersion} + 1, ${now})` })
+    .where(eq(users.id, id));
 }
 
 /** One page of user ids after `afterId`, in id order (a rebuild of every customer walks them). */

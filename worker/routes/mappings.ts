@@ -29,7 +29,7 @@ import { currentBilling } from "../billing/current-billing";
 import { previewLink } from "../delivery/preview";
 import { revokePreviewKey } from "../models/preview-keys";
 import { syncUrlsSoon } from "../delivery/repairs";
-import { syncUrl } from "../delivery/sync";
+import { syncUrl, syncUrls } from "../delivery/sync";
 import type { AppEnv } from "../env";
 import { sendWebhooksAfterChange } from "../webhooks/after-change";
 import { reportDelivery } from "../delivery/delivery-status";
@@ -48,7 +48,6 @@ import {
   type ExperimentResults,
   type StoredExperiment,
 } from "#contract/experiments";
-import { syncCustomerState } from "../delivery/sync";
 import { explainMatch } from "../models/mapping-match";
 import { assertAudienceRoom } from "../models/audience-mappings";
 import { getDeletedMapping, listDeletedMappings, restoreDeletedMapping } from "../models/deleted-mappings";
@@ -138,9 +137,8 @@ export const mappingRoutes = new Hono<AppEnv>()
     if (audience && isLive(publication)) await assertAudienceRoom(db, c.var.user.id, normalizedUrl, bytes);
     await assertContentFits(db, c.var.user, bytes);
     const mapping = await createMapping(db, c.var.user.id, url, html, normalizedUrl, extras, now, publication);
+    // Also the state, with the goals it accepts (docs/experiments.md).
     reportDelivery(c, await syncUrl(c.env, c.var.user.id, normalizedUrl));
-    // The goals its delivery state accepts (docs/experiments.md).
-    if (experiment || storedHoldout) await syncCustomerState(c.env, c.var.user.id);
     return c.json<Mapping>(mapping, 201);
   })
   .patch(
@@ -335,10 +333,10 @@ async function changeOwnMapping(c: Context<AppEnv>, id: number, body: MappingCha
   await assertContentFits(db, c.var.user, growth);
   const saved = await changeMapping(db, c.var.user.id, id, change);
   if (!saved) throw notFound(MAPPING_NOT_FOUND);
-  const synced = await Promise.all(saved.normalizedUrls.map((u) => syncUrl(c.env, c.var.user.id, u)));
-  if (experiment || changed.holdout !== undefined) await syncCustomerState(c.env, c.var.user.id);
+  // Also the state, with the goals it accepts (docs/experiments.md).
+  const synced = await syncUrls(c.env, c.var.user.id, saved.normalizedUrls);
   if (!saved.mapping) throw notFound(MAPPING_NOT_FOUND);
-  reportDelivery(c, !synced.includes(false));
+  reportDelivery(c, synced);
   return saved.mapping;
 }
 

@@ -74,6 +74,11 @@ export const users = sqliteTable(
      * mappings predate the store until `npm run delivery:rebuild` has written them, and while a rebuild runs.
      */
     deliveryStoreComplete: integer("delivery_store_complete", { mode: "boolean" }).notNull().default(true),
+    /**
+     * When the customer's URL entries in the delivery store last changed (epoch ms, strictly increasing; 0: not since
+     * this column exists). Their state carries it, and the hot path caches URL entries under it (delivery/store.ts).
+     */
+    contentVersion: integer("content_version").notNull().default(0),
     /** The customer's own tracking parameters, ignored in URLs besides the usual ones (docs/url-rules.md). */
     ignoredParameters: text("ignored_parameters", { mode: "json" }).$type<string[]>().notNull().default([]),
   },
