@@ -238,6 +238,9 @@ describe("GET /api/content", () => {
         env,
       );
     const ids = Array.from({ length: 101 }, (_, i) => `unknown${String(i).padStart(9, "0")}`);
+    // Miniflare's Rate Limiting counts in windows of the wall clock's minute: all 101 lookups go in one window.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 40_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
     for (const id of ids.slice(0, 100)) expect((await from("203.0.113.7", id)).status).toBe(204);
     const withinBudget = lookups;
     expect(withinBudget).toBeGreaterThanOrEqual(100);
@@ -248,7 +251,7 @@ describe("GET /api/content", () => {
     expect((await from("198.51.100.4", ids[100]!)).status).toBe(204);
     expect(lookups).toBeGreaterThan(withinBudget);
     expect((await env.DELIVERY.list({ prefix: "s:unknown" })).keys).toEqual([]);
-  });
+  }, 45_000);
 
   it("answers a URL without an entry as unmapped, without D1, once every entry is written", async () => {
     const { user } = await customerWith([{ url: "https://shop.test/a", html: "A" }]);
