@@ -8,6 +8,9 @@ import { storeSession } from "@/test/session";
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** A pending claim in snippet mode: its card checks the TXT record itself ("Check DNS now"). */
+const SNIPPET_PENDING: Website = { ...PENDING, mode: "snippet" };
+
 async function openWebsitesTab() {
   storeSession("key-ann-123");
   renderApp("/user-dashboard");
@@ -53,8 +56,8 @@ describe("the Websites tab", () => {
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(PENDING.verification.value));
   }, 20_000);
 
-  it("checks the record now and says what is missing, then shows the website active", async () => {
-    let current: Website = PENDING;
+  it("checks a snippet website's record now and says what is missing, then shows it active", async () => {
+    let current: Website = SNIPPET_PENDING;
     mockApi(
       ({ url }) => (url === "/api/user/dashboard" ? jsonResponse(customerDashboard()) : undefined),
       ({ method, url }) => {
@@ -62,8 +65,8 @@ describe("the Websites tab", () => {
         if (method === "POST" && url === "/api/websites/shop.example/verify") {
           current =
             current.checkProblem === null
-              ? { ...PENDING, checkedAt: "2026-05-04T09:05:00.000Z", checkProblem: "No TXT record found yet." }
-              : { ...PENDING, status: "active", verifiedAt: "2026-05-04T09:10:00.000Z", expiresAt: null };
+              ? { ...SNIPPET_PENDING, checkedAt: "2026-05-04T09:05:00.000Z", checkProblem: "No TXT record found yet." }
+              : { ...SNIPPET_PENDING, status: "active", verifiedAt: "2026-05-04T09:10:00.000Z", expiresAt: null };
           return jsonResponse(current);
         }
         return undefined;
@@ -79,6 +82,17 @@ describe("the Websites tab", () => {
     expect(await screen.findByText("shop.example is proven")).toBeInTheDocument();
     expect(await within(item).findByText("Active")).toBeInTheDocument();
     expect(within(item).queryByRole("region", { name: "DNS record to add" })).toBeNull();
+  });
+
+  it("offers one check on a pending edge website: its status panel's", async () => {
+    mockApi(
+      ({ url }) => (url === "/api/user/dashboard" ? jsonResponse(customerDashboard()) : undefined),
+      ({ method, url }) => (method === "GET" && url === "/api/websites" ? jsonResponse([PENDING]) : undefined),
+    );
+    await openWebsitesTab();
+    const item = await screen.findByRole("listitem", { name: "shop.example" });
+    expect(await within(item).findByRole("button", { name: "Check now" })).toBeInTheDocument();
+    expect(within(item).queryByRole("button", { name: "Check DNS now" })).toBeNull();
   });
 
   it("warns about a proven website whose daily check no longer finds its record, with the record to keep", async () => {

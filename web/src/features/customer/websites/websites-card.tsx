@@ -37,7 +37,7 @@ function WebsiteItem({ website }: { website: Website }) {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          {pending && (
+          {pending && website.mode !== "edge" && (
             <Button
               type="button"
               variant="outline"
