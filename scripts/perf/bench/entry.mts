@@ -43,6 +43,13 @@ import type { Env } from "../../../worker/env";
 import { deliveredMapping } from "../../../worker/models/delivered-mappings";
 import { EVERY_MINUTE, runDaily, runEveryMinute } from "../../../worker/scheduled";
 import { at } from "./clock.mjs";
+import { inPlace } from "./locations.mjs";
+import { ensureCustomerKey } from "../../../worker/models/api-keys";
+import { secretKeys } from "../../../worker/lib/crypto";
+import { proxyEdgeWebsite } from "../../../worker/delivery/edge-proxy";
+import { readEdgeHost, writeEdgeHost, type EdgeHost } from "../../../worker/delivery/edge-hosts";
+import { readState } from "../../../worker/delivery/store";
+import type { Website } from "../../../worker/db/schema";
 import { timeContent } from "./cpu.mjs";
 import { counted, durableObjectSpend, lastSizeAfter, meteredBatch, reportingStorage } from "./meter.mjs";
 import {
@@ -50,6 +57,7 @@ import {
   HEADERS,
   html,
   isD1Fault,
+  COUNT_KEYS,
   noCounts,
   ROUTES,
   type Counts,
@@ -260,6 +268,19 @@ async function writeStore(env: Env, entries: { u: string; url: string }[]): Prom
   return Response.json({ written: entries.length });
 }
 
+/**
+ * A same-host subresource of an edge website's page reaching the Worker: what host-routing.ts does before the
+ * request passes through to the origin (the host's entry, then its customer's state), without the origin's fetch.
+ */
+async function edgeAsset(env: Env, url: URL): Promise<Response> {
+  const site = await readEdgeHost(env, url.searchParams.get("host") ?? "");
+  if (site) await readState(env, site.userId, Date.now(), url.searchParams.get("visitor") ?? "unknown");
+  return new Response(site ? "asset" : "no such host", { status: site ? 200 : 404 });
+}
+
+/** The product's origin the bench's readers use (PUBLIC_ORIGIN must be https; the request is rewritten to it). */
+const READER_ORIGIN = "https://app.bench.example";
+
 let simulation: Simulation | null = null;
 
 async function simulate(pathname: string, request: Request, env: Env): Promise<Response> {
@@ -354,10 +375,50 @@ export default {
         } catch (err) {
           return new Response(String(err), { status: 503 });
         }
+      case ROUTES.apiKey:
+        return Response.json({
+          key: await ensureCustomerKey(createDb(env.DB), secretKeys(env), url.searchParams.get("u") ?? ""),
+        });
+      case ROUTES.edgeHosts: {
+        const hosts = await request.json<{ hostname: string; userId: string; origin: string }[]>();
+        for (const h of hosts) {
+          const website = { status: "active", mode: "edge", userId: h.userId, origin: h.origin } as Website;
+          await writeEdgeHost(env, h.hostname, website);
+        }
+        return Response.json({ written: hosts.length });
+      }
+      case ROUTES.edgePage: {
+        // The real edge proxy on one page of a local stand-in origin (loopback: allowed in development only).
+        const { site, page } = await request.json<{ site: EdgeHost; page: string }>();
+        const pageUrl = new URL(page);
+        const visit = new Request(pageUrl, {
+          headers: { Accept: "text/html", "User-Agent": request.headers.get("User-Agent") ?? "" },
+        });
+        const answer = await proxyEdgeWebsite(visit, { ...measured(), ENVIRONMENT: "development" }, ctx, pageUrl, site);
+        return new Response(await answer.text(), { status: answer.status });
+      }
       default: {
         const clock = request.headers.get(HEADERS.clock);
-        if (clock === null) return app.fetch(request, measured(), ctx);
-        return at(Number(clock), async () => app.fetch(request, measured(), ctx));
+        const location = request.headers.get(HEADERS.location);
+        const meter = request.headers.get(HEADERS.meter) ?? "fetch";
+        // Reads of the app's own routes (the dashboards, the pollers) answer on the product's origin; what the
+        // reducers spend meanwhile (a read's settle) is booked to them (the bench sends them one at a time).
+        const reader = meter.startsWith("reads");
+        const env_ = reader ? { ...measured(), PUBLIC_ORIGIN: READER_ORIGIN } : measured();
+        const asked = reader ? new Request(new URL(url.pathname + url.search, READER_ORIGIN), request) : request;
+        const run = async () => {
+          const before = { ...durableObjectSpend };
+          try {
+            return url.pathname === ROUTES.edgeAsset ? await edgeAsset(env_, url) : await app.fetch(asked, env_, ctx);
+          } finally {
+            if (reader) for (const key of COUNT_KEYS) countsOf(meter)[key] += durableObjectSpend[key] - before[key];
+          }
+        };
+        const placed = () =>
+          location === null
+            ? run()
+            : inPlace(Number(location), Number(request.headers.get(HEADERS.isolate) ?? 0), countsOf(meter), run);
+        return clock === null ? placed() : at(Number(clock), placed);
       }
     }
   },

@@ -39,7 +39,8 @@ import {
 } from "./protocol";
 import { QueueModel, type Delivery, type Queued } from "./queue-model";
 import { IsolateBundler, type QueueMessage } from "./queue-messages.mjs";
-import { Traffic } from "./traffic";
+import { PlatformTraffic } from "./platform-model";
+import { Traffic, type ViewSource } from "./traffic";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -55,7 +56,7 @@ function nextTimeOfDay(ms: number, minuteOfDay: number): number {
 }
 
 export class Simulation {
-  private readonly traffic: Traffic;
+  private readonly traffic: ViewSource;
   private readonly queue: QueueModel<AnalyticsMessage>;
   private readonly bundler: IsolateBundler;
   private readonly counts: SimulationReport["counts"] = {
@@ -86,7 +87,10 @@ export class Simulation {
     private readonly env: Env,
     private readonly spec: SimulationSpec,
   ) {
-    this.traffic = new Traffic(spec.kind, spec.viewsPerMonth, spec.startMs, spec.seed);
+    this.traffic =
+      "kind" in spec.traffic
+        ? new Traffic(spec.traffic.kind, spec.viewsPerMonth, spec.startMs, spec.seed)
+        : new PlatformTraffic(spec.traffic.platformFirstMappingId, spec.viewsPerMonth, spec.startMs, spec.seed);
     this.bundler = new IsolateBundler(env, spec.isolates, spec.seed);
     this.queue = new QueueModel({ maxBatchSize: spec.maxBatchSize, maxBatchTimeoutMs: spec.maxBatchTimeoutMs });
     this.now = spec.startMs;

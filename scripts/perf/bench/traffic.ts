@@ -63,7 +63,8 @@ export interface SimulatedView {
   /** The page URL as the snippet sends it (without its hash). */
   url: string;
   normalizedUrl: string;
-  mappingId: number;
+  /** Null: the page has no mapping (the platform's unmapped pages). */
+  mappingId: number | null;
   /** The visitor's address (what `CF-Connecting-IP` would say). */
   visitor: string;
   userAgent: string;
@@ -73,7 +74,12 @@ export interface SimulatedView {
 }
 
 /** The page views of one kind of traffic at a rate, from a virtual start time. */
-export class Traffic {
+/** What the simulation takes its page views from. */
+export interface ViewSource {
+  until(untilMs: number): SimulatedView[];
+}
+
+export class Traffic implements ViewSource {
   private readonly random: () => number;
   private readonly customers: Zipf;
   private readonly items: Zipf;
