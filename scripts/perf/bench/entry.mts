@@ -15,11 +15,17 @@
  *   POST /__bench/purge?now=           the daily cron's purge of the ledger, as at that time
  *   POST /__bench/fold                 the minute cron's fold of the pending page views into the counters
  *   POST /__bench/d1-fault?fault=      makes D1 fail (down, flaky) or work again (none), for `npm run faults`
+ *   POST /__bench/api-key?u=           the customer's API key, made by the real code, for the platform's readers
+ *   POST /__bench/edge-hosts           writes edge websites' host entries (the real writer)
+ *   POST /__bench/edge-page            the real edge proxy's answer for a page of a website (a local stand-in origin)
+ *   GET  /__bench/edge-asset?host=     a same-host subresource of an edge page: the host routing's reads
  *   anything else                      the real Hono app: (d) is GET /api/content?u=&url=
  *
  * Every invocation (fetch, queue, scheduled) gets the real Env with each binding counted (meter.mts), booked to a
  * source: "fetch" (or the request's X-Bench-Meter header), "queue", "scheduled". With X-Bench-Clock the request
- * runs at that virtual time (clock.mts). Its queue handler is the real analytics consumer, so the bench reports
+ * runs at that virtual time (clock.mts); with X-Bench-Location and X-Bench-Isolate at that simulated location (its own
+ * Cache API) and isolate (its own memo: locations.mts, memo-lanes.mts). A request booked to a "reads …" source runs
+ * on the product's origin (PUBLIC_ORIGIN) and is also booked what the reducers spend meanwhile. Its queue handler is the real analytics consumer, so the bench reports
  * D1's own count of rows written per page view. Messages of a dead-letter queue (consumed only when
  * `npm run faults` asks Miniflare to) are counted, not processed. The bench's own control routes are not counted.
  *

@@ -162,8 +162,11 @@ async function seedPlatform({ db }: BenchWorker): Promise<number> {
 }
 
 /**
- * The counter rows earlier days left for these pages (as seed.ts `countersOfEarlierDays`): a page seen in the run was
- * seen before, as on a steady day. The URL search entries of these rows are left out (nothing here searches).
+ * The counter rows earlier days left for these pages, as on a steady day of production, where a page's first view
+ * ever is rare: counts 0 (what is counted later is what was sent), Last Accessed and latest day three days back (so
+ * the run pays for moving each page's latest day to its series). Their URL search entries are left out (the insert
+ * trigger is dropped meanwhile: nothing here searches). The month's pass of old per-URL days is then marked done
+ * (ROUTES.monthPassDone), as on every day of a month but its first.
  */
 async function seedEarlierCounters(
   { db }: BenchWorker,
@@ -294,7 +297,7 @@ export async function platform(
   const volumeStarted = performance.now();
   const spec: SimulationSpec = {
     label: "the platform",
-    traffic: { platformFirstMappingId: firstMappingId },
+    platformFirstMappingId: firstMappingId,
     viewsPerMonth: PLATFORM.viewsPerMonth,
     startMs,
     seed,

@@ -130,21 +130,10 @@ export function sumCounts(...all: Counts[]): Counts {
  */
 export const queueChunks = (bodyBytes: number) => Math.max(1, Math.ceil((bodyBytes + 100) / 64_000));
 
-/** One kind of simulated traffic: its customers are seeded as scenario `scenario` (seed.ts) with ids in order. */
-export interface TrafficKind {
-  key: string;
-  name: string;
-  scenario: number;
-  customers: number;
-  urlsEach: number;
-  /** The id of mapping 1 of customer 1; customer c's item i has firstMappingId + (c - 1) * urlsEach + i - 1. */
-  firstMappingId: number;
-}
-
 export interface SimulationSpec {
   label: string;
-  /** The traffic: a kind of seed.ts's scenarios, or the realistic platform (platform-model.ts) and its first mapping. */
-  traffic: { kind: TrafficKind } | { platformFirstMappingId: number };
+  /** The realistic platform's (platform-model.ts) first mapping: its mapping ids run in order from it. */
+  platformFirstMappingId: number;
   viewsPerMonth: number;
   /** Virtual epoch ms of the first view. */
   startMs: number;
