@@ -15,11 +15,17 @@
  *   POST /__bench/purge?now=           the daily cron's purge of the ledger, as at that time
  *   POST /__bench/fold                 the minute cron's fold of the pending page views into the counters
  *   POST /__bench/d1-fault?fault=      makes D1 fail (down, flaky) or work again (none), for `npm run faults`
+ *   POST /__bench/api-key?u=           the customer's API key, made by the real code, for the platform's readers
+ *   POST /__bench/edge-hosts           writes edge websites' host entries (the real writer)
+ *   POST /__bench/edge-page            the real edge proxy's answer for a page of a website (a local stand-in origin)
+ *   GET  /__bench/edge-asset?host=     a same-host subresource of an edge page: the host routing's reads
  *   anything else                      the real Hono app: (d) is GET /api/content?u=&url=
  *
  * Every invocation (fetch, queue, scheduled) gets the real Env with each binding counted (meter.mts), booked to a
  * source: "fetch" (or the request's X-Bench-Meter header), "queue", "scheduled". With X-Bench-Clock the request
- * runs at that virtual time (clock.mts). Its queue handler is the real analytics consumer, so the bench reports
+ * runs at that virtual time (clock.mts); with X-Bench-Location and X-Bench-Isolate at that simulated location (its own
+ * Cache API) and isolate (its own memo: locations.mts, memo-lanes.mts). A request booked to a "reads …" source runs
+ * on the product's origin (PUBLIC_ORIGIN) and is also booked what the reducers spend meanwhile. Its queue handler is the real analytics consumer, so the bench reports
  * D1's own count of rows written per page view. Messages of a dead-letter queue (consumed only when
  * `npm run faults` asks Miniflare to) are counted, not processed. The bench's own control routes are not counted.
  *
@@ -43,6 +49,13 @@ import type { Env } from "../../../worker/env";
 import { deliveredMapping } from "../../../worker/models/delivered-mappings";
 import { EVERY_MINUTE, runDaily, runEveryMinute } from "../../../worker/scheduled";
 import { at } from "./clock.mjs";
+import { inPlace } from "./locations.mjs";
+import { ensureCustomerKey } from "../../../worker/models/api-keys";
+import { secretKeys } from "../../../worker/lib/crypto";
+import { proxyEdgeWebsite } from "../../../worker/delivery/edge-proxy";
+import { readEdgeHost, writeEdgeHost, type EdgeHost } from "../../../worker/delivery/edge-hosts";
+import { readState } from "../../../worker/delivery/store";
+import type { Website } from "../../../worker/db/schema";
 import { timeContent } from "./cpu.mjs";
 import { counted, durableObjectSpend, lastSizeAfter, meteredBatch, reportingStorage } from "./meter.mjs";
 import {
@@ -50,6 +63,7 @@ import {
   HEADERS,
   html,
   isD1Fault,
+  COUNT_KEYS,
   noCounts,
   ROUTES,
   type Counts,
@@ -260,6 +274,19 @@ async function writeStore(env: Env, entries: { u: string; url: string }[]): Prom
   return Response.json({ written: entries.length });
 }
 
+/**
+ * A same-host subresource of an edge website's page reaching the Worker: what host-routing.ts does before the
+ * request passes through to the origin (the host's entry, then its customer's state), without the origin's fetch.
+ */
+async function edgeAsset(env: Env, url: URL): Promise<Response> {
+  const site = await readEdgeHost(env, url.searchParams.get("host") ?? "");
+  if (site) await readState(env, site.userId, Date.now(), url.searchParams.get("visitor") ?? "unknown");
+  return new Response(site ? "asset" : "no such host", { status: site ? 200 : 404 });
+}
+
+/** The product's origin the bench's readers use (PUBLIC_ORIGIN must be https; the request is rewritten to it). */
+const READER_ORIGIN = "https://app.bench.example";
+
 let simulation: Simulation | null = null;
 
 async function simulate(pathname: string, request: Request, env: Env): Promise<Response> {
@@ -354,10 +381,50 @@ export default {
         } catch (err) {
           return new Response(String(err), { status: 503 });
         }
+      case ROUTES.apiKey:
+        return Response.json({
+          key: await ensureCustomerKey(createDb(env.DB), secretKeys(env), url.searchParams.get("u") ?? ""),
+        });
+      case ROUTES.edgeHosts: {
+        const hosts = await request.json<{ hostname: string; userId: string; origin: string }[]>();
+        for (const h of hosts) {
+          const website = { status: "active", mode: "edge", userId: h.userId, origin: h.origin } as Website;
+          await writeEdgeHost(env, h.hostname, website);
+        }
+        return Response.json({ written: hosts.length });
+      }
+      case ROUTES.edgePage: {
+        // The real edge proxy on one page of a local stand-in origin (loopback: allowed in development only).
+        const { site, page } = await request.json<{ site: EdgeHost; page: string }>();
+        const pageUrl = new URL(page);
+        const visit = new Request(pageUrl, {
+          headers: { Accept: "text/html", "User-Agent": request.headers.get("User-Agent") ?? "" },
+        });
+        const answer = await proxyEdgeWebsite(visit, { ...measured(), ENVIRONMENT: "development" }, ctx, pageUrl, site);
+        return new Response(await answer.text(), { status: answer.status });
+      }
       default: {
         const clock = request.headers.get(HEADERS.clock);
-        if (clock === null) return app.fetch(request, measured(), ctx);
-        return at(Number(clock), async () => app.fetch(request, measured(), ctx));
+        const location = request.headers.get(HEADERS.location);
+        const meter = request.headers.get(HEADERS.meter) ?? "fetch";
+        // Reads of the app's own routes (the dashboards, the pollers) answer on the product's origin; what the
+        // reducers spend meanwhile (a read's settle) is booked to them (the bench sends them one at a time).
+        const reader = meter.startsWith("reads");
+        const env_ = reader ? { ...measured(), PUBLIC_ORIGIN: READER_ORIGIN } : measured();
+        const asked = reader ? new Request(new URL(url.pathname + url.search, READER_ORIGIN), request) : request;
+        const run = async () => {
+          const before = { ...durableObjectSpend };
+          try {
+            return url.pathname === ROUTES.edgeAsset ? await edgeAsset(env_, url) : await app.fetch(asked, env_, ctx);
+          } finally {
+            if (reader) for (const key of COUNT_KEYS) countsOf(meter)[key] += durableObjectSpend[key] - before[key];
+          }
+        };
+        const placed = () =>
+          location === null
+            ? run()
+            : inPlace(Number(location), Number(request.headers.get(HEADERS.isolate) ?? 0), countsOf(meter), run);
+        return clock === null ? placed() : at(Number(clock), placed);
       }
     }
   },

@@ -38,6 +38,19 @@ async function bundleEntry(outdir: string): Promise<string> {
     minify: false,
     sourcemap: false,
     logLevel: "warning",
+    plugins: [
+      {
+        // The delivery memo with a lane per simulated isolate (memo-lanes.mts), for the modules of worker/delivery.
+        name: "isolate-memo-lanes",
+        setup(b) {
+          b.onResolve({ filter: /^\.\/memo(\.ts)?$/ }, (args) =>
+            args.importer.startsWith(resolve(root, "worker/delivery"))
+              ? { path: resolve(root, "scripts/perf/bench/memo-lanes.mts") }
+              : undefined,
+          );
+        },
+      },
+    ],
   });
   return outfile;
 }

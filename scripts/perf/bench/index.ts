@@ -20,13 +20,14 @@
  * change in the machine's background load touches all alike. After every run that enqueued messages the bench
  * waits (at most BENCH_DRAIN_TIMEOUT_SECONDS, 60) until they are counted, so no run pays for another's backlog.
  *
- * The operations part (operations.ts) counts what is billed: every binding call of the real code, on simulated
- * traffic at 100 million views a month on a virtual clock (one customer's Zipf traffic, and 1,000 customers on one
- * queue), driving the real consumer and crons directly for BENCH_SIM_MINUTES (60) simulated minutes and the real
- * /api/content over HTTP for a sample; it measures CPU per /api/content in the isolate, projects to 1, 100 and
- * 10,000 million views a month and prices that at Cloudflare's list prices (prices.ts). It ends with the five
- * headline figures and their goals: D1 rows written, queue operations and Worker requests per page view, cost per
- * million page views, CPU per /api/content.
+ * The platform part (platform.ts, issue 43) counts what is billed: every binding call of the real code (meter.mts)
+ * on a realistic platform (platform-model.ts: 10,000 customers, 10 million pages, crawlers, dashboards and pollers
+ * reading, edge websites with their subresources, 300 locations with their own Cache API) at 10,000 million views a
+ * month, compressed in time as platform.ts says (BENCH_PLATFORM_MINUTES at the full rate through the real consumer,
+ * crons and reads; sampled locations through the real /api/content over HTTP); it measures CPU per /api/content in
+ * the isolate and prices it all at Cloudflare's list prices (prices.ts). It ends with the headline figures and their
+ * goals: D1 rows written, KV reads, queue operations and Worker requests per page view, cost per million page views,
+ * CPU per /api/content.
  *
  * The Worker under test is scripts/perf/bench/entry.mts, which wraps the real modules and counts every binding
  * call (meter.mts); bindings, compatibility settings, crons and the queue consumer's batching come from
@@ -46,7 +47,7 @@ import {
   type BenchWorker,
 } from "./harness";
 import { combine, runLoad, summarize, type LoadResult, type Summary } from "./load";
-import { operations, printHeadlines } from "./operations";
+import { platform, printPlatformHeadlines } from "./platform";
 import { ROUTES, type D1Meter } from "./protocol";
 import { HTML_BYTES, seed, type Scenario, type Seeded } from "./seed";
 
@@ -295,7 +296,7 @@ async function main() {
     const { page } = await ratios(worker);
     // The CPU measure's page: a mapping of 2 KB with its delivery entries, of the ratio part's 100,000.
     const cpuPage = page(SCENARIOS[2]!, 0);
-    printHeadlines(await operations(worker, fail, { u: cpuPage.u, url: decodeURIComponent(cpuPage.url) }));
+    printPlatformHeadlines(await platform(worker, fail, { u: cpuPage.u, url: decodeURIComponent(cpuPage.url) }));
     console.log(`\n  total time ${fmt((performance.now() - started) / 1000, 1)} s`);
   } finally {
     await worker.dispose();

@@ -43,6 +43,17 @@ export const ROUTES = {
   simFinish: "/__bench/sim/finish",
   /** POST `?u=&url=&calls=&rounds=`: times the real /api/content against a constant route in-isolate (a CpuReport). */
   cpu: "/__bench/cpu",
+  /** POST `?u=`: the customer's API key, made by the real code (models/api-keys.ts), for the bench's readers. */
+  apiKey: "/__bench/api-key",
+  /** POST `{ site, page }`: the real edge proxy's answer for the page of the website `site` (an EdgeHost). */
+  edgePage: "/__bench/edge-page",
+  /** POST `[{ hostname, userId, origin }]`: writes these edge websites' host entries (the real writer). */
+  edgeHosts: "/__bench/edge-hosts",
+  /**
+   * GET `?host=&visitor=`: a same-host subresource of an edge page reaching the Worker: the host's entry and its
+   * customer's state read as host-routing.ts reads them (counted as a fetch; the origin is not asked).
+   */
+  edgeAsset: "/__bench/edge-asset",
   /** (d) the real content endpoint of the Hono app. */
   content: "/api/content",
 } as const;
@@ -53,6 +64,10 @@ export const HEADERS = {
   meter: "X-Bench-Meter",
   /** The isolate's `Date.now()` while the request runs (virtual epoch ms), so that the memo sees simulated time. */
   clock: "X-Bench-Clock",
+  /** The simulated location (0..299) whose Cache API the request uses (locations.mts). */
+  location: "X-Bench-Location",
+  /** The simulated isolate of that location whose memo the request uses (memo-lanes.mts). */
+  isolate: "X-Bench-Isolate",
 } as const;
 
 /** What a browser sends, so that analytics events (and their bytes in queue, D1 and R2) are as large as real ones. */
@@ -67,6 +82,7 @@ export const BROWSER_REFERER = "https://www.shop.example/";
  * calls (round trips), statements, rows read and written (each statement's `meta`). R2 by class (A: put, list,
  * multipart; B: get, head; free: delete). Durable Objects: requests (stub fetch or RPC calls), the storage rows
  * the objects report, and the milliseconds the reducers spent in their calls (billed duration; wall-clock here). Analytics Engine: data points written.
+ * Cache API (free; for information): matches, of them hits, puts and deletes (locations.mts).
  */
 export const COUNT_KEYS = [
   "fetch",
@@ -92,6 +108,10 @@ export const COUNT_KEYS = [
   "doRowsWritten",
   "doActiveMs",
   "aePoints",
+  "cacheMatches",
+  "cacheHits",
+  "cachePuts",
+  "cacheDeletes",
 ] as const;
 export type CountKey = (typeof COUNT_KEYS)[number];
 export type Counts = Record<CountKey, number>;
@@ -110,20 +130,10 @@ export function sumCounts(...all: Counts[]): Counts {
  */
 export const queueChunks = (bodyBytes: number) => Math.max(1, Math.ceil((bodyBytes + 100) / 64_000));
 
-/** One kind of simulated traffic: its customers are seeded as scenario `scenario` (seed.ts) with ids in order. */
-export interface TrafficKind {
-  key: string;
-  name: string;
-  scenario: number;
-  customers: number;
-  urlsEach: number;
-  /** The id of mapping 1 of customer 1; customer c's item i has firstMappingId + (c - 1) * urlsEach + i - 1. */
-  firstMappingId: number;
-}
-
 export interface SimulationSpec {
   label: string;
-  kind: TrafficKind;
+  /** The realistic platform's (platform-model.ts) first mapping: its mapping ids run in order from it. */
+  platformFirstMappingId: number;
   viewsPerMonth: number;
   /** Virtual epoch ms of the first view. */
   startMs: number;

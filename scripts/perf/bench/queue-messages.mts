@@ -115,7 +115,7 @@ export class IsolateBundler {
         {
           userId: view.userId,
           url: view.url,
-          match: { mappingId: view.mappingId, html: "" },
+          match: view.mappingId === null ? undefined : { mappingId: view.mappingId, html: "" },
           request: new Request(view.url, { headers: { "User-Agent": view.userAgent, Referer: view.referer } }),
           visitor: view.visitor,
         },

@@ -54,19 +54,12 @@ export interface Seeded {
 
 /**
  * Seeds the scenarios' customers and published mappings in D1, then (unless `deliveryEntries` is false) writes
- * their delivery entries: about 3 ms per entry in Miniflare's KV, the most of seeding's time. With
- * `countersOfEarlierDays`, every customer, URL and mapping also gets the counter rows that earlier days of traffic
- * would have left (`usage_counters`, `url_stats` with its search entries and its exact mapping), as in a steady day of
- * production, where a URL's first view ever is rare: their counts are 0, so what is counted later is what was sent,
- * and their Last Accessed and latest day are three days back (so a simulated day pays for moving each URL's
- * latest day to its series). The month's pass of old per-URL days (worker/analytics/url-months.ts)
- * is then marked done, as it is on every day of a month but its first: a pass walks every URL once a month, which a
- * simulated hour would otherwise book as that hour's work.
+ * their delivery entries: about 3 ms per entry in Miniflare's KV, the most of seeding's time.
  */
 export async function seed(
   { db, call }: BenchWorker,
   scenarios: readonly Scenario[],
-  { deliveryEntries = true, countersOfEarlierDays = false } = {},
+  { deliveryEntries = true } = {},
 ): Promise<Seeded> {
   const mappingIds = new Map<string, number>();
   for (const s of scenarios) {
@@ -102,22 +95,7 @@ export async function seed(
       .bind(`b${s.n}%`)
       .all<{ id: number; url: string }>();
     for (const r of results) mappingIds.set(r.url, r.id);
-    if (countersOfEarlierDays) {
-      const earlier = Date.now() - 3 * 86_400_000;
-      const users = `b${s.n}%`;
-      await db.batch([
-        db.prepare(`INSERT INTO usage_counters (user_id) SELECT id FROM users WHERE id LIKE ?1`).bind(users),
-        db
-          .prepare(
-            `INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, last_accessed_hour, latest_day,
-               mapping_id)
-             SELECT user_id, normalized_url, 0, 0, ?2, ?4, ?3, id FROM url_mappings WHERE user_id LIKE ?1`,
-          )
-          .bind(users, earlier, new Date(earlier).toISOString().slice(0, 10), Math.floor(earlier / 3_600_000)),
-      ]);
-    }
   }
-  if (countersOfEarlierDays) await call(ROUTES.monthPassDone, "POST");
   for (const s of deliveryEntries ? scenarios : []) {
     for (let c = 1; c <= s.customers; c += 20) {
       const batch = Array.from({ length: Math.min(20, s.customers - c + 1) }, (_, k) => userIdOf(s, c + k));

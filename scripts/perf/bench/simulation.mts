@@ -2,7 +2,7 @@
  * @module The volume run of `npm run bench`'s operations part: a stretch of simulated traffic on a virtual clock,
  * driving the real code directly, the way the Worker's handlers (worker/index.ts) would be driven in production.
  *
- * - Page views come from traffic.ts at the stated rate; `IsolateBundler` (queue-messages.mts) makes them the
+ * - Page views come from platform-model.ts at the stated rate; `IsolateBundler` (queue-messages.mts) makes them the
  *   messages the hot path and the page view relay send (the relay's Durable Object requests are booked to the
  *   modelled queue's counts).
  * - The messages are batched as Cloudflare Queues would batch them under wrangler.toml's `max_batch_size` and
@@ -39,7 +39,7 @@ import {
 } from "./protocol";
 import { QueueModel, type Delivery, type Queued } from "./queue-model";
 import { IsolateBundler, type QueueMessage } from "./queue-messages.mjs";
-import { Traffic } from "./traffic";
+import { PlatformTraffic } from "./platform-model";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -55,7 +55,7 @@ function nextTimeOfDay(ms: number, minuteOfDay: number): number {
 }
 
 export class Simulation {
-  private readonly traffic: Traffic;
+  private readonly traffic: PlatformTraffic;
   private readonly queue: QueueModel<AnalyticsMessage>;
   private readonly bundler: IsolateBundler;
   private readonly counts: SimulationReport["counts"] = {
@@ -86,7 +86,7 @@ export class Simulation {
     private readonly env: Env,
     private readonly spec: SimulationSpec,
   ) {
-    this.traffic = new Traffic(spec.kind, spec.viewsPerMonth, spec.startMs, spec.seed);
+    this.traffic = new PlatformTraffic(spec.platformFirstMappingId, spec.viewsPerMonth, spec.startMs, spec.seed);
     this.bundler = new IsolateBundler(env, spec.isolates, spec.seed);
     this.queue = new QueueModel({ maxBatchSize: spec.maxBatchSize, maxBatchTimeoutMs: spec.maxBatchTimeoutMs });
     this.now = spec.startMs;
