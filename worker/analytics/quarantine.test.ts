@@ -6,8 +6,15 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AdminMapping, AdminOverview } from "#contract/responses";
 import type { Env } from "../env";
-import type { HeldSum, PageViewEvent } from "../messages/analytics";
-import { call, createAdmin, createVerifiedCustomer, deliverAnalytics, postAbTest } from "../test/helpers";
+import type { HeldSum } from "../messages/analytics";
+import {
+  call,
+  createAdmin,
+  createVerifiedCustomer,
+  deliverAnalytics,
+  pageViewEvent as view,
+  postAbTest,
+} from "../test/helpers";
 import { foldPendingAnalytics } from "./fold";
 import { QUARANTINE_RETRIES } from "./quarantine";
 import { reducerShardOf, settleCounters } from "./reducer-shards";
@@ -24,18 +31,6 @@ const count = async (sql: string, ...params: unknown[]) =>
 
 const totalOf = (userId: string) =>
   count("select coalesce(sum(total_requests), 0) as n from usage_counters where user_id = ?", userId);
-
-const view = (userId: string, url: string, extra: Partial<PageViewEvent> = {}): PageViewEvent => ({
-  id: crypto.randomUUID(),
-  userId,
-  url,
-  mappingId: null,
-  delivered: true,
-  timestamp: Date.now(),
-  userAgent: "ua",
-  referer: null,
-  ...extra,
-});
 
 const sum = (userId: string, n: number): HeldSum => ({
   userId,

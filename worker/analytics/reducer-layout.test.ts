@@ -1,21 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../env";
-import type { PageViewEvent } from "../messages/analytics";
-import { createCustomerOnPlan, deliverAnalytics, whileWritesFail } from "../test/helpers";
+import { createCustomerOnPlan, deliverAnalytics, pageViewEvent as view, whileWritesFail } from "../test/helpers";
 import { foldPendingAnalytics } from "./fold";
 import { reducerShardOf, settleCounters } from "./reducer-shards";
-
-const view = (userId: string, url: string): PageViewEvent => ({
-  id: crypto.randomUUID(),
-  userId,
-  url,
-  mappingId: null,
-  delivered: true,
-  timestamp: Date.now(),
-  userAgent: "ua",
-  referer: null,
-});
 
 const counted = async (userId: string) =>
   Number(

@@ -5,28 +5,11 @@
  */
 import type { Env } from "../env";
 import type { HeldPeek } from "../models/held-counts";
-import { fnv1a32 } from "../lib/hash";
+import { reducerShardOf, reducerShards } from "./shard-count";
 
-/** The most reducers ANALYTICS_REDUCER_SHARDS may ask for: four times the default (about 40 million pages). */
-export const REDUCER_MAX_SHARDS = 256;
-/**
- * Sized for 10,000 million views a month over 10 million pages (docs/scaling.md): the distinct pages of a day come to
- * under 100,000 held sums a shard, below a reducer's 150,000 (reducer-sums.ts `MAX_HELD_SUMS`), and 48 million
- * visitors a day are counted exactly.
- */
-const DEFAULT_SHARDS = 64;
+export { REDUCER_MAX_SHARDS, reducerShardOf, reducerShards } from "./shard-count";
 
 type ReducerEnv = Pick<Env, "ANALYTICS_REDUCER" | "ANALYTICS_REDUCER_SHARDS">;
-
-export function reducerShards(env: Pick<Env, "ANALYTICS_REDUCER_SHARDS">): number {
-  const shards = Math.floor(Number(env.ANALYTICS_REDUCER_SHARDS ?? DEFAULT_SHARDS));
-  return Number.isFinite(shards) && shards >= 1 ? Math.min(shards, REDUCER_MAX_SHARDS) : DEFAULT_SHARDS;
-}
-
-/** The customer's shard: a hash of their id (FNV-1a), the same in every isolate. */
-export function reducerShardOf(env: Pick<Env, "ANALYTICS_REDUCER_SHARDS">, userId: string): number {
-  return fnv1a32(userId) % reducerShards(env);
-}
 
 export const reducerOf = (env: ReducerEnv, shard: number) =>
   env.ANALYTICS_REDUCER.getByName(`analytics-reducer-${shard}`);

@@ -1,13 +1,14 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { Stats } from "#contract/responses";
-import type { HandoffPart, HeldSum, PageViewEvent } from "../messages/analytics";
+import type { HandoffPart, HeldSum } from "../messages/analytics";
 import {
   call,
   createAdmin,
   createCustomerOnPlan,
   createVerifiedCustomer,
   deliverAnalytics,
+  pageViewEvent as view,
   whileWritesFail,
 } from "../test/helpers";
 import { foldPendingAnalytics } from "./fold";
@@ -18,17 +19,6 @@ import { HOLD_MAX_SUMS } from "./sum-runs";
 import { VISITOR_DAILY_QUOTA, VisitorCounts } from "./reducer-visitors";
 import { stateKey } from "../delivery/keys";
 import type { CustomerState } from "../delivery/store";
-
-const view = (userId: string, url: string): PageViewEvent => ({
-  id: crypto.randomUUID(),
-  userId,
-  url,
-  mappingId: null,
-  delivered: true,
-  timestamp: Date.now(),
-  userAgent: "ua",
-  referer: null,
-});
 
 const count = async (sql: string, ...params: unknown[]) =>
   Number(

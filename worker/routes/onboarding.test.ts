@@ -3,7 +3,6 @@ import type { Onboarding, OnboardingStep } from "#contract/responses";
 import { ensureCustomer } from "../models/users";
 import { ensureCustomerKey } from "../models/api-keys";
 import { secretKeys } from "../lib/crypto";
-import type { PageViewEvent } from "../messages/analytics";
 import {
   call,
   createCustomerOnPlan,
@@ -11,6 +10,7 @@ import {
   db,
   deliverAnalytics,
   foldAnalytics,
+  pageViewEvent,
   testEnv,
   whileWritesFail,
 } from "../test/helpers";
@@ -38,16 +38,8 @@ async function snippetView(userId: string, url: string) {
   await deliverAnalytics(e.analyticsMessages);
 }
 
-const view = (userId: string, url: string, timestamp: number): PageViewEvent => ({
-  id: crypto.randomUUID(),
-  userId,
-  url,
-  mappingId: null,
-  delivered: false,
-  timestamp,
-  userAgent: "ua",
-  referer: null,
-});
+const view = (userId: string, url: string, timestamp: number) =>
+  pageViewEvent(userId, url, { delivered: false, timestamp });
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -29,6 +29,19 @@ import { ensureCustomer, findUserByEmail, markEmailVerified, upsertAdmin } from 
 
 export const db = () => createDb(env.DB);
 
+/** A page view as the consumer receives it: of no mapping, delivered, now; `extra` sets any other field. */
+export const pageViewEvent = (userId: string, url: string, extra: Partial<PageViewEvent> = {}): PageViewEvent => ({
+  id: crypto.randomUUID(),
+  userId,
+  url,
+  mappingId: null,
+  delivered: true,
+  timestamp: Date.now(),
+  userAgent: "ua",
+  referer: null,
+  ...extra,
+});
+
 export interface TestEnv extends Env {
   /** The page views sent to the analytics queue, in the order sent, whatever messages carried them. */
   sent: PageViewEvent[];

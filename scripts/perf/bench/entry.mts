@@ -43,6 +43,7 @@ import { app } from "../../../worker/app";
 import { createDb } from "../../../worker/db/client";
 import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from "../../../worker/delivery/content-route";
 import { PageViewRelay as WorkerPageViewRelay, relayShards } from "../../../worker/delivery/page-view-relay";
+import { countSameHostSubresources } from "../../../worker/delivery/edge-subresources";
 import { rebuildCustomer } from "../../../worker/delivery/rebuild";
 import { stateFromD1, writeState, writeUrlEntry } from "../../../worker/delivery/store";
 import type { Env } from "../../../worker/env";
@@ -401,7 +402,10 @@ export default {
           headers: { Accept: "text/html", "User-Agent": request.headers.get("User-Agent") ?? "" },
         });
         const answer = await proxyEdgeWebsite(visit, { ...measured(), ENVIRONMENT: "development" }, ctx, pageUrl, site);
-        return new Response(await answer.text(), { status: answer.status });
+        const body = await answer.text();
+        // What the browser would still ask of the Worker: the page's own subresources left on the website's hosts.
+        const left = String(countSameHostSubresources(body, page));
+        return new Response(body, { status: answer.status, headers: { [HEADERS.subresourcesLeft]: left } });
       }
       default: {
         const clock = request.headers.get(HEADERS.clock);

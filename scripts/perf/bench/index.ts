@@ -277,7 +277,7 @@ async function ratios(worker: BenchWorker): Promise<Seeded> {
   const snippet = readFileSync(new URL("../../../web/public/snippet.js", import.meta.url));
   const raw = snippet.byteLength;
   const gzip = gzipSync(snippet, { level: 9 }).length;
-  console.log(`\n  snippet.js: ${fmt(raw)} bytes raw, ${fmt(gzip)} bytes gzip (budget 1,169 gzip)`);
+  console.log(`\n  snippet.js: ${fmt(raw)} bytes raw, ${fmt(gzip)} bytes gzip (budget 1,202 gzip)`);
 
   const allThere = allViews === enqueued;
   console.log(

@@ -19,9 +19,8 @@
  *   same-host subresource URLs left in its answer are what an edge page view asks of the Worker.
  * Every view sent is checked counted once by customer, by URL and by mapping.
  */
-import { reducerShardOf, reducerShards } from "../../../worker/analytics/reducer-shards";
+import { reducerShardOf, reducerShards } from "../../../worker/analytics/shard-count";
 import { MAX_HELD_SUMS } from "../../../worker/analytics/reducer-sums";
-import { countSameHostSubresources } from "../../../worker/delivery/edge-subresources";
 import { ANALYTICS_QUEUE_NAME } from "../../../worker/messages/analytics";
 import { startStandInOrigin } from "./edge-page";
 import { fmt, numberSetting as num, pad, lpad, verdict, type BenchWorker } from "./harness";
@@ -362,7 +361,7 @@ export async function platform(
     if (res.status !== 200 || !body.includes(html(1, HTML_BYTES))) {
       fail(`the edge proxy answered ${res.status} for the sample page, without its mapping's content`);
     }
-    return countSameHostSubresources(body, page);
+    return Number(res.headers.get(HEADERS.subresourcesLeft));
   };
   const left = await edgePage({});
   const leftElsewhere = ASSETS_ELSEWHERE_OPTION ? await edgePage(ASSETS_ELSEWHERE_OPTION) : left;

@@ -68,6 +68,8 @@ export const HEADERS = {
   location: "X-Bench-Location",
   /** The simulated isolate of that location whose memo the request uses (memo-lanes.mts). */
   isolate: "X-Bench-Isolate",
+  /** On the edge sample's answer: the same-host subresource URLs left in it (countSameHostSubresources). */
+  subresourcesLeft: "X-Bench-Subresources-Left",
 } as const;
 
 /** What a browser sends, so that analytics events (and their bytes in queue, D1 and R2) are as large as real ones. */
