@@ -42,14 +42,14 @@ const html = (body: string, headers: Record<string, string> = {}) =>
   new Response(body, { headers: { "Content-Type": "text/html; charset=utf-8", ...headers } });
 
 /**
- * A customer whose shop.test is a proven edge website, with one mapping on it; on the default plan (1,000 content
- * deliveries a period) or on `plan`.
+ * A customer whose shop.test is a proven edge website (with `assetOrigin`, if given), with one mapping on it; on the
+ * default plan (1,000 content deliveries a period) or on `plan`.
  */
-async function edgeCustomer(plan?: { dynamicContentLimit: number | null }) {
+async function edgeCustomer(plan?: { dynamicContentLimit: number | null }, assetOrigin: string | null = null) {
   const customer = plan
     ? await createCustomerOnPlan(plan)
     : await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
-  await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge" });
+  await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge", assetOrigin });
   const mapping = await call("/api/mappings", {
     method: "POST",
     apiKey: customer.apiKey,
@@ -731,17 +731,7 @@ describe('subresources from the asset origin (docs/edge-delivery.md, "Assets fro
     `<video src="${CDN}/v.mp4" poster="${CDN}/v.jpg"><source src="${CDN}/v.webm"></video><audio src="${CDN}/s.mp3"></audio>` +
     '<iframe src="/frame"></iframe><form action="/buy"></form><img src="data:image/gif;base64,R0lGOD"></body></html>';
 
-  async function assetCustomer(assetOrigin: string | null) {
-    const customer = await createVerifiedCustomer(`c${crypto.randomUUID()}@example.com`);
-    await provenWebsite(customer.user.id, "shop.test", { origin: ORIGIN, mode: "edge", assetOrigin });
-    const mapping = await call("/api/mappings", {
-      method: "POST",
-      apiKey: customer.apiKey,
-      json: { url: "https://shop.test/offer", htmlContent: "<p>Sale</p>" },
-    });
-    expect(mapping.status).toBe(201);
-    return customer;
-  }
+  const assetCustomer = (assetOrigin: string | null) => edgeCustomer(undefined, assetOrigin);
 
   it("moves every kind of own subresource of a page without a mapping, and leaves anchors, forms, frames and other hosts", async () => {
     await assetCustomer(CDN);
