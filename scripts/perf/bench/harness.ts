@@ -82,6 +82,8 @@ export interface BenchWorker {
   config: {
     queueConsumers: Record<string, { maxBatchSize?: number; maxBatchTimeout?: number }>;
     crons: string[];
+    /** wrangler.toml's ANALYTICS_REDUCER_SHARDS (unset: the code's default). */
+    reducerShards?: string;
   };
   origin: string;
   db: Awaited<ReturnType<Miniflare["getD1Database"]>>;
@@ -158,7 +160,11 @@ export async function startBenchWorker(options: BenchWorkerOptions = {}): Promis
     const started = mf;
     return {
       mf: started,
-      config: { queueConsumers: consumers, crons: (w.cronTriggers as string[] | undefined) ?? [] },
+      config: {
+        queueConsumers: consumers,
+        crons: (w.cronTriggers as string[] | undefined) ?? [],
+        reducerShards: (w.vars as Record<string, string> | undefined)?.ANALYTICS_REDUCER_SHARDS,
+      },
       origin,
       db,
       call,

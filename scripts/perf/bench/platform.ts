@@ -129,11 +129,12 @@ async function seedPlatform({ db }: BenchWorker): Promise<number> {
   await db
     .prepare(
       `WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < ?2)
-       INSERT INTO users (id, email, email_verified, created_at, request_limit)
+       INSERT INTO users (id, email, email_verified, created_at, request_limit, content_version)
        SELECT printf('b%d%014d', ?1, n), printf('c%d@s%d.bench.example', n, ?1), 1, 0,
-         CASE WHEN n % ?3 = 0 THEN 1e12 END FROM c`,
+         CASE WHEN n % ?3 = 0 THEN 1e12 END, ?4 FROM c`,
     )
-    .bind(s, PLATFORM.customers, PLATFORM.limitedEvery)
+    // Their content last changed a day ago, as on a steady day (a version is set by every change of URL entries).
+    .bind(s, PLATFORM.customers, PLATFORM.limitedEvery, Date.now() - DAY_MS)
     .run();
   await db.prepare(`INSERT INTO usage_counters (user_id) SELECT id FROM users WHERE id LIKE ?1`).bind(`b${s}%`).run();
   const offsets = mappingOffsets();
@@ -247,7 +248,8 @@ export async function platform(
   param("dashboard read", READ_ROUTES.dashboard.join(" + "));
   param("pollers", `${PLATFORM.pollers} (the largest customers, every minute: ${READ_ROUTES.poll.join(" + ")})`);
   param("simulated minutes at the full rate", MINUTES);
-  param("reducer shards", "ANALYTICS_REDUCER_SHARDS of wrangler.toml");
+  const shardSetting = { ANALYTICS_REDUCER_SHARDS: worker.config.reducerShards };
+  param("reducer shards", reducerShards(shardSetting));
 
   // Seeding.
   const firstMappingId = await seedPlatform(worker);
@@ -428,7 +430,12 @@ export async function platform(
     V,
   );
   // The stretch's closing settle, per page it held, times the pages the reducers settle in a day (the model's count).
-  const daySettles = pagesSettledADay(VIEWS_A_DAY, reducerShards({}), (u) => reducerShardOf({}, u), MAX_HELD_SUMS);
+  const daySettles = pagesSettledADay(
+    VIEWS_A_DAY,
+    reducerShards(shardSetting),
+    (u) => reducerShardOf(shardSetting, u),
+    MAX_HELD_SUMS,
+  );
   const settlesOfADay = scaled(per(r.settle, report.pagesSeen), daySettles.pages / VIEWS_A_DAY);
   const ofTheDay = sumCounts(per(r.dailyCron, VIEWS_A_DAY), settlesOfADay);
   const hot = per(withoutQueue(locations.pageViews), locations.views);
@@ -483,7 +490,7 @@ export async function platform(
     `    computed, not run: the browser's cache share of same-host subresources (each sent with probability ` +
       `${1 - BROWSER_CACHE_SHARE}); the daily cron over a day's ${fmt(VIEWS_A_DAY)} views; the reducers' settles of a day: ` +
       `the closing settle's counts per page it held (${fmt(report.pagesSeen)} pages, ${perView(r.settle.d1RowsWritten / Math.max(1, report.pagesSeen))} ` +
-      `D1 rows each) x ${fmt(daySettles.pages)} pages settled in a day by ${reducerShards({})} shards of at most ` +
+      `D1 rows each) x ${fmt(daySettles.pages)} pages settled in a day by ${reducerShards(shardSetting)} shards of at most ` +
       `${fmt(MAX_HELD_SUMS)} sums (${fmt(daySettles.capSettles)} settles at a cap), from the traffic model ` +
       `(platform-model.ts pagesSettledADay); CPU from the isolate's measure`,
   );
