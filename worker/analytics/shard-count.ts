@@ -10,9 +10,10 @@ type ShardSetting = { ANALYTICS_REDUCER_SHARDS?: string };
 /** The most reducers ANALYTICS_REDUCER_SHARDS may ask for: four times the default (about 40 million pages). */
 export const REDUCER_MAX_SHARDS = 256;
 /**
- * Sized for 10,000 million views a month over 10 million pages (docs/scaling.md): the distinct pages of a day come to
- * under 100,000 held sums a shard, below a reducer's 150,000 (reducer-sums.ts `MAX_HELD_SUMS`), and 48 million
- * visitors a day are counted exactly.
+ * Sized for 10,000 million views a month over 10 million pages (docs/scaling.md): most shards hold a day's distinct
+ * pages within a reducer's 150,000 sums (reducer-sums.ts `MAX_HELD_SUMS`) and settle once a day; a shard holding a
+ * customer with a million pages settles at its cap (`npm run bench` counts it); 48 million visitors a day are counted
+ * exactly.
  */
 const DEFAULT_SHARDS = 64;
 
