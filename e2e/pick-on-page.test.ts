@@ -1,7 +1,7 @@
 /**
  * "Pick on page" in Chromium (docs/placement.md): the customer's page opens in a frame on an origin other than the
  * dashboard's, a click on its `#hero` fills the selector input with `#hero`, and the form's HTML shows at `#hero` in
- * the frame, moving when the position changes.
+ * the frame, moving when the position changes; hovering outlines the element.
  */
 import { describe, expect, it } from "vitest";
 import type { CustomerDashboard } from "#contract/responses";
@@ -32,7 +32,17 @@ describe("Pick on page", () => {
     const frameUrl = new URL((await frameElement.getAttribute("src"))!);
     expect(frameUrl.origin).not.toBe(new URL(baseURL).origin);
     const frame = page.frameLocator('iframe[title="Pick on page"]');
-    await frame.locator("#hero").click();
+    // Hovering outlines the element. Chromium routes the pointer to a frame of another site only once it has laid the
+    // new frame out, so the pointer moves onto `#hero` until the outline shows, before the click.
+    const hero = frame.locator("#hero");
+    await expect
+      .poll(async () => {
+        await page.mouse.move(0, 0);
+        await hero.hover();
+        return hero.getAttribute("data-dc-pick-hover");
+      })
+      .toBe("");
+    await hero.click();
     await expect.poll(() => page.getByLabel("CSS selector").inputValue()).toBe("#hero");
     // Picked at the top of the page: inside the element, first.
     await frame.locator("#hero > [data-dynamic-content]:first-child #promo").waitFor();

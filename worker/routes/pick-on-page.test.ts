@@ -89,9 +89,23 @@ describe("GET /pick-frame", () => {
     expect(page).toContain(SHOW_MESSAGE_TYPE);
     const nonce = /<script nonce="([^"]+)">/.exec(page)?.[1];
     expect(nonce).toBeTruthy();
+    // Listening before the body is shown: no element can be clicked before the picker runs.
+    expect(page.indexOf(`<script nonce="${nonce}">`)).toBeLessThan(page.indexOf("<body"));
     const policy = res.headers.get("Content-Security-Policy") ?? "";
     expect(policy).toContain(`script-src 'nonce-${nonce}'`);
     expect(policy).toContain("frame-ancestors https://dc.test");
+  });
+
+  it("puts the picker first in a page without a head or body", async () => {
+    serve = () =>
+      new Response('<script>x()</script><section id="hero">Offer</section>', {
+        headers: { "Content-Type": "text/html" },
+      });
+    const env = production();
+    const { body } = await frameLink(PAGE, env);
+    const page = await (await call(body.frameUrl, {}, env)).text();
+    expect(page.match(/<script nonce=/g)).toHaveLength(1);
+    expect(page.indexOf("<script nonce=")).toBeLessThan(page.indexOf('<section id="hero"'));
   });
 
   it("refuses a missing, forged or expired token, and fetches nothing", async () => {

@@ -116,15 +116,23 @@ export async function pickFrame(env: Env, page: string, dashboardOrigin: string)
   const body = await firstBytes(fetched.response, INSTALL_CHECK_MAX_BYTES);
   const nonce = randomToken(16);
   const baseHref = fetched.page.href.replace(/"/g, "%22");
+  const picker = `<script nonce="${nonce}">${pickerScript(dashboardOrigin)}</script>`;
+  // At the end of the head (or before the first element of a page without one), the picker listens before any
+  // element of the body can be shown and clicked.
+  let pickerPlaced = false;
   const rewritten = new HTMLRewriter()
+    .on("*", {
+      element: (element) => {
+        if (pickerPlaced || element.tagName === "html") return;
+        pickerPlaced = true;
+        if (element.tagName === "head") element.append(picker, { html: true });
+        else element.before(picker, { html: true });
+      },
+    })
     .on("script", { element: (element) => void element.remove() })
     .on('meta[http-equiv="Content-Security-Policy" i]', { element: (element) => void element.remove() })
     .on("base", { element: (element) => void element.remove() })
     .on("head", { element: (element) => void element.prepend(`<base href="${baseHref}">`, { html: true }) })
-    .on("body", {
-      element: (element) =>
-        void element.append(`<script nonce="${nonce}">${pickerScript(dashboardOrigin)}</script>`, { html: true }),
-    })
     .transform(new Response(body, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
   return new Response(rewritten.body, {
     headers: {
