@@ -15,14 +15,26 @@ import { VISITOR_DAILY_QUOTA, visitorDailyQuota } from "./reducer-visitors";
 
 const HANDED_OFF = `DELETE FROM analytics_handoffs WHERE from_seq = ?1`;
 
-/** The views of customers ?3 in consumers' rows ?1 to ?2, summed as a reducer holds them. */
-const HELD_SUMS = `SELECT v.value ->> 'userId' AS userId, v.value ->> 'url' AS url, v.value ->> 'day' AS day,
-    v.value ->> 'mappingId' AS mappingId, coalesce(v.value ->> 'crawler', 0) AS crawler, count(*) AS n,
-    sum(v.value ->> 'delivered') AS delivered, max(v.value ->> 'timestamp') AS timestamp
-  FROM analytics_pending p, json_each(p.events) v
-  WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 0 AND v.value ->> 'goal' IS NULL AND v.value ->> 'handed' IS NULL
-    AND (v.value ->> 'userId') IN (SELECT value FROM json_each(?3))
-  GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
+/**
+ * The views of customers ?3 in consumers' rows ?1 to ?2, summed as a reducer holds them, each with whether its views
+ * count on the URL's existing `url_stats` row (`known`: a mapping of the customer's at the URL, or counts that day, as
+ * count.ts `KNOWN` places them; a primary-key probe of `url_stats`, and of `url_daily_usage` and
+ * `url_mappings_user_idx` only for a row whose latest day is another: rows read, none written).
+ */
+const HELD_SUMS = `WITH sums AS (
+    SELECT v.value ->> 'userId' AS userId, v.value ->> 'url' AS url, v.value ->> 'day' AS day,
+      v.value ->> 'mappingId' AS mappingId, coalesce(v.value ->> 'crawler', 0) AS crawler, count(*) AS n,
+      sum(v.value ->> 'delivered') AS delivered, max(v.value ->> 'timestamp') AS timestamp
+    FROM analytics_pending p, json_each(p.events) v
+    WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 0 AND v.value ->> 'goal' IS NULL AND v.value ->> 'handed' IS NULL
+      AND (v.value ->> 'userId') IN (SELECT value FROM json_each(?3))
+    GROUP BY 1, 2, 3, 4, 5
+  )
+  SELECT sums.*, EXISTS (SELECT 1 FROM url_stats s WHERE s.user_id = sums.userId AND s.url = sums.url
+    AND (s.latest_day = sums.day
+      OR EXISTS (SELECT 1 FROM url_daily_usage u WHERE u.user_id = sums.userId AND u.url = sums.url AND u.day = sums.day)
+      OR EXISTS (SELECT 1 FROM url_mappings m WHERE m.user_id = sums.userId AND m.normalized_url = sums.url))) AS known
+  FROM sums ORDER BY 1, 2, 3, 4, 5`;
 
 /**
  * The visitors of metered customers ?3 in consumers' rows ?1 to ?2, as a reducer bills them (`VisitorTally`): the

@@ -5,13 +5,21 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { CustomerDashboard, Mapping, Onboarding, Stats } from "#contract/responses";
+import {
+  OTHER_PAGES,
+  type AnalyticsRow,
+  type CustomerDashboard,
+  type Mapping,
+  type Onboarding,
+  type Stats,
+} from "#contract/responses";
 import type { TimeseriesPoint } from "#contract/timeseries";
 import type { AnalyticsMessage } from "../messages/analytics";
 import { heldRequests } from "../models/held-counts";
 import { getUser } from "../models/users";
-import { userStats } from "../models/usage";
+import { analyticsRows, userStats, withUnsettledRows } from "../models/usage";
 import { call, createAdmin, createCustomerOnPlan, db, deliverAnalytics, whileWritesFail } from "../test/helpers";
+import { UNMAPPED_URLS_PER_DAY } from "./count";
 import { foldPendingAnalytics } from "./fold";
 import { heldBy, settleCounters } from "./reducer-shards";
 import { visitorDailyQuota } from "./reducer-visitors";
@@ -194,5 +202,136 @@ describe("reads of a customer's totals", () => {
     const res = await call(`/api/analytics/timeseries?interval=day&from=${day}&to=${day}&url=${url}`, { apiKey });
     expect(((await res.json()) as TimeseriesPoint[])[0]!.requests).toBe(1);
     expect(heldRequests((await heldBy(env, user.id))!.counts)).toBe(0);
+  });
+});
+
+describe("the analytics list (hits per URL)", () => {
+  const DAY_MS = 86_400_000;
+  /** A view of `https://shop.test/<path>` at `timestamp`. */
+  const at = (userId: string, path: string, timestamp: number): AnalyticsMessage => ({
+    ...view(userId, "v1"),
+    url: `https://shop.test/${path}`,
+    timestamp,
+  });
+  const row = (url: string, totalHits: number, timestamp: number): AnalyticsRow => ({
+    url,
+    totalHits,
+    lastAccessed: new Date(timestamp).toISOString(),
+  });
+  const listOf = async (apiKey: string, query = "") => {
+    const res = await call(`/api/analytics${query}`, { apiKey });
+    expect(res.status, query).toBe(200);
+    return { total: res.headers.get("X-Total-Count"), rows: (await res.json()) as AnalyticsRow[] };
+  };
+  const settleFailingCount = async (userId: string) => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    await whileWritesFail("usage_counters", () => settleCounters(env, [userId]));
+    warned.mockRestore();
+  };
+
+  it("adds held views of URLs counted today to their rows, the same before, during and after their settle, writing nothing", async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const t = Date.now() - 60_000;
+    await holdViews([at(user.id, "a", t), at(user.id, "b", t + 1_000)]);
+    await settleCounters(env, [user.id]);
+    // Held: two views of a, newer than b's, so that a leads once they count (in SQL's order of its rows, b leads).
+    await holdViews([at(user.id, "a", t + 2_000), at(user.id, "a", t + 2_000)]);
+    const a = row("shop.test/a", 3, t + 2_000);
+    const b = row("shop.test/b", 1, t + 1_000);
+    const before = await countRows(user.id);
+    expect(await listOf(apiKey)).toEqual({ total: "2", rows: [a, b] });
+    expect(await listOf(apiKey, "?sortBy=timestamp&sortDirection=asc")).toEqual({ total: "2", rows: [b, a] });
+    expect(await listOf(apiKey, "?sortBy=url&sortDirection=desc")).toEqual({ total: "2", rows: [b, a] });
+    expect(await listOf(apiKey, "?searchTerm=test/a")).toEqual({ total: "1", rows: [a] });
+    // Nothing was settled or written: the reducer still holds the two views.
+    expect(await countRows(user.id)).toBe(before);
+    expect(heldRequests((await heldBy(env, user.id))!.counts)).toBe(2);
+
+    // Settled, the count failing: the sums wait in a pending row; then the minute cron counts them.
+    await settleFailingCount(user.id);
+    expect(await listOf(apiKey)).toEqual({ total: "2", rows: [a, b] });
+    await foldPendingAnalytics(env);
+    expect(await listOf(apiKey)).toEqual({ total: "2", rows: [a, b] });
+  });
+
+  it("settles first when a held URL has no row yet: its row appears", async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const t = Date.now() - 60_000;
+    await holdViews([at(user.id, "a", t)]);
+    await settleCounters(env, [user.id]);
+    await holdViews([at(user.id, "a", t + 1_000), at(user.id, "new", t + 2_000)]);
+    expect(await listOf(apiKey)).toEqual({
+      total: "2",
+      rows: [row("shop.test/new", 1, t + 2_000), row("shop.test/a", 2, t + 1_000)],
+    });
+    expect(heldRequests((await heldBy(env, user.id))!.counts)).toBe(0);
+  });
+
+  it(`counts a held view past the day's ${UNMAPPED_URLS_PER_DAY} new URLs in other pages, as before, even one of a URL with a row of another day`, async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const now = Date.now();
+    const yesterday = now - DAY_MS;
+    await holdViews([at(user.id, "old", yesterday)]);
+    await settleCounters(env, [user.id]);
+    // The day's new URLs used up, as if 1,000 had come before.
+    await env.DB.prepare(
+      `update usage_counters set latest_day = ?2, latest_day_requests = 0, latest_day_unmapped_urls = ?3
+       where user_id = ?1`,
+    )
+      .bind(user.id, new Date(now).toISOString().slice(0, 10), UNMAPPED_URLS_PER_DAY)
+      .run();
+    // The URL with yesterday's row is a new URL of today (count.ts KNOWN): past the day's new URLs, its view counts
+    // in other pages, not on its row.
+    await holdViews([at(user.id, "old", now)]);
+    expect(await listOf(apiKey)).toEqual({
+      total: "2",
+      rows: [row(OTHER_PAGES, 1, now), row("shop.test/old", 1, yesterday)],
+    });
+    expect(heldRequests((await heldBy(env, user.id))!.counts)).toBe(0);
+  });
+
+  it("adds what a peek saw once when a settle commits between the page's read, the peek and the overlay, counted or not", async () => {
+    const { user } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const t = Date.now() - 60_000;
+    const query = { limit: 100, offset: 0 };
+    await holdViews([at(user.id, "a", t)]);
+    await settleCounters(env, [user.id]);
+    const hitsOfA = async (page: Awaited<ReturnType<typeof analyticsRows>>, peek: Awaited<ReturnType<typeof heldBy>>) =>
+      (await withUnsettledRows(db(), user.id, page, peek!, query))!.rows.map((r) => r.totalHits);
+    const peekOf = (page: Awaited<ReturnType<typeof analyticsRows>>) =>
+      heldBy(
+        env,
+        user.id,
+        page.rows.map((r) => r.url),
+      );
+
+    // Settled and counted after the peek.
+    await holdViews([at(user.id, "a", t + 1_000)]);
+    let page = await analyticsRows(db(), user.id, query);
+    let peek = await peekOf(page);
+    expect(await hitsOfA(page, peek)).toEqual([2]);
+    await settleCounters(env, [user.id]);
+    expect(await hitsOfA(page, peek)).toEqual([2]);
+
+    // Settled after the peek, its count failing (a pending row), then counted.
+    await holdViews([at(user.id, "a", t + 2_000)]);
+    page = await analyticsRows(db(), user.id, query);
+    peek = await peekOf(page);
+    await settleFailingCount(user.id);
+    expect(await hitsOfA(page, peek)).toEqual([3]);
+    await foldPendingAnalytics(env);
+    expect(await hitsOfA(page, peek)).toEqual([3]);
+
+    // Settled and counted between the page's read and the peek: the rows are read again with the peek.
+    await holdViews([at(user.id, "a", t + 3_000)]);
+    page = await analyticsRows(db(), user.id, query);
+    await settleCounters(env, [user.id]);
+    peek = await peekOf(page);
+    expect(await hitsOfA(page, peek)).toEqual([4]);
+
+    // A view held after the peek shows with the next one.
+    await holdViews([at(user.id, "a", t + 4_000)]);
+    expect(await hitsOfA(page, peek)).toEqual([4]);
+    expect(await hitsOfA(page, await peekOf(page))).toEqual([5]);
   });
 });

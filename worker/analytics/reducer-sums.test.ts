@@ -37,6 +37,31 @@ describe("held sums", () => {
     expect(held.size).toBe(1);
     expect(held.take("u1")).toEqual([]);
   });
+
+  it("keep a sum's URL known only while every part added to it was, through a rebuild too", () => {
+    const held = new HeldSums();
+    held.add([
+      sum({ known: 1 }),
+      sum({ known: 1, day: "2026-11-25" }),
+      sum({ known: 1, day: "2026-11-25" }),
+      sum({ known: 1, url: "shop.test/b" }),
+    ]);
+    // A later part found the URL new (its mapping deleted, say): the sum stays new whatever comes after.
+    held.add([sum({ url: "shop.test/b" }), sum({ known: 1, url: "shop.test/b" })]);
+    expect(held.heldOf("u1").map(({ url, day, known }) => [url, day, known])).toEqual([
+      ["shop.test/a", "2026-11-26", 1],
+      ["shop.test/a", "2026-11-25", 1],
+      ["shop.test/b", "2026-11-26", undefined],
+    ]);
+    // Rows taken are reclaimed by copying the live ones when a page of rows is full: the flag goes with them.
+    held.add([sum({ userId: "u2", known: 1 })]);
+    held.add(Array.from({ length: 8_192 - held.size }, (_, i) => sum({ url: `shop.test/${i}` })));
+    held.take("u1");
+    const full = held.bytes;
+    held.add([sum({ userId: "u3" })]);
+    expect(held.bytes).toBeLessThan(full);
+    expect(held.take("u2")).toEqual([sum({ userId: "u2", known: 1 })]);
+  });
 });
 
 /** What `HeldSums` must give back, kept the plain way: a Map by the whole key. */

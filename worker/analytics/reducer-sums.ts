@@ -4,9 +4,10 @@
  * no quota (reducer-visitors.ts). Plain data and arithmetic, no bindings.
  *
  * The sums are kept in typed arrays, one column per field (n, delivered, timestamp and mapping as 8 bytes each;
- * customer, next of the customer's chain and URL start as 4; URL length and day as 2; crawler flag as 1), in pages of
- * `PAGE_ROWS` rows, and each URL once, as UTF-8 in pages of 1 MB: 128 bytes a sum of a 60-character URL with the
- * hash table, against 515 as a Map of string keys and arrays before (reducer-memory.node.test.ts). Pages are added,
+ * customer, next of the customer's chain and URL start as 4; URL length and day as 2; crawler flag and whether the
+ * URL was known at handoff as 1), in pages of `PAGE_ROWS` rows, and each URL once, as UTF-8 in pages of 1 MB: 129
+ * bytes a sum of a 60-character URL with the hash table, against 515 as a Map of string keys and arrays before
+ * (reducer-memory.node.test.ts). Pages are added,
  * never copied, as sums come. An open-addressing table finds a key's row by a 32-bit hash; two keys of one hash are
  * told apart by comparing every field and the URL's bytes, so a collision never merges two URLs. A customer's sums
  * form a chain in the order they came, which `take` walks; sums taken leave dead rows, reclaimed when a page is next
@@ -84,7 +85,9 @@ class Page {
   readonly urlLengths = new Uint16Array(PAGE_ROWS);
   readonly days = new Uint16Array(PAGE_ROWS);
   readonly crawlers = new Uint8Array(PAGE_ROWS);
-  static readonly bytes = PAGE_ROWS * (4 * 8 + 3 * 4 + 2 * 2 + 1);
+  /** Per row: 1 while every part added to it had its URL known (`HeldSum.known`). */
+  readonly known = new Uint8Array(PAGE_ROWS);
+  static readonly bytes = PAGE_ROWS * (4 * 8 + 3 * 4 + 2 * 2 + 1 + 1);
 }
 
 /**
@@ -261,6 +264,8 @@ export class HeldSums {
         numbers[i] = numbers[i]! + sum.n;
         numbers[i + 1] = numbers[i + 1]! + sum.delivered;
         numbers[i + 2] = Math.max(numbers[i + 2]!, sum.timestamp);
+        // Known only if every part said so: a mapping deleted in between may make its URL new for the day.
+        if (!sum.known) this.pageOf(at - 1).known[(at - 1) & PAGE_MASK] = 0;
         return;
       }
     }
@@ -284,12 +289,20 @@ export class HeldSums {
       this.scratch.subarray(0, length),
       this.textUsed & (TEXT_PAGE - 1),
     );
-    this.append(chain, row, this.textUsed, length, day, crawler);
+    this.append(chain, row, this.textUsed, length, day, crawler, sum.known ? 1 : 0);
     this.textUsed += length;
     this.slots[slot] = row + 1;
   }
 
-  private append(chain: CustomerChain, row: number, start: number, length: number, day: number, crawler: number) {
+  private append(
+    chain: CustomerChain,
+    row: number,
+    start: number,
+    length: number,
+    day: number,
+    crawler: number,
+    known: number,
+  ) {
     const page = this.pageOf(row);
     const i = row & PAGE_MASK;
     page.links[i * 3] = chain.index;
@@ -298,6 +311,7 @@ export class HeldSums {
     page.urlLengths[i] = length;
     page.days[i] = day;
     page.crawlers[i] = crawler;
+    page.known[i] = known;
     if (chain.tail === NONE) chain.head = row;
     else this.pageOf(chain.tail).links[(chain.tail & PAGE_MASK) * 3 + 1] = row;
     chain.tail = row;
@@ -359,6 +373,7 @@ export class HeldSums {
       n: page.numbers[i * 4]!,
       delivered: page.numbers[i * 4 + 1]!,
       timestamp: page.numbers[i * 4 + 2]!,
+      ...(page.known[i] ? { known: 1 as const } : {}),
     };
   }
 
@@ -415,7 +430,7 @@ export class HeldSums {
           text.subarray(s, s + length),
           this.textUsed & (TEXT_PAGE - 1),
         );
-        this.append(chain, row, this.textUsed, length, page.days[i]!, page.crawlers[i]!);
+        this.append(chain, row, this.textUsed, length, page.days[i]!, page.crawlers[i]!, page.known[i]!);
         this.textUsed += length;
         const next = page.links[i * 3 + 1]!;
         at = next === DEAD ? NONE : next;

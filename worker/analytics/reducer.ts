@@ -29,7 +29,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { AnalyticsReducerRpc, Env } from "../env";
 import type { HandoffPart, HeldSum, Headroom } from "../messages/analytics";
 import { utcDay } from "../lib/days";
-import { addSums, noHeldCounts, type HeldPeek } from "../models/held-counts";
+import { addSums, noHeldCounts, urlSums, type HeldPeek } from "../models/held-counts";
 import { countSettled } from "./count";
 import { isolatingFailures } from "./fold-isolation";
 import { HOLD_MAX_SUMS, sumRuns } from "./sum-runs";
@@ -62,6 +62,8 @@ const loggedPart = (json: string): LoggedPart => {
   const row = JSON.parse(json) as LoggedPart | HeldSum[];
   return Array.isArray(row) ? { sums: row, unbilled: [] } : row;
 };
+/** URLs a peek may ask for: the analytics list's largest page (contract/schemas.ts `analyticsQuery`). */
+export const PEEK_MAX_URLS = 1_000;
 /** How often the alarm looks at the periods and the day, when nothing else wakes the object. */
 const ALARM_EVERY_MS = 3_600_000;
 
@@ -180,12 +182,19 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
   /**
    * What it holds of the customer, settling nothing (a reader adds it to the counters: models/held-counts.ts), and the
    * last position handed to it: a settle of the customer after this answer checkpoints them at that position or later.
+   * With `urls` (a page of the analytics list, at most `PEEK_MAX_URLS`), also those URLs' held sums.
    */
-  peek(shard: number, userId: string): Promise<HeldPeek> {
+  peek(shard: number, userId: string, urls: readonly string[] = []): Promise<HeldPeek> {
     return this.inTurn(async () => {
+      if (urls.length > PEEK_MAX_URLS) throw new RangeError(`A peek asks for at most ${PEEK_MAX_URLS} URLs`);
       const held = await this.state(shard);
       const sums = held.heldOf(userId);
-      return { shard, position: this.meta("last_position"), counts: addSums(noHeldCounts(), sums) };
+      return {
+        shard,
+        position: this.meta("last_position"),
+        counts: addSums(noHeldCounts(), sums),
+        ...urlSums(sums, new Set(urls)),
+      };
     });
   }
 

@@ -110,6 +110,12 @@ export interface HeldSum {
    */
   unbilled?: number;
   unbilledDelivered?: number;
+  /**
+   * 1 when, at handoff, the URL had the customer's `url_stats` row and its views of this day count there (a mapping
+   * of theirs at the URL, or counts that day: analytics/count.ts `KNOWN`), so a reader can add the sum to that row
+   * (models/held-counts.ts); absent (0) otherwise, and in sums handed off before it was asked.
+   */
+  known?: 0 | 1;
 }
 
 /**

@@ -15,6 +15,7 @@ import { analyticsPending, reducerCheckpoints } from "../db/schema";
 
 /** A held or settled sum as the count reads it (messages/analytics.ts `HeldSum`): `n` views of one day. */
 export interface CountedSum {
+  url: string;
   day: string;
   mappingId: number | null;
   crawler: 0 | 1;
@@ -23,6 +24,9 @@ export interface CountedSum {
   /** Of the customer's views settled with this sum, those (and the delivered ones) that spent no quota. */
   unbilled?: number;
   unbilledDelivered?: number;
+  timestamp: number;
+  /** 1 when its views count on the URL's existing `url_stats` row (known at handoff: `HeldSum.known`). */
+  known?: 0 | 1;
 }
 
 export interface MappingCounts {
@@ -49,8 +53,26 @@ export interface HeldCounts {
   unbilled: { requests: number; deliveries: number };
 }
 
-/** What a reducer answers without settling: the customer's held counts, and the last position it was handed. */
-export interface HeldPeek {
+/** A URL's views not on its `url_stats` row yet, summed over days, mappings and the crawler flag as the row sums them. */
+export interface UrlCounts {
+  hits: number;
+  deliveries: number;
+  /** The newest view's time (epoch ms). */
+  lastAccessed: number;
+}
+
+/** Sums per URL, of the URLs asked for; and how many of all the sums had a URL not known at handoff. */
+export interface UrlSums {
+  /** Sums a count may place on a row not there yet or in "other pages" (their URL not `known`). */
+  newUrls: number;
+  urls: Record<string, UrlCounts>;
+}
+
+/**
+ * What a reducer answers without settling: the customer's held counts, the last position it was handed, and the
+ * held sums of the URLs asked for (a page of the analytics list; none asked: `urls` is empty).
+ */
+export interface HeldPeek extends UrlSums {
   shard: number;
   position: number;
   counts: HeldCounts;
@@ -83,6 +105,20 @@ export function addSums(counts: HeldCounts, sums: Iterable<CountedSum>): HeldCou
     counts.unbilled.deliveries += sum.delivered - deliveries;
   }
   return counts;
+}
+
+/** The sums of `urls` per URL, and how many of all the sums had their URL not known (`UrlSums`). */
+export function urlSums(sums: Iterable<CountedSum>, urls: ReadonlySet<string>): UrlSums {
+  const found: UrlSums = { newUrls: 0, urls: {} };
+  for (const sum of sums) {
+    if (!sum.known) found.newUrls += 1;
+    if (!urls.has(sum.url)) continue;
+    const url = (found.urls[sum.url] ??= { hits: 0, deliveries: 0, lastAccessed: 0 });
+    url.hits += sum.n;
+    url.deliveries += sum.delivered;
+    url.lastAccessed = Math.max(url.lastAccessed, sum.timestamp);
+  }
+  return found;
 }
 
 function addCounts(into: HeldCounts, more: HeldCounts): HeldCounts {
@@ -138,12 +174,38 @@ export function unsettledReads(db: Db, userId: string, peek: HeldPeek | null) {
 
 type UnsettledRows = [{ through: number }[], { sum: string }[]];
 
+/**
+ * Whether the reducer still held what the peek saw when the reads ran: no settle of the customer since moved their
+ * checkpoint to the peek's position (what it saw is then in the counters or the pending rows read).
+ */
+const stillHeld = (peek: HeldPeek | null, checkpoint: UnsettledRows[0]): peek is HeldPeek =>
+  peek !== null && (checkpoint[0]?.through ?? 0) < peek.position;
+
+const pendingSums = (pending: UnsettledRows[1]) => pending.map((row) => JSON.parse(row.sum) as CountedSum);
+
 /** What the reads of `unsettledReads` and the peek add to the counters read with them. */
 export function unsettledCounts(peek: HeldPeek | null, [checkpoint, pending]: UnsettledRows): HeldCounts {
-  const counts = addSums(
-    noHeldCounts(),
-    pending.map((row) => JSON.parse(row.sum) as CountedSum),
-  );
-  const settledSincePeek = peek !== null && (checkpoint[0]?.through ?? 0) >= peek.position;
-  return peek && !settledSincePeek ? addCounts(counts, peek.counts) : counts;
+  const counts = addSums(noHeldCounts(), pendingSums(pending));
+  return stillHeld(peek, checkpoint) ? addCounts(counts, peek.counts) : counts;
+}
+
+/**
+ * What the reads of `unsettledReads` and the peek (asked for `urls`) add to those URLs' `url_stats` rows read with
+ * them; `newUrls` counts the sums among them that a count may place elsewhere (then the rows are not exact).
+ */
+export function unsettledUrls(
+  peek: HeldPeek | null,
+  [checkpoint, pending]: UnsettledRows,
+  urls: ReadonlySet<string>,
+): UrlSums {
+  const found = urlSums(pendingSums(pending), urls);
+  if (!stillHeld(peek, checkpoint)) return found;
+  found.newUrls += peek.newUrls;
+  for (const [url, held] of Object.entries(peek.urls)) {
+    const sum = (found.urls[url] ??= { hits: 0, deliveries: 0, lastAccessed: 0 });
+    sum.hits += held.hits;
+    sum.deliveries += held.deliveries;
+    sum.lastAccessed = Math.max(sum.lastAccessed, held.lastAccessed);
+  }
+  return found;
 }

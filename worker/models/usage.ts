@@ -19,7 +19,7 @@ import {
 import { URL_STATS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
 import { utcDay } from "../lib/days";
-import { heldRequests, unsettledCounts, unsettledReads, type HeldPeek } from "./held-counts";
+import { heldRequests, unsettledCounts, unsettledReads, unsettledUrls, type HeldPeek } from "./held-counts";
 import { pageOf } from "./page";
 
 const DAY_MS = 86_400_000;
@@ -81,6 +81,56 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
     db.select({ n: count() }).from(urlStats).where(where),
     (r) => ({ url: r.url, totalHits: r.totalHits, lastAccessed: r.lastAccessed.toISOString() }),
   );
+}
+
+/**
+ * The page of `analyticsRows` with what is not on its rows yet (docs/analytics.md, "How reads see held counts"): its
+ * URLs' rows read again in one transaction with the customer's checkpoint and settled sums waiting to be counted,
+ * plus the peek's sums of those URLs while no settle since covered them; sorted by Last Accessed, the rows are sorted
+ * again within the page (the page's bounds stay SQL's). Null when that would not be exact: a held or waiting sum of
+ * a URL not known at handoff, which its count may put on a row not there yet or in "other pages".
+ */
+export async function withUnsettledRows(
+  db: Db,
+  userId: string,
+  page: Page<AnalyticsRow>,
+  held: HeldPeek,
+  query: AnalyticsQuery,
+): Promise<Page<AnalyticsRow> | null> {
+  if (held.newUrls > 0) return null;
+  const urls = page.rows.map((row) => row.url);
+  const [checkpoint, pending, ...rows] = await db.batch([
+    ...unsettledReads(db, userId, held),
+    ...chunksByJsonSize(urls).map((chunk) =>
+      db
+        .select({ url: urlStats.url, hits: urlStats.hits, lastAccessed: urlStats.lastAccessed })
+        .from(urlStats)
+        .where(and(eq(urlStats.userId, userId), inList(urlStats.url, chunk))),
+    ),
+  ]);
+  const added = unsettledUrls(held, [checkpoint, pending], new Set(urls));
+  if (added.newUrls > 0) return null;
+  const now = new Map(rows.flat().map((row) => [row.url, row]));
+  const shown = page.rows.map((row) => {
+    const current = now.get(row.url);
+    // A row gone since (purged: not seen for long, so nothing of it held) shows as first read.
+    if (!current) return row;
+    const sum = added.urls[row.url];
+    const lastAccessed = Math.max(current.lastAccessed.getTime(), sum?.lastAccessed ?? 0);
+    return {
+      url: row.url,
+      totalHits: current.hits + (sum?.hits ?? 0),
+      lastAccessed: new Date(lastAccessed).toISOString(),
+    };
+  });
+  if (query.sortBy !== "url") {
+    const sign = query.sortDirection === "asc" ? 1 : -1;
+    const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const order = (a: AnalyticsRow, b: AnalyticsRow) =>
+      byText(a.lastAccessed ?? "", b.lastAccessed ?? "") || byText(a.url, b.url);
+    shown.sort((a, b) => sign * order(a, b));
+  }
+  return { rows: shown, total: page.total };
 }
 
 /**
