@@ -17,7 +17,7 @@ import type { TimeseriesPoint } from "#contract/timeseries";
 import type { AnalyticsMessage } from "../messages/analytics";
 import { heldRequests } from "../models/held-counts";
 import { getUser } from "../models/users";
-import { analyticsRows, userStats, withUnsettledRows } from "../models/usage";
+import { analyticsRows, HELD_ORDER_MAX_MS, userStats, withUnsettledRows } from "../models/usage";
 import { call, createAdmin, createCustomerOnPlan, db, deliverAnalytics, whileWritesFail } from "../test/helpers";
 import { UNMAPPED_URLS_PER_DAY } from "./count";
 import { foldPendingAnalytics } from "./fold";
@@ -252,6 +252,44 @@ describe("the analytics list (hits per URL)", () => {
     expect(await listOf(apiKey)).toEqual({ total: "2", rows: [a, b] });
     await foldPendingAnalytics(env);
     expect(await listOf(apiKey)).toEqual({ total: "2", rows: [a, b] });
+  });
+
+  it(`sorted by Last Accessed, leaves a row whose views are held on a later page for at most ${HELD_ORDER_MAX_MS / 1_000} s`, async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const t = Date.now() - 60_000;
+    await holdViews([at(user.id, "a", t), at(user.id, "b", t + 1_000)]);
+    await settleCounters(env, [user.id]);
+    // Held: a view of a, which makes a the newest, on the second page of one row.
+    await holdViews([at(user.id, "a", t + 2_000)]);
+    const before = await countRows(user.id);
+    expect(await listOf(apiKey, "?limit=1")).toEqual({ total: "2", rows: [row("shop.test/b", 1, t + 1_000)] });
+    expect(await listOf(apiKey, "?limit=1&sortBy=url&sortDirection=asc")).toEqual({
+      total: "2",
+      rows: [row("shop.test/a", 2, t + 2_000)],
+    });
+    expect(await countRows(user.id)).toBe(before);
+
+    // A minute later the page is not SQL's any more: it settles. Sorted by URL, or with every held row on the first
+    // page newest first, it still adds.
+    const later = Date.now() + HELD_ORDER_MAX_MS + 1;
+    const overlaid = async (query: { limit: number; offset: number; sortBy?: "url"; sortDirection?: "asc" }) => {
+      const page = await analyticsRows(db(), user.id, query);
+      const peek = await heldBy(
+        env,
+        user.id,
+        page.rows.map((r) => r.url),
+      );
+      return (await withUnsettledRows(db(), user.id, page, peek!, query, later))?.rows;
+    };
+    expect(await overlaid({ limit: 1, offset: 0 })).toBeUndefined();
+    expect(await overlaid({ limit: 1, offset: 0, sortBy: "url", sortDirection: "asc" })).toEqual([
+      row("shop.test/a", 2, t + 2_000),
+    ]);
+    expect(await overlaid({ limit: 2, offset: 0 })).toEqual([
+      row("shop.test/a", 2, t + 2_000),
+      row("shop.test/b", 1, t + 1_000),
+    ]);
+    expect(await countRows(user.id)).toBe(before);
   });
 
   it("settles first when a held URL has no row yet: its row appears", async () => {

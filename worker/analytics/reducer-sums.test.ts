@@ -62,6 +62,21 @@ describe("held sums", () => {
     expect(held.bytes).toBeLessThan(full);
     expect(held.take("u2")).toEqual([sum({ userId: "u2", known: 1 })]);
   });
+
+  it("say since when a customer's sums are held: from their first sum after a settle, not known when read back", () => {
+    const held = new HeldSums();
+    expect(held.heldSince("u1")).toBeNull();
+    held.addUnbilled("u1", 1, 1);
+    expect(held.heldSince("u1")).toBeNull();
+    held.add([sum({})], 5_000);
+    held.add([sum({ url: "shop.test/b" })], 9_000);
+    expect(held.heldSince("u1")).toBe(5_000);
+    held.take("u1");
+    expect(held.heldSince("u1")).toBeNull();
+    held.add([sum({})], 0);
+    held.add([sum({ url: "shop.test/b" })], 9_000);
+    expect(held.heldSince("u1")).toBe(0);
+  });
 });
 
 /** What `HeldSums` must give back, kept the plain way: a Map by the whole key. */

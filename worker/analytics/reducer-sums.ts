@@ -74,6 +74,8 @@ interface CustomerChain {
   text: number;
   /** Views and deliveries not by a crawler, and of those the ones that spent no quota. */
   billing: [views: number, deliveries: number, unbilled: number, unbilledDeliveries: number];
+  /** When the first of the sums held came (epoch ms; 0 when read back from the log: not known). */
+  heldSince: number;
 }
 
 /** The columns of `PAGE_ROWS` rows. */
@@ -140,9 +142,11 @@ export class HeldSums {
     return chain ? chain.text + 200 * chain.sums : 0;
   }
 
-  add(sums: Iterable<HeldSum>): void {
+  /** Adds sums that came at `heldAt` (0: read back from the log, when is not known). */
+  add(sums: Iterable<HeldSum>, heldAt = Date.now()): void {
     for (const sum of sums) {
       const chain = this.chainOf(sum.userId);
+      if (chain.head === NONE) chain.heldSince = heldAt;
       if (!sum.crawler) {
         chain.billing[0] += sum.n;
         chain.billing[1] += sum.delivered;
@@ -187,6 +191,12 @@ export class HeldSums {
       .map(([userId, { billing }]) => [userId, billing[2], billing[3]]);
   }
 
+  /** When the customer's first sum still held came (epoch ms; 0: not known, read back from the log); null: none held. */
+  heldSince(userId: string): number | null {
+    const chain = this.byCustomer.get(userId);
+    return chain && chain.head !== NONE ? chain.heldSince : null;
+  }
+
   /** The customer's sums as `take` answers them, still held (a reader adds them to the counters: models/held-counts.ts). */
   heldOf(userId: string): HeldSum[] {
     const chain = this.byCustomer.get(userId);
@@ -226,7 +236,15 @@ export class HeldSums {
   private chainOf(userId: string): CustomerChain {
     let chain = this.byCustomer.get(userId);
     if (!chain) {
-      chain = { index: this.nextCustomer++, head: NONE, tail: NONE, sums: 0, text: 0, billing: [0, 0, 0, 0] };
+      chain = {
+        index: this.nextCustomer++,
+        head: NONE,
+        tail: NONE,
+        sums: 0,
+        text: 0,
+        billing: [0, 0, 0, 0],
+        heldSince: 0,
+      };
       this.byCustomer.set(userId, chain);
     }
     return chain;

@@ -193,6 +193,7 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
         shard,
         position: this.meta("last_position"),
         counts: addSums(noHeldCounts(), sums),
+        heldSince: held.heldSince(userId),
         ...urlSums(sums, new Set(urls)),
       };
     });
@@ -262,7 +263,11 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       `SELECT position, sums FROM held_log ORDER BY position, chunk`,
     )) {
       const { sums, unbilled } = loggedPart(row.sums);
-      held.add(sums.filter((sum) => unsettled(row.position, sum.userId)));
+      // When they came is not known: a list sorted by Last Accessed settles them (models/usage.ts).
+      held.add(
+        sums.filter((sum) => unsettled(row.position, sum.userId)),
+        0,
+      );
       for (const [userId, views, deliveries] of unbilled) {
         if (unsettled(row.position, userId)) held.addUnbilled(userId, views, deliveries);
       }

@@ -61,10 +61,12 @@ export interface UrlCounts {
   lastAccessed: number;
 }
 
-/** Sums per URL, of the URLs asked for; and how many of all the sums had a URL not known at handoff. */
+/** Sums per URL, of the URLs asked for; how many of all the sums had a URL not known at handoff, or not asked. */
 export interface UrlSums {
   /** Sums a count may place on a row not there yet or in "other pages" (their URL not `known`). */
   newUrls: number;
+  /** Sums of URLs not asked for (rows not on the page shown). */
+  elsewhere: number;
   urls: Record<string, UrlCounts>;
 }
 
@@ -76,6 +78,8 @@ export interface HeldPeek extends UrlSums {
   shard: number;
   position: number;
   counts: HeldCounts;
+  /** When the first of the customer's held sums came (epoch ms; 0: not known, after a restart); null: none held. */
+  heldSince: number | null;
 }
 
 export const noHeldCounts = (): HeldCounts => ({
@@ -109,10 +113,13 @@ export function addSums(counts: HeldCounts, sums: Iterable<CountedSum>): HeldCou
 
 /** The sums of `urls` per URL, and how many of all the sums had their URL not known (`UrlSums`). */
 export function urlSums(sums: Iterable<CountedSum>, urls: ReadonlySet<string>): UrlSums {
-  const found: UrlSums = { newUrls: 0, urls: {} };
+  const found: UrlSums = { newUrls: 0, elsewhere: 0, urls: {} };
   for (const sum of sums) {
     if (!sum.known) found.newUrls += 1;
-    if (!urls.has(sum.url)) continue;
+    if (!urls.has(sum.url)) {
+      found.elsewhere += 1;
+      continue;
+    }
     const url = (found.urls[sum.url] ??= { hits: 0, deliveries: 0, lastAccessed: 0 });
     url.hits += sum.n;
     url.deliveries += sum.delivered;
@@ -201,6 +208,7 @@ export function unsettledUrls(
   const found = urlSums(pendingSums(pending), urls);
   if (!stillHeld(peek, checkpoint)) return found;
   found.newUrls += peek.newUrls;
+  found.elsewhere += peek.elsewhere;
   for (const [url, held] of Object.entries(peek.urls)) {
     const sum = (found.urls[url] ??= { hits: 0, deliveries: 0, lastAccessed: 0 });
     sum.hits += held.hits;

@@ -19,7 +19,14 @@ import {
 import { URL_STATS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
 import { utcDay } from "../lib/days";
-import { heldRequests, unsettledCounts, unsettledReads, unsettledUrls, type HeldPeek } from "./held-counts";
+import {
+  heldRequests,
+  unsettledCounts,
+  unsettledReads,
+  unsettledUrls,
+  type HeldPeek,
+  type UrlSums,
+} from "./held-counts";
 import { pageOf } from "./page";
 
 const DAY_MS = 86_400_000;
@@ -84,11 +91,26 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
 }
 
 /**
+ * Sorted by Last Accessed, how long views held may leave the rows they moved on a later page than their place: the
+ * list adds held counts only while the customer's first held sum is younger than this, or none is of a row off the
+ * first page sorted newest first (rows then only move up within it); otherwise it settles.
+ */
+export const HELD_ORDER_MAX_MS = 60_000;
+
+/** Whether SQL's page still holds the rows it would hold with what is added (`HELD_ORDER_MAX_MS`). */
+function pageStillHolds(held: HeldPeek, added: UrlSums, query: AnalyticsQuery, now: number): boolean {
+  if (query.sortBy === "url") return true;
+  if (query.offset === 0 && query.sortDirection !== "asc" && added.elsewhere === 0) return true;
+  return held.heldSince === null || (held.heldSince > 0 && now - held.heldSince <= HELD_ORDER_MAX_MS);
+}
+
+/**
  * The page of `analyticsRows` with what is not on its rows yet (docs/analytics.md, "How reads see held counts"): its
  * URLs' rows read again in one transaction with the customer's checkpoint and settled sums waiting to be counted,
  * plus the peek's sums of those URLs while no settle since covered them; sorted by Last Accessed, the rows are sorted
- * again within the page (the page's bounds stay SQL's). Null when that would not be exact: a held or waiting sum of
- * a URL not known at handoff, which its count may put on a row not there yet or in "other pages".
+ * again within the page (the page's bounds stay SQL's, `pageStillHolds`). Null when that would not be exact: a held
+ * or waiting sum of a URL not known at handoff, which its count may put on a row not there yet or in "other pages";
+ * or when the page's rows may be other ones by more than `HELD_ORDER_MAX_MS` of held views.
  */
 export async function withUnsettledRows(
   db: Db,
@@ -96,6 +118,7 @@ export async function withUnsettledRows(
   page: Page<AnalyticsRow>,
   held: HeldPeek,
   query: AnalyticsQuery,
+  now = Date.now(),
 ): Promise<Page<AnalyticsRow> | null> {
   if (held.newUrls > 0) return null;
   const urls = page.rows.map((row) => row.url);
@@ -109,10 +132,10 @@ export async function withUnsettledRows(
     ),
   ]);
   const added = unsettledUrls(held, [checkpoint, pending], new Set(urls));
-  if (added.newUrls > 0) return null;
-  const now = new Map(rows.flat().map((row) => [row.url, row]));
+  if (added.newUrls > 0 || !pageStillHolds(held, added, query, now)) return null;
+  const counted = new Map(rows.flat().map((row) => [row.url, row]));
   const shown = page.rows.map((row) => {
-    const current = now.get(row.url);
+    const current = counted.get(row.url);
     // A row gone since (purged: not seen for long, so nothing of it held) shows as first read.
     if (!current) return row;
     const sum = added.urls[row.url];
