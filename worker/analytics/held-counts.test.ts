@@ -15,11 +15,11 @@ import {
 } from "#contract/responses";
 import type { TimeseriesPoint } from "#contract/timeseries";
 import type { AnalyticsMessage } from "../messages/analytics";
-import { heldRequests } from "../models/held-counts";
+import { heldRequests, recentRows, urlSums, type CountedSum } from "../models/held-counts";
 import { getUser } from "../models/users";
-import { analyticsRows, HELD_ORDER_MAX_MS, userStats, withUnsettledRows } from "../models/usage";
+import { analyticsRows, HELD_ORDER_MAX_MS, recentRowsFor, userStats, withUnsettledRows } from "../models/usage";
 import { call, createAdmin, createCustomerOnPlan, db, deliverAnalytics, whileWritesFail } from "../test/helpers";
-import { UNMAPPED_URLS_PER_DAY } from "./count";
+import { UNMAPPED_URL_MAX_LENGTH, UNMAPPED_URLS_PER_DAY } from "./count";
 import { foldPendingAnalytics } from "./fold";
 import { heldBy, settleCounters } from "./reducer-shards";
 import { visitorDailyQuota } from "./reducer-visitors";
@@ -223,6 +223,13 @@ describe("the analytics list (hits per URL)", () => {
     expect(res.status, query).toBe(200);
     return { total: res.headers.get("X-Total-Count"), rows: (await res.json()) as AnalyticsRow[] };
   };
+  /** A path whose URL is too long for a row of its own: its views count in other pages. */
+  const LONG = "x".repeat(UNMAPPED_URL_MAX_LENGTH);
+  /** Today's new URLs used up but `left`, as if the rest had come before. */
+  const newUrlsLeft = (userId: string, left: number) =>
+    env.DB.prepare(`update usage_counters set latest_day_unmapped_urls = ?2 where user_id = ?1`)
+      .bind(userId, UNMAPPED_URLS_PER_DAY - left)
+      .run();
   const settleFailingCount = async (userId: string) => {
     const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     await whileWritesFail("usage_counters", () => settleCounters(env, [userId]));
@@ -254,23 +261,21 @@ describe("the analytics list (hits per URL)", () => {
     expect(await listOf(apiKey)).toEqual({ total: "2", rows: [a, b] });
   });
 
-  it(`sorted by Last Accessed, leaves a row whose views are held on a later page for at most ${HELD_ORDER_MAX_MS / 1_000} s`, async () => {
+  it(`sorted by Last Accessed past the first page, leaves a row whose views are held on a later page for at most ${HELD_ORDER_MAX_MS / 1_000} s`, async () => {
     const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
     const t = Date.now() - 60_000;
     await holdViews([at(user.id, "a", t), at(user.id, "b", t + 1_000)]);
     await settleCounters(env, [user.id]);
-    // Held: a view of a, which makes a the newest, on the second page of one row.
+    // Held: a view of a, which makes a the newest: the first page of one row takes it in; the second trails.
     await holdViews([at(user.id, "a", t + 2_000)]);
+    const a = row("shop.test/a", 2, t + 2_000);
     const before = await countRows(user.id);
-    expect(await listOf(apiKey, "?limit=1")).toEqual({ total: "2", rows: [row("shop.test/b", 1, t + 1_000)] });
-    expect(await listOf(apiKey, "?limit=1&sortBy=url&sortDirection=asc")).toEqual({
-      total: "2",
-      rows: [row("shop.test/a", 2, t + 2_000)],
-    });
+    expect(await listOf(apiKey, "?limit=1")).toEqual({ total: "2", rows: [a] });
+    expect(await listOf(apiKey, "?limit=1&offset=1")).toEqual({ total: "2", rows: [a] });
+    expect(await listOf(apiKey, "?limit=1&sortBy=url&sortDirection=asc")).toEqual({ total: "2", rows: [a] });
     expect(await countRows(user.id)).toBe(before);
 
-    // A minute later the page is not SQL's any more: it settles. Sorted by URL, or with every held row on the first
-    // page newest first, it still adds.
+    // A minute later the second page is not SQL's any more: it settles. Sorted by URL, or the first page, it adds.
     const later = Date.now() + HELD_ORDER_MAX_MS + 1;
     const overlaid = async (query: { limit: number; offset: number; sortBy?: "url"; sortDirection?: "asc" }) => {
       const page = await analyticsRows(db(), user.id, query);
@@ -278,17 +283,13 @@ describe("the analytics list (hits per URL)", () => {
         env,
         user.id,
         page.rows.map((r) => r.url),
+        recentRowsFor(query),
       );
       return (await withUnsettledRows(db(), user.id, page, peek!, query, later))?.rows;
     };
-    expect(await overlaid({ limit: 1, offset: 0 })).toBeUndefined();
-    expect(await overlaid({ limit: 1, offset: 0, sortBy: "url", sortDirection: "asc" })).toEqual([
-      row("shop.test/a", 2, t + 2_000),
-    ]);
-    expect(await overlaid({ limit: 2, offset: 0 })).toEqual([
-      row("shop.test/a", 2, t + 2_000),
-      row("shop.test/b", 1, t + 1_000),
-    ]);
+    expect(await overlaid({ limit: 1, offset: 1 })).toBeUndefined();
+    expect(await overlaid({ limit: 1, offset: 0, sortBy: "url", sortDirection: "asc" })).toEqual([a]);
+    expect(await overlaid({ limit: 1, offset: 0 })).toEqual([a]);
     expect(await countRows(user.id)).toBe(before);
   });
 
@@ -371,5 +372,168 @@ describe("the analytics list (hits per URL)", () => {
     await holdViews([at(user.id, "a", t + 4_000)]);
     expect(await hitsOfA(page, peek)).toEqual([4]);
     expect(await hitsOfA(page, await peekOf(page))).toEqual([5]);
+  });
+
+  it(`past the day's ${UNMAPPED_URLS_PER_DAY} new URLs, adds held views of new URLs and of URLs too long for a row to other pages, writing nothing; before, settles`, async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const t = Date.now() - 60_000;
+    await holdViews([at(user.id, "a", t), at(user.id, LONG, t)]);
+    await settleCounters(env, [user.id]);
+    // One new URL left today: a held view of a new URL may get a row of its own, so the list settles first.
+    await newUrlsLeft(user.id, 1);
+    await holdViews([at(user.id, "n1", t + 1_000)]);
+    const n1 = row("shop.test/n1", 1, t + 1_000);
+    expect(await listOf(apiKey)).toEqual({ total: "3", rows: [n1, row("shop.test/a", 1, t), row(OTHER_PAGES, 1, t)] });
+    expect(heldRequests((await heldBy(env, user.id))!.counts)).toBe(0);
+
+    // That used them up: views of new URLs count in other pages, as those of URLs too long do; a's on its row.
+    await holdViews([
+      at(user.id, "n2", t + 2_000),
+      at(user.id, "n3", t + 3_000),
+      at(user.id, `${LONG}2`, t + 4_000),
+      at(user.id, "a", t + 500),
+    ]);
+    const other = row(OTHER_PAGES, 4, t + 4_000);
+    const a = row("shop.test/a", 2, t + 500);
+    const lists = async () => [
+      await listOf(apiKey),
+      await listOf(apiKey, "?sortBy=url&sortDirection=asc"),
+      await listOf(apiKey, "?searchTerm=pages"),
+    ];
+    const shown = [
+      { total: "3", rows: [other, n1, a] },
+      { total: "3", rows: [other, a, n1] },
+      { total: "1", rows: [other] },
+    ];
+    const before = await countRows(user.id);
+    expect(await lists()).toEqual(shown);
+    expect(await countRows(user.id)).toBe(before);
+    expect(heldRequests((await heldBy(env, user.id))!.counts)).toBe(4);
+    await settleCounters(env, [user.id]);
+    expect(heldRequests((await heldBy(env, user.id))!.counts)).toBe(0);
+    expect(await lists()).toEqual(shown);
+  });
+
+  it("shows the first page by Last Accessed as a settle then does, taking in rows off it whose views are held, writing nothing", async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const t = Date.now() - 60_000;
+    await holdViews([
+      at(user.id, LONG, t - 10_000),
+      ...[1, 2, 3, 4, 5].map((i) => at(user.id, `u${i}`, t + (i - 1) * 1_000)),
+    ]);
+    await settleCounters(env, [user.id]);
+    await newUrlsLeft(user.id, 0);
+    // Held: views of u1 and of a new URL (other pages), the oldest rows, which make them the newest; and one of u5.
+    await holdViews([at(user.id, "u1", t + 10_000), at(user.id, "new", t + 11_000), at(user.id, "u5", t + 5_000)]);
+    const u = (i: number, hits = 1, time = t + (i - 1) * 1_000) => row(`shop.test/u${i}`, hits, time);
+    const other = row(OTHER_PAGES, 2, t + 11_000);
+    const [u1, u5] = [u(1, 2, t + 10_000), u(5, 2, t + 5_000)];
+    const lists = async () => [
+      await listOf(apiKey, "?limit=3"),
+      await listOf(apiKey, "?limit=3&searchTerm=shop.test/u"),
+      await listOf(apiKey, "?limit=10&sortDirection=asc"),
+    ];
+    const shown = [
+      { total: "6", rows: [other, u1, u5] },
+      { total: "5", rows: [u1, u5, u(4)] },
+      { total: "6", rows: [u(2), u(3), u(4), u5, u1, other] },
+    ];
+    const before = await countRows(user.id);
+    expect(await lists()).toEqual(shown);
+    expect(await countRows(user.id)).toBe(before);
+
+    // Oldest first, a full page whose rows got newer than its last may take in rows off it: not added.
+    const asc = { limit: 3, offset: 0, sortDirection: "asc" as const };
+    const page = await analyticsRows(db(), user.id, asc);
+    const peek = await heldBy(
+      env,
+      user.id,
+      page.rows.map((r) => r.url),
+    );
+    expect(await withUnsettledRows(db(), user.id, page, peek!, asc)).toBeNull();
+    await settleCounters(env, [user.id]);
+    expect(await lists()).toEqual(shown);
+  });
+
+  it("takes rows off the first page in once when a settle commits between the peek and the read, counted or not", async () => {
+    const { user } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const t = Date.now() - 60_000;
+    await holdViews([at(user.id, "a", t), at(user.id, "b", t + 1_000), at(user.id, "c", t + 2_000)]);
+    await settleCounters(env, [user.id]);
+    await holdViews([at(user.id, "a", t + 3_000)]);
+    const query = { limit: 2, offset: 0 };
+    const page = await analyticsRows(db(), user.id, query);
+    const peek = await heldBy(
+      env,
+      user.id,
+      page.rows.map((r) => r.url),
+      recentRowsFor(query),
+    );
+    const shown = [row("shop.test/a", 2, t + 3_000), row("shop.test/c", 1, t + 2_000)];
+    expect((await withUnsettledRows(db(), user.id, page, peek!, query))?.rows).toEqual(shown);
+    // Settled after the peek, its count failing: a's sum waits in a pending row, added once.
+    await settleFailingCount(user.id);
+    expect((await withUnsettledRows(db(), user.id, page, peek!, query))?.rows).toEqual(shown);
+    // Counted: a's row came onto the page since it was read, so the list settles and reads it again.
+    await foldPendingAnalytics(env);
+    expect(await withUnsettledRows(db(), user.id, page, peek!, query)).toBeNull();
+    expect((await analyticsRows(db(), user.id, query)).rows).toEqual(shown);
+  });
+});
+
+const countedSum = (fields: Partial<CountedSum>): CountedSum => ({
+  url: "shop.test/a",
+  day: "2026-11-26",
+  mappingId: null,
+  crawler: 0,
+  n: 1,
+  delivered: 1,
+  timestamp: 1_000,
+  known: 1,
+  ...fields,
+});
+const longUrl = `shop.test/${"é".repeat(UNMAPPED_URL_MAX_LENGTH)}`;
+
+describe("held sums per row", () => {
+  it("put a URL not known in other pages, and its views in its day's new URLs unless too long for a row", () => {
+    const found = urlSums(
+      [
+        countedSum({ n: 2, timestamp: 3_000 }),
+        countedSum({ url: "shop.test/b" }),
+        countedSum({ url: "shop.test/new", known: 0, timestamp: 4_000 }),
+        countedSum({ url: "shop.test/new", known: 0, day: "2026-11-25", delivered: 0 }),
+        countedSum({ url: longUrl, known: 0, timestamp: 5_000 }),
+        countedSum({ url: longUrl.slice(0, UNMAPPED_URL_MAX_LENGTH), known: 0, day: "2026-11-24" }),
+      ],
+      new Set(["shop.test/a"]),
+    );
+    expect(found).toEqual({
+      urls: {
+        "shop.test/a": { hits: 2, deliveries: 1, lastAccessed: 3_000 },
+        [OTHER_PAGES]: { hits: 4, deliveries: 3, lastAccessed: 5_000 },
+      },
+      elsewhere: 1,
+      newUrlDays: {
+        "2026-11-26": { hits: 1, deliveries: 1, lastAccessed: 4_000 },
+        "2026-11-25": { hits: 1, deliveries: 0, lastAccessed: 1_000 },
+        "2026-11-24": { hits: 1, deliveries: 1, lastAccessed: 1_000 },
+      },
+    });
+  });
+
+  it("answer the rows of the newest held views, newest first then by URL as the list sorts, and whether that is all", () => {
+    const sums = [
+      countedSum({ url: "shop.test/a", timestamp: 2_000 }),
+      countedSum({ url: "shop.test/a", timestamp: 1_000, day: "2026-11-25" }),
+      countedSum({ url: "shop.test/b", timestamp: 2_000 }),
+      countedSum({ url: "shop.test/new", known: 0, timestamp: 1_500 }),
+      countedSum({ url: "shop.test/c", timestamp: 500 }),
+    ];
+    expect(recentRows(sums, 3)).toEqual({ recent: ["shop.test/b", "shop.test/a", OTHER_PAGES], recentAll: false });
+    expect(recentRows(sums, 4)).toEqual({
+      recent: ["shop.test/b", "shop.test/a", OTHER_PAGES, "shop.test/c"],
+      recentAll: true,
+    });
+    expect(recentRows(sums, 0)).toEqual({ recent: [], recentAll: false });
   });
 });

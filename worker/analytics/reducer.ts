@@ -29,7 +29,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { AnalyticsReducerRpc, Env } from "../env";
 import type { HandoffPart, HeldSum, Headroom } from "../messages/analytics";
 import { utcDay } from "../lib/days";
-import { addSums, noHeldCounts, urlSums, type HeldPeek } from "../models/held-counts";
+import { addSums, noHeldCounts, recentRows, urlSums, type HeldPeek } from "../models/held-counts";
 import { countSettled } from "./count";
 import { isolatingFailures } from "./fold-isolation";
 import { HOLD_MAX_SUMS, sumRuns } from "./sum-runs";
@@ -182,19 +182,24 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
   /**
    * What it holds of the customer, settling nothing (a reader adds it to the counters: models/held-counts.ts), and the
    * last position handed to it: a settle of the customer after this answer checkpoints them at that position or later.
-   * With `urls` (a page of the analytics list, at most `PEEK_MAX_URLS`), also those URLs' held sums.
+   * With `urls` (a page of the analytics list, at most `PEEK_MAX_URLS`), also those rows' held sums, and with `recent`
+   * (at most as many), the rows of its newest held views and theirs (models/held-counts.ts `recentRows`).
    */
-  peek(shard: number, userId: string, urls: readonly string[] = []): Promise<HeldPeek> {
+  peek(shard: number, userId: string, urls: readonly string[] = [], recent = 0): Promise<HeldPeek> {
     return this.inTurn(async () => {
-      if (urls.length > PEEK_MAX_URLS) throw new RangeError(`A peek asks for at most ${PEEK_MAX_URLS} URLs`);
+      if (urls.length > PEEK_MAX_URLS || recent > PEEK_MAX_URLS) {
+        throw new RangeError(`A peek asks for at most ${PEEK_MAX_URLS} URLs and ${PEEK_MAX_URLS} recent rows`);
+      }
       const held = await this.state(shard);
       const sums = held.heldOf(userId);
+      const newest = recentRows(sums, recent);
       return {
         shard,
         position: this.meta("last_position"),
         counts: addSums(noHeldCounts(), sums),
         heldSince: held.heldSince(userId),
-        ...urlSums(sums, new Set(urls)),
+        ...newest,
+        ...urlSums(sums, new Set([...urls, ...newest.recent])),
       };
     });
   }

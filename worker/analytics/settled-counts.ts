@@ -66,11 +66,17 @@ export function settleShown(c: Context<AppEnv>, who: readonly string[] | "all"):
 
 /**
  * What the customer's reducer holds of them, settling nothing (null for a write, or a reducer that cannot say); with
- * `urls` (a page of the analytics list), also those URLs' held sums, asked each time (the page is not a memo's key).
+ * `urls` (a page of the analytics list), also those rows' held sums and the `recent` rows of the newest held views,
+ * asked each time (the page is not a memo's key).
  */
-export function heldFor(c: Context<AppEnv>, userId: string, urls?: readonly string[]): Promise<HeldPeek | null> {
+export function heldFor(
+  c: Context<AppEnv>,
+  userId: string,
+  urls?: readonly string[],
+  recent?: number,
+): Promise<HeldPeek | null> {
   if (c.req.method !== "GET") return Promise.resolve(null);
-  if (urls) return heldBy(c.env, userId, urls);
+  if (urls) return heldBy(c.env, userId, urls, recent);
   return once(`held ${userId}`, () => heldBy(c.env, userId));
 }
 

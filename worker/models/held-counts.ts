@@ -10,8 +10,10 @@
  * - otherwise the reducer still holds what the peek saw, and the pending rows are older settles not counted yet.
  */
 import { and, eq, sql } from "drizzle-orm";
+import { OTHER_PAGES } from "#contract/responses";
 import type { Db } from "../db/client";
 import { analyticsPending, reducerCheckpoints } from "../db/schema";
+import { tooLongForARow } from "./url-rows";
 
 /** A held or settled sum as the count reads it (messages/analytics.ts `HeldSum`): `n` views of one day. */
 export interface CountedSum {
@@ -53,7 +55,7 @@ export interface HeldCounts {
   unbilled: { requests: number; deliveries: number };
 }
 
-/** A URL's views not on its `url_stats` row yet, summed over days, mappings and the crawler flag as the row sums them. */
+/** A row's views not on its `url_stats` row yet, summed over days, mappings and the crawler flag as the row sums them. */
 export interface UrlCounts {
   hits: number;
   deliveries: number;
@@ -61,18 +63,25 @@ export interface UrlCounts {
   lastAccessed: number;
 }
 
-/** Sums per URL, of the URLs asked for; how many of all the sums had a URL not known at handoff, or not asked. */
+/**
+ * Sums per row (`rowKeyOf`), of the rows asked for and of "other pages"; how many sums were of rows not asked; and
+ * per day, the views of URLs not known that count in "other pages" only once that day's new URLs are used up.
+ */
 export interface UrlSums {
-  /** Sums a count may place on a row not there yet or in "other pages" (their URL not `known`). */
-  newUrls: number;
-  /** Sums of URLs not asked for (rows not on the page shown). */
+  /**
+   * Per day, the views of URLs not known at handoff and not too long for a row (url-rows.ts): a count gives such a
+   * URL a row of its own while the customer's new URLs of the day (`UNMAPPED_URLS_PER_DAY`) are not used up.
+   */
+  newUrlDays: Record<string, UrlCounts>;
+  /** Sums of rows not asked for (not on the page shown). */
   elsewhere: number;
+  /** By row: the URL's, or `OTHER_PAGES` for the views of URLs not known (always answered). */
   urls: Record<string, UrlCounts>;
 }
 
 /**
  * What a reducer answers without settling: the customer's held counts, the last position it was handed, and the
- * held sums of the URLs asked for (a page of the analytics list; none asked: `urls` is empty).
+ * held sums of the rows asked for (a page of the analytics list) and of its most recent held rows.
  */
 export interface HeldPeek extends UrlSums {
   shard: number;
@@ -80,6 +89,10 @@ export interface HeldPeek extends UrlSums {
   counts: HeldCounts;
   /** When the first of the customer's held sums came (epoch ms; 0: not known, after a restart); null: none held. */
   heldSince: number | null;
+  /** The rows (`rowKeyOf`) of the customer's newest held views, newest first, as many as asked; in `urls` too. */
+  recent: string[];
+  /** Whether `recent` holds every row of theirs with held views. */
+  recentAll: boolean;
 }
 
 export const noHeldCounts = (): HeldCounts => ({
@@ -111,21 +124,48 @@ export function addSums(counts: HeldCounts, sums: Iterable<CountedSum>): HeldCou
   return counts;
 }
 
-/** The sums of `urls` per URL, and how many of all the sums had their URL not known (`UrlSums`). */
-export function urlSums(sums: Iterable<CountedSum>, urls: ReadonlySet<string>): UrlSums {
-  const found: UrlSums = { newUrls: 0, elsewhere: 0, urls: {} };
+/**
+ * The row a sum's views count on (analytics/count.ts `ROWS`): its URL's when known at handoff; otherwise "other
+ * pages", which is sure for a URL too long for a row and for another once its day's new URLs are used up
+ * (`UrlSums.newUrlDays` says which days a reader must find so).
+ */
+export const rowKeyOf = (sum: CountedSum): string => (sum.known ? sum.url : OTHER_PAGES);
+
+function addTo(into: Record<string, UrlCounts>, key: string, more: UrlCounts) {
+  const sum = (into[key] ??= { hits: 0, deliveries: 0, lastAccessed: 0 });
+  sum.hits += more.hits;
+  sum.deliveries += more.deliveries;
+  sum.lastAccessed = Math.max(sum.lastAccessed, more.lastAccessed);
+}
+
+/** The sums per row of the rows `keys` and of "other pages", and what `UrlSums` says of the others. */
+export function urlSums(sums: Iterable<CountedSum>, keys: ReadonlySet<string>): UrlSums {
+  const found: UrlSums = { newUrlDays: {}, elsewhere: 0, urls: {} };
   for (const sum of sums) {
-    if (!sum.known) found.newUrls += 1;
-    if (!urls.has(sum.url)) {
-      found.elsewhere += 1;
-      continue;
-    }
-    const url = (found.urls[sum.url] ??= { hits: 0, deliveries: 0, lastAccessed: 0 });
-    url.hits += sum.n;
-    url.deliveries += sum.delivered;
-    url.lastAccessed = Math.max(url.lastAccessed, sum.timestamp);
+    const counts = { hits: sum.n, deliveries: sum.delivered, lastAccessed: sum.timestamp };
+    if (!sum.known && !tooLongForARow(sum.url)) addTo(found.newUrlDays, sum.day, counts);
+    const key = rowKeyOf(sum);
+    if (key === OTHER_PAGES || keys.has(key)) addTo(found.urls, key, counts);
+    else found.elsewhere += 1;
   }
   return found;
+}
+
+/**
+ * The `limit` rows whose held views are newest (newest first, then by URL, as the analytics list sorts newest
+ * first), and whether that is all of them.
+ */
+export function recentRows(sums: Iterable<CountedSum>, limit: number): { recent: string[]; recentAll: boolean } {
+  const newest = new Map<string, number>();
+  for (const sum of sums) {
+    const key = rowKeyOf(sum);
+    newest.set(key, Math.max(newest.get(key) ?? 0, sum.timestamp));
+  }
+  const recent = [...newest]
+    .sort(([a, at], [b, bt]) => bt - at || (a < b ? 1 : a > b ? -1 : 0))
+    .slice(0, limit)
+    .map(([key]) => key);
+  return { recent, recentAll: newest.size <= limit };
 }
 
 function addCounts(into: HeldCounts, more: HeldCounts): HeldCounts {
@@ -196,24 +236,25 @@ export function unsettledCounts(peek: HeldPeek | null, [checkpoint, pending]: Un
   return stillHeld(peek, checkpoint) ? addCounts(counts, peek.counts) : counts;
 }
 
+/** The sums of `unsettledUrls`, and how many of the settled sums waiting to be counted were of rows not asked. */
+export interface UnsettledUrls extends UrlSums {
+  settledElsewhere: number;
+}
+
 /**
- * What the reads of `unsettledReads` and the peek (asked for `urls`) add to those URLs' `url_stats` rows read with
- * them; `newUrls` counts the sums among them that a count may place elsewhere (then the rows are not exact).
+ * What the reads of `unsettledReads` and the peek add to the `url_stats` rows `keys` (and "other pages") read with
+ * them: the settled sums waiting to be counted, and the peek's while no settle since covered them.
  */
 export function unsettledUrls(
   peek: HeldPeek | null,
   [checkpoint, pending]: UnsettledRows,
-  urls: ReadonlySet<string>,
-): UrlSums {
-  const found = urlSums(pendingSums(pending), urls);
+  keys: ReadonlySet<string>,
+): UnsettledUrls {
+  const settled = urlSums(pendingSums(pending), keys);
+  const found = { ...settled, settledElsewhere: settled.elsewhere };
   if (!stillHeld(peek, checkpoint)) return found;
-  found.newUrls += peek.newUrls;
   found.elsewhere += peek.elsewhere;
-  for (const [url, held] of Object.entries(peek.urls)) {
-    const sum = (found.urls[url] ??= { hits: 0, deliveries: 0, lastAccessed: 0 });
-    sum.hits += held.hits;
-    sum.deliveries += held.deliveries;
-    sum.lastAccessed = Math.max(sum.lastAccessed, held.lastAccessed);
-  }
+  for (const [day, held] of Object.entries(peek.newUrlDays)) addTo(found.newUrlDays, day, held);
+  for (const [key, held] of Object.entries(peek.urls)) addTo(found.urls, key, held);
   return found;
 }

@@ -12,7 +12,7 @@ import type { AppEnv } from "../env";
 import { pageResponse } from "../http/paging";
 import { validate } from "../http/validate";
 import { customerSeries } from "../models/timeseries";
-import { analyticsRows, withUnsettledRows } from "../models/usage";
+import { analyticsRows, recentRowsFor, withUnsettledRows } from "../models/usage";
 import { heldFor, seriesHeld, settleShown } from "../analytics/settled-counts";
 
 export const analyticsRoutes = new Hono<AppEnv>()
@@ -24,6 +24,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
       c,
       userId,
       page.rows.map((row) => row.url),
+      recentRowsFor(query),
     );
     const shown = held && (await withUnsettledRows(c.var.db, userId, page, held, query));
     if (shown) return pageResponse(c, shown, query);
