@@ -414,6 +414,26 @@ describe("the analytics list (hits per URL)", () => {
     expect(await lists()).toEqual(shown);
   });
 
+  it("settles a held view of a URL whose day had new URLs left at its handoff, though a count used them up since", async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const t = Date.now() - 60_000;
+    await holdViews([at(user.id, "a", t), at(user.id, LONG, t)]);
+    await settleCounters(env, [user.id]);
+    await newUrlsLeft(user.id, 1);
+    // n's first view is held; its second waits in a consumer's row; the first is settled, its count failing. The next
+    // fold hands the second off (n has no row yet), then counts the first: n gets the day's last row of its own.
+    await holdViews([at(user.id, "n", t + 1_000)]);
+    await deliverAnalytics([at(user.id, "n", t + 2_000)]);
+    await settleFailingCount(user.id);
+    await foldPendingAnalytics(env);
+    expect(heldRequests((await heldBy(env, user.id))!.counts)).toBe(1);
+    expect(await listOf(apiKey)).toEqual({
+      total: "3",
+      rows: [row("shop.test/n", 2, t + 2_000), row("shop.test/a", 1, t), row(OTHER_PAGES, 1, t)],
+    });
+    expect(heldRequests((await heldBy(env, user.id))!.counts)).toBe(0);
+  });
+
   it("shows the first page by Last Accessed as a settle then does, taking in rows off it whose views are held, writing nothing", async () => {
     const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
     const t = Date.now() - 60_000;
@@ -495,13 +515,13 @@ const countedSum = (fields: Partial<CountedSum>): CountedSum => ({
 const longUrl = `shop.test/${"é".repeat(UNMAPPED_URL_MAX_LENGTH)}`;
 
 describe("held sums per row", () => {
-  it("put a URL not known in other pages, and its views in its day's new URLs unless too long for a row", () => {
+  it("put a URL not known in other pages, and its views in its day's new URLs unless too long for a row or its day's were used up", () => {
     const found = urlSums(
       [
         countedSum({ n: 2, timestamp: 3_000 }),
         countedSum({ url: "shop.test/b" }),
         countedSum({ url: "shop.test/new", known: 0, timestamp: 4_000 }),
-        countedSum({ url: "shop.test/new", known: 0, day: "2026-11-25", delivered: 0 }),
+        countedSum({ url: "shop.test/new", known: 2, day: "2026-11-25", delivered: 0 }),
         countedSum({ url: longUrl, known: 0, timestamp: 5_000 }),
         countedSum({ url: longUrl.slice(0, UNMAPPED_URL_MAX_LENGTH), known: 0, day: "2026-11-24" }),
       ],
@@ -515,7 +535,6 @@ describe("held sums per row", () => {
       elsewhere: 1,
       newUrlDays: {
         "2026-11-26": { hits: 1, deliveries: 1, lastAccessed: 4_000 },
-        "2026-11-25": { hits: 1, deliveries: 0, lastAccessed: 1_000 },
         "2026-11-24": { hits: 1, deliveries: 1, lastAccessed: 1_000 },
       },
     });

@@ -46,12 +46,17 @@ describe("held sums", () => {
       sum({ known: 1, day: "2026-11-25" }),
       sum({ known: 1, url: "shop.test/b" }),
     ]);
-    // A later part found the URL new (its mapping deleted, say): the sum stays new whatever comes after.
+    // A later part found the URL new (its mapping deleted, say): the sum stays new whatever comes after. Parts that
+    // all found it in "other pages" (2) keep that; one that found it on its row does not.
     held.add([sum({ url: "shop.test/b" }), sum({ known: 1, url: "shop.test/b" })]);
+    held.add([sum({ known: 2, url: "shop.test/c" }), sum({ known: 2, url: "shop.test/c" })]);
+    held.add([sum({ known: 2, url: "shop.test/d" }), sum({ known: 1, url: "shop.test/d" })]);
     expect(held.heldOf("u1").map(({ url, day, known }) => [url, day, known])).toEqual([
       ["shop.test/a", "2026-11-26", 1],
       ["shop.test/a", "2026-11-25", 1],
       ["shop.test/b", "2026-11-26", undefined],
+      ["shop.test/c", "2026-11-26", 2],
+      ["shop.test/d", "2026-11-26", undefined],
     ]);
     // Rows taken are reclaimed by copying the live ones when a page of rows is full: the flag goes with them.
     held.add([sum({ userId: "u2", known: 1 })]);

@@ -4,8 +4,8 @@
  * no quota (reducer-visitors.ts). Plain data and arithmetic, no bindings.
  *
  * The sums are kept in typed arrays, one column per field (n, delivered, timestamp and mapping as 8 bytes each;
- * customer, next of the customer's chain and URL start as 4; URL length and day as 2; crawler flag and whether the
- * URL was known at handoff as 1), in pages of `PAGE_ROWS` rows, and each URL once, as UTF-8 in pages of 1 MB: 129
+ * customer, next of the customer's chain and URL start as 4; URL length and day as 2; crawler flag and the row
+ * known at handoff as 1), in pages of `PAGE_ROWS` rows, and each URL once, as UTF-8 in pages of 1 MB: 129
  * bytes a sum of a 60-character URL with the hash table, against 515 as a Map of string keys and arrays before
  * (reducer-memory.node.test.ts). Pages are added,
  * never copied, as sums come. An open-addressing table finds a key's row by a 32-bit hash; two keys of one hash are
@@ -87,7 +87,7 @@ class Page {
   readonly urlLengths = new Uint16Array(PAGE_ROWS);
   readonly days = new Uint16Array(PAGE_ROWS);
   readonly crawlers = new Uint8Array(PAGE_ROWS);
-  /** Per row: 1 while every part added to it had its URL known (`HeldSum.known`). */
+  /** Per row: `HeldSum.known` while every part added to it had the same, else 0. */
   readonly known = new Uint8Array(PAGE_ROWS);
   static readonly bytes = PAGE_ROWS * (4 * 8 + 3 * 4 + 2 * 2 + 1 + 1);
 }
@@ -282,8 +282,9 @@ export class HeldSums {
         numbers[i] = numbers[i]! + sum.n;
         numbers[i + 1] = numbers[i + 1]! + sum.delivered;
         numbers[i + 2] = Math.max(numbers[i + 2]!, sum.timestamp);
-        // Known only if every part said so: a mapping deleted in between may make its URL new for the day.
-        if (!sum.known) this.pageOf(at - 1).known[(at - 1) & PAGE_MASK] = 0;
+        // Sure only if every part said the same: a mapping deleted in between may make its URL new for the day.
+        const known = this.pageOf(at - 1).known;
+        if (known[(at - 1) & PAGE_MASK] !== (sum.known ?? 0)) known[(at - 1) & PAGE_MASK] = 0;
         return;
       }
     }
@@ -307,7 +308,7 @@ export class HeldSums {
       this.scratch.subarray(0, length),
       this.textUsed & (TEXT_PAGE - 1),
     );
-    this.append(chain, row, this.textUsed, length, day, crawler, sum.known ? 1 : 0);
+    this.append(chain, row, this.textUsed, length, day, crawler, sum.known ?? 0);
     this.textUsed += length;
     this.slots[slot] = row + 1;
   }
@@ -391,7 +392,7 @@ export class HeldSums {
       n: page.numbers[i * 4]!,
       delivered: page.numbers[i * 4 + 1]!,
       timestamp: page.numbers[i * 4 + 2]!,
-      ...(page.known[i] ? { known: 1 as const } : {}),
+      ...(page.known[i] ? { known: page.known[i] as 1 | 2 } : {}),
     };
   }
 

@@ -27,8 +27,8 @@ export interface CountedSum {
   unbilled?: number;
   unbilledDelivered?: number;
   timestamp: number;
-  /** 1 when its views count on the URL's existing `url_stats` row (known at handoff: `HeldSum.known`). */
-  known?: 0 | 1;
+  /** The row its views count on, when sure at handoff (`HeldSum.known`): 1 the URL's, 2 "other pages". */
+  known?: 0 | 1 | 2;
 }
 
 export interface MappingCounts {
@@ -65,17 +65,17 @@ export interface UrlCounts {
 
 /**
  * Sums per row (`rowKeyOf`), of the rows asked for and of "other pages"; how many sums were of rows not asked; and
- * per day, the views of URLs not known that count in "other pages" only once that day's new URLs are used up.
+ * per day, the views whose row a count may still choose.
  */
 export interface UrlSums {
   /**
-   * Per day, the views of URLs not known at handoff and not too long for a row (url-rows.ts): a count gives such a
-   * URL a row of its own while the customer's new URLs of the day (`UNMAPPED_URLS_PER_DAY`) are not used up.
+   * Per day, the views whose row was not sure at handoff (`known` 0) of URLs not too long for a row (url-rows.ts):
+   * a count may give such a URL a row of its own (while its day's new URLs, `UNMAPPED_URLS_PER_DAY`, last).
    */
   newUrlDays: Record<string, UrlCounts>;
   /** Sums of rows not asked for (not on the page shown). */
   elsewhere: number;
-  /** By row: the URL's, or `OTHER_PAGES` for the views of URLs not known (always answered). */
+  /** By row (`rowKeyOf`): the URL's, or `OTHER_PAGES` (always answered). */
   urls: Record<string, UrlCounts>;
 }
 
@@ -125,11 +125,11 @@ export function addSums(counts: HeldCounts, sums: Iterable<CountedSum>): HeldCou
 }
 
 /**
- * The row a sum's views count on (analytics/count.ts `ROWS`): its URL's when known at handoff; otherwise "other
- * pages", which is sure for a URL too long for a row and for another once its day's new URLs are used up
- * (`UrlSums.newUrlDays` says which days a reader must find so).
+ * The row a sum's views count on (analytics/count.ts `ROWS`): its URL's when known at handoff (`known` 1); otherwise
+ * "other pages", which is sure for a URL too long for a row and when its day's new URLs were used up at handoff
+ * (`known` 2), and not for the others (`UrlSums.newUrlDays`: a reader settles them).
  */
-export const rowKeyOf = (sum: CountedSum): string => (sum.known ? sum.url : OTHER_PAGES);
+export const rowKeyOf = (sum: CountedSum): string => (sum.known === 1 ? sum.url : OTHER_PAGES);
 
 function addTo(into: Record<string, UrlCounts>, key: string, more: UrlCounts) {
   const sum = (into[key] ??= { hits: 0, deliveries: 0, lastAccessed: 0 });

@@ -21,7 +21,6 @@ import type { Page, PageParams } from "#contract/page";
 import { utcDay } from "../lib/days";
 import { heldRequests, unsettledCounts, unsettledReads, unsettledUrls, type HeldPeek } from "./held-counts";
 import { pageOf } from "./page";
-import { UNMAPPED_URLS_PER_DAY } from "./url-rows";
 
 const DAY_MS = 86_400_000;
 const LAST_MONTH_DAYS = 30;
@@ -104,37 +103,6 @@ export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuer
 }
 
 /**
- * How many new URLs of the customer's days got rows of their own, as analytics/count.ts reads it: the newest day's
- * on their counters row, an older day's in `daily_usage` (of `days` only).
- */
-function newUrlsOfDays(db: Db, userId: string, days: readonly string[]) {
-  return [
-    db
-      .select({ day: usageCounters.latestDay, urls: usageCounters.latestDayUnmappedUrls })
-      .from(usageCounters)
-      .where(eq(usageCounters.userId, userId)),
-    db
-      .select({ day: dailyUsage.day, urls: dailyUsage.unmappedUrls })
-      .from(dailyUsage)
-      .where(and(eq(dailyUsage.userId, userId), inList(dailyUsage.day, days))),
-  ] as const;
-}
-
-/**
- * Whether each of the days had its new URLs used up (as read by `newUrlsOfDays`): a count then puts every view of a
- * URL not known in "other pages". Only more can be used up of a day, never less.
- */
-type DayUrls = { day: string; urls: number }[];
-
-function newUrlsUsedUp(days: Iterable<string>, [newest, older]: [DayUrls, DayUrls]) {
-  for (const day of days) {
-    const used = newest[0]?.day === day ? newest[0].urls : (older.find((d) => d.day === day)?.urls ?? 0);
-    if (used < UNMAPPED_URLS_PER_DAY) return false;
-  }
-  return true;
-}
-
-/**
  * Sorted by Last Accessed past the first page, how long views held may leave the rows they moved on a later page
  * than their place: the list adds held counts only while the customer's first held sum is younger than this;
  * otherwise it settles. (The first page takes the rows of the newest held views in: `withUnsettledRows`.)
@@ -153,11 +121,11 @@ const byLastAccessed = (a: AnalyticsRow, b: AnalyticsRow) =>
 /**
  * The page of `analyticsRows` with what is not on its rows yet (docs/analytics.md, "How reads see held counts"),
  * read in one transaction: the page's rows again, the customer's checkpoint and settled sums waiting to be counted,
- * how many new URLs their days used up, and by key the "other pages" row and, on the first page newest first, the
- * rows of the newest held views (`recentRowsFor`). Each row adds its waiting sums, and the peek's while no settle
- * since covered them. Null when that would not be exact:
- * - a view of a URL not known at handoff, of a day whose new URLs are not used up: its count may give it a row;
- *   (past them, and for a URL too long for a row, its views are "other pages"'s; a row still to be made also);
+ * and by key the "other pages" row and, on the first page newest first, the rows of the newest held views
+ * (`recentRowsFor`). Each row adds its waiting sums, and the peek's while no settle since covered them. Null when
+ * that would not be exact:
+ * - a held or waiting view whose row was not sure at handoff (`newUrlDays`): its count may give its URL a row; or a
+ *   sum of a row not there (the first "other pages" row, a row purged since), which its count makes;
  * - the page's rows changed since the first read (a settle counted in between);
  * - sorted by Last Accessed: newest first, a waiting sum of a row not read, or with a search term more rows with
  *   held views than asked; oldest first, a full page whose row got newer than its last; past the first page, held
@@ -171,13 +139,13 @@ export async function withUnsettledRows(
   query: AnalyticsQuery,
   now = Date.now(),
 ): Promise<Page<AnalyticsRow> | null> {
+  if (Object.keys(held.newUrlDays).length > 0) return null;
   const onPage = new Set(page.rows.map((row) => row.url));
   const newestFirst = recentRowsFor(query) > 0;
   const byKey = [...new Set([OTHER_PAGES, ...(newestFirst ? held.recent : [])])].filter((key) => !onPage.has(key));
   const listed = query.searchTerm ? containsText(urlStats.url, query.searchTerm) : sql`1`;
-  const [checkpoint, pending, newest, older, sqlPage, ...others] = await db.batch([
+  const [checkpoint, pending, sqlPage, ...others] = await db.batch([
     ...unsettledReads(db, userId, held),
-    ...newUrlsOfDays(db, userId, Object.keys(held.newUrlDays)),
     pageRows(db, userId, query),
     ...chunksByJsonSize(byKey).map((chunk) =>
       db
@@ -191,7 +159,7 @@ export async function withUnsettledRows(
   const rows = new Map<string, ListRow & { listed: number }>(others.flat().map((row) => [row.url, row]));
   for (const row of sqlPage) rows.set(row.url, { ...row, listed: 1 });
   const added = unsettledUrls(held, [checkpoint, pending], new Set([...onPage, ...byKey]));
-  if (!newUrlsUsedUp(Object.keys(added.newUrlDays), [newest, older])) return null;
+  if (Object.keys(added.newUrlDays).length > 0) return null;
   if (Object.keys(added.urls).some((key) => !rows.has(key))) return null;
 
   const shown = (row: ListRow): AnalyticsRow => {
