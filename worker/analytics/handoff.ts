@@ -34,8 +34,10 @@ const HELD_SUMS = `WITH sums AS (
     GROUP BY 1, 2, 3, 4, 5
   )
   SELECT sums.*, CASE
-    WHEN EXISTS (SELECT 1 FROM url_stats s WHERE s.user_id = sums.userId AND s.url = sums.url AND s.latest_day = sums.day)
-      OR EXISTS (SELECT 1 FROM url_daily_usage u WHERE u.user_id = sums.userId AND u.url = sums.url AND u.day = sums.day)
+    WHEN EXISTS (SELECT 1 FROM url_stats s
+        WHERE s.user_id = sums.userId AND s.url = sums.url AND s.latest_day = sums.day)
+      OR EXISTS (SELECT 1 FROM url_daily_usage u
+        WHERE u.user_id = sums.userId AND u.url = sums.url AND u.day = sums.day)
       OR EXISTS (SELECT 1 FROM url_mappings m WHERE m.user_id = sums.userId AND m.normalized_url = sums.url)
     THEN EXISTS (SELECT 1 FROM url_stats s WHERE s.user_id = sums.userId AND s.url = sums.url)
     WHEN coalesce(

@@ -342,6 +342,7 @@ describe("the analytics list (hits per URL)", () => {
         env,
         user.id,
         page.rows.map((r) => r.url),
+        recentRowsFor(query),
       );
 
     // Settled and counted after the peek.

@@ -3,11 +3,12 @@
  * trails page views by the minute cron (and at most `SETTLED_FOR_MS` more), never by what a reducer holds:
  * - `heldFor`: what the reducer holds of the customer, settling nothing; the model adds it to the counters it reads
  *   (models/held-counts.ts). Counts per customer, day and mapping (totals, the account's series, billing, the
- *   mappings list) read this way, and the analytics list's rows per URL while every held URL is known (its views
- *   count on its existing row).
+ *   mappings list) read this way, and the analytics list's rows per URL while the row of every held view was sure
+ *   at handoff (its URL's existing row, or "other pages" past the day's new URLs).
  * - `pathCustomerCountsSettled`, `settleShown`: the reducers settle the customers shown first, a D1 write. For
- *   counts a held sum cannot be added to exactly: per URL when a held URL is new (whether it gets a row of its own
- *   or counts in "other pages" depends on the customer's whole day), and across customers; and for screens not
+ *   counts a held sum cannot be added to exactly: per URL when a held URL is new while its day had new URLs left
+ *   (whether it gets a row of its own or counts in "other pages" depends on the customer's whole day), and across
+ *   customers; and for screens not
  *   moved to `heldFor` yet (an admin's screens of one customer: docs/decisions.md, issue 43).
  * Only reads (GET) ask.
  *

@@ -55,7 +55,7 @@ export interface HeldCounts {
   unbilled: { requests: number; deliveries: number };
 }
 
-/** A row's views not on its `url_stats` row yet, summed over days, mappings and the crawler flag as the row sums them. */
+/** A row's views not on it yet, summed over days, mappings and the crawler flag as the `url_stats` row sums them. */
 export interface UrlCounts {
   hits: number;
   deliveries: number;

@@ -175,6 +175,8 @@ export async function withUnsettledRows(
   if (newestFirst) {
     // The newest rows are among SQL's page (rows only get newer), the rows of the newest held views (any other's
     // are older than those) and of the waiting sums: all read, so the page is theirs, newest first.
+    // (A peek not asked for as many rows as the page holds cannot say which those are.)
+    if (!held.recentAll && held.recent.length < query.limit) return null;
     if (added.settledElsewhere > 0 || (query.searchTerm && !held.recentAll)) return null;
     const candidates = [...rows.values()].filter((row) => row.listed).map(shown);
     return { rows: candidates.sort((a, b) => byLastAccessed(b, a)).slice(0, query.limit), total: page.total };
