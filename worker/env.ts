@@ -20,7 +20,7 @@ export interface PageViewRelayRpc extends Rpc.DurableObjectBranded {
 export interface AnalyticsReducerRpc extends Rpc.DurableObjectBranded {
   hold(shard: number, handoff: number, part: number, held: HandoffPart): Promise<void>;
   settle(shard: number, userIds: string[] | null): Promise<number>;
-  peek(shard: number, userId: string): Promise<HeldPeek>;
+  peek(shard: number, userId: string, urls?: readonly string[], recent?: number): Promise<HeldPeek>;
 }
 
 export interface Env {

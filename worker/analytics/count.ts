@@ -28,14 +28,10 @@ import { deliveryLimitReached, smallestLimitOf, type DeliveryLimitState } from "
 import { syncCustomerState } from "../delivery/sync";
 import { loadBatchCustomers } from "./batch-customers";
 import { countedCustomer, experimentCounting } from "./experiment-fold";
+import { UNMAPPED_URL_MAX_LENGTH, UNMAPPED_URLS_PER_DAY } from "../models/url-rows";
 
-/** New URLs without a mapping that get rows of their own per customer and day. */
-export const UNMAPPED_URLS_PER_DAY = 1_000;
-/**
- * The longest normalised URL without a mapping that gets rows of its own (docs/scaling.md: a URL's row with its
- * trigram index costs about 7 bytes a character); a longer one counts in `OTHER_PAGES`. Mapped URLs keep theirs.
- */
-export const UNMAPPED_URL_MAX_LENGTH = 256;
+/** Where a URL's views count (models/url-rows.ts, which the readers of held counts share). */
+export { UNMAPPED_URLS_PER_DAY, UNMAPPED_URL_MAX_LENGTH };
 /** In the statements over `placed`: the URL, without a mapping or rows that day, is too long for rows of its own. */
 const TOO_LONG_FOR_A_ROW = `length(url) > ${UNMAPPED_URL_MAX_LENGTH}`;
 

@@ -8,6 +8,7 @@
 import type { Env } from "../env";
 import type { HandoffPart, Headroom, HeldSum, VisitorTally } from "../messages/analytics";
 import { deliveryLimitReached, isMetered, smallestLimitOf, type DeliveryLimitState } from "../models/limits";
+import { UNMAPPED_URLS_PER_DAY } from "../models/url-rows";
 import { deleteRange, type LoadedRange, type PendingRange } from "./count";
 import { reducerOf, reducerShardOf } from "./reducer-shards";
 import { HOLD_MAX_SUMS, sumChunks } from "./sum-runs";
@@ -15,14 +16,36 @@ import { VISITOR_DAILY_QUOTA, visitorDailyQuota } from "./reducer-visitors";
 
 const HANDED_OFF = `DELETE FROM analytics_handoffs WHERE from_seq = ?1`;
 
-/** The views of customers ?3 in consumers' rows ?1 to ?2, summed as a reducer holds them. */
-const HELD_SUMS = `SELECT v.value ->> 'userId' AS userId, v.value ->> 'url' AS url, v.value ->> 'day' AS day,
-    v.value ->> 'mappingId' AS mappingId, coalesce(v.value ->> 'crawler', 0) AS crawler, count(*) AS n,
-    sum(v.value ->> 'delivered') AS delivered, max(v.value ->> 'timestamp') AS timestamp
-  FROM analytics_pending p, json_each(p.events) v
-  WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 0 AND v.value ->> 'goal' IS NULL AND v.value ->> 'handed' IS NULL
-    AND (v.value ->> 'userId') IN (SELECT value FROM json_each(?3))
-  GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
+/**
+ * The views of customers ?3 in consumers' rows ?1 to ?2, summed as a reducer holds them, each with the row its views
+ * count on when that is sure already (`known`, messages/analytics.ts `HeldSum`): 1, the URL's existing `url_stats`
+ * row (a mapping of the customer's at the URL, or counts that day, as count.ts `KNOWN` places them); 2, "other pages"
+ * (none of those, and the customer's new URLs of that day are used up: no count that day can give the URL a row
+ * unless a mapping is made there); 0 otherwise. Primary-key probes of `url_stats`, `url_daily_usage`,
+ * `url_mappings_user_idx` and the customer's day (`usage_counters`, `daily_usage`): rows read, none written.
+ */
+const HELD_SUMS = `WITH sums AS (
+    SELECT v.value ->> 'userId' AS userId, v.value ->> 'url' AS url, v.value ->> 'day' AS day,
+      v.value ->> 'mappingId' AS mappingId, coalesce(v.value ->> 'crawler', 0) AS crawler, count(*) AS n,
+      sum(v.value ->> 'delivered') AS delivered, max(v.value ->> 'timestamp') AS timestamp
+    FROM analytics_pending p, json_each(p.events) v
+    WHERE p.seq BETWEEN ?1 AND ?2 AND p.reduced = 0 AND v.value ->> 'goal' IS NULL AND v.value ->> 'handed' IS NULL
+      AND (v.value ->> 'userId') IN (SELECT value FROM json_each(?3))
+    GROUP BY 1, 2, 3, 4, 5
+  )
+  SELECT sums.*, CASE
+    WHEN EXISTS (SELECT 1 FROM url_stats s
+        WHERE s.user_id = sums.userId AND s.url = sums.url AND s.latest_day = sums.day)
+      OR EXISTS (SELECT 1 FROM url_daily_usage u
+        WHERE u.user_id = sums.userId AND u.url = sums.url AND u.day = sums.day)
+      OR EXISTS (SELECT 1 FROM url_mappings m WHERE m.user_id = sums.userId AND m.normalized_url = sums.url)
+    THEN EXISTS (SELECT 1 FROM url_stats s WHERE s.user_id = sums.userId AND s.url = sums.url)
+    WHEN coalesce(
+      (SELECT latest_day_unmapped_urls FROM usage_counters c WHERE c.user_id = sums.userId AND c.latest_day = sums.day),
+      (SELECT unmapped_urls FROM daily_usage d WHERE d.user_id = sums.userId AND d.day = sums.day),
+      0) >= ${UNMAPPED_URLS_PER_DAY} THEN 2
+    ELSE 0 END AS known
+  FROM sums ORDER BY 1, 2, 3, 4, 5`;
 
 /**
  * The visitors of metered customers ?3 in consumers' rows ?1 to ?2, as a reducer bills them (`VisitorTally`): the

@@ -40,13 +40,19 @@ export async function settleCounters(env: ReducerEnv, userIds: readonly string[]
 }
 
 /**
- * What the customer's reducer holds of them, settling nothing (models/held-counts.ts adds it to the counters read).
- * A reducer that cannot answer is logged, not thrown: the reader then shows the counters as they are (null).
+ * What the customer's reducer holds of them, settling nothing (models/held-counts.ts adds it to the counters read),
+ * with the held sums of the rows `urls` and of the `recent` rows of their newest held views. A reducer that cannot
+ * answer is logged, not thrown: the reader then shows the counters as they are (null).
  */
-export async function heldBy(env: ReducerEnv, userId: string): Promise<HeldPeek | null> {
+export async function heldBy(
+  env: ReducerEnv,
+  userId: string,
+  urls?: readonly string[],
+  recent?: number,
+): Promise<HeldPeek | null> {
   const shard = reducerShardOf(env, userId);
   try {
-    return await reducerOf(env, shard).peek(shard, userId);
+    return await reducerOf(env, shard).peek(shard, userId, urls, recent);
   } catch (err) {
     console.warn(`Reducer ${shard} could not say what it holds`, err);
     return null;

@@ -37,6 +37,51 @@ describe("held sums", () => {
     expect(held.size).toBe(1);
     expect(held.take("u1")).toEqual([]);
   });
+
+  it("keep a sum's URL known only while every part added to it was, through a rebuild too", () => {
+    const held = new HeldSums();
+    held.add([
+      sum({ known: 1 }),
+      sum({ known: 1, day: "2026-11-25" }),
+      sum({ known: 1, day: "2026-11-25" }),
+      sum({ known: 1, url: "shop.test/b" }),
+    ]);
+    // A later part found the URL new (its mapping deleted, say): the sum stays new whatever comes after. Parts that
+    // all found it in "other pages" (2) keep that; one that found it on its row does not.
+    held.add([sum({ url: "shop.test/b" }), sum({ known: 1, url: "shop.test/b" })]);
+    held.add([sum({ known: 2, url: "shop.test/c" }), sum({ known: 2, url: "shop.test/c" })]);
+    held.add([sum({ known: 2, url: "shop.test/d" }), sum({ known: 1, url: "shop.test/d" })]);
+    expect(held.heldOf("u1").map(({ url, day, known }) => [url, day, known])).toEqual([
+      ["shop.test/a", "2026-11-26", 1],
+      ["shop.test/a", "2026-11-25", 1],
+      ["shop.test/b", "2026-11-26", undefined],
+      ["shop.test/c", "2026-11-26", 2],
+      ["shop.test/d", "2026-11-26", undefined],
+    ]);
+    // Rows taken are reclaimed by copying the live ones when a page of rows is full: the flag goes with them.
+    held.add([sum({ userId: "u2", known: 1 })]);
+    held.add(Array.from({ length: 8_192 - held.size }, (_, i) => sum({ url: `shop.test/${i}` })));
+    held.take("u1");
+    const full = held.bytes;
+    held.add([sum({ userId: "u3" })]);
+    expect(held.bytes).toBeLessThan(full);
+    expect(held.take("u2")).toEqual([sum({ userId: "u2", known: 1 })]);
+  });
+
+  it("say since when a customer's sums are held: from their first sum after a settle, not known when read back", () => {
+    const held = new HeldSums();
+    expect(held.heldSince("u1")).toBeNull();
+    held.addUnbilled("u1", 1, 1);
+    expect(held.heldSince("u1")).toBeNull();
+    held.add([sum({})], 5_000);
+    held.add([sum({ url: "shop.test/b" })], 9_000);
+    expect(held.heldSince("u1")).toBe(5_000);
+    held.take("u1");
+    expect(held.heldSince("u1")).toBeNull();
+    held.add([sum({})], 0);
+    held.add([sum({ url: "shop.test/b" })], 9_000);
+    expect(held.heldSince("u1")).toBe(0);
+  });
 });
 
 /** What `HeldSums` must give back, kept the plain way: a Map by the whole key. */

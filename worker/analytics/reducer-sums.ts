@@ -4,9 +4,10 @@
  * no quota (reducer-visitors.ts). Plain data and arithmetic, no bindings.
  *
  * The sums are kept in typed arrays, one column per field (n, delivered, timestamp and mapping as 8 bytes each;
- * customer, next of the customer's chain and URL start as 4; URL length and day as 2; crawler flag as 1), in pages of
- * `PAGE_ROWS` rows, and each URL once, as UTF-8 in pages of 1 MB: 128 bytes a sum of a 60-character URL with the
- * hash table, against 515 as a Map of string keys and arrays before (reducer-memory.node.test.ts). Pages are added,
+ * customer, next of the customer's chain and URL start as 4; URL length and day as 2; crawler flag and the row
+ * known at handoff as 1), in pages of `PAGE_ROWS` rows, and each URL once, as UTF-8 in pages of 1 MB: 129
+ * bytes a sum of a 60-character URL with the hash table, against 515 as a Map of string keys and arrays before
+ * (reducer-memory.node.test.ts). Pages are added,
  * never copied, as sums come. An open-addressing table finds a key's row by a 32-bit hash; two keys of one hash are
  * told apart by comparing every field and the URL's bytes, so a collision never merges two URLs. A customer's sums
  * form a chain in the order they came, which `take` walks; sums taken leave dead rows, reclaimed when a page is next
@@ -73,6 +74,8 @@ interface CustomerChain {
   text: number;
   /** Views and deliveries not by a crawler, and of those the ones that spent no quota. */
   billing: [views: number, deliveries: number, unbilled: number, unbilledDeliveries: number];
+  /** When the first of the sums held came (epoch ms; 0 when read back from the log: not known). */
+  heldSince: number;
 }
 
 /** The columns of `PAGE_ROWS` rows. */
@@ -84,7 +87,9 @@ class Page {
   readonly urlLengths = new Uint16Array(PAGE_ROWS);
   readonly days = new Uint16Array(PAGE_ROWS);
   readonly crawlers = new Uint8Array(PAGE_ROWS);
-  static readonly bytes = PAGE_ROWS * (4 * 8 + 3 * 4 + 2 * 2 + 1);
+  /** Per row: `HeldSum.known` while every part added to it had the same, else 0. */
+  readonly known = new Uint8Array(PAGE_ROWS);
+  static readonly bytes = PAGE_ROWS * (4 * 8 + 3 * 4 + 2 * 2 + 1 + 1);
 }
 
 /**
@@ -137,9 +142,11 @@ export class HeldSums {
     return chain ? chain.text + 200 * chain.sums : 0;
   }
 
-  add(sums: Iterable<HeldSum>): void {
+  /** Adds sums that came at `heldAt` (0: read back from the log, when is not known). */
+  add(sums: Iterable<HeldSum>, heldAt = Date.now()): void {
     for (const sum of sums) {
       const chain = this.chainOf(sum.userId);
+      if (chain.head === NONE) chain.heldSince = heldAt;
       if (!sum.crawler) {
         chain.billing[0] += sum.n;
         chain.billing[1] += sum.delivered;
@@ -184,6 +191,12 @@ export class HeldSums {
       .map(([userId, { billing }]) => [userId, billing[2], billing[3]]);
   }
 
+  /** When the customer's first sum still held came (epoch ms; 0: not known, read back from the log); null: none held. */
+  heldSince(userId: string): number | null {
+    const chain = this.byCustomer.get(userId);
+    return chain && chain.head !== NONE ? chain.heldSince : null;
+  }
+
   /** The customer's sums as `take` answers them, still held (a reader adds them to the counters: models/held-counts.ts). */
   heldOf(userId: string): HeldSum[] {
     const chain = this.byCustomer.get(userId);
@@ -223,7 +236,15 @@ export class HeldSums {
   private chainOf(userId: string): CustomerChain {
     let chain = this.byCustomer.get(userId);
     if (!chain) {
-      chain = { index: this.nextCustomer++, head: NONE, tail: NONE, sums: 0, text: 0, billing: [0, 0, 0, 0] };
+      chain = {
+        index: this.nextCustomer++,
+        head: NONE,
+        tail: NONE,
+        sums: 0,
+        text: 0,
+        billing: [0, 0, 0, 0],
+        heldSince: 0,
+      };
       this.byCustomer.set(userId, chain);
     }
     return chain;
@@ -261,6 +282,9 @@ export class HeldSums {
         numbers[i] = numbers[i]! + sum.n;
         numbers[i + 1] = numbers[i + 1]! + sum.delivered;
         numbers[i + 2] = Math.max(numbers[i + 2]!, sum.timestamp);
+        // Sure only if every part said the same: a mapping deleted in between may make its URL new for the day.
+        const known = this.pageOf(at - 1).known;
+        if (known[(at - 1) & PAGE_MASK] !== (sum.known ?? 0)) known[(at - 1) & PAGE_MASK] = 0;
         return;
       }
     }
@@ -284,12 +308,20 @@ export class HeldSums {
       this.scratch.subarray(0, length),
       this.textUsed & (TEXT_PAGE - 1),
     );
-    this.append(chain, row, this.textUsed, length, day, crawler);
+    this.append(chain, row, this.textUsed, length, day, crawler, sum.known ?? 0);
     this.textUsed += length;
     this.slots[slot] = row + 1;
   }
 
-  private append(chain: CustomerChain, row: number, start: number, length: number, day: number, crawler: number) {
+  private append(
+    chain: CustomerChain,
+    row: number,
+    start: number,
+    length: number,
+    day: number,
+    crawler: number,
+    known: number,
+  ) {
     const page = this.pageOf(row);
     const i = row & PAGE_MASK;
     page.links[i * 3] = chain.index;
@@ -298,6 +330,7 @@ export class HeldSums {
     page.urlLengths[i] = length;
     page.days[i] = day;
     page.crawlers[i] = crawler;
+    page.known[i] = known;
     if (chain.tail === NONE) chain.head = row;
     else this.pageOf(chain.tail).links[(chain.tail & PAGE_MASK) * 3 + 1] = row;
     chain.tail = row;
@@ -359,6 +392,7 @@ export class HeldSums {
       n: page.numbers[i * 4]!,
       delivered: page.numbers[i * 4 + 1]!,
       timestamp: page.numbers[i * 4 + 2]!,
+      ...(page.known[i] ? { known: page.known[i] as 1 | 2 } : {}),
     };
   }
 
@@ -415,7 +449,7 @@ export class HeldSums {
           text.subarray(s, s + length),
           this.textUsed & (TEXT_PAGE - 1),
         );
-        this.append(chain, row, this.textUsed, length, page.days[i]!, page.crawlers[i]!);
+        this.append(chain, row, this.textUsed, length, page.days[i]!, page.crawlers[i]!, page.known[i]!);
         this.textUsed += length;
         const next = page.links[i * 3 + 1]!;
         at = next === DEAD ? NONE : next;

@@ -84,7 +84,8 @@ describe("analytics reducers", () => {
 
     const res = await call("/api/user/stats", { apiKey: unlimited.apiKey });
     expect(((await res.json()) as Stats).totalRequests).toBe(5);
-    // The totals add what the reducer holds (held-counts.test.ts); the hits per URL are settled first.
+    // The totals add what the reducer holds (held-counts.test.ts); the hits per URL of URLs without a row yet are
+    // settled first.
     expect(await countedFor(id)).toEqual({ total: 0, urls: 0 });
     expect((await call("/api/analytics", { apiKey: unlimited.apiKey })).status).toBe(200);
     expect(await countedFor(id)).toEqual({ total: 5, urls: 5 });

@@ -29,7 +29,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { AnalyticsReducerRpc, Env } from "../env";
 import type { HandoffPart, HeldSum, Headroom } from "../messages/analytics";
 import { utcDay } from "../lib/days";
-import { addSums, noHeldCounts, type HeldPeek } from "../models/held-counts";
+import { addSums, noHeldCounts, recentRows, urlSums, type HeldPeek } from "../models/held-counts";
 import { countSettled } from "./count";
 import { isolatingFailures } from "./fold-isolation";
 import { HOLD_MAX_SUMS, sumRuns } from "./sum-runs";
@@ -62,6 +62,8 @@ const loggedPart = (json: string): LoggedPart => {
   const row = JSON.parse(json) as LoggedPart | HeldSum[];
   return Array.isArray(row) ? { sums: row, unbilled: [] } : row;
 };
+/** URLs a peek may ask for: the analytics list's largest page (contract/schemas.ts `analyticsQuery`). */
+export const PEEK_MAX_URLS = 1_000;
 /** How often the alarm looks at the periods and the day, when nothing else wakes the object. */
 const ALARM_EVERY_MS = 3_600_000;
 
@@ -180,12 +182,25 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
   /**
    * What it holds of the customer, settling nothing (a reader adds it to the counters: models/held-counts.ts), and the
    * last position handed to it: a settle of the customer after this answer checkpoints them at that position or later.
+   * With `urls` (a page of the analytics list, at most `PEEK_MAX_URLS`), also those rows' held sums, and with `recent`
+   * (at most as many), the rows of its newest held views and theirs (models/held-counts.ts `recentRows`).
    */
-  peek(shard: number, userId: string): Promise<HeldPeek> {
+  peek(shard: number, userId: string, urls: readonly string[] = [], recent = 0): Promise<HeldPeek> {
     return this.inTurn(async () => {
+      if (urls.length > PEEK_MAX_URLS || recent > PEEK_MAX_URLS) {
+        throw new RangeError(`A peek asks for at most ${PEEK_MAX_URLS} URLs and ${PEEK_MAX_URLS} recent rows`);
+      }
       const held = await this.state(shard);
       const sums = held.heldOf(userId);
-      return { shard, position: this.meta("last_position"), counts: addSums(noHeldCounts(), sums) };
+      const newest = recentRows(sums, recent);
+      return {
+        shard,
+        position: this.meta("last_position"),
+        counts: addSums(noHeldCounts(), sums),
+        heldSince: held.heldSince(userId),
+        ...newest,
+        ...urlSums(sums, new Set([...urls, ...newest.recent])),
+      };
     });
   }
 
@@ -253,7 +268,11 @@ export class AnalyticsReducer extends DurableObject<Env> implements AnalyticsRed
       `SELECT position, sums FROM held_log ORDER BY position, chunk`,
     )) {
       const { sums, unbilled } = loggedPart(row.sums);
-      held.add(sums.filter((sum) => unsettled(row.position, sum.userId)));
+      // When they came is not known: a list sorted by Last Accessed settles them (models/usage.ts).
+      held.add(
+        sums.filter((sum) => unsettled(row.position, sum.userId)),
+        0,
+      );
       for (const [userId, views, deliveries] of unbilled) {
         if (unsettled(row.position, userId)) held.addUnbilled(userId, views, deliveries);
       }

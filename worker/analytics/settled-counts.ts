@@ -3,11 +3,13 @@
  * trails page views by the minute cron (and at most `SETTLED_FOR_MS` more), never by what a reducer holds:
  * - `heldFor`: what the reducer holds of the customer, settling nothing; the model adds it to the counters it reads
  *   (models/held-counts.ts). Counts per customer, day and mapping (totals, the account's series, billing, the
- *   mappings list) read this way.
- * - `ownCountsSettled`, `pathCustomerCountsSettled`, `settleShown`: the reducers settle the customers shown first, a
- *   D1 write. For counts a held sum cannot be added to exactly: per URL (whether a new URL gets a row of its own or
- *   counts in "other pages" depends on the customer's whole day), and across customers; and for screens not moved
- *   to `heldFor` yet (the export, an admin's screens of one customer: docs/decisions.md, issue 43).
+ *   mappings list) read this way, and the analytics list's rows per URL while the row of every held view was sure
+ *   at handoff (its URL's existing row, or "other pages" past the day's new URLs).
+ * - `pathCustomerCountsSettled`, `settleShown`: the reducers settle the customers shown first, a D1 write. For
+ *   counts a held sum cannot be added to exactly: per URL when a held URL is new while its day had new URLs left
+ *   (whether it gets a row of its own or counts in "other pages" depends on the customer's whole day), and across
+ *   customers; and for screens not
+ *   moved to `heldFor` yet (an admin's screens of one customer: docs/decisions.md, issue 43).
  * Only reads (GET) ask.
  *
  * Either is a Durable Object request (a settle about 5 ms for one customer and 15 ms for every shard in Miniflare,
@@ -51,9 +53,6 @@ const settledFor = (who: (c: Context<AppEnv>) => readonly string[] | "all") =>
     await next();
   });
 
-/** The signed-in customer's counters (after `requireUser`). */
-export const ownCountsSettled = settledFor((c) => [c.var.user.id]);
-
 /** The counters of the customer in the path (`:userId`, an admin's routes). */
 export const pathCustomerCountsSettled = settledFor((c) => [c.req.param("userId") ?? ""]);
 
@@ -66,9 +65,19 @@ export function settleShown(c: Context<AppEnv>, who: readonly string[] | "all"):
   return settleOnce(c, who === "all" ? who : [...new Set(who)].sort());
 }
 
-/** What the customer's reducer holds of them, settling nothing (null for a write, or a reducer that cannot say). */
-export function heldFor(c: Context<AppEnv>, userId: string): Promise<HeldPeek | null> {
+/**
+ * What the customer's reducer holds of them, settling nothing (null for a write, or a reducer that cannot say); with
+ * `urls` (a page of the analytics list), also those rows' held sums and the `recent` rows of the newest held views,
+ * asked each time (the page is not a memo's key).
+ */
+export function heldFor(
+  c: Context<AppEnv>,
+  userId: string,
+  urls?: readonly string[],
+  recent?: number,
+): Promise<HeldPeek | null> {
   if (c.req.method !== "GET") return Promise.resolve(null);
+  if (urls) return heldBy(c.env, userId, urls, recent);
   return once(`held ${userId}`, () => heldBy(c.env, userId));
 }
 

@@ -110,6 +110,13 @@ export interface HeldSum {
    */
   unbilled?: number;
   unbilledDelivered?: number;
+  /**
+   * The row its views count on, when sure at handoff (analytics/handoff.ts `HELD_SUMS`), so that a reader can add the
+   * sum to that row (models/held-counts.ts): 1, the URL's existing `url_stats` row (a mapping of the customer's at the
+   * URL, or counts that day: analytics/count.ts `KNOWN`); 2, "other pages" (the day's new URLs were used up); absent
+   * (0) otherwise, and in sums handed off before it was asked.
+   */
+  known?: 0 | 1 | 2;
 }
 
 /**

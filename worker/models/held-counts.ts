@@ -10,11 +10,14 @@
  * - otherwise the reducer still holds what the peek saw, and the pending rows are older settles not counted yet.
  */
 import { and, eq, sql } from "drizzle-orm";
+import { OTHER_PAGES } from "#contract/responses";
 import type { Db } from "../db/client";
 import { analyticsPending, reducerCheckpoints } from "../db/schema";
+import { tooLongForARow } from "./url-rows";
 
 /** A held or settled sum as the count reads it (messages/analytics.ts `HeldSum`): `n` views of one day. */
 export interface CountedSum {
+  url: string;
   day: string;
   mappingId: number | null;
   crawler: 0 | 1;
@@ -23,6 +26,9 @@ export interface CountedSum {
   /** Of the customer's views settled with this sum, those (and the delivered ones) that spent no quota. */
   unbilled?: number;
   unbilledDelivered?: number;
+  timestamp: number;
+  /** The row its views count on, when sure at handoff (`HeldSum.known`): 1 the URL's, 2 "other pages". */
+  known?: 0 | 1 | 2;
 }
 
 export interface MappingCounts {
@@ -49,11 +55,44 @@ export interface HeldCounts {
   unbilled: { requests: number; deliveries: number };
 }
 
-/** What a reducer answers without settling: the customer's held counts, and the last position it was handed. */
-export interface HeldPeek {
+/** A row's views not on it yet, summed over days, mappings and the crawler flag as the `url_stats` row sums them. */
+export interface UrlCounts {
+  hits: number;
+  deliveries: number;
+  /** The newest view's time (epoch ms). */
+  lastAccessed: number;
+}
+
+/**
+ * Sums per row (`rowKeyOf`), of the rows asked for and of "other pages"; how many sums were of rows not asked; and
+ * per day, the views whose row a count may still choose.
+ */
+export interface UrlSums {
+  /**
+   * Per day, the views whose row was not sure at handoff (`known` 0) of URLs not too long for a row (url-rows.ts):
+   * a count may give such a URL a row of its own (while its day's new URLs, `UNMAPPED_URLS_PER_DAY`, last).
+   */
+  newUrlDays: Record<string, UrlCounts>;
+  /** Sums of rows not asked for (not on the page shown). */
+  elsewhere: number;
+  /** By row (`rowKeyOf`): the URL's, or `OTHER_PAGES` (always answered). */
+  urls: Record<string, UrlCounts>;
+}
+
+/**
+ * What a reducer answers without settling: the customer's held counts, the last position it was handed, and the
+ * held sums of the rows asked for (a page of the analytics list) and of its most recent held rows.
+ */
+export interface HeldPeek extends UrlSums {
   shard: number;
   position: number;
   counts: HeldCounts;
+  /** When the first of the customer's held sums came (epoch ms; 0: not known, after a restart); null: none held. */
+  heldSince: number | null;
+  /** The rows (`rowKeyOf`) of the customer's newest held views, newest first, as many as asked; in `urls` too. */
+  recent: string[];
+  /** Whether `recent` holds every row of theirs with held views. */
+  recentAll: boolean;
 }
 
 export const noHeldCounts = (): HeldCounts => ({
@@ -83,6 +122,50 @@ export function addSums(counts: HeldCounts, sums: Iterable<CountedSum>): HeldCou
     counts.unbilled.deliveries += sum.delivered - deliveries;
   }
   return counts;
+}
+
+/**
+ * The row a sum's views count on (analytics/count.ts `ROWS`): its URL's when known at handoff (`known` 1); otherwise
+ * "other pages", which is sure for a URL too long for a row and when its day's new URLs were used up at handoff
+ * (`known` 2), and not for the others (`UrlSums.newUrlDays`: a reader settles them).
+ */
+export const rowKeyOf = (sum: CountedSum): string => (sum.known === 1 ? sum.url : OTHER_PAGES);
+
+function addTo(into: Record<string, UrlCounts>, key: string, more: UrlCounts) {
+  const sum = (into[key] ??= { hits: 0, deliveries: 0, lastAccessed: 0 });
+  sum.hits += more.hits;
+  sum.deliveries += more.deliveries;
+  sum.lastAccessed = Math.max(sum.lastAccessed, more.lastAccessed);
+}
+
+/** The sums per row of the rows `keys` and of "other pages", and what `UrlSums` says of the others. */
+export function urlSums(sums: Iterable<CountedSum>, keys: ReadonlySet<string>): UrlSums {
+  const found: UrlSums = { newUrlDays: {}, elsewhere: 0, urls: {} };
+  for (const sum of sums) {
+    const counts = { hits: sum.n, deliveries: sum.delivered, lastAccessed: sum.timestamp };
+    if (!sum.known && !tooLongForARow(sum.url)) addTo(found.newUrlDays, sum.day, counts);
+    const key = rowKeyOf(sum);
+    if (key === OTHER_PAGES || keys.has(key)) addTo(found.urls, key, counts);
+    else found.elsewhere += 1;
+  }
+  return found;
+}
+
+/**
+ * The `limit` rows whose held views are newest (newest first, then by URL, as the analytics list sorts newest
+ * first), and whether that is all of them.
+ */
+export function recentRows(sums: Iterable<CountedSum>, limit: number): { recent: string[]; recentAll: boolean } {
+  const newest = new Map<string, number>();
+  for (const sum of sums) {
+    const key = rowKeyOf(sum);
+    newest.set(key, Math.max(newest.get(key) ?? 0, sum.timestamp));
+  }
+  const recent = [...newest]
+    .sort(([a, at], [b, bt]) => bt - at || (a < b ? 1 : a > b ? -1 : 0))
+    .slice(0, limit)
+    .map(([key]) => key);
+  return { recent, recentAll: newest.size <= limit };
 }
 
 function addCounts(into: HeldCounts, more: HeldCounts): HeldCounts {
@@ -138,12 +221,40 @@ export function unsettledReads(db: Db, userId: string, peek: HeldPeek | null) {
 
 type UnsettledRows = [{ through: number }[], { sum: string }[]];
 
+/**
+ * Whether the reducer still held what the peek saw when the reads ran: no settle of the customer since moved their
+ * checkpoint to the peek's position (what it saw is then in the counters or the pending rows read).
+ */
+const stillHeld = (peek: HeldPeek | null, checkpoint: UnsettledRows[0]): peek is HeldPeek =>
+  peek !== null && (checkpoint[0]?.through ?? 0) < peek.position;
+
+const pendingSums = (pending: UnsettledRows[1]) => pending.map((row) => JSON.parse(row.sum) as CountedSum);
+
 /** What the reads of `unsettledReads` and the peek add to the counters read with them. */
 export function unsettledCounts(peek: HeldPeek | null, [checkpoint, pending]: UnsettledRows): HeldCounts {
-  const counts = addSums(
-    noHeldCounts(),
-    pending.map((row) => JSON.parse(row.sum) as CountedSum),
-  );
-  const settledSincePeek = peek !== null && (checkpoint[0]?.through ?? 0) >= peek.position;
-  return peek && !settledSincePeek ? addCounts(counts, peek.counts) : counts;
+  const counts = addSums(noHeldCounts(), pendingSums(pending));
+  return stillHeld(peek, checkpoint) ? addCounts(counts, peek.counts) : counts;
+}
+
+/** The sums of `unsettledUrls`, and how many of the settled sums waiting to be counted were of rows not asked. */
+export interface UnsettledUrls extends UrlSums {
+  settledElsewhere: number;
+}
+
+/**
+ * What the reads of `unsettledReads` and the peek add to the `url_stats` rows `keys` (and "other pages") read with
+ * them: the settled sums waiting to be counted, and the peek's while no settle since covered them.
+ */
+export function unsettledUrls(
+  peek: HeldPeek | null,
+  [checkpoint, pending]: UnsettledRows,
+  keys: ReadonlySet<string>,
+): UnsettledUrls {
+  const settled = urlSums(pendingSums(pending), keys);
+  const found = { ...settled, settledElsewhere: settled.elsewhere };
+  if (!stillHeld(peek, checkpoint)) return found;
+  found.elsewhere += peek.elsewhere;
+  for (const [day, held] of Object.entries(peek.newUrlDays)) addTo(found.newUrlDays, day, held);
+  for (const [key, held] of Object.entries(peek.urls)) addTo(found.urls, key, held);
+  return found;
 }

@@ -4,7 +4,7 @@
  * customer's totals add what a reducer holds (held-counts.ts), read in the same transaction.
  */
 import { and, asc, count, desc, eq, gte, ne, sql } from "drizzle-orm";
-import type { AnalyticsRow, Stats } from "#contract/responses";
+import { OTHER_PAGES, type AnalyticsRow, type Stats } from "#contract/responses";
 import type { Db } from "../db/client";
 import { chunksByJsonSize, containsText, inList, trigramCandidates } from "../db/expressions";
 import {
@@ -19,7 +19,7 @@ import {
 import { URL_STATS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
 import { utcDay } from "../lib/days";
-import { heldRequests, unsettledCounts, unsettledReads, type HeldPeek } from "./held-counts";
+import { heldRequests, unsettledCounts, unsettledReads, unsettledUrls, type HeldPeek } from "./held-counts";
 import { pageOf } from "./page";
 
 const DAY_MS = 86_400_000;
@@ -53,34 +53,145 @@ export interface AnalyticsQuery extends PageParams {
   sortDirection?: "asc" | "desc";
 }
 
+/** The customer's rows the list shows: all of them, or those whose URL contains the search term. */
+function listedWhere(userId: string, searchTerm?: string) {
+  return and(
+    eq(urlStats.userId, userId),
+    searchTerm ? trigramCandidates(urlStats.url, URL_STATS_SEARCH, searchTerm, "url") : undefined,
+    searchTerm ? containsText(urlStats.url, searchTerm) : undefined,
+  );
+}
+
+const LIST_ROW = { url: urlStats.url, totalHits: urlStats.hits, lastAccessed: urlStats.lastAccessed };
+
+type ListRow = { url: string; totalHits: number; lastAccessed: Date };
+
+const shownRow = (r: ListRow): AnalyticsRow => ({
+  url: r.url,
+  totalHits: r.totalHits,
+  lastAccessed: r.lastAccessed.toISOString(),
+});
+
+/** The page's rows, in the list's order (`analyticsRows`). */
+function pageRows(db: Db, userId: string, query: AnalyticsQuery) {
+  const direction = query.sortDirection === "asc" ? asc : desc;
+  return db
+    .select(LIST_ROW)
+    .from(urlStats)
+    .where(listedWhere(userId, query.searchTerm))
+    .orderBy(
+      ...(query.sortBy === "url"
+        ? [direction(urlStats.url)]
+        : [direction(urlStats.lastAccessedHour), direction(urlStats.lastAccessed), direction(urlStats.url)]),
+    )
+    .limit(query.limit)
+    .offset(query.offset);
+}
+
 /**
  * Hits per normalised URL, a page at a time; newest access first unless asked otherwise. One `url_stats` row per
  * URL, sorted by its primary key (url), or by Last Accessed: its hour from `url_stats_last_accessed_hour_idx`, then
  * within the hour on read (the same order as Last Accessed's own).
  */
 export async function analyticsRows(db: Db, userId: string, query: AnalyticsQuery): Promise<Page<AnalyticsRow>> {
-  const direction = query.sortDirection === "asc" ? asc : desc;
-  const where = and(
-    eq(urlStats.userId, userId),
-    query.searchTerm ? trigramCandidates(urlStats.url, URL_STATS_SEARCH, query.searchTerm, "url") : undefined,
-    query.searchTerm ? containsText(urlStats.url, query.searchTerm) : undefined,
-  );
   return pageOf(
     db,
-    db
-      .select({ url: urlStats.url, totalHits: urlStats.hits, lastAccessed: urlStats.lastAccessed })
-      .from(urlStats)
-      .where(where)
-      .orderBy(
-        ...(query.sortBy === "url"
-          ? [direction(urlStats.url)]
-          : [direction(urlStats.lastAccessedHour), direction(urlStats.lastAccessed), direction(urlStats.url)]),
-      )
-      .limit(query.limit)
-      .offset(query.offset),
-    db.select({ n: count() }).from(urlStats).where(where),
-    (r) => ({ url: r.url, totalHits: r.totalHits, lastAccessed: r.lastAccessed.toISOString() }),
+    pageRows(db, userId, query),
+    db.select({ n: count() }).from(urlStats).where(listedWhere(userId, query.searchTerm)),
+    shownRow,
   );
+}
+
+/**
+ * Sorted by Last Accessed past the first page, how long views held may leave the rows they moved on a later page
+ * than their place: the list adds held counts only while the customer's first held sum is younger than this;
+ * otherwise it settles. (The first page takes the rows of the newest held views in: `withUnsettledRows`.)
+ */
+export const HELD_ORDER_MAX_MS = 60_000;
+
+/** The rows of the newest held views a peek is asked for: the first page newest first takes them in. */
+export const recentRowsFor = (query: AnalyticsQuery): number =>
+  query.offset === 0 && query.sortBy !== "url" && query.sortDirection !== "asc" ? query.limit : 0;
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** SQL's order by Last Accessed (`analyticsRows`), oldest first: the time, then the URL. */
+const byLastAccessed = (a: AnalyticsRow, b: AnalyticsRow) =>
+  byText(a.lastAccessed ?? "", b.lastAccessed ?? "") || byText(a.url, b.url);
+
+/**
+ * The page of `analyticsRows` with what is not on its rows yet (docs/analytics.md, "How reads see held counts"),
+ * read in one transaction: the page's rows again, the customer's checkpoint and settled sums waiting to be counted,
+ * and by key the "other pages" row and, on the first page newest first, the rows of the newest held views
+ * (`recentRowsFor`). Each row adds its waiting sums, and the peek's while no settle since covered them. Null when
+ * that would not be exact:
+ * - a held or waiting view whose row was not sure at handoff (`newUrlDays`): its count may give its URL a row; or a
+ *   sum of a row not there (the first "other pages" row, a row purged since), which its count makes;
+ * - the page's rows changed since the first read (a settle counted in between);
+ * - sorted by Last Accessed: newest first, a waiting sum of a row not read, or with a search term more rows with
+ *   held views than asked; oldest first, a full page whose row got newer than its last; past the first page, held
+ *   views older than `HELD_ORDER_MAX_MS`.
+ */
+export async function withUnsettledRows(
+  db: Db,
+  userId: string,
+  page: Page<AnalyticsRow>,
+  held: HeldPeek,
+  query: AnalyticsQuery,
+  now = Date.now(),
+): Promise<Page<AnalyticsRow> | null> {
+  if (Object.keys(held.newUrlDays).length > 0) return null;
+  const onPage = new Set(page.rows.map((row) => row.url));
+  const newestFirst = recentRowsFor(query) > 0;
+  const byKey = [...new Set([OTHER_PAGES, ...(newestFirst ? held.recent : [])])].filter((key) => !onPage.has(key));
+  const listed = query.searchTerm ? containsText(urlStats.url, query.searchTerm) : sql`1`;
+  const [checkpoint, pending, sqlPage, ...others] = await db.batch([
+    ...unsettledReads(db, userId, held),
+    pageRows(db, userId, query),
+    ...chunksByJsonSize(byKey).map((chunk) =>
+      db
+        // Named: D1 would put a column named "1" first (an integer-like key of the row object it builds).
+        .select({ ...LIST_ROW, listed: sql<number>`${listed}`.as("listed") })
+        .from(urlStats)
+        .where(and(eq(urlStats.userId, userId), inList(urlStats.url, chunk))),
+    ),
+  ]);
+  if (sqlPage.length !== onPage.size || sqlPage.some((row) => !onPage.has(row.url))) return null;
+  const rows = new Map<string, ListRow & { listed: number }>(others.flat().map((row) => [row.url, row]));
+  for (const row of sqlPage) rows.set(row.url, { ...row, listed: 1 });
+  const added = unsettledUrls(held, [checkpoint, pending], new Set([...onPage, ...byKey]));
+  if (Object.keys(added.newUrlDays).length > 0) return null;
+  if (Object.keys(added.urls).some((key) => !rows.has(key))) return null;
+
+  const shown = (row: ListRow): AnalyticsRow => {
+    const sum = added.urls[row.url];
+    return {
+      url: row.url,
+      totalHits: row.totalHits + (sum?.hits ?? 0),
+      lastAccessed: new Date(Math.max(row.lastAccessed.getTime(), sum?.lastAccessed ?? 0)).toISOString(),
+    };
+  };
+  const shownPage = sqlPage.map(shown);
+  if (query.sortBy === "url") return { rows: shownPage, total: page.total };
+  if (newestFirst) {
+    // The newest rows are among SQL's page (rows only get newer), the rows of the newest held views (any other's
+    // are older than those) and of the waiting sums: all read, so the page is theirs, newest first.
+    // (A peek not asked for as many rows as the page holds cannot say which those are.)
+    if (!held.recentAll && held.recent.length < query.limit) return null;
+    if (added.settledElsewhere > 0 || (query.searchTerm && !held.recentAll)) return null;
+    const candidates = [...rows.values()].filter((row) => row.listed).map(shown);
+    return { rows: candidates.sort((a, b) => byLastAccessed(b, a)).slice(0, query.limit), total: page.total };
+  }
+  if (query.offset === 0) {
+    // Oldest first, rows off the page are newer than its last, and only get newer: the page holds unless one of its
+    // rows moved past its last.
+    const last = sqlPage.at(-1);
+    const full = sqlPage.length === query.limit;
+    if (full && last && shownPage.some((row) => byLastAccessed(row, shownRow(last)) > 0)) return null;
+  } else if (held.heldSince !== null && !(held.heldSince > 0 && now - held.heldSince <= HELD_ORDER_MAX_MS)) {
+    return null;
+  }
+  const sign = query.sortDirection === "asc" ? 1 : -1;
+  return { rows: shownPage.sort((a, b) => sign * byLastAccessed(a, b)), total: page.total };
 }
 
 /**
