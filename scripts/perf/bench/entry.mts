@@ -10,6 +10,7 @@
  *   GET  /__bench/d1-writes            D1 rows the analytics consumer wrote, from D1's own meta
  *   GET  /__bench/meter?source=        the billed binding calls booked to a source so far
  *   POST /__bench/store                writes the listed customers' states and URL entries (the real writers)
+ *   GET  /__bench/cache-lifetimes      how long a location's cache keeps each kind of delivery entry
  *   POST /__bench/sim/start|advance|finish   the simulated stretch of traffic (simulation.mts)
  *   POST /__bench/cpu?u=&url=&calls=&rounds=  CPU per /api/content against a constant route (cpu.mts)
  *   POST /__bench/purge?now=           the daily cron's purge of the ledger, as at that time
@@ -45,7 +46,7 @@ import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from ".
 import { PageViewRelay as WorkerPageViewRelay, relayShards } from "../../../worker/delivery/page-view-relay";
 import { countSameHostSubresources } from "../../../worker/delivery/edge-subresources";
 import { rebuildCustomer } from "../../../worker/delivery/rebuild";
-import { stateFromD1, writeState, writeUrlEntry } from "../../../worker/delivery/store";
+import { STATE_CACHE_MS, stateFromD1, URL_CACHE_MS, writeState, writeUrlEntry } from "../../../worker/delivery/store";
 import type { Env } from "../../../worker/env";
 import { deliveredMapping } from "../../../worker/models/delivered-mappings";
 import { EVERY_MINUTE, runDaily, runEveryMinute } from "../../../worker/scheduled";
@@ -54,7 +55,7 @@ import { inPlace } from "./locations.mjs";
 import { ensureCustomerKey } from "../../../worker/models/api-keys";
 import { secretKeys } from "../../../worker/lib/crypto";
 import { proxyEdgeWebsite } from "../../../worker/delivery/edge-proxy";
-import { readEdgeHost, writeEdgeHost, type EdgeHost } from "../../../worker/delivery/edge-hosts";
+import { EDGE_HOST_CACHE_MS, readEdgeHost, writeEdgeHost, type EdgeHost } from "../../../worker/delivery/edge-hosts";
 import { readState } from "../../../worker/delivery/store";
 import type { Website } from "../../../worker/db/schema";
 import { timeContent } from "./cpu.mjs";
@@ -67,6 +68,7 @@ import {
   COUNT_KEYS,
   noCounts,
   ROUTES,
+  type CacheLifetimes,
   type Counts,
   type D1Fault,
   type D1Meter,
@@ -347,6 +349,12 @@ export default {
         return Response.json(countsOf(url.searchParams.get("source") ?? "fetch"));
       case ROUTES.store:
         return writeStore(env, await request.json<{ u: string; url: string }[]>());
+      case ROUTES.cacheLifetimes:
+        return Response.json({
+          url: URL_CACHE_MS,
+          state: STATE_CACHE_MS,
+          edgeHost: EDGE_HOST_CACHE_MS,
+        } satisfies CacheLifetimes);
       case ROUTES.simStart:
       case ROUTES.simAdvance:
       case ROUTES.simFinish:

@@ -11,10 +11,13 @@
  *   stretch's own work is booked per view of the stretch; the daily cron and the day's final settle (the closing
  *   settle once more) over a day's views.
  * - **The hot path by location** (locations.mts): BENCH_LOCATIONS_SAMPLED of the 300 locations, one after another,
- *   each at its share of the rate for BENCH_LOCATION_MINUTES simulated minutes (the first a warm-up, not counted),
- *   through the real /api/content over HTTP, each location with its own Cache API and each view in one of its
- *   BENCH_ISOLATES_PER_LOCATION isolates (their own memos, memo-lanes.mts). Views through edge websites also send the
- *   same-host subresources the visitor's browser does not hold, through the edge's host routing.
+ *   each at its share of the rate, through the real /api/content over HTTP, each location with its own Cache API and
+ *   each view in one of its BENCH_ISOLATES_PER_LOCATION isolates (their own memos, memo-lanes.mts). Views through
+ *   edge websites also send the same-host subresources the visitor's browser does not hold, through the edge's host
+ *   routing. A location runs in steady state: a warm-up of BENCH_LOCATION_WARMUP_MINUTES simulated minutes (default:
+ *   the longest its cache keeps an entry, URL_CACHE_MS, an hour), metered apart and not in the figures, then
+ *   BENCH_LOCATION_MINUTES measured. The warm-up sends the subresources of its last minutes only: they read what the
+ *   location keeps a minute at most (the host's entry, the customer's state).
  * - **The edge page**: the real edge proxy on the sample page of a local stand-in origin (edge-page.ts); the
  *   same-host subresource URLs left in its answer are what an edge page view asks of the Worker.
  * Every view sent is checked counted once by customer, by URL and by mapping.
@@ -51,6 +54,7 @@ import { monthlyCost, PRICES_CHECKED } from "./prices";
 import {
   HEADERS,
   html,
+  type CacheLifetimes,
   htmlSql,
   ROUTES,
   sumCounts,
@@ -63,8 +67,18 @@ import {
 import { MONTH_SECONDS, seededRandom, userIdOf } from "./traffic";
 
 const MINUTES = Math.round(num("BENCH_PLATFORM_MINUTES", 3));
-const LOCATIONS_SAMPLED = Math.round(num("BENCH_LOCATIONS_SAMPLED", 3));
-const LOCATION_MINUTES = Math.round(num("BENCH_LOCATION_MINUTES", 3));
+/**
+ * One location measured 6 minutes: its hour of warm-up takes about 5 minutes here, and it measures as many views as
+ * 3 locations of 2 measured minutes did before the warm-up (the model's locations are alike).
+ */
+const LOCATIONS_SAMPLED = Math.round(num("BENCH_LOCATIONS_SAMPLED", 1));
+const LOCATION_MINUTES = Math.round(num("BENCH_LOCATION_MINUTES", 6));
+/**
+ * Views in flight at a location, sent in order so that each finds what the earlier ones kept; more in the warm-up
+ * before its last minutes, which only fills the location's cache with URL entries (kept an hour).
+ */
+const IN_FLIGHT = 4;
+const WARM_UP_IN_FLIGHT = Math.round(num("BENCH_LOCATION_WARMUP_IN_FLIGHT", 16));
 const ISOLATES_PER_LOCATION = Math.round(num("BENCH_ISOLATES_PER_LOCATION", 8));
 const CPU_CALLS = Math.round(num("BENCH_CPU_CALLS", 10_000));
 const CPU_ROUNDS = Math.round(num("BENCH_CPU_ROUNDS", 5));
@@ -211,6 +225,9 @@ interface Locations {
   pageViews: Counts;
   edgeAssets: Counts;
   assetRequests: number;
+  /** The warm-ups' requests (page views and subresources) and their seconds. */
+  warmUpRequests: number;
+  warmUpSeconds: number;
 }
 
 export async function platform(
@@ -241,6 +258,19 @@ export async function platform(
   param("locations", PLATFORM.locations);
   param("locations sampled", LOCATIONS_SAMPLED);
   param("isolates per location", ISOLATES_PER_LOCATION);
+  // A location's warm-up: the longest its cache keeps an entry (a URL's), unless set, so that it measures steady
+  // state; the same-host subresources of its last minutes only, since they read what is kept a minute at most.
+  const lifetimes = await call<CacheLifetimes>(ROUTES.cacheLifetimes);
+  const warmUp = {
+    minutes: Math.round(num("BENCH_LOCATION_WARMUP_MINUTES", lifetimes.url / MINUTE_MS)),
+    subresourcesMs: Math.max(lifetimes.edgeHost, lifetimes.state) + MINUTE_MS,
+  };
+  param(
+    "location warm-up",
+    `${warmUp.minutes} simulated minutes (metered apart, not in the figures; the location's cache keeps a URL's entry ` +
+      `${lifetimes.url / MINUTE_MS} minutes; same-host subresources in its last ${warmUp.subresourcesMs / MINUTE_MS} only)`,
+  );
+  param("measured minutes per location", LOCATION_MINUTES);
   param("edge share", PLATFORM.edgeShare);
   param("browser cache share of same-host subresources", BROWSER_CACHE_SHARE);
   param("edge websites serving assets elsewhere", ASSETS_ELSEWHERE_SHARE);
@@ -259,11 +289,18 @@ export async function platform(
   const volumeViews = new PlatformTraffic(firstMappingId, PLATFORM.viewsPerMonth, startMs, seed).until(
     startMs + MINUTES * MINUTE_MS,
   );
-  const laneStart = (l: number) => startMs + (MINUTES + 60 + l * 10) * MINUTE_MS;
-  const laneViews = Array.from({ length: LOCATIONS_SAMPLED }, (_, l) =>
-    new PlatformTraffic(firstMappingId, PLATFORM.viewsPerMonth / PLATFORM.locations, laneStart(l), 100 + l).until(
-      laneStart(l) + LOCATION_MINUTES * MINUTE_MS,
-    ),
+  // Location l's measured minutes start at measuredFrom[l], after its warm-up; one location's span after another's.
+  const measuredFrom = Array.from(
+    { length: LOCATIONS_SAMPLED },
+    (_, l) => startMs + (MINUTES + 60 + warmUp.minutes + l * (warmUp.minutes + LOCATION_MINUTES + 10)) * MINUTE_MS,
+  );
+  const laneViews = measuredFrom.map((from, l) =>
+    new PlatformTraffic(
+      firstMappingId,
+      PLATFORM.viewsPerMonth / PLATFORM.locations,
+      from - warmUp.minutes * MINUTE_MS,
+      100 + l,
+    ).until(from + LOCATION_MINUTES * MINUTE_MS),
   );
   const pages = new Map<string, { c: number; item: number }>();
   for (const v of [...volumeViews, ...laneViews.flat()]) pages.set(v.normalizedUrl, { c: v.customer, item: v.item });
@@ -276,7 +313,8 @@ export async function platform(
     entries.set(home, { u: v.userId, url: `s${PLATFORM.scenario}c${v.customer}.example/products/item-1` });
     if (v.mappingId !== null) entries.set(v.normalizedUrl, { u: v.userId, url: v.normalizedUrl });
   }
-  const stored = [...entries.values()];
+  // By customer, so that a call writes each customer's state once.
+  const stored = [...entries.values()].sort((a, b) => (a.u < b.u ? -1 : a.u > b.u ? 1 : 0));
   for (let i = 0; i < stored.length; i += 500) await call(ROUTES.store, "POST", stored.slice(i, i + 500));
   const edgeCustomers = [...new Set(laneViews.flat().map((v) => v.customer))];
   const stand = await startStandInOrigin();
@@ -372,13 +410,13 @@ export async function platform(
   // The hot path by location.
   const locationsStarted = performance.now();
   const configured = seededRandom(4344);
-  const locations = await runLocations(worker, laneViews, fail, () =>
+  const locations = await runLocations(worker, laneViews, { measuredFrom, ...warmUp }, fail, () =>
     configured() < ASSETS_ELSEWHERE_SHARE ? leftElsewhere : left,
   );
   const locationsSeconds = (performance.now() - locationsStarted) / 1000;
 
   // Every view counted once: the locations' views went through Miniflare's queue; fold until they are in.
-  // The views sent: the volume run's, the locations' and the edge sample's pages (mapped, not by a crawler).
+  // The views sent: the volume run's, the locations' (their warm-ups included) and the edge sample's pages.
   const views = [...volumeViews, ...laneViews.flat()];
   const edgeSamples = ASSETS_ELSEWHERE_OPTION ? 2 : 1;
   const expected = {
@@ -397,12 +435,15 @@ export async function platform(
       )
       .bind(`b${PLATFORM.scenario}%`, firstMappingId, firstMappingId + mappings - 1)
       .first<{ customers: number; urls: number; mappings: number }>();
-  const waitStarted = performance.now();
+  // Until all are in, or a minute passes without one more counted (the warm-ups leave a backlog).
+  let lastProgress = performance.now();
   let c = await counted();
-  while (c!.urls < expected.urls && performance.now() - waitStarted < 60_000) {
+  while (c!.urls < expected.urls && performance.now() - lastProgress < 60_000) {
     await new Promise((r) => setTimeout(r, 500));
     await call(ROUTES.fold, "POST").catch(() => undefined);
+    const before = c!.urls;
     c = await counted();
+    if (c!.urls > before) lastProgress = performance.now();
   }
   const exact = c!.customers === expected.customers && c!.urls === expected.urls && c!.mappings === expected.mappings;
   if (!exact) {
@@ -463,8 +504,10 @@ export async function platform(
       `${fmt(report.pagesSeen)} pages seen, in ${fmt(volumeSeconds)} s; the closing settle wrote ${fmt(r.settle.d1RowsWritten)} D1 rows`,
   );
   console.log(
-    `  locations: ${fmt(locations.views)} page views at ${LOCATIONS_SAMPLED} locations (${fmt(locations.edgeViews)} through edge ` +
-      `websites, with ${fmt(locations.assetRequests)} same-host subresource requests) in ${fmt(locationsSeconds)} s; Cache API per page view: ` +
+    `  locations: ${fmt(locations.views)} page views measured at ${LOCATIONS_SAMPLED} location${LOCATIONS_SAMPLED === 1 ? "" : "s"} (${fmt(locations.edgeViews)} through edge ` +
+      `websites, with ${fmt(locations.assetRequests)} same-host subresource requests), each after a warm-up of ${warmUp.minutes} ` +
+      `simulated minutes (${fmt(locations.warmUpRequests)} requests in all, ${fmt(locations.warmUpSeconds)} s), in ` +
+      `${fmt(locationsSeconds)} s; Cache API per page view: ` +
       `${perView(hot.cacheMatches)} matches (${perView(hot.cacheHits)} hits), ${perView(hot.cachePuts)} puts, ${perView(hot.cacheDeletes)} deletes (free)`,
   );
   console.log(
@@ -523,6 +566,8 @@ export async function platform(
 async function runLocations(
   { origin, call }: BenchWorker,
   lanes: PlatformView[][],
+  /** Per lane, when its measured views start (those before are its warm-up), and the warm-up's end that sends subresources. */
+  warmUp: { measuredFrom: number[]; subresourcesMs: number },
   fail: (message: string) => void,
   /** The same-host subresources an edge page view asks for (with the browser's cache empty). */
   subresources: () => number,
@@ -532,6 +577,8 @@ async function runLocations(
   let edgeViews = 0;
   let assetRequests = 0;
   let views = 0;
+  let warmUpRequests = 0;
+  let warmUpMs = 0;
   let failures = 0;
   const send = async (path: string, meter: string, view: PlatformView, location: number, isolate: number) => {
     const res = await fetch(`${origin}${path}`, {
@@ -548,10 +595,21 @@ async function runLocations(
     return { status: res.status, body: await res.text() };
   };
   for (const [location, lane] of lanes.entries()) {
-    const warmUpEnd = lane[0]!.timestamp - (lane[0]!.timestamp % MINUTE_MS) + MINUTE_MS;
+    const from = warmUp.measuredFrom[location]!;
     const inFlight = new Set<Promise<void>>();
+    const laneStarted = performance.now();
+    let warm = false;
     for (const view of lane) {
-      const measured = view.timestamp >= warmUpEnd;
+      const measured = view.timestamp >= from;
+      const early = view.timestamp < from - warmUp.subresourcesMs;
+      if (measured && !warm) {
+        warm = true;
+        warmUpMs += performance.now() - laneStarted;
+        process.stdout.write(
+          `  locations: location ${location + 1} of ${lanes.length} warmed up, ${fmt(warmUpRequests)} warm-up requests ` +
+            `so far, ${fmt((performance.now() - laneStarted) / 1000)} s\n`,
+        );
+      }
       const isolate = Math.floor(random() * ISOLATES_PER_LOCATION);
       const edge = random() < PLATFORM.edgeShare;
       const work = async () => {
@@ -565,12 +623,13 @@ async function runLocations(
         const expected = view.mappingId === null ? "" : html(offsets[view.customer]! + view.item, HTML_BYTES);
         const ok = view.mappingId === null ? res.status === 204 : res.status === 200 && res.body === expected;
         if (!ok) failures++;
-        if (!edge || view.userAgent === CRAWLER_USER_AGENT) return;
+        if (!edge || view.userAgent === CRAWLER_USER_AGENT || early) return;
         if (measured) edgeViews++;
         // The same-host subresources the browser does not hold, through the edge's host routing.
         for (let i = subresources(); i > 0; i--) {
           if (random() < BROWSER_CACHE_SHARE) continue;
           if (measured) assetRequests++;
+          else warmUpRequests++;
           const asset = await send(
             `${ROUTES.edgeAsset}?host=${`s${PLATFORM.scenario}c${view.customer}.example`}&visitor=${view.visitor}`,
             measured ? "locations edge subresources" : "locations warm-up",
@@ -582,9 +641,10 @@ async function runLocations(
         }
       };
       if (measured) views++;
+      else warmUpRequests++;
       const p = work().finally(() => inFlight.delete(p));
       inFlight.add(p);
-      if (inFlight.size >= 4) await Promise.race(inFlight);
+      while (inFlight.size >= (early ? WARM_UP_IN_FLIGHT : IN_FLIGHT)) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
   }
@@ -593,6 +653,8 @@ async function runLocations(
     views,
     edgeViews,
     assetRequests,
+    warmUpRequests,
+    warmUpSeconds: warmUpMs / 1000,
     pageViews: await call<Counts>(`${ROUTES.meter}?source=${encodeURIComponent("locations page views")}`),
     edgeAssets: await call<Counts>(`${ROUTES.meter}?source=${encodeURIComponent("locations edge subresources")}`),
   };

@@ -33,6 +33,8 @@ export const ROUTES = {
   meter: "/__bench/meter",
   /** POST `[{ u, url }]` (normalised URLs): writes the customers' states and these URL entries (the real writers). */
   store: "/__bench/store",
+  /** GET: how long a location's cache keeps each kind of delivery entry (a CacheLifetimes). */
+  cacheLifetimes: "/__bench/cache-lifetimes",
   /** POST: marks this month's pass of old per-URL days (worker/analytics/url-months.ts) done, as on a steady day. */
   monthPassDone: "/__bench/month-pass-done",
   /** POST a SimulationSpec: starts a simulated stretch of traffic on a virtual clock (simulation.mts). */
@@ -117,6 +119,13 @@ export const COUNT_KEYS = [
 ] as const;
 export type CountKey = (typeof COUNT_KEYS)[number];
 export type Counts = Record<CountKey, number>;
+
+/** How long a location's cache keeps a URL's entry, a customer's state and an edge website's host entry (ms). */
+export interface CacheLifetimes {
+  url: number;
+  state: number;
+  edgeHost: number;
+}
 
 export const noCounts = (): Counts => Object.fromEntries(COUNT_KEYS.map((k) => [k, 0])) as Counts;
 
