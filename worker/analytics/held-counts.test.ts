@@ -230,6 +230,15 @@ describe("the analytics list (hits per URL)", () => {
     env.DB.prepare(`update usage_counters set latest_day_unmapped_urls = ?2 where user_id = ?1`)
       .bind(userId, UNMAPPED_URLS_PER_DAY - left)
       .run();
+  /** A customer whose rows of `a` and other pages are counted, a minute ago (`t`), with one new URL left today. */
+  const oneNewUrlLeft = async () => {
+    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
+    const t = Date.now() - 60_000;
+    await holdViews([at(user.id, "a", t), at(user.id, LONG, t)]);
+    await settleCounters(env, [user.id]);
+    await newUrlsLeft(user.id, 1);
+    return { user, apiKey, t };
+  };
   const settleFailingCount = async (userId: string) => {
     const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     await whileWritesFail("usage_counters", () => settleCounters(env, [userId]));
@@ -376,12 +385,8 @@ describe("the analytics list (hits per URL)", () => {
   });
 
   it(`past the day's ${UNMAPPED_URLS_PER_DAY} new URLs, adds held views of new URLs and of URLs too long for a row to other pages, writing nothing; before, settles`, async () => {
-    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
-    const t = Date.now() - 60_000;
-    await holdViews([at(user.id, "a", t), at(user.id, LONG, t)]);
-    await settleCounters(env, [user.id]);
     // One new URL left today: a held view of a new URL may get a row of its own, so the list settles first.
-    await newUrlsLeft(user.id, 1);
+    const { user, apiKey, t } = await oneNewUrlLeft();
     await holdViews([at(user.id, "n1", t + 1_000)]);
     const n1 = row("shop.test/n1", 1, t + 1_000);
     expect(await listOf(apiKey)).toEqual({ total: "3", rows: [n1, row("shop.test/a", 1, t), row(OTHER_PAGES, 1, t)] });
@@ -416,11 +421,7 @@ describe("the analytics list (hits per URL)", () => {
   });
 
   it("settles a held view of a URL whose day had new URLs left at its handoff, though a count used them up since", async () => {
-    const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
-    const t = Date.now() - 60_000;
-    await holdViews([at(user.id, "a", t), at(user.id, LONG, t)]);
-    await settleCounters(env, [user.id]);
-    await newUrlsLeft(user.id, 1);
+    const { user, apiKey, t } = await oneNewUrlLeft();
     // n's first view is held; its second waits in a consumer's row; the first is settled, its count failing. The next
     // fold hands the second off (n has no row yet), then counts the first: n gets the day's last row of its own.
     await holdViews([at(user.id, "n", t + 1_000)]);
