@@ -230,6 +230,15 @@ describe("the analytics list (hits per URL)", () => {
     env.DB.prepare(`update usage_counters set latest_day_unmapped_urls = ?2 where user_id = ?1`)
       .bind(userId, UNMAPPED_URLS_PER_DAY - left)
       .run();
+  type ListPage = Awaited<ReturnType<typeof analyticsRows>>;
+  /** What the list's route asks of the reducer for `page` of `query`. */
+  const peekFor = (userId: string, page: ListPage, query: Parameters<typeof recentRowsFor>[0]) =>
+    heldBy(
+      env,
+      userId,
+      page.rows.map((r) => r.url),
+      recentRowsFor(query),
+    );
   /** A customer whose rows of `a` and other pages are counted, a minute ago (`t`), with one new URL left today. */
   const oneNewUrlLeft = async () => {
     const { user, apiKey } = await createCustomerOnPlan({ dynamicContentLimit: null });
@@ -288,12 +297,7 @@ describe("the analytics list (hits per URL)", () => {
     const later = Date.now() + HELD_ORDER_MAX_MS + 1;
     const overlaid = async (query: { limit: number; offset: number; sortBy?: "url"; sortDirection?: "asc" }) => {
       const page = await analyticsRows(db(), user.id, query);
-      const peek = await heldBy(
-        env,
-        user.id,
-        page.rows.map((r) => r.url),
-        recentRowsFor(query),
-      );
+      const peek = await peekFor(user.id, page, query);
       return (await withUnsettledRows(db(), user.id, page, peek!, query, later))?.rows;
     };
     expect(await overlaid({ limit: 1, offset: 1 })).toBeUndefined();
@@ -344,15 +348,9 @@ describe("the analytics list (hits per URL)", () => {
     const query = { limit: 100, offset: 0 };
     await holdViews([at(user.id, "a", t)]);
     await settleCounters(env, [user.id]);
-    const hitsOfA = async (page: Awaited<ReturnType<typeof analyticsRows>>, peek: Awaited<ReturnType<typeof heldBy>>) =>
+    const hitsOfA = async (page: ListPage, peek: Awaited<ReturnType<typeof heldBy>>) =>
       (await withUnsettledRows(db(), user.id, page, peek!, query))!.rows.map((r) => r.totalHits);
-    const peekOf = (page: Awaited<ReturnType<typeof analyticsRows>>) =>
-      heldBy(
-        env,
-        user.id,
-        page.rows.map((r) => r.url),
-        recentRowsFor(query),
-      );
+    const peekOf = (page: ListPage) => peekFor(user.id, page, query);
 
     // Settled and counted after the peek.
     await holdViews([at(user.id, "a", t + 1_000)]);
@@ -485,12 +483,7 @@ describe("the analytics list (hits per URL)", () => {
     await holdViews([at(user.id, "a", t + 3_000)]);
     const query = { limit: 2, offset: 0 };
     const page = await analyticsRows(db(), user.id, query);
-    const peek = await heldBy(
-      env,
-      user.id,
-      page.rows.map((r) => r.url),
-      recentRowsFor(query),
-    );
+    const peek = await peekFor(user.id, page, query);
     const shown = [row("shop.test/a", 2, t + 3_000), row("shop.test/c", 1, t + 2_000)];
     expect((await withUnsettledRows(db(), user.id, page, peek!, query))?.rows).toEqual(shown);
     // Settled after the peek, its count failing: a's sum waits in a pending row, added once.
