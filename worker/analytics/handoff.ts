@@ -154,7 +154,7 @@ export async function handOff(
       )?.spread ?? null;
   }
   const spread = new Set(spreadList === null ? [] : (JSON.parse(spreadList) as string[]));
-  /** The shards each customer's views, tallies or headroom went to in this handoff: they owe them if one fails. */
+  /** The shards each customer's views or tallies went to in this handoff: they are owed them if one fails. */
   const sentTo = new Map<string, Set<number>>();
   const first = JSON.parse(stored) as string[];
   const listed = new Set(first);
