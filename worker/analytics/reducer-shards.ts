@@ -4,7 +4,7 @@
  * a minute ago.
  */
 import type { Env } from "../env";
-import { heldOf, type Held, type HeldPeek } from "../models/held-counts";
+import { heldOf, type HeldViews, type HeldPeek } from "../models/held-counts";
 import { reducerShards, reducerShardsOf } from "./shard-count";
 
 export {
@@ -56,7 +56,7 @@ export async function heldBy(
   userId: string,
   urls?: readonly string[],
   recent = 0,
-): Promise<Held | null> {
+): Promise<HeldViews | null> {
   const shards = reducerShardsOf(env, userId);
   const peeks = await Promise.all(
     shards.map(async (shard): Promise<HeldPeek | null> => {

@@ -63,15 +63,48 @@ describe("the location's cache in front of KV", () => {
     const view = viewer(user.id);
     const t = Date.now() + STEP;
     expect(await view("shop.test/a", t)).toEqual({ html: "A", reads: 2 });
-    // The state is kept: an unmapped page costs its URL's read, once.
-    expect(await view("shop.test/unmapped", t + STEP)).toEqual({ html: null, reads: 1 });
+    // The state is kept: its filter of the customer's URLs rules an unmapped page out, with no read at all.
+    expect(await view("shop.test/unmapped", t + STEP)).toEqual({ html: null, reads: 0 });
     expect(await view("shop.test/a", t + 2 * STEP)).toEqual({ html: "A", reads: 0 });
-    expect(await view("shop.test/unmapped", t + 3 * STEP)).toEqual({ html: null, reads: 0 });
     // Past the state's 30 seconds: the state alone is read; the URLs are kept under the same version.
     expect(await view("shop.test/a", t + STATE_CACHE_MS + STEP)).toEqual({ html: "A", reads: 1 });
     expect(await view("shop.test/unmapped", t + STATE_CACHE_MS + 2 * STEP)).toEqual({ html: null, reads: 0 });
     // Past the hour, the URL too.
     expect(await view("shop.test/a", t + URL_CACHE_MS + STEP)).toEqual({ html: "A", reads: 2 });
+  });
+
+  it("a state without a filter (one written before filters, or of a customer past their size) costs an unmapped page its URL's read, once", async () => {
+    at(new Location());
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    await add(apiKey, "https://shop.test/a", "A");
+    await versionLongAgo(user.id);
+    const { published, ...unfiltered } = (await storedState(user.id))!;
+    expect(published).toEqual(expect.any(String));
+    await env.DELIVERY.put(stateKey(user.id), JSON.stringify(unfiltered));
+    const view = viewer(user.id);
+    const t = Date.now() + STEP;
+    expect(await view("shop.test/a", t)).toEqual({ html: "A", reads: 2 });
+    expect(await view("shop.test/unmapped", t + STEP)).toEqual({ html: null, reads: 1 });
+    expect(await view("shop.test/unmapped", t + 2 * STEP)).toEqual({ html: null, reads: 0 });
+  });
+
+  it("a page published since a location kept the state is served there once the new state is, at the writer's at once", async () => {
+    const far = new Location();
+    at(far);
+    const { user, apiKey } = await createVerifiedCustomer("c@example.com");
+    await add(apiKey, "https://shop.test/a", "A");
+    await versionLongAgo(user.id);
+    const view = viewer(user.id);
+    const t = Date.now() + STEP;
+    expect(await view("shop.test/b", t)).toEqual({ html: null, reads: 2 });
+    // Written at another location: this one keeps the state whose filter rules b out until it lapses.
+    at(new Location());
+    await add(apiKey, "https://shop.test/b", "B");
+    expect((await view("shop.test/b", t + STEP)).html).toBe("B");
+    // Past this isolate's memo of the new state (the test's locations share one isolate).
+    at(far);
+    expect((await view("shop.test/b", t + 2 * STEP)).html).toBeNull();
+    expect((await view("shop.test/b", t + STATE_CACHE_MS + STEP)).html).toBe("B");
   });
 
   it("keeps each customer's entries apart: the same URL at one location delivers each customer's own", async () => {

@@ -5,7 +5,8 @@
  * customer with 10 mappings and one with 100,000: two KV reads at most (the state and the URL, in parallel), and no
  * D1 read. What the hot path reads is memoised in the isolate for 5 seconds and kept in the location's cache
  * (location-cache.ts): the state for 30 seconds, a URL's entry (or its absence) under the customer's content version
- * for up to an hour (`urlCacheUntil`). The writers (sync.ts, repairs.ts, rebuild.ts) keep the store equal to D1;
+ * for up to an hour (`urlCacheUntil`). When the state is at hand (memo or cache), its filter of the customer's URLs
+ * (published-filter.ts) spares a page without a mapping its URL's read. The writers (sync.ts, repairs.ts, rebuild.ts) keep the store equal to D1;
  * this file holds the formats, the hot path's reads and the writes they all use.
  */
 import { prefixCandidates } from "#contract/url-rules";
@@ -15,10 +16,16 @@ import { deliveryLimitReached, deliveryLimitStates, isMetered, type DeliveryLimi
 import { isDefaultPlacement, type Placement } from "#contract/placement";
 import { hasSeo, type Seo } from "#contract/seo";
 import type { Audience } from "#contract/audiences";
-import { deliverableAt, type AudienceDeliverable, type DeliverableMapping } from "../models/delivered-mappings";
+import {
+  deliverableAt,
+  deliveringUrlsPage,
+  type AudienceDeliverable,
+  type DeliverableMapping,
+} from "../models/delivered-mappings";
 import { stateKey, urlKey } from "./keys";
 import { dropCached, readCached, writeCached, type Held } from "./location-cache";
 import { IsolateMemo, memoBytes } from "./memo";
+import { mayBePublished, publishedFilter, PUBLISHED_FILTER_MAX_URLS } from "./published-filter";
 
 export interface CustomerState {
   /** False for unknown, deleted and inactive customers: nothing is delivered or counted. */
@@ -60,6 +67,11 @@ export interface CustomerState {
    * keeps a URL's entry for this version only (`urlCacheUntil`).
    */
   version?: number;
+  /**
+   * Which URLs (and prefixes) may have an entry (published-filter.ts), written with every state of an active
+   * customer whose store is complete and who has at most `PUBLISHED_FILTER_MAX_URLS` of them; absent: any may.
+   */
+  published?: string;
 }
 
 /** What one URL delivers. */
@@ -277,7 +289,7 @@ const STATE_BYTES = memoBytes(
 );
 /** What a state takes in the memo: most are alike; the lists of edge websites, depths or parameters grow one. */
 const stateBytes = (state: CustomerState) =>
-  state.edgeHosts || state.prefixDepths || state.ignoredParameters || state.goals
+  state.edgeHosts || state.prefixDepths || state.ignoredParameters || state.goals || state.published
     ? memoBytes(JSON.stringify(state))
     : STATE_BYTES;
 
@@ -307,10 +319,18 @@ export function customerState(usage: DeliveryLimitState): CustomerState {
   };
 }
 
-/** The customer's state as D1 has it; null for a customer that does not exist. */
-export async function stateFromD1(db: Db, userId: string): Promise<CustomerState | null> {
+/**
+ * The customer's state as D1 has it; null for a customer that does not exist. With `published`, the filter of their
+ * URLs with entries too (a range of `url_mappings`, at most `PUBLISHED_FILTER_MAX_URLS` + 1 rows): the writers'
+ * states have it, the hot path's fills do without.
+ */
+export async function stateFromD1(db: Db, userId: string, { published = false } = {}): Promise<CustomerState | null> {
   const [usage] = await deliveryLimitStates(db, [userId]);
-  return usage ? customerState(usage) : null;
+  if (!usage) return null;
+  const state = customerState(usage);
+  if (!published || !state.active || !state.complete) return state;
+  const urls = await deliveringUrlsPage(db, userId, "", PUBLISHED_FILTER_MAX_URLS + 1);
+  return urls.length > PUBLISHED_FILTER_MAX_URLS ? state : { ...state, published: publishedFilter(urls) };
 }
 
 export function sameState(a: CustomerState | null, b: CustomerState | null): boolean {
@@ -380,30 +400,39 @@ export function rememberedState(userId: string, now = Date.now()): CustomerState
   return stateMemo.get(userId, now);
 }
 
+/** The customer's state if this isolate remembers it or the location keeps it: no KV read. */
+async function keptState(env: Env, userId: string, now: number): Promise<CustomerState | undefined> {
+  const memoed = stateMemo.get(userId, now);
+  if (memoed) return memoed;
+  const cached = (await readCached<CustomerState>(env, stateKey(userId), now))?.value;
+  if (cached) stateMemo.set(userId, cached, stateBytes(cached), now);
+  return cached;
+}
+
+/** The customer's state from KV (else, within the visitor's budget, from D1), kept at the location and remembered. */
+async function stateFromKv(env: Env, userId: string, now: number, visitor: string): Promise<CustomerState> {
+  const key = stateKey(userId);
+  let state = await env.DELIVERY.get<CustomerState>(key, "json");
+  if (!state) {
+    // Past the visitor's budget nothing is served, remembered or written; the next visitor looks it up.
+    if (!(await mayFill(env, visitor))) return NOT_A_CUSTOMER;
+    const known = await stateFromD1(createDb(env.DB), userId);
+    // An id nobody has costs no KV write (made-up ids would otherwise fill KV at $5 a million): only this
+    // location remembers it, for the cache's 30 seconds.
+    if (known) await fill(env, key, JSON.stringify(known), {});
+    state = known ?? NOT_A_CUSTOMER;
+  }
+  await writeCached(env, key, state, now, now + STATE_CACHE_MS);
+  stateMemo.set(userId, state, stateBytes(state), now);
+  return state;
+}
+
 /**
  * The customer's state: remembered, else from the location's cache, else from KV (else, within the visitor's budget,
  * from D1).
  */
 export async function readState(env: Env, userId: string, now: number, visitor: string): Promise<CustomerState> {
-  const memoed = stateMemo.get(userId, now);
-  if (memoed) return memoed;
-  const key = stateKey(userId);
-  let state: CustomerState | null | undefined = (await readCached<CustomerState>(env, key, now))?.value;
-  if (!state) {
-    state = await env.DELIVERY.get<CustomerState>(key, "json");
-    if (!state) {
-      // Past the visitor's budget nothing is served, remembered or written; the next visitor looks it up.
-      if (!(await mayFill(env, visitor))) return NOT_A_CUSTOMER;
-      const known = await stateFromD1(createDb(env.DB), userId);
-      // An id nobody has costs no KV write (made-up ids would otherwise fill KV at $5 a million): only this
-      // location remembers it, for the cache's 30 seconds.
-      if (known) await fill(env, key, JSON.stringify(known), {});
-      state = known ?? NOT_A_CUSTOMER;
-    }
-    await writeCached(env, key, state, now, now + STATE_CACHE_MS);
-  }
-  stateMemo.set(userId, state, stateBytes(state), now);
-  return state;
+  return (await keptState(env, userId, now)) ?? stateFromKv(env, userId, now, visitor);
 }
 
 /** The entry at `key`: a mapping, null (a filled "no mapping"), or undefined when the store holds no entry. */
@@ -506,18 +535,22 @@ export async function lookupDelivery(
   now = Date.now(),
   visitor = "unknown",
 ): Promise<Delivery> {
-  const memoedState = stateMemo.get(userId, now);
-  if (memoedState && !isServing(memoedState, now)) return { state: memoedState, match: null };
-  // Both reads at once: one KV round trip. The URL read is wasted only for customers who are not served.
+  const kept = await keptState(env, userId, now);
+  if (kept && !isServing(kept, now)) return { state: kept, match: null };
+  // Without the state at hand both reads go at once: one KV round trip. The URL read is wasted only for customers
+  // who are not served. With it, a URL its filter rules out is not read at all.
+  const may = (url: string) => !kept?.published || mayBePublished(kept.published, url);
   const [state, exactRead] = await Promise.all([
-    memoedState ?? readState(env, userId, now, visitor),
-    readEntry(env, userId, normalizedUrl, now),
+    kept ?? stateFromKv(env, userId, now, visitor),
+    may(normalizedUrl) ? readEntry(env, userId, normalizedUrl, now) : null,
   ]);
   if (!isServing(state, now)) return { state, match: null };
-  const exact = await settleEntry(env, userId, normalizedUrl, exactRead, state, now, visitor);
+  const exact = exactRead && (await settleEntry(env, userId, normalizedUrl, exactRead, state, now, visitor));
   if (exact || !state.prefixDepths) return { state, match: exact };
   // The URL's own prefixes at the customer's depths, all at once (one more round trip), the longest that has one.
-  const prefixes = prefixCandidates(normalizedUrl, state.prefixDepths);
+  const prefixes = prefixCandidates(normalizedUrl, state.prefixDepths).filter(
+    (prefix) => !state.published || mayBePublished(state.published, prefix),
+  );
   const found = await Promise.all(
     prefixes.map(async (prefix) =>
       settleEntry(env, userId, prefix, await readEntry(env, userId, prefix, now), state, now, visitor),

@@ -63,7 +63,7 @@ export async function syncCustomerState(env: Env, userId: string): Promise<Custo
   const db = createDb(env.DB);
   try {
     const state = await converge(
-      () => stateFromD1(db, userId),
+      () => stateFromD1(db, userId, { published: true }),
       (s) => writeState(env, userId, s),
       sameState,
     );

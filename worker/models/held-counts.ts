@@ -206,7 +206,7 @@ export function heldOfMappings(counts: HeldCounts, ids: Iterable<number>): Mappi
  * What the reducers that may hold the customer's views answered (analytics/reducer-shards.ts `heldBy`): a peek per
  * shard that answered, and what a reader needs of them at once.
  */
-export interface Held {
+export interface HeldViews {
   peeks: HeldPeek[];
   /** Whether every shard answered: a list that adds held rows is exact only then. */
   complete: boolean;
@@ -220,11 +220,11 @@ export interface Held {
 }
 
 /**
- * The peeks of the shards that answered, out of `asked`, as one `Held`: each was asked for the rows `urls` and the
+ * The peeks of the shards that answered, out of `asked`, as one `HeldViews`: each was asked for the rows `urls` and the
  * `recent` rows of its newest held views. Of a peek's recent rows, those not among the newest of all are left out
  * of its `urls` (counted `elsewhere`), as one peek of them all would have answered.
  */
-export function heldOf(peeks: HeldPeek[], asked: number, urls: readonly string[], recent: number): Held {
+export function heldOf(peeks: HeldPeek[], asked: number, urls: readonly string[], recent: number): HeldViews {
   const newUrlDays: Record<string, UrlCounts> = {};
   const newest = new Map<string, number>();
   let heldSince: number | null = null;
@@ -259,7 +259,7 @@ export function heldOf(peeks: HeldPeek[], asked: number, urls: readonly string[]
  * The reads to batch with the counters: the customer's checkpoints in the peeks' shards, and their settled sums that
  * wait in pending rows (`analytics_pending_reduced_idx`: only reduced rows are read).
  */
-export function unsettledReads(db: Db, userId: string, held: Held | null) {
+export function unsettledReads(db: Db, userId: string, held: HeldViews | null) {
   const shards = held?.peeks.map((peek) => peek.shard) ?? [];
   return [
     db
@@ -284,7 +284,7 @@ type UnsettledRows = [{ shard: number; through: number }[], { sum: string }[]];
  * The peeks whose reducer still held what they saw when the reads ran: no settle of the customer in that shard since
  * moved their checkpoint to the peek's position (what it saw is then in the counters or the pending rows read).
  */
-function stillHeld(held: Held | null, checkpoints: UnsettledRows[0]): HeldPeek[] {
+function stillHeld(held: HeldViews | null, checkpoints: UnsettledRows[0]): HeldPeek[] {
   const through = new Map(checkpoints.map((row) => [row.shard, row.through]));
   return (held?.peeks ?? []).filter((peek) => (through.get(peek.shard) ?? 0) < peek.position);
 }
@@ -292,7 +292,7 @@ function stillHeld(held: Held | null, checkpoints: UnsettledRows[0]): HeldPeek[]
 const pendingSums = (pending: UnsettledRows[1]) => pending.map((row) => JSON.parse(row.sum) as CountedSum);
 
 /** What the reads of `unsettledReads` and the peeks add to the counters read with them. */
-export function unsettledCounts(held: Held | null, [checkpoints, pending]: UnsettledRows): HeldCounts {
+export function unsettledCounts(held: HeldViews | null, [checkpoints, pending]: UnsettledRows): HeldCounts {
   const counts = addSums(noHeldCounts(), pendingSums(pending));
   for (const peek of stillHeld(held, checkpoints)) addCounts(counts, peek.counts);
   return counts;
@@ -308,7 +308,7 @@ export interface UnsettledUrls extends UrlSums {
  * them: the settled sums waiting to be counted, and each peek's while no settle since covered it.
  */
 export function unsettledUrls(
-  held: Held | null,
+  held: HeldViews | null,
   [checkpoints, pending]: UnsettledRows,
   keys: ReadonlySet<string>,
 ): UnsettledUrls {

@@ -19,14 +19,14 @@ import {
 import { URL_STATS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
 import { utcDay } from "../lib/days";
-import { heldRequests, unsettledCounts, unsettledReads, unsettledUrls, type Held } from "./held-counts";
+import { heldRequests, unsettledCounts, unsettledReads, unsettledUrls, type HeldViews } from "./held-counts";
 import { pageOf } from "./page";
 
 const DAY_MS = 86_400_000;
 const LAST_MONTH_DAYS = 30;
 
 /** The customer's requests, all time and of the last 30 days, with what `held` (a reducer's peek) adds. */
-export async function userStats(db: Db, user: User, held: Held | null, now = Date.now()): Promise<Stats> {
+export async function userStats(db: Db, user: User, held: HeldViews | null, now = Date.now()): Promise<Stats> {
   const since = utcDay(now - (LAST_MONTH_DAYS - 1) * DAY_MS);
   const [counters, lastMonth, ...unsettled] = await db.batch([
     db.select().from(usageCounters).where(eq(usageCounters.userId, user.id)),
@@ -136,7 +136,7 @@ export async function withUnsettledRows(
   db: Db,
   userId: string,
   page: Page<AnalyticsRow>,
-  held: Held,
+  held: HeldViews,
   query: AnalyticsQuery,
   now = Date.now(),
 ): Promise<Page<AnalyticsRow> | null> {
@@ -200,7 +200,7 @@ export async function withUnsettledRows(
  * included: a range of `url_mappings_created_idx` and of `deleted_mappings_created_idx`) and deliveries this period; and what the period's views did not spend of the plan
  * (known crawlers', and visitors' past their daily share: docs/analytics.md).
  */
-export async function usageOf(db: Db, user: User, held: Held | null) {
+export async function usageOf(db: Db, user: User, held: HeldViews | null) {
   const periodStart = user.billingPeriodStart ?? new Date(0);
   const [totals, events, deletedEvents, counters, ...unsettled] = await db.batch([
     db.select().from(mappingTotals).where(eq(mappingTotals.userId, user.id)),
@@ -216,7 +216,7 @@ export async function usageOf(db: Db, user: User, held: Held | null) {
     db.select().from(usageCounters).where(eq(usageCounters.userId, user.id)),
     ...unsettledReads(db, user.id, held),
   ]);
-  // Held views count in the current period: a reducer settles a customer before their period ends (reducer.ts).
+  // HeldViews views count in the current period: a reducer settles a customer before their period ends (reducer.ts).
   const { billed, unbilled } = unsettledCounts(held, unsettled);
   return {
     activeWebsites: totals[0]?.hosts ?? 0,

@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { edgeHostIndexPrefix, edgeHostKey, stateKey, urlKey, urlKeyPrefix } from "../delivery/keys";
+import { mayBePublished } from "../delivery/published-filter";
 import {
   decodeUrlEntry,
   stateFromD1,
@@ -45,8 +46,8 @@ async function storedEntries(userId: string): Promise<Record<string, DeliveredEn
   return entries;
 }
 
-/** What D1 delivers per URL: the newest published mapping of each normalised URL, by key. */
-async function deliveredByD1(userId: string): Promise<Record<string, DeliveredMapping>> {
+/** What D1 delivers per URL: the newest published mapping of each normalised URL, by key, and those URLs. */
+async function deliveredByD1(userId: string): Promise<{ entries: Record<string, DeliveredMapping>; urls: string[] }> {
   const { results } = await env.DB.prepare(
     `select id, normalized_url as url, html_content as html, placement, seo from (
        select *, row_number() over (partition by normalized_url order by created_at desc, id desc) as newest
@@ -56,6 +57,7 @@ async function deliveredByD1(userId: string): Promise<Record<string, DeliveredMa
     .bind(userId)
     .all<{ id: number; url: string; html: string; placement: string | null; seo: string | null }>();
   const entries: Record<string, DeliveredMapping> = {};
+  const urls = results.map((row) => row.url);
   for (const row of results) {
     entries[await urlKey(userId, row.url)] = {
       mappingId: row.id,
@@ -64,7 +66,7 @@ async function deliveredByD1(userId: string): Promise<Record<string, DeliveredMa
       ...(row.seo ? { seo: JSON.parse(row.seo) } : {}),
     };
   }
-  return entries;
+  return { entries, urls };
 }
 
 /** The customer's edge websites as the store has them (listed by its index), and their host entries. */
@@ -89,22 +91,27 @@ async function edgeHostsByD1(userId: string): Promise<Record<string, unknown>> {
 }
 
 /**
- * The store holds exactly what D1 delivers for the customer: their state, one entry per delivered URL, and the
- * entries of their edge websites.
+ * The store holds exactly what D1 delivers for the customer: their state (whose filter lets every delivered URL
+ * through), one entry per delivered URL, and the entries of their edge websites.
  */
 export async function expectStoreMatchesD1(userId: string, because = "") {
   const [state, stored, delivered, storedHosts, hostsInD1] = await Promise.all([
-    stateFromD1(db(), userId),
+    stateFromD1(db(), userId, { published: true }),
     storedEntries(userId),
     deliveredByD1(userId),
     storedEdgeHosts(userId),
     edgeHostsByD1(userId),
   ]);
-  expect(stored, `URL entries ${because}`).toEqual(delivered);
+  expect(stored, `URL entries ${because}`).toEqual(delivered.entries);
   expect(storedHosts, `edge websites ${because}`).toEqual(hostsInD1);
   const kept = await storedState(userId);
   if (state) expect(kept, `state ${because}`).toEqual(state);
   else expect(kept?.active ?? false, `state of a customer that does not exist ${because}`).toBe(false);
+  const filter = kept?.published;
+  if (filter) {
+    const ruledOut = delivered.urls.filter((url) => !mayBePublished(filter, url));
+    expect(ruledOut, `delivered URLs the state's filter rules out ${because}`).toEqual([]);
+  }
 }
 
 /** The delivery store's KV, counting the reads and writes made to it, in a test env of its own. */
