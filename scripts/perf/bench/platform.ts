@@ -60,6 +60,7 @@ import {
   sumCounts,
   type Counts,
   type CpuReport,
+  type ReadSettles,
   type SimulationProgress,
   type SimulationReport,
   type SimulationSpec,
@@ -363,6 +364,8 @@ export async function platform(
     const body = await res.text();
     return { status: res.status, body };
   };
+  // Before each poll of the analytics list, what the route will do (ROUTES.listOverlay): add held counts, or settle and why.
+  const pollOverlay = { overlaid: 0, settled: new Map<string, number>() };
   let nextRead = 0;
   for (let minute = 1; minute <= MINUTES; minute++) {
     const end = startMs + minute * MINUTE_MS;
@@ -370,6 +373,12 @@ export async function platform(
       const read = reads[nextRead]!;
       await advance(read.at);
       for (const path of READ_ROUTES[read.kind]) {
+        if (read.kind === "poll" && path === "/api/analytics") {
+          const u = userIdOf(PLATFORM.scenario, read.customer);
+          const { settle } = await call<{ settle: string | null }>(`${ROUTES.listOverlay}?u=${u}&at=${read.at}`);
+          if (settle === null) pollOverlay.overlaid++;
+          else pollOverlay.settled.set(settle, (pollOverlay.settled.get(settle) ?? 0) + 1);
+        }
         const res = await request(path, `reads ${read.kind}`, read.at, { "X-API-Key": keys.get(read.customer)! });
         if (res.status !== 200) readFailures.push(`${path} answered ${res.status}: ${res.body.slice(0, 200)}`);
       }
@@ -387,6 +396,7 @@ export async function platform(
     dashboard: await call<Counts>(`${ROUTES.meter}?source=${encodeURIComponent("reads dashboard")}`),
     poll: await call<Counts>(`${ROUTES.meter}?source=${encodeURIComponent("reads poll")}`),
   };
+  const readSettles = await call<ReadSettles>(ROUTES.readSettles);
   const volumeSeconds = (performance.now() - volumeStarted) / 1000;
 
   // The edge page: the real proxy on the stand-in origin's page.
@@ -517,6 +527,13 @@ export async function platform(
       (ASSETS_ELSEWHERE_OPTION
         ? `, ${perView(1 + leftElsewhere * (1 - BROWSER_CACHE_SHARE))} with assets elsewhere`
         : ""),
+  );
+  const polls = pollOverlay.overlaid + [...pollOverlay.settled.values()].reduce((a, b) => a + b, 0);
+  const why = [...pollOverlay.settled].sort(([, a], [, b]) => b - a).map(([reason, n]) => `${reason} ${fmt(n)}`);
+  console.log(
+    `  pollers' reads: ${fmt(polls)} polls of /api/analytics, ${fmt(pollOverlay.overlaid)} added held counts, ` +
+      `${fmt(polls - pollOverlay.overlaid)} settled${why.length ? ` (${why.join(", ")})` : ""}; the reducers' settles ` +
+      `asked during the polls: ${READ_ROUTES.poll.map((path) => `${path} ${fmt(readSettles[`reads poll ${path}`] ?? 0)}`).join(", ")}`,
   );
   console.log(`  every view counted once by customer, URL and mapping: ${exact ? "yes" : "no"}`);
   console.log(`\n  per page view, by part (measured; what is computed is said):`);
