@@ -7,7 +7,7 @@ import type { Env } from "../env";
 import { loadBatchCustomers } from "./batch-customers";
 import { countingStatements, CUSTOMERS_OF_RANGE, FoldFailure, type FoldStage, type PendingRange } from "./count";
 import { setAside } from "./quarantine";
-import { reducerShardOf } from "./reducer-shards";
+import { reducerShardsOf } from "./reducer-shards";
 
 /**
  * A statement that always fails (an integer overflow), last in a probe's batch so that D1 rolls back everything the
@@ -118,7 +118,8 @@ export async function isolatingFailures(
     if (!(err instanceof FoldFailure) || err.stage === "handoff" || !isDataError(err.cause)) throw err;
     if (err.stage === "load" && handoff !== undefined) throw err;
     const failing = await failingCustomers(env, range, err.stage, now);
-    for (const userId of failing.keys()) if (blocked?.has(reducerShardOf(env, userId))) failing.delete(userId);
+    for (const userId of failing.keys())
+      if (reducerShardsOf(env, userId).some((shard) => blocked?.has(shard))) failing.delete(userId);
     if (failing.size === 0) throw err;
     const aside = await setAside(env.DB, range, failing, { handed: err.stage === "count", now });
     return (await attempt()) - aside;

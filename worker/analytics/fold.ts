@@ -14,7 +14,7 @@ import { closingStatements, handOff, unfinishedHandoffs, viewsStillOwed } from "
 import { isolatingFailures } from "./fold-isolation";
 import { releaseDue } from "./quarantine";
 import { routedReducers } from "./reducer-layout";
-import { reducerShardOf } from "./reducer-shards";
+import { reducerShardsOf } from "./reducer-shards";
 
 /**
  * Views one fold transaction counts at most: a minute at 10,000 million views a month (231,000), so that a counter
@@ -161,7 +161,9 @@ export async function foldPendingAnalytics(configured: Env, now = new Date()): P
   };
   const owedOnlyToBlocked = (customers: string) => {
     const listed = JSON.parse(customers) as string[];
-    return listed.length > 0 && listed.every((userId) => blocked.has(reducerShardOf(env, userId)));
+    return (
+      listed.length > 0 && listed.every((userId) => reducerShardsOf(env, userId).some((shard) => blocked.has(shard)))
+    );
   };
   for (const { range, customers } of await unfinishedHandoffs(d1)) {
     if (owedOnlyToBlocked(customers)) continue;

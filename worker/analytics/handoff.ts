@@ -3,14 +3,18 @@
  * customer, URL, day, mapping and crawler flag, with the metered customers' visitors' tallies. `analytics_handoffs`
  * records each handoff's range and customers before any part is sent, so a cron that stops half way hands the same
  * range to the same customers again, in the same parts, and a reducer ignores the parts it has. A reducer that fails
- * keeps only its own customers' views waiting (owed), in their rows, for the next run.
+ * keeps only its customers' views waiting (owed), in their rows, for the next run.
+ *
+ * A customer without a limit has their pages spread over several reducers (`reducerSlices`, by a hash of the URL),
+ * so that a customer with a million pages a day fills no reducer alone; a metered customer's views all go to their
+ * own shard, where their visitors and what they may still spend are judged.
  */
 import type { Env } from "../env";
 import type { HandoffPart, Headroom, HeldSum, VisitorTally } from "../messages/analytics";
 import { deliveryLimitReached, isMetered, smallestLimitOf, type DeliveryLimitState } from "../models/limits";
 import { UNMAPPED_URLS_PER_DAY } from "../models/url-rows";
 import { deleteRange, type LoadedRange, type PendingRange } from "./count";
-import { reducerOf, reducerShardOf } from "./reducer-shards";
+import { reducerOf, reducerShardOf, reducerShardsOf, reducerSlices, spreadShardOf } from "./reducer-shards";
 import { HOLD_MAX_SUMS, sumChunks } from "./sum-runs";
 import { VISITOR_DAILY_QUOTA, visitorDailyQuota } from "./reducer-visitors";
 
@@ -77,6 +81,22 @@ function headroomOf(usage: DeliveryLimitState): Headroom | undefined {
 /** Each of the customer's visitors' daily budget: a share of their smallest limit (reducer-visitors.ts). */
 const visitorQuotaOf = (usage: DeliveryLimitState) => visitorDailyQuota(smallestLimitOf(usage));
 
+/**
+ * What the customer may still spend, shared among the shards that may hold their views (`reducerShardsOf`), so that
+ * none of them holds less than their share while all of them together reach the limit: their own shard, which holds
+ * all they view while metered, most of it; the others, which may still hold views from before they had a limit, the
+ * rest in equal parts.
+ */
+function headroomShares(room: Headroom, shards: number): Headroom[] {
+  if (shards === 1) return [room];
+  const share = (value: number | null, own: boolean) =>
+    value === null ? null : own ? (value * (shards - 1)) / shards : value / shards / (shards - 1);
+  return Array.from({ length: shards }, (_, i) => ({
+    requests: share(room.requests, i === 0),
+    deliveries: share(room.deliveries, i === 0),
+  }));
+}
+
 /** What a handoff left: the shards that failed, with why, and the customers whose page views they are still owed. */
 export interface Handoff {
   failed: Map<number, string>;
@@ -109,19 +129,33 @@ export async function handOff(
   const d1 = env.DB;
   const existing = customersOfRange.filter((r) => r.consumed && customers.has(r.userId)).map((r) => r.userId);
   let stored = handoff;
+  let spreadList: string | null;
   if (stored === undefined) {
     if (existing.length === 0) return { failed, owed: [], stillListed: [] };
+    const unmetered = existing.filter((userId) => !isMetered(customers.get(userId)!));
     // A fold of the same range at the same time (two crons) hands over the customers the first one wrote.
     const row = await d1
       .prepare(
-        `INSERT INTO analytics_handoffs (from_seq, to_seq, customers) VALUES (?1, ?2, ?3)
-        ON CONFLICT (from_seq) DO UPDATE SET from_seq = from_seq RETURNING to_seq AS "to", customers`,
+        `INSERT INTO analytics_handoffs (from_seq, to_seq, customers, spread) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT (from_seq) DO UPDATE SET from_seq = from_seq RETURNING to_seq AS "to", customers, spread`,
       )
-      .bind(range.from, range.to, JSON.stringify(existing))
-      .first<{ to: number; customers: string }>();
+      .bind(range.from, range.to, JSON.stringify(existing), reducerSlices(env) > 1 ? JSON.stringify(unmetered) : null)
+      .first<{ to: number; customers: string; spread: string | null }>();
     if (row!.to !== range.to) throw new Error(`Rows from ${range.from} are being handed over as another range`);
     stored = row!.customers;
+    spreadList = row!.spread;
+  } else {
+    spreadList =
+      (
+        await d1
+          .prepare(`SELECT spread FROM analytics_handoffs WHERE from_seq = ?1`)
+          .bind(range.from)
+          .first<{ spread: string | null }>()
+      )?.spread ?? null;
   }
+  const spread = new Set(spreadList === null ? [] : (JSON.parse(spreadList) as string[]));
+  /** The shards each customer's views or tallies went to in this handoff: they are owed them if one fails. */
+  const sentTo = new Map<string, Set<number>>();
   const first = JSON.parse(stored) as string[];
   const listed = new Set(first);
   const groups = [first, existing.filter((userId) => !listed.has(userId))].filter((group) => group.length > 0);
@@ -138,16 +172,24 @@ export async function handOff(
             .all<Omit<VisitorTally, "deliveredAt"> & { deliveredAt: string }>(),
     ]);
     const byShard = new Map<number, HandoffPart>();
-    const partOf = (userId: string) => {
-      const shard = reducerShardOf(env, userId);
+    /** The shard's part; one that gets views or tallies of the customer (`holds`) is one they are owed by if it fails. */
+    const partOf = (userId: string, shard = reducerShardOf(env, userId), holds = true) => {
       let part = byShard.get(shard);
       if (!part) {
         byShard.set(shard, (part = { sums: [], tallies: [], periodEnds: {}, headroom: {}, visitorQuotas: {} }));
       }
+      if (holds) {
+        let shards = sentTo.get(userId);
+        if (!shards) sentTo.set(userId, (shards = new Set()));
+        shards.add(shard);
+      }
       return part;
     };
     for (const sum of sums) {
-      const part = partOf(sum.userId);
+      const part = partOf(
+        sum.userId,
+        spread.has(sum.userId) ? spreadShardOf(env, sum.userId, sum.url) : reducerShardOf(env, sum.userId),
+      );
       part.sums.push(sum);
       const ends = customers.get(sum.userId)?.billingPeriodEnd;
       if (ends) part.periodEnds[sum.userId] = ends.getTime();
@@ -158,7 +200,12 @@ export async function handOff(
     for (const userId of metered) {
       const usage = customers.get(userId)!;
       const room = headroomOf(usage);
-      if (room) partOf(userId).headroom[userId] = room;
+      if (room) {
+        const shards = reducerShardsOf(env, userId);
+        headroomShares(room, shards.length).forEach((share, i) => {
+          partOf(userId, shards[i], i === 0).headroom[userId] = share;
+        });
+      }
       partOf(userId).visitorQuotas![userId] = visitorQuotaOf(usage);
     }
     await Promise.all(
@@ -190,7 +237,7 @@ export async function handOff(
     );
   }
   for (const [shard, why] of failed) blocked.set(shard, why);
-  const onFailedShard = (userId: string) => failed.has(reducerShardOf(env, userId));
+  const onFailedShard = (userId: string) => [...(sentTo.get(userId) ?? [])].some((shard) => failed.has(shard));
   return { failed, owed: existing.filter(onFailedShard), stillListed: first.filter(onFailedShard) };
 }
 

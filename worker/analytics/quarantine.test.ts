@@ -5,7 +5,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AdminMapping, AdminOverview } from "#contract/responses";
-import type { Env } from "../env";
 import type { HeldSum } from "../messages/analytics";
 import {
   call,
@@ -14,6 +13,7 @@ import {
   deliverAnalytics,
   pageViewEvent as view,
   postAbTest,
+  withFailingReducer,
 } from "../test/helpers";
 import { foldPendingAnalytics } from "./fold";
 import { QUARANTINE_RETRIES } from "./quarantine";
@@ -248,36 +248,13 @@ async function customersOnTwoShards() {
   }
 }
 
-/**
- * The reducers, but `shard`'s fails every part `fails` says (its message "reducer reset"), and `held` keeps the
- * positions it took.
- */
-function withFailingShard(shard: number, fails: (part: number) => boolean) {
-  const held: string[] = [];
-  const reducers = {
-    getByName: (name: string) => {
-      const real = env.ANALYTICS_REDUCER.getByName(name);
-      if (name !== `analytics-reducer-${shard}`) return real;
-      return {
-        hold: async (...args: Parameters<typeof real.hold>) => {
-          if (fails(args[2])) throw new Error("reducer reset");
-          held.push(`${args[1]}:${args[2]}`);
-          return real.hold(...args);
-        },
-        settle: (...args: Parameters<typeof real.settle>) => real.settle(...args),
-      };
-    },
-  } as unknown as Env["ANALYTICS_REDUCER"];
-  return { broken: { ...env, ANALYTICS_REDUCER: reducers } as Env, held };
-}
-
 const pendingViews = () => count("select coalesce(sum(views), 0) as n from analytics_pending");
 
 describe("a handoff whose reducer fails every time", () => {
   it("holds back only that shard's customers: everyone else is counted that minute, they once it is back", async () => {
     const { a, b } = await customersOnTwoShards();
     const admin = await createAdmin();
-    const { broken } = withFailingShard(reducerShardOf(env, a.user.id), () => true);
+    const { broken } = withFailingReducer(env, reducerShardOf(env, a.user.id), () => true);
 
     await deliverAnalytics([
       view(a.user.id, "https://a.test/1"),
@@ -323,7 +300,7 @@ describe("a handoff whose reducer fails every time", () => {
     const { a, b } = await customersOnTwoShards();
     const shard = reducerShardOf(env, a.user.id);
     let down = true;
-    const { broken, held } = withFailingShard(shard, (part) => down && part >= 1);
+    const { broken, held } = withFailingReducer(env, shard, (part) => down && part >= 1);
     // 5,001 different URLs of one customer's in one range: two parts for its reducer (HOLD_MAX_SUMS is 5,000).
     const now = Date.now();
     const day = new Date(now).toISOString().slice(0, 10);

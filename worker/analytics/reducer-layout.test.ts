@@ -70,7 +70,7 @@ describe("a change of the reducers' shard count", () => {
     const { ANALYTICS_REDUCER_SHARDS: _, ...unset } = env as Env;
 
     await foldPendingAnalytics(unset);
-    expect(await recorded()).toBe(64);
+    expect(await recorded()).toBe(128);
     expect(await counted(moving)).toBe(1);
   });
 });

@@ -2,7 +2,7 @@
  * @module A change of `ANALYTICS_REDUCER_SHARDS` without held sums left unseen (performance review of 2026-11-27,
  * risk 5). The held sums stay where the count they were routed by put them (`reducer_layout`), so the minute cron
  * keeps routing by that count until every handoff begun under it is finished, then settles each of its shards and
- * records the new count: from then on reads, limits and period ends find every customer's views in one shard.
+ * records the new count: from then on reads, limits and period ends find every customer's views in their shards.
  * Between the deploy and that minute a reader asks the new shard and may miss what the old one holds.
  */
 import { createDb } from "../db/client";

@@ -4,10 +4,17 @@
  * a minute ago.
  */
 import type { Env } from "../env";
-import type { HeldPeek } from "../models/held-counts";
-import { reducerShardOf, reducerShards } from "./shard-count";
+import { heldOf, type Held, type HeldPeek } from "../models/held-counts";
+import { reducerShards, reducerShardsOf } from "./shard-count";
 
-export { REDUCER_MAX_SHARDS, reducerShardOf, reducerShards } from "./shard-count";
+export {
+  REDUCER_MAX_SHARDS,
+  reducerShardOf,
+  reducerShards,
+  reducerShardsOf,
+  reducerSlices,
+  spreadShardOf,
+} from "./shard-count";
 
 type ReducerEnv = Pick<Env, "ANALYTICS_REDUCER" | "ANALYTICS_REDUCER_SHARDS">;
 
@@ -24,8 +31,7 @@ export async function settleCounters(env: ReducerEnv, userIds: readonly string[]
     for (let shard = 0; shard < reducerShards(env); shard++) byShard.set(shard, null);
   } else {
     for (const userId of userIds) {
-      const shard = reducerShardOf(env, userId);
-      byShard.set(shard, [...(byShard.get(shard) ?? []), userId]);
+      for (const shard of reducerShardsOf(env, userId)) byShard.set(shard, [...(byShard.get(shard) ?? []), userId]);
     }
   }
   await Promise.all(
@@ -40,21 +46,28 @@ export async function settleCounters(env: ReducerEnv, userIds: readonly string[]
 }
 
 /**
- * What the customer's reducer holds of them, settling nothing (models/held-counts.ts adds it to the counters read),
+ * What the customer's reducers hold of them, settling nothing (models/held-counts.ts adds it to the counters read),
  * with the held sums of the rows `urls` and of the `recent` rows of their newest held views. A reducer that cannot
- * answer is logged, not thrown: the reader then shows the counters as they are (null).
+ * answer is logged, not thrown: the reader then shows the counters with what the others hold (not `complete`), or as
+ * they are when none answers (null).
  */
 export async function heldBy(
   env: ReducerEnv,
   userId: string,
   urls?: readonly string[],
-  recent?: number,
-): Promise<HeldPeek | null> {
-  const shard = reducerShardOf(env, userId);
-  try {
-    return await reducerOf(env, shard).peek(shard, userId, urls, recent);
-  } catch (err) {
-    console.warn(`Reducer ${shard} could not say what it holds`, err);
-    return null;
-  }
+  recent = 0,
+): Promise<Held | null> {
+  const shards = reducerShardsOf(env, userId);
+  const peeks = await Promise.all(
+    shards.map(async (shard): Promise<HeldPeek | null> => {
+      try {
+        return await reducerOf(env, shard).peek(shard, userId, urls, recent);
+      } catch (err) {
+        console.warn(`Reducer ${shard} could not say what it holds`, err);
+        return null;
+      }
+    }),
+  );
+  const answered = peeks.filter((peek) => peek !== null);
+  return answered.length === 0 ? null : heldOf(answered, shards.length, urls ?? [], recent);
 }

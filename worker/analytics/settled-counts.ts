@@ -20,7 +20,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import type { HeldPeek } from "../models/held-counts";
+import type { Held } from "../models/held-counts";
 import { heldBy, settleCounters } from "./reducer-shards";
 
 /** How long a settle serves later reads in the same isolate: the delivery store's memo is as old (5 s). */
@@ -75,7 +75,7 @@ export function heldFor(
   userId: string,
   urls?: readonly string[],
   recent?: number,
-): Promise<HeldPeek | null> {
+): Promise<Held | null> {
   if (c.req.method !== "GET") return Promise.resolve(null);
   if (urls) return heldBy(c.env, userId, urls, recent);
   return once(`held ${userId}`, () => heldBy(c.env, userId));
@@ -85,11 +85,7 @@ export function heldFor(
  * For a series (`/timeseries`): the account's adds what the reducer holds; one URL's is settled first, since whether
  * a held view of a new URL counts on the URL's own row depends on the customer's whole day (analytics/count.ts).
  */
-export async function seriesHeld(
-  c: Context<AppEnv>,
-  userId: string,
-  query: { url?: string },
-): Promise<HeldPeek | null> {
+export async function seriesHeld(c: Context<AppEnv>, userId: string, query: { url?: string }): Promise<Held | null> {
   if (query.url === undefined) return heldFor(c, userId);
   await settleShown(c, [userId]);
   return null;

@@ -8,7 +8,7 @@ import { CSV_COLUMNS, CSV_READ_ONLY_COLUMNS, FORMULA_CELL, type BulkFormat } fro
 import type { Mapping } from "#contract/responses";
 import type { Db } from "../db/client";
 import { mappingsAfter } from "../models/mappings";
-import type { HeldPeek } from "../models/held-counts";
+import type { Held } from "../models/held-counts";
 
 /** Mappings read per query: 100,000 mappings take 400 queries, within the 1,000 of one invocation. */
 const PAGE_SIZE = 250;
@@ -76,7 +76,7 @@ export function exportStream(
   db: Db,
   userId: string,
   format: BulkFormat,
-  held: HeldPeek | null,
+  held: Held | null,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let after = { createdAt: -1, id: 0 };

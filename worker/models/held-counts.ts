@@ -9,7 +9,7 @@
  *   then in the counters or in the pending rows read, never added twice;
  * - otherwise the reducer still holds what the peek saw, and the pending rows are older settles not counted yet.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { OTHER_PAGES } from "#contract/responses";
 import type { Db } from "../db/client";
 import { analyticsPending, reducerCheckpoints } from "../db/schema";
@@ -203,15 +203,74 @@ export function heldOfMappings(counts: HeldCounts, ids: Iterable<number>): Mappi
 }
 
 /**
- * The reads to batch with the counters: the customer's checkpoint in the peek's shard, and their settled sums that
+ * What the reducers that may hold the customer's views answered (analytics/reducer-shards.ts `heldBy`): a peek per
+ * shard that answered, and what a reader needs of them at once.
+ */
+export interface Held {
+  peeks: HeldPeek[];
+  /** Whether every shard answered: a list that adds held rows is exact only then. */
+  complete: boolean;
+  /** `HeldPeek.newUrlDays` of every peek. */
+  newUrlDays: Record<string, UrlCounts>;
+  /** The rows of the newest held views of all peeks, newest first, as many as asked; `recentAll` as a peek's. */
+  recent: string[];
+  recentAll: boolean;
+  /** The first held sum's time over every peek (0: one does not know), null: none held. */
+  heldSince: number | null;
+}
+
+/**
+ * The peeks of the shards that answered, out of `asked`, as one `Held`: each was asked for the rows `urls` and the
+ * `recent` rows of its newest held views. Of a peek's recent rows, those not among the newest of all are left out
+ * of its `urls` (counted `elsewhere`), as one peek of them all would have answered.
+ */
+export function heldOf(peeks: HeldPeek[], asked: number, urls: readonly string[], recent: number): Held {
+  const newUrlDays: Record<string, UrlCounts> = {};
+  const newest = new Map<string, number>();
+  let heldSince: number | null = null;
+  for (const peek of peeks) {
+    for (const [day, held] of Object.entries(peek.newUrlDays)) addTo(newUrlDays, day, held);
+    for (const key of peek.recent) newest.set(key, Math.max(newest.get(key) ?? 0, peek.urls[key]?.lastAccessed ?? 0));
+    if (peek.heldSince !== null) heldSince = heldSince === null ? peek.heldSince : Math.min(heldSince, peek.heldSince);
+  }
+  // A shard not holding every row of its newest held views holds none newer than its last one listed: the newest
+  // rows of all are among the peeks' lists.
+  const sorted = [...newest].sort(([a, at], [b, bt]) => bt - at || (a < b ? 1 : a > b ? -1 : 0)).map(([key]) => key);
+  const newestOfAll = sorted.slice(0, recent);
+  const shown = new Set([OTHER_PAGES, ...urls, ...newestOfAll]);
+  for (const peek of peeks) {
+    for (const key of peek.recent) {
+      if (shown.has(key) || !(key in peek.urls)) continue;
+      delete peek.urls[key];
+      peek.elsewhere += 1;
+    }
+  }
+  return {
+    peeks,
+    complete: peeks.length === asked,
+    newUrlDays,
+    recent: newestOfAll,
+    recentAll: peeks.every((peek) => peek.recentAll) && sorted.length <= recent,
+    heldSince,
+  };
+}
+
+/**
+ * The reads to batch with the counters: the customer's checkpoints in the peeks' shards, and their settled sums that
  * wait in pending rows (`analytics_pending_reduced_idx`: only reduced rows are read).
  */
-export function unsettledReads(db: Db, userId: string, peek: HeldPeek | null) {
+export function unsettledReads(db: Db, userId: string, held: Held | null) {
+  const shards = held?.peeks.map((peek) => peek.shard) ?? [];
   return [
     db
-      .select({ through: reducerCheckpoints.through })
+      .select({ shard: reducerCheckpoints.shard, through: reducerCheckpoints.through })
       .from(reducerCheckpoints)
-      .where(and(eq(reducerCheckpoints.shard, peek?.shard ?? -1), eq(reducerCheckpoints.userId, userId))),
+      .where(
+        and(
+          inArray(reducerCheckpoints.shard, shards.length > 0 ? shards : [-1]),
+          eq(reducerCheckpoints.userId, userId),
+        ),
+      ),
     db
       .select({ sum: sql<string>`v.value` })
       .from(sql`${analyticsPending} p, json_each(p.events) v`)
@@ -219,21 +278,24 @@ export function unsettledReads(db: Db, userId: string, peek: HeldPeek | null) {
   ] as const;
 }
 
-type UnsettledRows = [{ through: number }[], { sum: string }[]];
+type UnsettledRows = [{ shard: number; through: number }[], { sum: string }[]];
 
 /**
- * Whether the reducer still held what the peek saw when the reads ran: no settle of the customer since moved their
- * checkpoint to the peek's position (what it saw is then in the counters or the pending rows read).
+ * The peeks whose reducer still held what they saw when the reads ran: no settle of the customer in that shard since
+ * moved their checkpoint to the peek's position (what it saw is then in the counters or the pending rows read).
  */
-const stillHeld = (peek: HeldPeek | null, checkpoint: UnsettledRows[0]): peek is HeldPeek =>
-  peek !== null && (checkpoint[0]?.through ?? 0) < peek.position;
+function stillHeld(held: Held | null, checkpoints: UnsettledRows[0]): HeldPeek[] {
+  const through = new Map(checkpoints.map((row) => [row.shard, row.through]));
+  return (held?.peeks ?? []).filter((peek) => (through.get(peek.shard) ?? 0) < peek.position);
+}
 
 const pendingSums = (pending: UnsettledRows[1]) => pending.map((row) => JSON.parse(row.sum) as CountedSum);
 
-/** What the reads of `unsettledReads` and the peek add to the counters read with them. */
-export function unsettledCounts(peek: HeldPeek | null, [checkpoint, pending]: UnsettledRows): HeldCounts {
+/** What the reads of `unsettledReads` and the peeks add to the counters read with them. */
+export function unsettledCounts(held: Held | null, [checkpoints, pending]: UnsettledRows): HeldCounts {
   const counts = addSums(noHeldCounts(), pendingSums(pending));
-  return stillHeld(peek, checkpoint) ? addCounts(counts, peek.counts) : counts;
+  for (const peek of stillHeld(held, checkpoints)) addCounts(counts, peek.counts);
+  return counts;
 }
 
 /** The sums of `unsettledUrls`, and how many of the settled sums waiting to be counted were of rows not asked. */
@@ -242,19 +304,20 @@ export interface UnsettledUrls extends UrlSums {
 }
 
 /**
- * What the reads of `unsettledReads` and the peek add to the `url_stats` rows `keys` (and "other pages") read with
- * them: the settled sums waiting to be counted, and the peek's while no settle since covered them.
+ * What the reads of `unsettledReads` and the peeks add to the `url_stats` rows `keys` (and "other pages") read with
+ * them: the settled sums waiting to be counted, and each peek's while no settle since covered it.
  */
 export function unsettledUrls(
-  peek: HeldPeek | null,
-  [checkpoint, pending]: UnsettledRows,
+  held: Held | null,
+  [checkpoints, pending]: UnsettledRows,
   keys: ReadonlySet<string>,
 ): UnsettledUrls {
   const settled = urlSums(pendingSums(pending), keys);
   const found = { ...settled, settledElsewhere: settled.elsewhere };
-  if (!stillHeld(peek, checkpoint)) return found;
-  found.elsewhere += peek.elsewhere;
-  for (const [day, held] of Object.entries(peek.newUrlDays)) addTo(found.newUrlDays, day, held);
-  for (const [key, held] of Object.entries(peek.urls)) addTo(found.urls, key, held);
+  for (const peek of stillHeld(held, checkpoints)) {
+    found.elsewhere += peek.elsewhere;
+    for (const [day, counts] of Object.entries(peek.newUrlDays)) addTo(found.newUrlDays, day, counts);
+    for (const [key, counts] of Object.entries(peek.urls)) addTo(found.urls, key, counts);
+  }
   return found;
 }

@@ -20,7 +20,7 @@ import { URL_MAPPINGS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
 import { experimentAnswer } from "./experiments";
 import { holdoutAnswer } from "./holdouts";
-import { heldOfMappings, unsettledCounts, unsettledReads, type HeldCounts, type HeldPeek } from "./held-counts";
+import { heldOfMappings, unsettledCounts, unsettledReads, type HeldCounts, type Held } from "./held-counts";
 
 /**
  * An exact mapping's counts kept on its URL's `url_stats` row (analytics/fold.ts), which its `mapping_stats` row's
@@ -134,7 +134,7 @@ export async function listMappings(
   db: Db,
   userId: string,
   query: MappingsQuery,
-  held: HeldPeek | null,
+  held: Held | null,
 ): Promise<Page<Mapping>> {
   return withPlacementMisses(db, await listMappingRows(db, userId, query, held));
 }
@@ -143,7 +143,7 @@ async function listMappingRows(
   db: Db,
   userId: string,
   query: MappingsQuery,
-  held: HeldPeek | null,
+  held: Held | null,
 ): Promise<Page<Mapping>> {
   if (query.group === "url") return listMappingsByUrl(db, userId, query, held);
   const where = and(eq(urlMappings.userId, userId), matches(query.searchTerm));
@@ -215,7 +215,7 @@ export async function groupSums(
   userId: string,
   group: typeof urlMappings.normalizedUrl | typeof urlMappings.groupUrl,
   keys: string[],
-  held: HeldPeek | null = null,
+  held: Held | null = null,
 ): Promise<Map<string | null, GroupSums>> {
   if (keys.length === 0) return new Map();
   const [rows, ...unsettled] = await db.batch([
@@ -262,7 +262,7 @@ async function listMappingsByUrl(
   db: Db,
   userId: string,
   query: MappingsQuery,
-  held: HeldPeek | null,
+  held: Held | null,
 ): Promise<Page<Mapping>> {
   const where = and(eq(urlMappings.userId, userId), matches(query.searchTerm), newestIn(urlMappings.normalizedUrl));
   const [heads, [total]] = await Promise.all([
@@ -314,7 +314,7 @@ export async function mappingsAfter(
   userId: string,
   after: { createdAt: number; id: number },
   limit: number,
-  held: HeldPeek | null,
+  held: Held | null,
 ): Promise<Mapping[]> {
   const [rows, ...unsettled] = await db.batch([
     db

@@ -7,7 +7,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { OnboardingStep } from "#contract/responses";
 import type { Db } from "../db/client";
 import { snippetSightings, urlMappings, usageCounters, websites, type User } from "../db/schema";
-import { heldRequests, unsettledCounts, unsettledReads, type HeldPeek } from "./held-counts";
+import { heldRequests, unsettledCounts, unsettledReads, type Held } from "./held-counts";
 
 const step = (key: OnboardingStep["key"], done: boolean, at?: Date | null, host?: string): OnboardingStep => ({
   key,
@@ -20,7 +20,7 @@ const step = (key: OnboardingStep["key"], done: boolean, at?: Date | null, host?
 export async function onboardingSteps(
   db: Db,
   user: Pick<User, "id" | "emailVerified">,
-  held: HeldPeek | null,
+  held: Held | null,
 ): Promise<OnboardingStep[]> {
   const [mapping, sighting, counted, website, ...unsettled] = await db.batch([
     db

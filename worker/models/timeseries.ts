@@ -20,7 +20,7 @@ import {
 import type { Db } from "../db/client";
 import { dailyUsage, urlDailyUsage, urlMonthlyUsage, urlStats, usageCounters } from "../db/schema";
 import { Refusal } from "../lib/refusal";
-import { unsettledCounts, unsettledReads, type HeldPeek } from "./held-counts";
+import { unsettledCounts, unsettledReads, type Held } from "./held-counts";
 
 const DAY_MS = 86_400_000;
 
@@ -120,7 +120,7 @@ export async function usageSeries(
   db: Db,
   userId: string,
   query: SeriesQuery,
-  held: HeldPeek | null = null,
+  held: Held | null = null,
 ): Promise<TimeseriesPoint[]> {
   const { interval, from, to, url } = query;
   const days = (rows: ({ day: string } & Counts)[]) =>
@@ -201,7 +201,7 @@ export async function customerSeries(
   db: Db,
   customer: { id: string; ignoredParameters: readonly string[] },
   query: TimeseriesQuery,
-  held: HeldPeek | null,
+  held: Held | null,
   now = Date.now(),
 ): Promise<TimeseriesPoint[]> {
   const { interval, from: asked, to = utcDay(now), url } = query;

@@ -19,14 +19,14 @@ import {
 import { URL_STATS_SEARCH } from "../db/raw";
 import type { Page, PageParams } from "#contract/page";
 import { utcDay } from "../lib/days";
-import { heldRequests, unsettledCounts, unsettledReads, unsettledUrls, type HeldPeek } from "./held-counts";
+import { heldRequests, unsettledCounts, unsettledReads, unsettledUrls, type Held } from "./held-counts";
 import { pageOf } from "./page";
 
 const DAY_MS = 86_400_000;
 const LAST_MONTH_DAYS = 30;
 
 /** The customer's requests, all time and of the last 30 days, with what `held` (a reducer's peek) adds. */
-export async function userStats(db: Db, user: User, held: HeldPeek | null, now = Date.now()): Promise<Stats> {
+export async function userStats(db: Db, user: User, held: Held | null, now = Date.now()): Promise<Stats> {
   const since = utcDay(now - (LAST_MONTH_DAYS - 1) * DAY_MS);
   const [counters, lastMonth, ...unsettled] = await db.batch([
     db.select().from(usageCounters).where(eq(usageCounters.userId, user.id)),
@@ -119,11 +119,12 @@ const byLastAccessed = (a: AnalyticsRow, b: AnalyticsRow) =>
   byText(a.lastAccessed ?? "", b.lastAccessed ?? "") || byText(a.url, b.url);
 
 /**
- * Why the analytics list settles rather than add held counts (`withUnsettledRows`; "no peek": the reducer could not
- * say what it holds). The bench counts them (scripts/perf/bench/platform.ts).
+ * Why the analytics list settles rather than add held counts (`withUnsettledRows`; "no peek": no reducer could say
+ * what it holds). The bench counts them (scripts/perf/bench/platform.ts).
  */
 export type ListSettleReason =
   | "no peek"
+  | "a reducer did not answer"
   | "new URL held"
   | "page changed"
   | "new URL waiting"
@@ -140,6 +141,7 @@ export type ListSettleReason =
  * and by key the "other pages" row and, on the first page newest first, the rows of the newest held views
  * (`recentRowsFor`). Each row adds its waiting sums, and the peek's while no settle since covered them. When that
  * would not be exact it answers why (`ListSettleReason`), and the route settles:
+ * - a reducer that may hold the customer's views did not answer;
  * - a held or waiting view whose row was not sure at handoff (`newUrlDays`): its count may give its URL a row; or a
  *   sum of a row not there (the first "other pages" row, a row purged since), which its count makes;
  * - the page's rows changed since the first read (a settle counted in between);
@@ -151,10 +153,11 @@ export async function withUnsettledRows(
   db: Db,
   userId: string,
   page: Page<AnalyticsRow>,
-  held: HeldPeek,
+  held: Held,
   query: AnalyticsQuery,
   now = Date.now(),
 ): Promise<Page<AnalyticsRow> | ListSettleReason> {
+  if (!held.complete) return "a reducer did not answer";
   if (Object.keys(held.newUrlDays).length > 0) return "new URL held";
   const onPage = new Set(page.rows.map((row) => row.url));
   const newestFirst = recentRowsFor(query) > 0;
@@ -218,7 +221,7 @@ export async function withUnsettledRows(
  * included: a range of `url_mappings_created_idx` and of `deleted_mappings_created_idx`) and deliveries this period; and what the period's views did not spend of the plan
  * (known crawlers', and visitors' past their daily share: docs/analytics.md).
  */
-export async function usageOf(db: Db, user: User, held: HeldPeek | null) {
+export async function usageOf(db: Db, user: User, held: Held | null) {
   const periodStart = user.billingPeriodStart ?? new Date(0);
   const [totals, events, deletedEvents, counters, ...unsettled] = await db.batch([
     db.select().from(mappingTotals).where(eq(mappingTotals.userId, user.id)),

@@ -238,6 +238,30 @@ export async function visit(userId: string, url: string): Promise<number> {
   return res.status;
 }
 
+/**
+ * `e` with its reducers, but `shard`'s fails every part of a handoff `fails` says (its message "reducer reset"), and
+ * `held` keeps the positions it took.
+ */
+export function withFailingReducer(e: Env, shard: number, fails: (part: number) => boolean) {
+  const held: string[] = [];
+  const reducers = {
+    getByName: (name: string) => {
+      const real = e.ANALYTICS_REDUCER.getByName(name);
+      if (name !== `analytics-reducer-${shard}`) return real;
+      return {
+        hold: async (...args: Parameters<typeof real.hold>) => {
+          if (fails(args[2])) throw new Error("reducer reset");
+          held.push(`${args[1]}:${args[2]}`);
+          return real.hold(...args);
+        },
+        settle: (...args: Parameters<typeof real.settle>) => real.settle(...args),
+        peek: (...args: Parameters<typeof real.peek>) => real.peek(...args),
+      };
+    },
+  } as unknown as Env["ANALYTICS_REDUCER"];
+  return { broken: { ...e, ANALYTICS_REDUCER: reducers } as Env, held };
+}
+
 /** Runs `run` while every `write` (insert, by default) into the table fails as if D1's disk were full. */
 export async function whileWritesFail<T>(
   table: string,

@@ -174,7 +174,7 @@ export interface DaySettles {
 export function pagesSettledADay(
   viewsADay: number,
   shards: number,
-  shardOf: (userId: string) => number,
+  shardOf: (customer: number, item: number) => number,
   cap: number,
 ): DaySettles {
   const rates: number[][] = Array.from({ length: shards }, () => []);
@@ -183,8 +183,7 @@ export function pagesSettledADay(
     const n = pagesOf(c);
     const people = (views * (1 - PLATFORM.crawlerShare)) / H(n);
     const crawlers = (views * PLATFORM.crawlerShare) / n;
-    const list = rates[shardOf(userIdOf(PLATFORM.scenario, c))]!;
-    for (let p = 1; p <= n; p++) list.push(people / p + crawlers);
+    for (let p = 1; p <= n; p++) rates[shardOf(c, p)]!.push(people / p + crawlers);
   }
   let pages = 0;
   let capSettles = 0;

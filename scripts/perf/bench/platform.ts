@@ -22,7 +22,7 @@
  *   same-host subresource URLs left in its answer are what an edge page view asks of the Worker.
  * Every view sent is checked counted once by customer, by URL and by mapping.
  */
-import { reducerShardOf, reducerShards } from "../../../worker/analytics/shard-count";
+import { reducerShardOf, reducerShards, spreadShardOf } from "../../../worker/analytics/shard-count";
 import { MAX_HELD_SUMS } from "../../../worker/analytics/reducer-sums";
 import { ANALYTICS_QUEUE_NAME } from "../../../worker/messages/analytics";
 import { UNMAPPED_URLS_PER_DAY } from "../../../worker/models/url-rows";
@@ -43,6 +43,7 @@ import {
 } from "./operations";
 import {
   CRAWLER_USER_AGENT,
+  hasLimit,
   mappedOf,
   mappingOffsets,
   pagesOf,
@@ -68,7 +69,7 @@ import {
   type SimulationReport,
   type SimulationSpec,
 } from "./protocol";
-import { MONTH_SECONDS, seededRandom, userIdOf } from "./traffic";
+import { MONTH_SECONDS, normalizedUrlOf, seededRandom, userIdOf } from "./traffic";
 
 const MINUTES = Math.round(num("BENCH_PLATFORM_MINUTES", 3));
 /**
@@ -559,7 +560,11 @@ export async function platform(
   const daySettles = pagesSettledADay(
     VIEWS_A_DAY,
     reducerShards(shardSetting),
-    (u) => reducerShardOf(shardSetting, u),
+    // As the handoff routes them: a metered customer's views to their shard, the others' spread by URL.
+    (c, item) =>
+      hasLimit(c)
+        ? reducerShardOf(shardSetting, userIdOf(PLATFORM.scenario, c))
+        : spreadShardOf(shardSetting, userIdOf(PLATFORM.scenario, c), normalizedUrlOf(PLATFORM.scenario, c, item)),
     MAX_HELD_SUMS,
   );
   const settlesOfADay = scaled(per(r.settle, report.pagesSeen), daySettles.pages / VIEWS_A_DAY);

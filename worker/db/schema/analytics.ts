@@ -89,6 +89,11 @@ export const analyticsHandoffs = sqliteTable("analytics_handoffs", {
   fromSeq: integer("from_seq").primaryKey(),
   toSeq: integer("to_seq").notNull(),
   customers: text("customers").notNull(),
+  /**
+   * Of those, the customers without a limit whose pages this handoff spreads over several reducers (a JSON array;
+   * null for a handoff begun before spreading): fixed when it begins, so that handing it over again makes the same parts.
+   */
+  spread: text("spread"),
   /** Folds of the range that failed handing it over (a reducer failing), and the last reason: shown to admins. */
   failures: integer("failures").notNull().default(0),
   lastError: text("last_error"),

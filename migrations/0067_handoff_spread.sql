@@ -1,0 +1,1 @@
+ALTER TABLE `analytics_handoffs` ADD `spread` text;
