@@ -17,7 +17,15 @@ import type { TimeseriesPoint } from "#contract/timeseries";
 import type { AnalyticsMessage } from "../messages/analytics";
 import { heldRequests, recentRows, urlSums, type CountedSum } from "../models/held-counts";
 import { getUser } from "../models/users";
-import { analyticsRows, HELD_ORDER_MAX_MS, recentRowsFor, userStats, withUnsettledRows } from "../models/usage";
+import type { Page } from "#contract/page";
+import {
+  analyticsRows,
+  HELD_ORDER_MAX_MS,
+  recentRowsFor,
+  userStats,
+  withUnsettledRows,
+  type ListSettleReason,
+} from "../models/usage";
 import { call, createAdmin, createCustomerOnPlan, db, deliverAnalytics, whileWritesFail } from "../test/helpers";
 import { UNMAPPED_URL_MAX_LENGTH, UNMAPPED_URLS_PER_DAY } from "./count";
 import { foldPendingAnalytics } from "./fold";
@@ -235,6 +243,8 @@ describe("the analytics list (hits per URL)", () => {
       .bind(userId, UNMAPPED_URLS_PER_DAY - left)
       .run();
   type ListPage = Awaited<ReturnType<typeof analyticsRows>>;
+  /** The rows `withUnsettledRows` shows, or why the list settles instead. */
+  const rowsOr = (shown: Page<AnalyticsRow> | ListSettleReason) => (typeof shown === "string" ? shown : shown.rows);
   /** What the list's route asks of the reducer for `page` of `query`. */
   const peekFor = (userId: string, page: ListPage, query: Parameters<typeof recentRowsFor>[0]) =>
     heldBy(
@@ -302,9 +312,9 @@ describe("the analytics list (hits per URL)", () => {
     const overlaid = async (query: { limit: number; offset: number; sortBy?: "url"; sortDirection?: "asc" }) => {
       const page = await analyticsRows(db(), user.id, query);
       const peek = await peekFor(user.id, page, query);
-      return (await withUnsettledRows(db(), user.id, page, peek!, query, later))?.rows;
+      return rowsOr(await withUnsettledRows(db(), user.id, page, peek!, query, later));
     };
-    expect(await overlaid({ limit: 1, offset: 1 })).toBeUndefined();
+    expect(await overlaid({ limit: 1, offset: 1 })).toBe("held too long for a later page");
     expect(await overlaid({ limit: 1, offset: 0, sortBy: "url", sortDirection: "asc" })).toEqual([a]);
     expect(await overlaid({ limit: 1, offset: 0 })).toEqual([a]);
     expect(await countRows(user.id)).toBe(before);
@@ -353,7 +363,7 @@ describe("the analytics list (hits per URL)", () => {
     await holdViews([at(user.id, "a", t)]);
     await settleCounters(env, [user.id]);
     const hitsOfA = async (page: ListPage, peek: Awaited<ReturnType<typeof heldBy>>) =>
-      (await withUnsettledRows(db(), user.id, page, peek!, query))!.rows.map((r) => r.totalHits);
+      (rowsOr(await withUnsettledRows(db(), user.id, page, peek!, query)) as AnalyticsRow[]).map((r) => r.totalHits);
     const peekOf = (page: ListPage) => peekFor(user.id, page, query);
 
     // Settled and counted after the peek.
@@ -390,6 +400,10 @@ describe("the analytics list (hits per URL)", () => {
     // One new URL left today: a held view of a new URL may get a row of its own, so the list settles first.
     const { user, apiKey, t } = await oneNewUrlLeft();
     await holdViews([at(user.id, "n1", t + 1_000)]);
+    const query = { limit: 100, offset: 0 };
+    const page = await analyticsRows(db(), user.id, query);
+    const peek = await peekFor(user.id, page, query);
+    expect(await withUnsettledRows(db(), user.id, page, peek!, query)).toBe("new URL held");
     const n1 = row("shop.test/n1", 1, t + 1_000);
     expect(await listOf(apiKey)).toEqual({ total: "3", rows: [n1, row("shop.test/a", 1, t), row(OTHER_PAGES, 1, t)] });
     expect(await heldViews(user.id)).toBe(0);
@@ -474,7 +488,7 @@ describe("the analytics list (hits per URL)", () => {
       user.id,
       page.rows.map((r) => r.url),
     );
-    expect(await withUnsettledRows(db(), user.id, page, peek!, asc)).toBeNull();
+    expect(await withUnsettledRows(db(), user.id, page, peek!, asc)).toBe("row past the page's last");
     await settleCounters(env, [user.id]);
     expect(await lists()).toEqual(shown);
   });
@@ -489,13 +503,13 @@ describe("the analytics list (hits per URL)", () => {
     const page = await analyticsRows(db(), user.id, query);
     const peek = await peekFor(user.id, page, query);
     const shown = [row("shop.test/a", 2, t + 3_000), row("shop.test/c", 1, t + 2_000)];
-    expect((await withUnsettledRows(db(), user.id, page, peek!, query))?.rows).toEqual(shown);
+    expect(rowsOr(await withUnsettledRows(db(), user.id, page, peek!, query))).toEqual(shown);
     // Settled after the peek, its count failing: a's sum waits in a pending row, added once.
     await settleFailingCount(user.id);
-    expect((await withUnsettledRows(db(), user.id, page, peek!, query))?.rows).toEqual(shown);
+    expect(rowsOr(await withUnsettledRows(db(), user.id, page, peek!, query))).toEqual(shown);
     // Counted: a's row came onto the page since it was read, so the list settles and reads it again.
     await foldPendingAnalytics(env);
-    expect(await withUnsettledRows(db(), user.id, page, peek!, query)).toBeNull();
+    expect(await withUnsettledRows(db(), user.id, page, peek!, query)).toBe("page changed");
     expect((await analyticsRows(db(), user.id, query)).rows).toEqual(shown);
   });
 });

@@ -119,11 +119,28 @@ const byLastAccessed = (a: AnalyticsRow, b: AnalyticsRow) =>
   byText(a.lastAccessed ?? "", b.lastAccessed ?? "") || byText(a.url, b.url);
 
 /**
+ * Why the analytics list settles rather than add held counts (`withUnsettledRows`; "no peek": no reducer could say
+ * what it holds). The bench counts them (scripts/perf/bench/platform.ts).
+ */
+export type ListSettleReason =
+  | "no peek"
+  | "a reducer did not answer"
+  | "new URL held"
+  | "page changed"
+  | "new URL waiting"
+  | "row not there"
+  | "recent rows not all asked"
+  | "waiting sum off the page"
+  | "search with more held rows"
+  | "row past the page's last"
+  | "held too long for a later page";
+
+/**
  * The page of `analyticsRows` with what is not on its rows yet (docs/analytics.md, "How reads see held counts"),
  * read in one transaction: the page's rows again, the customer's checkpoint and settled sums waiting to be counted,
  * and by key the "other pages" row and, on the first page newest first, the rows of the newest held views
- * (`recentRowsFor`). Each row adds its waiting sums, and the peek's while no settle since covered them. Null when
- * that would not be exact:
+ * (`recentRowsFor`). Each row adds its waiting sums, and the peek's while no settle since covered them. When that
+ * would not be exact it answers why (`ListSettleReason`), and the route settles:
  * - a reducer that may hold the customer's views did not answer;
  * - a held or waiting view whose row was not sure at handoff (`newUrlDays`): its count may give its URL a row; or a
  *   sum of a row not there (the first "other pages" row, a row purged since), which its count makes;
@@ -139,8 +156,9 @@ export async function withUnsettledRows(
   held: HeldViews,
   query: AnalyticsQuery,
   now = Date.now(),
-): Promise<Page<AnalyticsRow> | null> {
-  if (!held.complete || Object.keys(held.newUrlDays).length > 0) return null;
+): Promise<Page<AnalyticsRow> | ListSettleReason> {
+  if (!held.complete) return "a reducer did not answer";
+  if (Object.keys(held.newUrlDays).length > 0) return "new URL held";
   const onPage = new Set(page.rows.map((row) => row.url));
   const newestFirst = recentRowsFor(query) > 0;
   const byKey = [...new Set([OTHER_PAGES, ...(newestFirst ? held.recent : [])])].filter((key) => !onPage.has(key));
@@ -156,12 +174,12 @@ export async function withUnsettledRows(
         .where(and(eq(urlStats.userId, userId), inList(urlStats.url, chunk))),
     ),
   ]);
-  if (sqlPage.length !== onPage.size || sqlPage.some((row) => !onPage.has(row.url))) return null;
+  if (sqlPage.length !== onPage.size || sqlPage.some((row) => !onPage.has(row.url))) return "page changed";
   const rows = new Map<string, ListRow & { listed: number }>(others.flat().map((row) => [row.url, row]));
   for (const row of sqlPage) rows.set(row.url, { ...row, listed: 1 });
   const added = unsettledUrls(held, [checkpoint, pending], new Set([...onPage, ...byKey]));
-  if (Object.keys(added.newUrlDays).length > 0) return null;
-  if (Object.keys(added.urls).some((key) => !rows.has(key))) return null;
+  if (Object.keys(added.newUrlDays).length > 0) return "new URL waiting";
+  if (Object.keys(added.urls).some((key) => !rows.has(key))) return "row not there";
 
   const shown = (row: ListRow): AnalyticsRow => {
     const sum = added.urls[row.url];
@@ -177,8 +195,9 @@ export async function withUnsettledRows(
     // The newest rows are among SQL's page (rows only get newer), the rows of the newest held views (any other's
     // are older than those) and of the waiting sums: all read, so the page is theirs, newest first.
     // (A peek not asked for as many rows as the page holds cannot say which those are.)
-    if (!held.recentAll && held.recent.length < query.limit) return null;
-    if (added.settledElsewhere > 0 || (query.searchTerm && !held.recentAll)) return null;
+    if (!held.recentAll && held.recent.length < query.limit) return "recent rows not all asked";
+    if (added.settledElsewhere > 0) return "waiting sum off the page";
+    if (query.searchTerm && !held.recentAll) return "search with more held rows";
     const candidates = [...rows.values()].filter((row) => row.listed).map(shown);
     return { rows: candidates.sort((a, b) => byLastAccessed(b, a)).slice(0, query.limit), total: page.total };
   }
@@ -187,9 +206,11 @@ export async function withUnsettledRows(
     // rows moved past its last.
     const last = sqlPage.at(-1);
     const full = sqlPage.length === query.limit;
-    if (full && last && shownPage.some((row) => byLastAccessed(row, shownRow(last)) > 0)) return null;
+    if (full && last && shownPage.some((row) => byLastAccessed(row, shownRow(last)) > 0)) {
+      return "row past the page's last";
+    }
   } else if (held.heldSince !== null && !(held.heldSince > 0 && now - held.heldSince <= HELD_ORDER_MAX_MS)) {
-    return null;
+    return "held too long for a later page";
   }
   const sign = query.sortDirection === "asc" ? 1 : -1;
   return { rows: shownPage.sort((a, b) => sign * byLastAccessed(a, b)), total: page.total };

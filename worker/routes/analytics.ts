@@ -26,8 +26,8 @@ export const analyticsRoutes = new Hono<AppEnv>()
       page.rows.map((row) => row.url),
       recentRowsFor(query),
     );
-    const shown = held && (await withUnsettledRows(c.var.db, userId, page, held, query));
-    if (shown) return pageResponse(c, shown, query);
+    const shown = held ? await withUnsettledRows(c.var.db, userId, page, held, query) : "no peek";
+    if (typeof shown !== "string") return pageResponse(c, shown, query);
     await settleShown(c, [userId]);
     return pageResponse(c, await analyticsRows(c.var.db, userId, query), query);
   })

@@ -20,6 +20,8 @@
  *   POST /__bench/edge-hosts           writes edge websites' host entries (the real writer)
  *   POST /__bench/edge-page            the real edge proxy's answer for a page of a website (a local stand-in origin)
  *   GET  /__bench/edge-asset?host=     a same-host subresource of an edge page: the host routing's reads
+ *   GET  /__bench/list-overlay?u=&at=  whether GET /api/analytics would add held counts now or settle, and why
+ *   GET  /__bench/read-settles         the reducers' settles asked during the readers' requests, by source and path
  *   anything else                      the real Hono app: (d) is GET /api/content?u=&url=
  *
  * Every invocation (fetch, queue, scheduled) gets the real Env with each binding counted (meter.mts), booked to a
@@ -37,11 +39,13 @@ import { consumeAnalytics } from "../../../worker/analytics/consumer";
 import type { AnalyticsMessage } from "../../../worker/messages/analytics";
 import { foldPendingAnalytics } from "../../../worker/analytics/fold";
 import { AnalyticsReducer as WorkerAnalyticsReducer } from "../../../worker/analytics/reducer";
-import { reducerShards, settleCounters } from "../../../worker/analytics/reducer-shards";
+import { heldBy, reducerShards, settleCounters } from "../../../worker/analytics/reducer-shards";
 import { purgeRawWindow } from "../../../worker/analytics/retention";
 import { firstDayKept, URL_MONTHS_JOB } from "../../../worker/analytics/url-months";
 import { app } from "../../../worker/app";
 import { createDb } from "../../../worker/db/client";
+import { analyticsRows, recentRowsFor, withUnsettledRows } from "../../../worker/models/usage";
+import { analyticsQuery } from "../../../contract/schemas";
 import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from "../../../worker/delivery/content-route";
 import { PageViewRelay as WorkerPageViewRelay, relayShards } from "../../../worker/delivery/page-view-relay";
 import { countSameHostSubresources } from "../../../worker/delivery/edge-subresources";
@@ -72,6 +76,7 @@ import {
   type Counts,
   type D1Fault,
   type D1Meter,
+  type ReadSettles,
   type SimulationSpec,
 } from "./protocol";
 import { Simulation } from "./simulation.mjs";
@@ -104,6 +109,7 @@ export class AnalyticsReducer extends WorkerAnalyticsReducer {
   }
 
   override settle(...args: Parameters<WorkerAnalyticsReducer["settle"]>) {
+    reducerSettles.asked++;
     return active(() => super.settle(...args));
   }
 
@@ -114,6 +120,27 @@ export class AnalyticsReducer extends WorkerAnalyticsReducer {
   restart(): void {
     this.ctx.abort("restarted by npm run faults");
   }
+}
+
+/** The reducers' settles asked so far, and of them those during readers' requests, by source and path. */
+const reducerSettles = { asked: 0, byReader: {} as ReadSettles };
+
+/**
+ * What `GET /api/analytics` (its default first page) would do for the customer now, by the route's own calls: the
+ * list's rows, a peek, and `withUnsettledRows`, which answers why it cannot add held counts (null: it can).
+ */
+async function listOverlay(env: Env, userId: string): Promise<{ settle: string | null }> {
+  const db = createDb(env.DB);
+  const query = analyticsQuery.parse({});
+  const page = await analyticsRows(db, userId, query);
+  const held = await heldBy(
+    env,
+    userId,
+    page.rows.map((row) => row.url),
+    recentRowsFor(query),
+  );
+  const shown = held ? await withUnsettledRows(db, userId, page, held, query) : "no peek";
+  return { settle: typeof shown === "string" ? shown : null };
 }
 
 /**
@@ -380,6 +407,12 @@ export default {
       }
       case ROUTES.purge:
         return Response.json(await purgeRawWindow(env, new Date(Number(url.searchParams.get("now")))));
+      case ROUTES.listOverlay: {
+        const when = Number(url.searchParams.get("at"));
+        return Response.json(await at(when, () => listOverlay(env, url.searchParams.get("u") ?? "")));
+      }
+      case ROUTES.readSettles:
+        return Response.json(reducerSettles.byReader);
       case ROUTES.fold:
         try {
           // Folded as the minute cron does, then what the reducers hold settled, as a reader's screen would ask.
@@ -426,10 +459,15 @@ export default {
         const asked = reader ? new Request(new URL(url.pathname + url.search, READER_ORIGIN), request) : request;
         const run = async () => {
           const before = { ...durableObjectSpend };
+          const settlesBefore = reducerSettles.asked;
           try {
             return url.pathname === ROUTES.edgeAsset ? await edgeAsset(env_, url) : await app.fetch(asked, env_, ctx);
           } finally {
-            if (reader) for (const key of COUNT_KEYS) countsOf(meter)[key] += durableObjectSpend[key] - before[key];
+            if (reader) {
+              for (const key of COUNT_KEYS) countsOf(meter)[key] += durableObjectSpend[key] - before[key];
+              const by = `${meter} ${url.pathname}`;
+              reducerSettles.byReader[by] = (reducerSettles.byReader[by] ?? 0) + reducerSettles.asked - settlesBefore;
+            }
           }
         };
         const placed = () =>

@@ -139,6 +139,21 @@ export class PlatformTraffic {
   }
 }
 
+/**
+ * How many of customer c's pages without a mapping the first `dayShare` of a day at `viewsADay` views (people's and
+ * crawlers') has seen, counted up to `atMost`: each page's views a Poisson process at its rate, as in
+ * `pagesSettledADay`, the most viewed pages first.
+ */
+export function unmappedPagesSeen(c: number, viewsADay: number, dayShare: number, atMost: number): number {
+  const views = viewsADay * dayShare * customerShare(c);
+  const n = pagesOf(c);
+  const people = (views * (1 - PLATFORM.crawlerShare)) / H(n);
+  const crawlers = (views * PLATFORM.crawlerShare) / n;
+  let seen = 0;
+  for (let p = mappedOf(c) + 1; p <= n && seen < atMost; p++) seen -= Math.expm1(-(people / p + crawlers));
+  return Math.min(atMost, Math.round(seen));
+}
+
 /** What the reducers settle in a day of the platform's traffic (`pagesSettledADay`). */
 export interface DaySettles {
   /** Pages settled in the day: at each settle at a cap, and at the day's end. */

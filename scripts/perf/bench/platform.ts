@@ -25,6 +25,8 @@
 import { reducerShardOf, reducerShards, spreadShardOf } from "../../../worker/analytics/shard-count";
 import { MAX_HELD_SUMS } from "../../../worker/analytics/reducer-sums";
 import { ANALYTICS_QUEUE_NAME } from "../../../worker/messages/analytics";
+import { UNMAPPED_URLS_PER_DAY } from "../../../worker/models/url-rows";
+import { OTHER_PAGES } from "../../../contract/responses";
 import { startStandInOrigin } from "./edge-page";
 import { fmt, numberSetting as num, pad, lpad, verdict, type BenchWorker } from "./harness";
 import {
@@ -48,6 +50,7 @@ import {
   PLATFORM,
   pagesSettledADay,
   PlatformTraffic,
+  unmappedPagesSeen,
   platformUrl,
   type PlatformView,
 } from "./platform-model";
@@ -61,6 +64,7 @@ import {
   sumCounts,
   type Counts,
   type CpuReport,
+  type ReadSettles,
   type SimulationProgress,
   type SimulationReport,
   type SimulationSpec,
@@ -151,7 +155,6 @@ async function seedPlatform({ db }: BenchWorker): Promise<number> {
     // Their content last changed a day ago, as on a steady day (a version is set by every change of URL entries).
     .bind(s, PLATFORM.customers, PLATFORM.limitedEvery, Date.now() - DAY_MS)
     .run();
-  await db.prepare(`INSERT INTO usage_counters (user_id) SELECT id FROM users WHERE id LIKE ?1`).bind(`b${s}%`).run();
   const offsets = mappingOffsets();
   const content = htmlSql("(o + i)", HTML_BYTES, "?2");
   // Customers in groups of about 10,000 mappings, each customer's in order, so that their ids run in order.
@@ -186,17 +189,25 @@ async function seedPlatform({ db }: BenchWorker): Promise<number> {
 /**
  * The counter rows earlier days left for these pages, as on a steady day of production, where a page's first view
  * ever is rare: counts 0 (what is counted later is what was sent), Last Accessed and latest day three days back (so
- * the run pays for moving each page's latest day to its series). Their URL search entries are left out (the insert
- * trigger is dropped meanwhile: nothing here searches). The month's pass of old per-URL days is then marked done
- * (ROUTES.monthPassDone), as on every day of a month but its first.
+ * the run pays for moving each page's latest day to its series); but the rows of the day's new URLs of a customer who
+ * used them up before the run (`newUrlsUsed`; taken to be their most viewed pages without a mapping) are today's, an
+ * hour before the run. Their URL search entries are left out (the insert trigger is dropped meanwhile: nothing here
+ * searches). The month's pass of old per-URL days is then marked done (ROUTES.monthPassDone), as on every day of a
+ * month but its first.
  */
 async function seedEarlierCounters(
   { db }: BenchWorker,
   pages: Map<string, { c: number; item: number }>,
   first: number,
+  startMs: number,
+  used: number[],
 ) {
   const earlier = Date.now() - 3 * DAY_MS;
   const day = new Date(earlier).toISOString().slice(0, 10);
+  const lastHour = startMs - 3_600_000;
+  const today = new Date(startMs).toISOString().slice(0, 10);
+  const rowOfToday = (c: number, item: number) =>
+    used[c - 1]! >= UNMAPPED_URLS_PER_DAY && item > mappedOf(c) && item <= mappedOf(c) + UNMAPPED_URLS_PER_DAY;
   const offsets = mappingOffsets();
   const trigger = await db
     .prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'url_stats_search_after_insert'`)
@@ -206,17 +217,76 @@ async function seedEarlierCounters(
     userIdOf(PLATFORM.scenario, c),
     `s${PLATFORM.scenario}c${c}.example/products/item-${item}`,
     item <= mappedOf(c) ? first + offsets[c]! + item - 1 : null,
+    rowOfToday(c, item) ? 1 : 0,
   ]);
   for (let i = 0; i < rows.length; i += 5_000) {
     await db
       .prepare(
         `INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, last_accessed_hour, latest_day, mapping_id)
-         SELECT j.value ->> 0, j.value ->> 1, 0, 0, ?2, ?3, ?4, j.value ->> 2 FROM json_each(?1) j`,
+         SELECT j.value ->> 0, j.value ->> 1, 0, 0, iif(j.value ->> 3, ?5, ?2), iif(j.value ->> 3, ?6, ?3),
+           iif(j.value ->> 3, ?7, ?4), j.value ->> 2
+         FROM json_each(?1) j`,
       )
-      .bind(JSON.stringify(rows.slice(i, i + 5_000)), earlier, Math.floor(earlier / 3_600_000), day)
+      .bind(
+        JSON.stringify(rows.slice(i, i + 5_000)),
+        earlier,
+        Math.floor(earlier / 3_600_000),
+        day,
+        lastHour,
+        Math.floor(lastHour / 3_600_000),
+        today,
+      )
       .run();
   }
   if (trigger) await db.prepare(trigger).run();
+}
+
+/**
+ * Per customer (index c - 1), how many of the day's new URLs (count.ts: the first `UNMAPPED_URLS_PER_DAY` pages
+ * without a mapping seen in a day get rows of their own) the day has used before `startMs`: as many as the model's
+ * traffic since midnight sees pages without a mapping (`unmappedPagesSeen`).
+ */
+function newUrlsUsed(startMs: number): number[] {
+  const dayShare = (startMs - utcMidnight(startMs)) / DAY_MS;
+  return Array.from({ length: PLATFORM.customers }, (_, i) =>
+    unmappedPagesSeen(i + 1, VIEWS_A_DAY, dayShare, UNMAPPED_URLS_PER_DAY),
+  );
+}
+
+/**
+ * The customers' day before the run, which starts at noon (counts 0, as for the earlier days' rows): their counters'
+ * newest day is today with its new URLs used as `newUrlsUsed` says, and a customer who used them up has today's
+ * "other pages" row (and rows of today for their new URLs: `seedEarlierCounters`). Without it every customer's day
+ * would start afresh at noon: the largest ones' views of new URLs would all be held with their row not sure at
+ * handoff (`known` 0), so that their first polls of the analytics list settled (docs/decisions.md, "Issue 43: the
+ * pollers' reads"), where on a real day they use up their new URLs within minutes of midnight.
+ */
+async function seedTheDaySoFar({ db }: BenchWorker, startMs: number, used: number[]) {
+  const today = new Date(startMs).toISOString().slice(0, 10);
+  await db
+    .prepare(
+      `INSERT INTO usage_counters (user_id, latest_day, latest_day_unmapped_urls)
+       SELECT printf('b%d%014d', ?1, j.key + 1), ?2, j.value FROM json_each(?3) j`,
+    )
+    .bind(PLATFORM.scenario, today, JSON.stringify(used))
+    .run();
+  const lastHour = startMs - 3_600_000;
+  await db
+    .prepare(
+      `INSERT INTO url_stats (user_id, url, hits, deliveries, last_accessed, last_accessed_hour, latest_day)
+       SELECT printf('b%d%014d', ?1, j.key + 1), ?2, 0, 0, ?3, ?4, ?5 FROM json_each(?6) j WHERE j.value >= ?7`,
+    )
+    .bind(
+      PLATFORM.scenario,
+      OTHER_PAGES,
+      lastHour,
+      Math.floor(lastHour / 3_600_000),
+      today,
+      JSON.stringify(used),
+      UNMAPPED_URLS_PER_DAY,
+    )
+    .run();
+  return used.filter((n) => n >= UNMAPPED_URLS_PER_DAY).length;
 }
 
 /** What the hot path's locations measured, by part. */
@@ -286,6 +356,8 @@ export async function platform(
   const firstMappingId = await seedPlatform(worker);
   const mappings = mappingOffsets()[PLATFORM.customers + 1]!;
   const startMs = utcMidnight(Date.now()) + 12 * 3_600_000;
+  const used = newUrlsUsed(startMs);
+  const newUrlsUsedUp = await seedTheDaySoFar(worker, startMs, used);
   const seed = 43;
   const volumeViews = new PlatformTraffic(firstMappingId, PLATFORM.viewsPerMonth, startMs, seed).until(
     startMs + MINUTES * MINUTE_MS,
@@ -305,7 +377,7 @@ export async function platform(
   );
   const pages = new Map<string, { c: number; item: number }>();
   for (const v of [...volumeViews, ...laneViews.flat()]) pages.set(v.normalizedUrl, { c: v.customer, item: v.item });
-  await seedEarlierCounters(worker, pages, firstMappingId);
+  await seedEarlierCounters(worker, pages, firstMappingId, startMs, used);
   await call(ROUTES.monthPassDone, "POST");
   // The delivery store for the locations' views: every customer's state and the mapped pages' entries.
   const entries = new Map<string, { u: string; url: string }>();
@@ -339,6 +411,10 @@ export async function platform(
       `${fmt(pages.size)} pages the run sees, ${fmt(stored.length)} delivery entries and ${fmt(keys.size)} readers' API ` +
       `keys in ${fmt((performance.now() - started) / 1000, 1)} s`,
   );
+  console.log(
+    `  the customers' day before the run (noon): ${fmt(newUrlsUsedUp)} of them used up the day's ` +
+      `${fmt(UNMAPPED_URLS_PER_DAY)} new URLs in the model's first half day (seeded with today's "other pages" row and their most viewed pages without a mapping as those URLs' rows of today)`,
+  );
 
   // The volume run, with the reads at their times.
   const volumeStarted = performance.now();
@@ -364,6 +440,8 @@ export async function platform(
     const body = await res.text();
     return { status: res.status, body };
   };
+  // Before each poll of the analytics list, what the route will do (ROUTES.listOverlay): add held counts, or settle and why.
+  const pollOverlay = { overlaid: 0, settled: new Map<string, number>() };
   let nextRead = 0;
   for (let minute = 1; minute <= MINUTES; minute++) {
     const end = startMs + minute * MINUTE_MS;
@@ -371,6 +449,12 @@ export async function platform(
       const read = reads[nextRead]!;
       await advance(read.at);
       for (const path of READ_ROUTES[read.kind]) {
+        if (read.kind === "poll" && path === "/api/analytics") {
+          const u = userIdOf(PLATFORM.scenario, read.customer);
+          const { settle } = await call<{ settle: string | null }>(`${ROUTES.listOverlay}?u=${u}&at=${read.at}`);
+          if (settle === null) pollOverlay.overlaid++;
+          else pollOverlay.settled.set(settle, (pollOverlay.settled.get(settle) ?? 0) + 1);
+        }
         const res = await request(path, `reads ${read.kind}`, read.at, { "X-API-Key": keys.get(read.customer)! });
         if (res.status !== 200) readFailures.push(`${path} answered ${res.status}: ${res.body.slice(0, 200)}`);
       }
@@ -388,6 +472,7 @@ export async function platform(
     dashboard: await call<Counts>(`${ROUTES.meter}?source=${encodeURIComponent("reads dashboard")}`),
     poll: await call<Counts>(`${ROUTES.meter}?source=${encodeURIComponent("reads poll")}`),
   };
+  const readSettles = await call<ReadSettles>(ROUTES.readSettles);
   const volumeSeconds = (performance.now() - volumeStarted) / 1000;
 
   // The edge page: the real proxy on the stand-in origin's page.
@@ -522,6 +607,13 @@ export async function platform(
       (ASSETS_ELSEWHERE_OPTION
         ? `, ${perView(1 + leftElsewhere * (1 - BROWSER_CACHE_SHARE))} with assets elsewhere`
         : ""),
+  );
+  const polls = pollOverlay.overlaid + [...pollOverlay.settled.values()].reduce((a, b) => a + b, 0);
+  const why = [...pollOverlay.settled].sort(([, a], [, b]) => b - a).map(([reason, n]) => `${reason} ${fmt(n)}`);
+  console.log(
+    `  pollers' reads: ${fmt(polls)} polls of /api/analytics, ${fmt(pollOverlay.overlaid)} added held counts, ` +
+      `${fmt(polls - pollOverlay.overlaid)} settled${why.length ? ` (${why.join(", ")})` : ""}; the reducers' settles ` +
+      `asked during the polls: ${READ_ROUTES.poll.map((path) => `${path} ${fmt(readSettles[`reads poll ${path}`] ?? 0)}`).join(", ")}`,
   );
   console.log(`  every view counted once by customer, URL and mapping: ${exact ? "yes" : "no"}`);
   console.log(`\n  per page view, by part (measured; what is computed is said):`);

@@ -56,9 +56,20 @@ export const ROUTES = {
    * customer's state read as host-routing.ts reads them (counted as a fetch; the origin is not asked).
    */
   edgeAsset: "/__bench/edge-asset",
+  /**
+   * GET `?u=&at=<virtual epoch ms>`: what `GET /api/analytics` (its default first page) would do for the customer at
+   * that time (not counted: a peek and reads, no write): add held counts (`settle` null) or settle, and why (a
+   * ListSettleReason).
+   */
+  listOverlay: "/__bench/list-overlay",
+  /** GET: the reducers' settles asked during the readers' requests so far, by "<meter source> <path>" (ReadSettles). */
+  readSettles: "/__bench/read-settles",
   /** (d) the real content endpoint of the Hono app. */
   content: "/api/content",
 } as const;
+
+/** The reducers' settles asked during readers' requests, by "<meter source> <path>" (ROUTES.readSettles). */
+export type ReadSettles = Record<string, number>;
 
 /** Request headers the entry reads before the app sees a request. */
 export const HEADERS = {
