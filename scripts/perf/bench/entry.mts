@@ -293,7 +293,9 @@ const withFaults = (env: Env): Env => (d1Fault === "none" ? env : { ...env, DB: 
 /** The customers' states and these URL entries, written from D1 by the real writers (a partial rebuild). */
 async function writeStore(env: Env, entries: { u: string; url: string }[]): Promise<Response> {
   const db = createDb(env.DB);
-  for (const u of new Set(entries.map((e) => e.u))) await writeState(env, u, await stateFromD1(db, u));
+  for (const u of new Set(entries.map((e) => e.u))) {
+    await writeState(env, u, await stateFromD1(db, u, { published: true }));
+  }
   for (let i = 0; i < entries.length; i += 20) {
     await Promise.all(
       entries
