@@ -159,10 +159,12 @@ export async function foldPendingAnalytics(configured: Env, now = new Date()): P
       await rangeStuck(d1, range, err, now);
     }
   };
+  // Skipped only when no shard its customers' views could go to takes parts this run: a shard that did would take
+  // later ranges' positions first, and then ignore this range's parts as ones it has.
   const owedOnlyToBlocked = (customers: string) => {
     const listed = JSON.parse(customers) as string[];
     return (
-      listed.length > 0 && listed.every((userId) => reducerShardsOf(env, userId).some((shard) => blocked.has(shard)))
+      listed.length > 0 && listed.every((userId) => reducerShardsOf(env, userId).every((shard) => blocked.has(shard)))
     );
   };
   for (const { range, customers } of await unfinishedHandoffs(d1)) {
