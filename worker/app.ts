@@ -12,6 +12,7 @@
  */
 import { Hono } from "hono";
 import { CONTENT_PATH, GOALS_PATH } from "#contract/delivery-paths";
+import { followDeliveryChanges } from "./delivery/change-feed";
 import { contentRoute } from "./delivery/content-route";
 import { goalRoute } from "./delivery/goal-route";
 import { routeByHost } from "./delivery/host-routing";
@@ -47,10 +48,10 @@ export const app = new Hono<AppEnv>()
   .use(routeByHost)
   .use(strictTransportSecurity)
   // Delivery.
-  .use(CONTENT_PATH, deliveryHeaders)
-  .use(`${CONTENT_PATH}/*`, deliveryHeaders)
+  .use(CONTENT_PATH, deliveryHeaders, followDeliveryChanges)
+  .use(`${CONTENT_PATH}/*`, deliveryHeaders, followDeliveryChanges)
   .route(CONTENT_PATH, contentRoute)
-  .use(GOALS_PATH, deliveryHeaders)
+  .use(GOALS_PATH, deliveryHeaders, followDeliveryChanges)
   .route(GOALS_PATH, goalRoute)
   // The pick-on-page frame: served on the delivery origin, never the dashboard's.
   .route(PICK_FRAME_PATH, pickFrameRoute)

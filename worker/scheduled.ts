@@ -12,7 +12,8 @@
  * (delivery/publish-due.ts), then webhook events (webhooks/dispatch.ts), then
  * pending website claims checked again (websites/prove-website.ts), proven ones once a day
  * (websites/recheck-websites.ts), Cloudflare for SaaS kept in step
- * (websites/custom-hostnames.ts), and the oldest delivery store repairs carried out (delivery/repairs.ts).
+ * (websites/custom-hostnames.ts), the oldest delivery store repairs carried out (delivery/repairs.ts), and the
+ * delivery change feed's rows past two hours purged (delivery/change-feed.ts).
  */
 import { foldPendingAnalytics } from "./analytics/fold";
 import { rollUpOldUrlDays } from "./analytics/url-months";
@@ -30,6 +31,7 @@ import { createDb } from "./db/client";
 import type { Env } from "./env";
 import { LONGEST_WINDOW_MS } from "./auth/throttle";
 import { runDueSchedules } from "./delivery/publish-due";
+import { purgeChangeFeed } from "./delivery/change-feed";
 import { drainRepairs, REPAIRS_PER_CRON, REPAIRS_PER_MINUTE } from "./delivery/repairs";
 import { purgeExpiredKeys } from "./models/api-keys";
 import { purgeDeletedMappings } from "./models/deleted-mappings";
@@ -93,5 +95,6 @@ export async function runEveryMinute(env: Env, now = new Date()): Promise<void> 
     ["Checking proven websites' proofs again", () => recheckActiveWebsites(env, now)],
     ["Keeping Cloudflare for SaaS in step", () => settleCustomHostnames(env)],
     ["Draining delivery repairs", () => drainRepairs(env, REPAIRS_PER_MINUTE)],
+    ["Purging the delivery change feed's old rows", () => purgeChangeFeed(env, now)],
   ]);
 }

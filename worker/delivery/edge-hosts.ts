@@ -2,11 +2,14 @@
  * @module The delivery store's entries of edge websites: per proven (active) hostname in edge mode, the customer
  * and the origin the Worker proxies to (delivery/edge-proxy.ts), plus an index entry per customer so that deleting
  * a customer deletes their hostnames. The hot path reads one small entry per hostname, memoised in the isolate and
- * kept in the location's cache for a minute (an unknown hostname too), so a host costs a location one KV read a minute
- * at most; a change of a website shows at its writer's location at once, elsewhere within KV's minute and this one.
+ * kept in the location's cache for a minute (an unknown hostname too), and for up to an hour while the change feed
+ * knows it unchanged (change-feed.ts), so a host costs a location one KV read an hour at most; a change of a website
+ * shows at its writer's location at once, elsewhere within KV's minute and this one.
  */
 import type { Website } from "../db/schema";
 import type { Env } from "../env";
+import { recordChange, stillCurrent } from "./change-feed";
+import { KEPT_UNCHANGED_MS } from "./change-feed-follower";
 import { edgeHostIndexKey, edgeHostIndexPrefix, edgeHostKey, legacyEdgeHostKey } from "./keys";
 import { dropCached, readCached, writeCached } from "./location-cache";
 import { IsolateMemo, memoBytes } from "./memo";
@@ -29,7 +32,7 @@ const hostBytes = (hostname: string, host: EdgeHost | null) =>
   memoBytes(hostname, host?.userId ?? "", host?.origin ?? "", host?.assetOrigin ?? "");
 
 const MEMO_MS = 5_000;
-/** How long a location keeps what it read of a hostname. */
+/** How long a location keeps what it read of a hostname by itself; longer while the change feed knows it unchanged. */
 export const EDGE_HOST_CACHE_MS = 60_000;
 const hostMemo = new IsolateMemo<EdgeHost | null>(MEMO_MS, 1024 * 1024);
 
@@ -38,11 +41,12 @@ export async function readEdgeHost(env: Env, hostname: string, now = Date.now())
   const memoed = hostMemo.get(hostname, now);
   if (memoed !== undefined) return memoed;
   const key = edgeHostKey(hostname);
-  // Kept as { h } so that "not an edge website" (null) is kept too.
-  let host = (await readCached<{ h: EdgeHost | null }>(env, key, now))?.value.h;
+  // Kept as { h } so that "not an edge website" (null) is kept too; `r`: when it was read from KV.
+  const kept = (await readCached<{ h: EdgeHost | null; r: number }>(env, key, now))?.value;
+  let host = kept && stillCurrent(key, kept.r, now, EDGE_HOST_CACHE_MS) ? kept.h : undefined;
   if (host === undefined) {
     host = await env.DELIVERY.get<EdgeHost>(key, "json");
-    await writeCached(env, key, { h: host }, now, now + EDGE_HOST_CACHE_MS);
+    await writeCached(env, key, { h: host, r: now }, now, now + KEPT_UNCHANGED_MS);
   }
   hostMemo.set(hostname, host, hostBytes(hostname, host), now);
   return host;
@@ -69,6 +73,7 @@ export async function writeEdgeHost(
   if (userId && userId !== host?.userId) await env.DELIVERY.delete(edgeHostIndexKey(userId, hostname));
   // Entries of the store before claims were proven (`h:`) never serve again; a write or rebuild clears them.
   await env.DELIVERY.delete(legacyEdgeHostKey(hostname));
+  await recordChange(env, edgeHostKey(hostname), now);
   hostMemo.set(hostname, host, hostBytes(hostname, host), now);
   await dropCached(env, edgeHostKey(hostname));
 }
@@ -79,6 +84,7 @@ export async function purgeEdgeHost(env: Env, userId: string, hostname: string):
   // The hostname may have been claimed by another customer since: their entry stays.
   if ((await env.DELIVERY.get<EdgeHost>(hostKey, "json"))?.userId === userId) await env.DELIVERY.delete(hostKey);
   await env.DELIVERY.delete(edgeHostIndexKey(userId, hostname));
+  await recordChange(env, hostKey);
   hostMemo.delete(hostname);
   await dropCached(env, hostKey);
 }

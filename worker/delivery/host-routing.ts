@@ -19,6 +19,7 @@ import { isOwnRequestHost, isProductHostname } from "../http/own-hosts";
 import { visitorKey } from "../http/client-info";
 import { readEdgeHost, type EdgeHost } from "./edge-hosts";
 import { readState } from "./store";
+import { followChanges } from "./change-feed";
 import { plainAnswer, proxyEdgeWebsite } from "./edge-proxy";
 import { isDeliveryPath } from "#contract/delivery-paths";
 
@@ -56,7 +57,10 @@ export const routeByHost = createMiddleware<AppEnv>(async (c, next) => {
   const { origins, problem } = productOrigins(c.env);
   if (origins && isOwnRequestHost(c.env, origins, url)) return next();
   const site = await edgeWebsiteOf(c.env, c.req.raw, url);
-  if (site) return proxyEdgeWebsite(c.req.raw, c.env, c.executionCtx, url, site);
+  if (site) {
+    followChanges(c.env, c.executionCtx);
+    return proxyEdgeWebsite(c.req.raw, c.env, c.executionCtx, url, site);
+  }
   if (origins) return misdirected();
   return isDeliveryPath(c.req.path) ? next() : notConfigured(c, "the product's origin", problem);
 });

@@ -11,7 +11,8 @@ import { at, failingCaches, Location, restore } from "../test/locations";
 import { EDGE_HOST_CACHE_MS, readEdgeHost, writeEdgeHost } from "./edge-hosts";
 import { edgeHostKey, stateKey, urlKey } from "./keys";
 import { drainRepairs } from "./repairs";
-import { KV_PROPAGATION_MS, lookupDelivery, STATE_CACHE_MS, URL_CACHE_MS } from "./store";
+import { KV_PROPAGATION_MS } from "./change-feed-follower";
+import { lookupDelivery, STATE_CACHE_MS, URL_CACHE_MS } from "./store";
 import { syncCustomerState } from "./sync";
 
 afterEach(() => {

@@ -5,7 +5,8 @@
  * URLs stops at 16,384 of them, under 28 KB), so a page view costs the same for a customer with 10 mappings and one
  * with 100,000: two KV reads at most (the state and the URL, in parallel), and no D1 read. What the hot path reads is
  * memoised in the isolate for 5 seconds and kept in the location's cache (location-cache.ts): the state for 30
- * seconds, a URL's entry (or its absence) under the customer's content version for up to an hour (`urlCacheUntil`).
+ * seconds, or up to an hour while the change feed knows it unchanged (change-feed.ts), a URL's entry (or its absence)
+ * under the customer's content version for up to an hour (`urlCacheUntil`).
  * When the state is at hand (memo or cache), its filter (published-filter.ts) spares a page without a mapping its
  * URL's read. The writers (sync.ts, repairs.ts, rebuild.ts) keep the store equal to D1; this file holds the formats,
  * the hot path's reads and the writes they all use.
@@ -23,6 +24,8 @@ import {
   type AudienceDeliverable,
   type DeliverableMapping,
 } from "../models/delivered-mappings";
+import { recordChange, stillCurrent } from "./change-feed";
+import { KEPT_UNCHANGED_MS, KV_PROPAGATION_MS } from "./change-feed-follower";
 import { stateKey, urlKey } from "./keys";
 import { dropCached, readCached, writeCached, type Held } from "./location-cache";
 import { IsolateMemo, memoBytes } from "./memo";
@@ -254,9 +257,10 @@ export const NOT_A_CUSTOMER: CustomerState = { active: false, limited: false, co
 
 /** How long an isolate trusts what it read. */
 const MEMO_MS = 5_000;
-/** How long KV takes, at most, to show a write in every location (Cloudflare documents up to 60 seconds). */
-export const KV_PROPAGATION_MS = 60_000;
-/** How long a location keeps a customer's state (a writer's own location forgets it at once). */
+/**
+ * How long a location keeps a customer's state by itself; longer while the change feed knows it unchanged
+ * (change-feed.ts). A writer's own location forgets it at once.
+ */
 export const STATE_CACHE_MS = 30_000;
 /** How long a location keeps a URL's entry read under a content version older than KV's propagation. */
 export const URL_CACHE_MS = 3_600_000;
@@ -275,6 +279,12 @@ export const PROPAGATION_MS = KV_PROPAGATION_MS + STATE_CACHE_MS + 2 * MEMO_MS;
 export function urlCacheUntil(version: number, now: number): number {
   const settled = version + KV_PROPAGATION_MS;
   return now < settled ? settled : now + URL_CACHE_MS;
+}
+
+/** A customer's state as a location keeps it: with when it was read from KV (or D1). */
+interface KeptState {
+  state: CustomerState;
+  readAt: number;
 }
 
 /** A URL's entry as a location keeps it: what it delivers (null: nothing) and the content version it was read under. */
@@ -344,6 +354,7 @@ const urlMemoKey = (userId: string, normalizedUrl: string) => `${userId} ${norma
 export async function writeState(env: Env, userId: string, state: CustomerState | null, now = Date.now()) {
   const value = state ?? NOT_A_CUSTOMER;
   await env.DELIVERY.put(stateKey(userId), JSON.stringify(value), state ? undefined : { expirationTtl: FILLED_TTL_S });
+  await recordChange(env, stateKey(userId), now);
   stateMemo.set(userId, value, stateBytes(value), now);
   // This location serves the change at once; others once KV and their cache of the state let it through.
   await dropCached(env, stateKey(userId));
@@ -405,15 +416,18 @@ export function rememberedState(userId: string, now = Date.now()): CustomerState
 async function keptState(env: Env, userId: string, now: number): Promise<CustomerState | undefined> {
   const memoed = stateMemo.get(userId, now);
   if (memoed) return memoed;
-  const cached = (await readCached<CustomerState>(env, stateKey(userId), now))?.value;
-  if (cached) stateMemo.set(userId, cached, stateBytes(cached), now);
-  return cached;
+  const key = stateKey(userId);
+  const kept = (await readCached<KeptState>(env, key, now))?.value;
+  if (!kept?.state || !stillCurrent(key, kept.readAt, now, STATE_CACHE_MS)) return undefined;
+  stateMemo.set(userId, kept.state, stateBytes(kept.state), now);
+  return kept.state;
 }
 
 /** The customer's state from KV (else, within the visitor's budget, from D1), kept at the location and remembered. */
 async function stateFromKv(env: Env, userId: string, now: number, visitor: string): Promise<CustomerState> {
   const key = stateKey(userId);
   let state = await env.DELIVERY.get<CustomerState>(key, "json");
+  let keptFor = KEPT_UNCHANGED_MS;
   if (!state) {
     // Past the visitor's budget nothing is served, remembered or written; the next visitor looks it up.
     if (!(await mayFill(env, visitor))) return NOT_A_CUSTOMER;
@@ -421,9 +435,10 @@ async function stateFromKv(env: Env, userId: string, now: number, visitor: strin
     // An id nobody has costs no KV write (made-up ids would otherwise fill KV at $5 a million): only this
     // location remembers it, for the cache's 30 seconds.
     if (known) await fill(env, key, JSON.stringify(known), {});
+    else keptFor = STATE_CACHE_MS;
     state = known ?? NOT_A_CUSTOMER;
   }
-  await writeCached(env, key, state, now, now + STATE_CACHE_MS);
+  await writeCached<KeptState>(env, key, { state, readAt: now }, now, now + keptFor);
   stateMemo.set(userId, state, stateBytes(state), now);
   return state;
 }

@@ -1,3 +1,4 @@
+import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../app";
 import { testEnv } from "../test/helpers";
@@ -10,7 +11,7 @@ function request(url: string, init: RequestInit = {}) {
     ASSETS: { fetch: async () => new Response(INDEX_HTML, { headers: { "Content-Type": "text/html" } }) } as never,
     PAYPAL_SDK_URL: "http://127.0.0.1:4555/sdk/js",
   });
-  return app.request(url, init, env);
+  return app.request(url, init, env, createExecutionContext());
 }
 
 function directives(csp: string | null): Map<string, string[]> {

@@ -1,6 +1,7 @@
 import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach } from "vitest";
+import { changeFeed } from "../delivery/change-feed";
 import { readTemplate, replayMigrations } from "./database-template";
 
 /**
@@ -13,6 +14,8 @@ const runtime = globalThis as { testDatabaseTemplate?: D1PreparedStatement[] };
 // the others from the template that replay left.
 beforeEach(async () => {
   await emptyStorage();
+  // The isolate's follower of the delivery change feed outlives the database it followed.
+  changeFeed.restart();
   if (runtime.testDatabaseTemplate) {
     await env.DB.batch(runtime.testDatabaseTemplate);
   } else {

@@ -290,6 +290,12 @@ const faulty = (d1: D1Database) =>
 /** The Worker's env with D1 failing as set, or the env itself while no fault is set (the bench's own path). */
 const withFaults = (env: Env): Env => (d1Fault === "none" ? env : { ...env, DB: faulty(env.DB) });
 
+/** Runs `work` at the virtual time the request names (HEADERS.clock), else at the real time. */
+function atClockOf<T>(request: Request, work: () => Promise<T>): Promise<T> {
+  const clock = request.headers.get(HEADERS.clock);
+  return clock === null ? work() : at(Number(clock), work);
+}
+
 /** The customers' states and these URL entries, written from D1 by the real writers (a partial rebuild). */
 async function writeStore(env: Env, entries: { u: string; url: string }[]): Promise<Response> {
   const db = createDb(env.DB);
@@ -376,8 +382,10 @@ export default {
         return Response.json(d1Meter());
       case ROUTES.meter:
         return Response.json(countsOf(url.searchParams.get("source") ?? "fetch"));
-      case ROUTES.store:
-        return writeStore(env, await request.json<{ u: string; url: string }[]>());
+      case ROUTES.store: {
+        const entries = await request.json<{ u: string; url: string }[]>();
+        return atClockOf(request, () => writeStore(env, entries));
+      }
       case ROUTES.cacheLifetimes:
         return Response.json({
           url: URL_CACHE_MS,
@@ -431,11 +439,13 @@ export default {
         });
       case ROUTES.edgeHosts: {
         const hosts = await request.json<{ hostname: string; userId: string; origin: string }[]>();
-        for (const h of hosts) {
-          const website = { status: "active", mode: "edge", userId: h.userId, origin: h.origin } as Website;
-          await writeEdgeHost(env, h.hostname, website);
-        }
-        return Response.json({ written: hosts.length });
+        return atClockOf(request, async () => {
+          for (const h of hosts) {
+            const website = { status: "active", mode: "edge", userId: h.userId, origin: h.origin } as Website;
+            await writeEdgeHost(env, h.hostname, website);
+          }
+          return Response.json({ written: hosts.length });
+        });
       }
       case ROUTES.edgePage: {
         // The real edge proxy on one page of a local stand-in origin (loopback: allowed in development only).
@@ -451,7 +461,6 @@ export default {
         return new Response(body, { status: answer.status, headers: { [HEADERS.subresourcesLeft]: left } });
       }
       default: {
-        const clock = request.headers.get(HEADERS.clock);
         const location = request.headers.get(HEADERS.location);
         const meter = request.headers.get(HEADERS.meter) ?? "fetch";
         // Reads of the app's own routes (the dashboards, the pollers) answer on the product's origin; what the
@@ -476,7 +485,7 @@ export default {
           location === null
             ? run()
             : inPlace(Number(location), Number(request.headers.get(HEADERS.isolate) ?? 0), countsOf(meter), run);
-        return clock === null ? placed() : at(Number(clock), placed);
+        return atClockOf(request, placed);
       }
     }
   },

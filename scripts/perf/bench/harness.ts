@@ -40,14 +40,19 @@ async function bundleEntry(outdir: string): Promise<string> {
     logLevel: "warning",
     plugins: [
       {
-        // The delivery memo with a lane per simulated isolate (memo-lanes.mts), for the modules of worker/delivery.
-        name: "isolate-memo-lanes",
+        // What an isolate keeps, with a lane per simulated isolate (lanes.mts), for the modules of worker/delivery:
+        // the delivery memo and the follower of the change feed.
+        name: "isolate-lanes",
         setup(b) {
-          b.onResolve({ filter: /^\.\/memo(\.ts)?$/ }, (args) =>
-            args.importer.startsWith(resolve(root, "worker/delivery"))
-              ? { path: resolve(root, "scripts/perf/bench/memo-lanes.mts") }
-              : undefined,
-          );
+          const laned = [
+            { filter: /^\.\/memo(\.ts)?$/, path: "scripts/perf/bench/memo-lanes.mts" },
+            { filter: /^\.\/change-feed-follower(\.ts)?$/, path: "scripts/perf/bench/change-feed-lanes.mts" },
+          ];
+          for (const { filter, path } of laned) {
+            b.onResolve({ filter }, (args) =>
+              args.importer.startsWith(resolve(root, "worker/delivery")) ? { path: resolve(root, path) } : undefined,
+            );
+          }
         },
       },
     ],
@@ -91,7 +96,7 @@ export interface BenchWorker {
    * A call to the Worker that must answer 2xx JSON, with `body` sent as JSON; no timeout but the run's own (seeding
    * may take minutes).
    */
-  call: <T>(path: string, method?: string, body?: unknown) => Promise<T>;
+  call: <T>(path: string, method?: string, body?: unknown, headers?: Record<string, string>) => Promise<T>;
   dispose: () => Promise<void>;
 }
 
@@ -148,11 +153,17 @@ export async function startBenchWorker(options: BenchWorkerOptions = {}): Promis
     const db = await mf.getD1Database("DB");
     await db.batch(migrationStatements().map((s) => db.prepare(s)));
     const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
-    const call = async <T>(path: string, method = "GET", body?: unknown): Promise<T> => {
+    const call = async <T>(
+      path: string,
+      method = "GET",
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<T> => {
       const res = await undiciFetch(new URL(path, origin), {
         method,
         dispatcher: patient,
-        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } }),
+        headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as T;

@@ -146,7 +146,17 @@ function countingMethods<T extends object>(binding: T, count: Record<string, (ar
   });
 }
 
-const keysOf = (key: unknown) => (Array.isArray(key) ? key.length : 1);
+/** Counts a KV read of `key` (one key or a list), and of which kind its keys are (delivery/keys.ts). */
+function countKvRead(key: unknown, counts: Counts) {
+  const keys = (Array.isArray(key) ? key : [key]) as unknown[];
+  counts.kvReads += keys.length;
+  for (const k of keys) {
+    if (typeof k !== "string") continue;
+    if (k.startsWith("s:")) counts.kvStateReads++;
+    else if (k.startsWith("u:")) counts.kvUrlReads++;
+    else if (k.startsWith("e:")) counts.kvEdgeHostReads++;
+  }
+}
 const jsonBytes = (body: unknown) => new TextEncoder().encode(JSON.stringify(body) ?? "").length;
 
 function countedQueue(queue: Queue, counts: Counts): Queue {
@@ -329,8 +339,8 @@ function countedBinding(value: unknown, counts: Counts): unknown {
       return countedD1(value as D1Database, counts);
     case "kv":
       return countingMethods(value as KVNamespace, {
-        get: ([key]) => void (counts.kvReads += keysOf(key)),
-        getWithMetadata: ([key]) => void (counts.kvReads += keysOf(key)),
+        get: ([key]) => countKvRead(key, counts),
+        getWithMetadata: ([key]) => countKvRead(key, counts),
         list: () => void counts.kvLists++,
         put: () => void counts.kvWrites++,
         delete: () => void counts.kvDeletes++,

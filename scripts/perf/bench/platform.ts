@@ -388,7 +388,10 @@ export async function platform(
   }
   // By customer, so that a call writes each customer's state once.
   const stored = [...entries.values()].sort((a, b) => (a.u < b.u ? -1 : a.u > b.u ? 1 : 0));
-  for (let i = 0; i < stored.length; i += 500) await call(ROUTES.store, "POST", stored.slice(i, i + 500));
+  // Written (and recorded in the change feed) an hour before the simulated noon, whatever the real time of the run:
+  // before the locations follow the feed, and not yet old enough for the minute cron's purge of the feed.
+  const written = { [HEADERS.clock]: String(startMs - 3_600_000) };
+  for (let i = 0; i < stored.length; i += 500) await call(ROUTES.store, "POST", stored.slice(i, i + 500), written);
   const edgeCustomers = [...new Set(laneViews.flat().map((v) => v.customer))];
   const stand = await startStandInOrigin();
   const hostOf = (c: number) => `s${PLATFORM.scenario}c${c}.example`;
@@ -399,6 +402,7 @@ export async function platform(
       edgeCustomers
         .slice(i, i + 500)
         .map((c) => ({ hostname: hostOf(c), userId: userIdOf(PLATFORM.scenario, c), origin: stand.origin })),
+      written,
     );
   }
   const reads = readSchedule(startMs, MINUTES, seed + 1);
@@ -598,7 +602,10 @@ export async function platform(
       `websites, with ${fmt(locations.assetRequests)} same-host subresource requests), each after a warm-up of ${warmUp.minutes} ` +
       `simulated minutes (${fmt(locations.warmUpRequests)} requests in all, ${fmt(locations.warmUpSeconds)} s), in ` +
       `${fmt(locationsSeconds)} s; Cache API per page view: ` +
-      `${perView(hot.cacheMatches)} matches (${perView(hot.cacheHits)} hits), ${perView(hot.cachePuts)} puts, ${perView(hot.cacheDeletes)} deletes (free)`,
+      `${perView(hot.cacheMatches)} matches (${perView(hot.cacheHits)} hits), ${perView(hot.cachePuts)} puts, ${perView(hot.cacheDeletes)} deletes (free); KV keys read per page view: ` +
+      `${perView(hot.kvStateReads)} states, ${perView(hot.kvUrlReads)} URL entries, ${perView(hot.kvEdgeHostReads)} edge hosts, ` +
+      `${perView(hot.kvReads - hot.kvStateReads - hot.kvUrlReads - hot.kvEdgeHostReads)} others; by edge subresources ` +
+      `${perView(assets.kvStateReads)} states, ${perView(assets.kvUrlReads)} URL entries, ${perView(assets.kvEdgeHostReads)} edge hosts`,
   );
   console.log(
     `  edge sample page: ${left} same-host subresources left in the real edge proxy's answer as the model configures the ` +

@@ -93,6 +93,7 @@ export const BROWSER_REFERER = "https://www.shop.example/";
 /**
  * What the bench counts at the bindings, per source (an invocation kind or a part of the simulation). Worker
  * invocations: `fetch`, `queue`, `scheduled`. KV: keys read (get, getWithMetadata), lists, writes (put), deletes.
+ * Of the keys read, those of customers' states (`s:`), URL entries (`u:`) and edge websites' hosts (`e:`), for information.
  * Queues: messages sent, their bytes, and billed operations (one per 64 KB chunk written, read and deleted). D1:
  * calls (round trips), statements, rows read and written (each statement's `meta`). R2 by class (A: put, list,
  * multipart; B: get, head; free: delete). Durable Objects: requests (stub fetch or RPC calls), the storage rows
@@ -104,6 +105,9 @@ export const COUNT_KEYS = [
   "queue",
   "scheduled",
   "kvReads",
+  "kvStateReads",
+  "kvUrlReads",
+  "kvEdgeHostReads",
   "kvLists",
   "kvWrites",
   "kvDeletes",

@@ -1,4 +1,4 @@
-/** @module Mappings: what a customer delivers where, each version, the deleted ones, and the delivery store's repairs. */
+/** @module Mappings: what a customer delivers where, each version, the deleted ones, and the delivery store's repairs and changes. */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { DEFAULT_PRIORITY, type Audience, type StoredHoldout } from "#contract/audiences";
@@ -199,6 +199,22 @@ export const deliveryRepairs = sqliteTable(
     requestedAt: integer("requested_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.target] }), index("delivery_repairs_requested_idx").on(t.requestedAt)],
+);
+
+/**
+ * The delivery store's changes, in the order they were written (delivery/change-feed.ts): one row per write of a
+ * customer's state (`s:<user id>`) or an edge website's entry (`e:<hostname>`), stamped when the write to KV had
+ * landed. Locations follow it to keep what they read for as long as it did not change; rows older than two hours go
+ * (the minute cron).
+ */
+export const deliveryChanges = sqliteTable(
+  "delivery_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    key: text("key").notNull(),
+    changedAt: integer("changed_at").notNull(),
+  },
+  (t) => [index("delivery_changes_changed_idx").on(t.changedAt)],
 );
 
 export type UrlMapping = typeof urlMappings.$inferSelect;
