@@ -82,7 +82,8 @@ export function printCpu(cpu: CpuReport) {
     `${median(values).toFixed(1)} µs (rounds: ${values.map((x) => x.toFixed(1)).join(", ")})`;
   console.log(
     `\n  CPU per request in the isolate, median of ${cpu.rounds} x ${fmt(cpu.calls)} calls (performance.now(); KV, Rate ` +
-      `Limiting and the queue as in-memory stand-ins; local only: production freezes the clock):`,
+      `Limiting, the queue and D1 as in-memory stand-ins, the change feed read between calls; local only: production ` +
+      `freezes the clock):`,
   );
   console.log(`    constant 1 KB Response           ${us(cpu.constant)}`);
   console.log(`    /api/content, memo warm          ${us(cpu.contentMemoHit)}`);
