@@ -22,8 +22,6 @@ const PAGE_ROWS = 1_000;
 const PAGES_PER_REFRESH = 5;
 /** Keys an isolate remembers; past it the feed starts afresh (a bulk change of many customers). */
 const MAX_KEYS = 50_000;
-/** A refresh that has not ended by then was cut off with its request: another may start. */
-const REFRESH_ABANDONED_MS = 30_000;
 
 /**
  * One isolate's read of the feed, shared with its location: the rows after id `from` up to `to`, read from `at` on
@@ -47,7 +45,8 @@ export class ChangeFeedFollower {
   private readAt = -Infinity;
   /** The newest stamp of each key changed since `coveredFrom`. */
   private readonly changed = new Map<string, number>();
-  private refreshStartedAt: number | null = null;
+  /** When a read was last begun: one every `FEED_READ_EVERY_MS` at most, failed or not (D1 down gets no herd). */
+  private attemptedAt = -Infinity;
 
   /** Forgets what it followed: the next read starts afresh, as a new isolate's does (tests, their database emptied). */
   restart(): void {
@@ -55,7 +54,7 @@ export class ChangeFeedFollower {
     this.lastId = null;
     this.coveredFrom = Infinity;
     this.readAt = -Infinity;
-    this.refreshStartedAt = null;
+    this.attemptedAt = -Infinity;
   }
 
   /** Whether the entry at `key` is known not to have changed from `since` until the feed's read, recent at `now`. */
@@ -66,16 +65,11 @@ export class ChangeFeedFollower {
 
   /** Reads the feed when due (for the caller's `waitUntil`); undefined when it is not due or already being read. */
   refreshIfDue(env: Env, now: number): Promise<void> | undefined {
-    if (now - this.readAt < FEED_READ_EVERY_MS) return undefined;
-    if (this.refreshStartedAt !== null && now - this.refreshStartedAt < REFRESH_ABANDONED_MS) return undefined;
-    const started = (this.refreshStartedAt = now);
-    return this.refresh(env, now)
-      .catch((err: unknown) =>
-        console.error("Reading the delivery change feed failed; kept entries use short times", err),
-      )
-      .finally(() => {
-        if (this.refreshStartedAt === started) this.refreshStartedAt = null;
-      });
+    if (now - this.readAt < FEED_READ_EVERY_MS || now - this.attemptedAt < FEED_READ_EVERY_MS) return undefined;
+    this.attemptedAt = now;
+    return this.refresh(env, now).catch((err: unknown) =>
+      console.error("Reading the delivery change feed failed; kept entries use short times", err),
+    );
   }
 
   private async refresh(env: Env, now: number): Promise<void> {

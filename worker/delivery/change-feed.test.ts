@@ -167,6 +167,28 @@ describe("the change feed: kept entries used past their short times while unchan
     expect(first.unchangedSince("s:someone", later - KV_PROPAGATION_MS, start + 2_000)).toBe(true);
   });
 
+  it("a read of the feed that failed (D1 down) is tried again ten seconds later, not at every request", async () => {
+    at(new Location());
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const start = Date.now();
+    vi.useFakeTimers({ now: start, toFake: ["Date"] });
+    let asked = 0;
+    const down = testEnv({
+      DB: new Proxy(env.DB, {
+        get: () => {
+          asked++;
+          throw new Error("D1 down");
+        },
+      }),
+    });
+    const feed = new ChangeFeedFollower();
+    for (const t of [0, 1_000, 5_000, 9_999]) await follow(down, start + t, feed);
+    expect(asked).toBe(1);
+    await follow(down, start + FEED_READ_EVERY_MS, feed);
+    expect(asked).toBe(2);
+    expect(feed.unchangedSince("s:someone", start, start + FEED_READ_EVERY_MS)).toBe(false);
+  });
+
   it("a backlog past one refresh's reads (a bulk change) starts the feed afresh: nothing read before it is vouched for", async () => {
     at(new Location());
     const start = Date.now();
