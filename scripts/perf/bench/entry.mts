@@ -50,7 +50,8 @@ import { CONTENT_HEADERS, CORS_HEADERS, contentResponse, lookupContent } from ".
 import { PageViewRelay as WorkerPageViewRelay, relayShards } from "../../../worker/delivery/page-view-relay";
 import { countSameHostSubresources } from "../../../worker/delivery/edge-subresources";
 import { rebuildCustomer } from "../../../worker/delivery/rebuild";
-import { STATE_CACHE_MS, stateFromD1, URL_CACHE_MS, writeState, writeUrlEntry } from "../../../worker/delivery/store";
+import { KEPT_UNCHANGED_MS } from "../../../worker/delivery/change-feed-follower";
+import { stateFromD1, URL_CACHE_MS, writeState, writeUrlEntry } from "../../../worker/delivery/store";
 import type { Env } from "../../../worker/env";
 import { deliveredMapping } from "../../../worker/models/delivered-mappings";
 import { EVERY_MINUTE, runDaily, runEveryMinute } from "../../../worker/scheduled";
@@ -59,7 +60,7 @@ import { inPlace } from "./locations.mjs";
 import { ensureCustomerKey } from "../../../worker/models/api-keys";
 import { secretKeys } from "../../../worker/lib/crypto";
 import { proxyEdgeWebsite } from "../../../worker/delivery/edge-proxy";
-import { EDGE_HOST_CACHE_MS, readEdgeHost, writeEdgeHost, type EdgeHost } from "../../../worker/delivery/edge-hosts";
+import { readEdgeHost, writeEdgeHost, type EdgeHost } from "../../../worker/delivery/edge-hosts";
 import { readState } from "../../../worker/delivery/store";
 import type { Website } from "../../../worker/db/schema";
 import { timeContent } from "./cpu.mjs";
@@ -389,8 +390,8 @@ export default {
       case ROUTES.cacheLifetimes:
         return Response.json({
           url: URL_CACHE_MS,
-          state: STATE_CACHE_MS,
-          edgeHost: EDGE_HOST_CACHE_MS,
+          state: KEPT_UNCHANGED_MS,
+          edgeHost: KEPT_UNCHANGED_MS,
         } satisfies CacheLifetimes);
       case ROUTES.simStart:
       case ROUTES.simAdvance:

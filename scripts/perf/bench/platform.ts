@@ -12,12 +12,12 @@
  *   settle once more) over a day's views.
  * - **The hot path by location** (locations.mts): BENCH_LOCATIONS_SAMPLED of the 300 locations, one after another,
  *   each at its share of the rate, through the real /api/content over HTTP, each location with its own Cache API and
- *   each view in one of its BENCH_ISOLATES_PER_LOCATION isolates (their own memos, memo-lanes.mts). Views through
- *   edge websites also send the same-host subresources the visitor's browser does not hold, through the edge's host
- *   routing. A location runs in steady state: a warm-up of BENCH_LOCATION_WARMUP_MINUTES simulated minutes (default:
- *   the longest its cache keeps an entry, URL_CACHE_MS, an hour), metered apart and not in the figures, then
- *   BENCH_LOCATION_MINUTES measured. The warm-up sends the subresources of its last minutes only: they read what the
- *   location keeps a minute at most (the host's entry, the customer's state).
+ *   each view in one of its BENCH_ISOLATES_PER_LOCATION isolates (their own memos and followers of the change feed,
+ *   lanes.mts). Views through edge websites also send the same-host subresources the visitor's browser does not hold,
+ *   through the edge's host routing. A location runs in steady state: a warm-up of BENCH_LOCATION_WARMUP_MINUTES
+ *   simulated minutes (default: the longest its cache keeps an entry, an hour: a URL's, or a state or an edge
+ *   website's entry while unchanged), metered apart and not in the figures, then BENCH_LOCATION_MINUTES measured. The
+ *   warm-up sends the subresources for as long as what they read (the host's entry, the customer's state) is kept.
  * - **The edge page**: the real edge proxy on the sample page of a local stand-in origin (edge-page.ts); the
  *   same-host subresource URLs left in its answer are what an edge page view asks of the Worker.
  * Every view sent is checked counted once by customer, by URL and by mapping.
@@ -329,17 +329,21 @@ export async function platform(
   param("locations", PLATFORM.locations);
   param("locations sampled", LOCATIONS_SAMPLED);
   param("isolates per location", ISOLATES_PER_LOCATION);
-  // A location's warm-up: the longest its cache keeps an entry (a URL's), unless set, so that it measures steady
-  // state; the same-host subresources of its last minutes only, since they read what is kept a minute at most.
+  // A location's warm-up: the longest its cache keeps an entry, unless set, so that it measures steady state; the
+  // same-host subresources only for as long as what they read (edge websites' entries, states) can be kept.
   const lifetimes = await call<CacheLifetimes>(ROUTES.cacheLifetimes);
+  const longest = Math.max(lifetimes.url, lifetimes.state, lifetimes.edgeHost);
+  const minutes = Math.round(num("BENCH_LOCATION_WARMUP_MINUTES", longest / MINUTE_MS));
   const warmUp = {
-    minutes: Math.round(num("BENCH_LOCATION_WARMUP_MINUTES", lifetimes.url / MINUTE_MS)),
-    subresourcesMs: Math.max(lifetimes.edgeHost, lifetimes.state) + MINUTE_MS,
+    minutes,
+    subresourcesMs: Math.min(Math.max(lifetimes.edgeHost, lifetimes.state) + MINUTE_MS, minutes * MINUTE_MS),
   };
   param(
     "location warm-up",
     `${warmUp.minutes} simulated minutes (metered apart, not in the figures; the location's cache keeps a URL's entry ` +
-      `${lifetimes.url / MINUTE_MS} minutes; same-host subresources in its last ${warmUp.subresourcesMs / MINUTE_MS} only)`,
+      `${lifetimes.url / MINUTE_MS} minutes, a state and an edge website's entry up to ` +
+      `${Math.max(lifetimes.state, lifetimes.edgeHost) / MINUTE_MS} while unchanged; same-host subresources in its last ` +
+      `${warmUp.subresourcesMs / MINUTE_MS})`,
   );
   param("measured minutes per location", LOCATION_MINUTES);
   param("edge share", PLATFORM.edgeShare);

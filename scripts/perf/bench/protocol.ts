@@ -135,7 +135,10 @@ export const COUNT_KEYS = [
 export type CountKey = (typeof COUNT_KEYS)[number];
 export type Counts = Record<CountKey, number>;
 
-/** How long a location's cache keeps a URL's entry, a customer's state and an edge website's host entry (ms). */
+/**
+ * The longest a location's cache keeps a URL's entry, a customer's state and an edge website's host entry (ms): the
+ * last two while the change feed has no change of them (worker/delivery/change-feed.ts).
+ */
 export interface CacheLifetimes {
   url: number;
   state: number;
